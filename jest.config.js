@@ -1,0 +1,12 @@
+/** One jest run: unit specs beside the code (src/**/*.spec.ts) and e2e specs in test/. */
+const swc = JSON.parse(require('fs').readFileSync(__dirname + '/.swcrc', 'utf8'));
+module.exports = {
+  rootDir: '.',
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  setupFiles: ['<rootDir>/test/setup/env.ts'],
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,167 @@
+/**
+ * The one typed configuration object. Built once at boot from the environment; nothing else in
+ * the service reads process.env. A bad value stops the process with a message naming the variable.
+ */
+export type AppRole = 'all' | 'api' | 'worker';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+export type Plan = 'free' | 'developer' | 'platform';
+export type PolicyName = 'calc-daily' | 'fund-minute' | 'propose-minute';
+export type RateLimits = Record<PolicyName, Record<Plan, number>>;
+
+export interface AppConfig {
+  databaseUrl: string;
+  redisUrl: string;
+  port: number;
+  host: string;
+  role: AppRole;
+  demoApiKey: string;
+  trustedProxies: string[];
+  logLevel: LogLevel;
+  rateLimits: RateLimits;
+  /** Seconds an authenticated key stays in the in-process cache (revocation honoured within it). */
+  keyCacheSeconds: number;
+  bodyLimitBytes: number;
+  activityFlushMs: number;
+  activityBufferMax: number;
+  navToleranceRatio: string;
+  /** Seconds a live (non-run-derived) read answer may be cached. */
+  liveCacheSeconds: number;
+  webhookRetryDelaysMs: number[];
+  webhookTimeoutMs: number;
+  webhookAllowPrivate: boolean;
+  mcpAllowedOrigins: string[];
+  /** Secret that signs opaque cursors (trades, activity). */
+  cursorSecret: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, reason: string) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+  }
+}
+
+/** A syntactically valid demo key (checksum included); documented in the README. */
+export const DEFAULT_DEMO_API_KEY = 'svc_dk_DemoDemoDemoDemoDemoDemoDemoDemo4SFPVU';
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  'calc-daily': { free: 500, developer: 10_000, platform: 100_000 },
+  'fund-minute': { free: 120, developer: 600, platform: 3_000 },
+  'propose-minute': { free: 20, developer: 60, platform: 300 },
+};
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string, fallback: string): string {
+  const v = env[name];
+  return v === undefined || v === '' ? fallback : v;
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const v = str(env, name, fallback);
+  if (!allowed.includes(v as T)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${v}"`);
+  return v as T;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw new ConfigError(name, `must be true or false, got "${v}"`);
+}
+
+function url(env: Env, name: string, fallback: string, protocols: string[]): string {
+  const v = str(env, name, fallback);
+  let parsed: URL;
+  try {
+    parsed = new URL(v);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
+  return v;
+}
+
+const DURATION = /^(\d+)(ms|s|m|h)$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+export function parseDurations(name: string, raw: string): number[] {
+  const parts = raw.split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0 || parts.length > 20) throw new ConfigError(name, 'must list 1 to 20 durations like 5s,5m,2h');
+  return parts.map((p) => {
+    const m = DURATION.exec(p);
+    if (!m) throw new ConfigError(name, `has a bad duration "${p}" (use ms, s, m or h)`);
+    return Number(m[1]) * UNIT_MS[m[2]];
+  });
+}
+
+export function parseRateLimits(raw: string | undefined): RateLimits {
+  const merged: RateLimits = JSON.parse(JSON.stringify(DEFAULT_RATE_LIMITS));
+  if (raw === undefined || raw === '') return merged;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('RATE_LIMITS', 'must be JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError('RATE_LIMITS', 'must be a JSON object of policies');
+  }
+  for (const [policy, plans] of Object.entries(parsed)) {
+    if (!(policy in merged)) throw new ConfigError('RATE_LIMITS', `names an unknown policy "${policy}"`);
+    if (typeof plans !== 'object' || plans === null) throw new ConfigError('RATE_LIMITS', `policy "${policy}" must be an object`);
+    for (const [plan, limit] of Object.entries(plans as Record<string, unknown>)) {
+      if (!['free', 'developer', 'platform'].includes(plan)) throw new ConfigError('RATE_LIMITS', `names an unknown plan "${plan}"`);
+      if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+        throw new ConfigError('RATE_LIMITS', `${policy}.${plan} must be a positive whole number`);
+      }
+      merged[policy as PolicyName][plan as Plan] = limit;
+    }
+  }
+  return merged;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const demoApiKey = str(env, 'DEMO_API_KEY', DEFAULT_DEMO_API_KEY);
+  if (!/^svc_dk_[0-9A-Za-z]{38}$/.test(demoApiKey)) {
+    throw new ConfigError('DEMO_API_KEY', 'must be a svc_dk_ key (svc_dk_ + 38 base62 characters)');
+  }
+  const tolerance = str(env, 'NAV_TOLERANCE_RATIO', '0.0005');
+  if (!/^0?\.\d{1,8}$/.test(tolerance)) throw new ConfigError('NAV_TOLERANCE_RATIO', 'must be a decimal fraction below 1');
+  const cursorSecret = str(env, 'CURSOR_SECRET', 'fundgate-dev-cursor-secret-change-me');
+  if (cursorSecret.length < 16) throw new ConfigError('CURSOR_SECRET', 'must be at least 16 characters');
+  return {
+    databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/fundgate', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379/0', ['redis:', 'rediss:']),
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: str(env, 'HOST', '0.0.0.0'),
+    role: oneOf<AppRole>(env, 'APP_ROLE', 'all', ['all', 'api', 'worker']),
+    demoApiKey,
+    trustedProxies: str(env, 'TRUSTED_PROXIES', '').split(',').map((s) => s.trim()).filter(Boolean),
+    logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error', 'silent']),
+    rateLimits: parseRateLimits(env.RATE_LIMITS),
+    keyCacheSeconds: int(env, 'KEY_CACHE_SECONDS', 2, 0, 5),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    activityFlushMs: int(env, 'ACTIVITY_FLUSH_MS', 500, 10, 60_000),
+    activityBufferMax: int(env, 'ACTIVITY_BUFFER_MAX', 50_000, 10, 10_000_000),
+    navToleranceRatio: tolerance,
+    liveCacheSeconds: int(env, 'LIVE_CACHE_SECONDS', 5, 0, 300),
+    webhookRetryDelaysMs: parseDurations('WEBHOOK_RETRY_DELAYS', str(env, 'WEBHOOK_RETRY_DELAYS', '5s,5m,30m,2h,5h,10h,10h')),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '').split(',').map((s) => s.trim()).filter(Boolean),
+    cursorSecret,
+  };
+}
+
+/** DI token for the config object. */
+export const APP_CONFIG = Symbol('APP_CONFIG');
