@@ -1,4 +1,4 @@
-/** One jest run: unit specs beside the code (src/**/*.spec.ts) and e2e specs in test/. */
+// One jest run: unit specs beside the code (src, *.spec.ts) and e2e specs in test/ (*.e2e-spec.ts).
 const swc = JSON.parse(require('fs').readFileSync(__dirname + '/.swcrc', 'utf8'));
 module.exports = {
   rootDir: '.',
