@@ -4,7 +4,9 @@ module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
+  transform: { '^.+\\.(ts|js|mjs)$': ['@swc/jest', { ...swc, swcrc: false }] },
+  // A few dependencies ship ESM only; they are compiled to CommonJS for jest like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   setupFiles: ['<rootDir>/test/setup/env.ts'],
   testTimeout: 60000,

@@ -1,0 +1,74 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createValidationPipe } from './common/errors/validation';
+import { JsonLogger } from './common/logging/json-logger';
+import { AppModule } from './app.module';
+import { AppConfig } from './config/config';
+import { ActivityLogWriter } from './usage/activity-log.writer';
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the HTTP application exactly as production runs it (main.ts and the e2e tests share this). */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    logger: false,
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
+    logger: new JsonLogger(config.logLevel),
+    bodyParser: false, // no urlencoded parser: JSON (Fastify's own parser) is the only body we read
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+
+  // JSON is the only body we read; anything else is a 415.
+  fastify.removeContentTypeParser(['text/plain']);
+  fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    reply.header('X-Request-Id', req.id);
+    done();
+  });
+
+  const activity = app.get(ActivityLogWriter);
+  fastify.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const p = req.principal;
+    const ua = req.headers['user-agent'];
+    activity.record({
+      occurredAt: new Date(),
+      requestId: String(req.id),
+      keyId: p?.keyId ?? null,
+      accountId: p?.accountId ?? null,
+      fundId: p?.fund?.id ?? null,
+      method: req.method,
+      route: req.routeOptions?.url ?? '(unmatched)',
+      tool: req.toolName ?? null,
+      status: reply.statusCode,
+      durationMs: reply.elapsedTime,
+      clientIp: req.ip ?? null,
+      userAgent: typeof ua === 'string' ? ua.slice(0, 200) : null,
+    });
+    done();
+  });
+
+  app.useGlobalPipes(createValidationPipe());
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('fundgate')
+      .setDescription('Shadow-NAV fund data, maker-checker proposals, calculators, MCP and webhooks. Errors are RFC 9457 problem+json.')
+      .setVersion('1')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'svc_dk_ API key' }, 'bearer')
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}

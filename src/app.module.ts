@@ -1,0 +1,49 @@
+import { DynamicModule, Global, Module, Type } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthGuard } from './common/auth/auth.guard';
+import { ProblemFilter } from './common/errors/problem.filter';
+import { RedactionInterceptor } from './common/redaction/redaction.interceptor';
+import { APP_CONFIG, AppConfig } from './config/config';
+import { dataSourceOptions } from './database/data-source';
+import { HealthController } from './health/health.controller';
+import { KeysModule } from './keys/keys.module';
+import { RedisModule } from './redis/redis.module';
+import { RateLimitGuard } from './usage/rate-limit/rate-limit.guard';
+import { UsageModule } from './usage/usage.module';
+
+/** Feature modules: each capability registers itself here (one line each). */
+const FEATURE_MODULES: Type<unknown>[] = [];
+
+@Global()
+@Module({})
+class ConfigModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: ConfigModule, providers: [{ provide: APP_CONFIG, useValue: config }], exports: [APP_CONFIG] };
+  }
+}
+
+@Module({})
+export class AppModule {
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl), migrations: [] }),
+        RedisModule,
+        KeysModule,
+        UsageModule,
+        ...FEATURE_MODULES,
+      ],
+      controllers: [HealthController],
+      providers: [
+        // Order matters: authenticate (and check scopes), then count against the rate limit.
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_INTERCEPTOR, useClass: RedactionInterceptor },
+        { provide: APP_FILTER, useClass: ProblemFilter },
+      ],
+    };
+  }
+}

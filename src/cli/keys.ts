@@ -1,0 +1,81 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { DataSource } from 'typeorm';
+import { isScope, PLANS, Scope } from '../common/auth/scopes';
+import { ProblemError } from '../common/errors/problem';
+import { loadConfig, Plan } from '../config/config';
+import { createDataSource } from '../database/data-source';
+import { KeysRepository } from '../keys/keys.repository';
+import { KeysService } from '../keys/keys.service';
+import { keySummary } from '../keys/key-views';
+
+/**
+ * Bootstrap CLI (the console uses the admin endpoints):
+ *   npm run keys -- create --account <name> [--fund <slug>] --scopes a,b --plan <plan> [--expires <date>] [--name N] [--json]
+ *   npm run keys -- list [--json]
+ *   npm run keys -- revoke <id>
+ */
+const USAGE = 'usage: keys create --account <name> [--fund <slug>] --scopes a,b --plan free|developer|platform [--expires <date>] [--name <name>] [--json] | keys list [--json] | keys revoke <id>';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+async function run(db: DataSource, argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      account: { type: 'string' }, fund: { type: 'string' }, scopes: { type: 'string' }, plan: { type: 'string' },
+      expires: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean', default: false },
+    },
+  });
+  const repo = new KeysRepository(db);
+  const service = new KeysService(repo, loadConfig());
+  if (command === 'create') {
+    if (!values.account) fail('--account is required\n' + USAGE);
+    const scopes = (values.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const bad = scopes.filter((s) => !isScope(s));
+    if (bad.length > 0) fail(`--scopes: unknown scope(s) ${bad.join(', ')}`);
+    const plan = (values.plan ?? 'free') as Plan;
+    if (!(PLANS as readonly string[]).includes(plan)) fail(`--plan must be one of ${PLANS.join(', ')}`);
+    let expiresAt: Date | null = null;
+    if (values.expires) {
+      expiresAt = new Date(values.expires);
+      if (Number.isNaN(expiresAt.getTime())) fail('--expires must be a date or timestamp');
+    }
+    const minted = await service.mint({
+      accountName: values.account, name: values.name ?? `${values.account} key`, fundSlug: values.fund ?? null,
+      scopes: scopes as Scope[], plan, expiresAt,
+    });
+    if (values.json) process.stdout.write(JSON.stringify(minted) + '\n');
+    else process.stdout.write(`Created key ${minted.id} (${minted.scopes.join(', ') || 'no scopes'}; fund ${minted.fund?.slug ?? 'none'}; plan ${minted.plan}).\nKey (shown once): ${minted.key}\n`);
+  } else if (command === 'list') {
+    const rows = (await repo.allKeys()).map(keySummary);
+    if (values.json) process.stdout.write(JSON.stringify(rows) + '\n');
+    else for (const k of rows) {
+      process.stdout.write(`${k.id}  ${k.displayPrefix}…${k.lastFour}  ${k.account.name}  ${k.fund?.slug ?? '-'}  ${k.plan}  ${k.scopes.join(',')}${k.revokedAt ? '  REVOKED' : ''}\n`);
+    }
+  } else if (command === 'revoke') {
+    const id = positionals[0];
+    if (!id || !/^[0-9a-f-]{36}$/i.test(id)) fail('revoke needs a key id (UUID)');
+    if (!(await repo.revokeKey(id))) fail(`key ${id} was not found`);
+    process.stdout.write(`Revoked ${id}\n`);
+  } else {
+    fail(USAGE);
+  }
+}
+
+if (require.main === module) {
+  const db = createDataSource(loadConfig().databaseUrl, 2);
+  db.initialize()
+    .then(() => run(db, process.argv.slice(2)))
+    .catch((err: Error) => {
+      const message = err instanceof ProblemError ? err.detail : err.message;
+      process.stderr.write(`keys: ${message}\n`);
+      process.exitCode = 1;
+    })
+    .finally(() => db.destroy());
+}

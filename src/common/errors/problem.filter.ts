@@ -1,0 +1,74 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ProblemCode, ProblemError, problemBody } from './problem';
+
+const STATUS_CODES: Record<number, ProblemCode> = {
+  400: 'invalid_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+const logger = new Logger('Errors');
+
+/** Maps anything thrown (ours, Nest's, Fastify's) to a ProblemError; unknown errors become a bare 500. */
+export function toProblemError(exception: unknown, req: FastifyRequest): ProblemError {
+  if (exception instanceof ProblemError) return exception;
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const code = STATUS_CODES[status];
+    if (code === 'not_found') return new ProblemError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`);
+    if (code === 'unsupported_media_type') return unsupportedMediaType(req);
+    if (code) return new ProblemError(code, publicMessage(exception.getResponse(), exception.message));
+  }
+  const fst = exception as { code?: string; statusCode?: number; message?: string };
+  if (typeof fst?.code === 'string' && fst.code.startsWith('FST_') && typeof fst.statusCode === 'number') {
+    if (fst.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ProblemError('payload_too_large', 'the request body is larger than allowed');
+    if (fst.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupportedMediaType(req);
+    if (fst.statusCode === 400) return new ProblemError('invalid_request', fst.message ?? 'bad request');
+    const code = STATUS_CODES[fst.statusCode];
+    if (code) return new ProblemError(code, fst.message ?? code);
+  }
+  if (exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400) {
+    return new ProblemError('invalid_request', `the body is not valid JSON: ${exception.message}`);
+  }
+  logger.error(JSON.stringify({ msg: 'unhandled error', requestId: req.id, route: req.routeOptions?.url,
+    error: exception instanceof Error ? exception.message : String(exception) }));
+  return new ProblemError('internal', `an internal error occurred; quote request id ${req.id}`);
+}
+
+function unsupportedMediaType(req: FastifyRequest): ProblemError {
+  return new ProblemError('unsupported_media_type', `unsupported Content-Type "${req.headers['content-type'] ?? ''}"; send application/json`);
+}
+
+function publicMessage(response: string | object, fallback: string): string {
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message)) return message.join('; ');
+  return fallback;
+}
+
+export function sendProblem(reply: FastifyReply, req: FastifyRequest, problem: ProblemError): void {
+  if (problem.headers) reply.headers(problem.headers);
+  reply
+    .status(problem.status)
+    .header('content-type', 'application/problem+json; charset=utf-8')
+    .send(JSON.stringify(problemBody(problem, req.url.split('?')[0], String(req.id))));
+}
+
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<FastifyRequest>();
+    sendProblem(http.getResponse<FastifyReply>(), req, toProblemError(exception, req));
+  }
+}

@@ -1,0 +1,86 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { of, lastValueFrom } from 'rxjs';
+import { Reflector } from '@nestjs/core';
+import { Controller, Get } from '@nestjs/common';
+import { redact, RedactionError, WALLET_FORMAT } from './redact';
+import { RedactionInterceptor, Returns } from './redaction.interceptor';
+import { RequiresScopes } from '../auth/auth.decorators';
+import { ProblemError } from '../errors/problem';
+
+class HoldingDto {
+  @ApiProperty() asset: string;
+  @ApiProperty() marketValue: string;
+  @ApiProperty({ format: WALLET_FORMAT }) wallet: string;
+}
+class InvestorDto {
+  @ApiProperty() investorId: string;
+  @ApiProperty() displayName: string;
+  @ApiProperty({ type: HoldingDto, isArray: true }) holdings: HoldingDto[];
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) returns: Record<string, string>;
+}
+class LeakyDto {
+  @ApiProperty() id: string;
+  @ApiProperty() email: string;
+}
+
+describe('redaction', () => {
+  const investor = {
+    investorId: 'inv-1',
+    displayName: 'Investor 1',
+    legalName: 'Jane Q. Public',
+    email: 'jane@example.com',
+    taxId: '123-45-6789',
+    holdings: [{ asset: 'BTC', marketValue: '10.00', wallet: '0x12ab34cd56ef7890aabbccddeeff00119f3c', secret: 's' }],
+    returns: { BTC: '-0.5' },
+  };
+
+  it('copies only declared members, recursively, and shortens wallets', () => {
+    expect(redact(investor, InvestorDto as never)).toEqual({
+      investorId: 'inv-1',
+      displayName: 'Investor 1',
+      holdings: [{ asset: 'BTC', marketValue: '10.00', wallet: '0x12ab…9f3c' }],
+      returns: { BTC: '-0.5' },
+    });
+  });
+
+  it('refuses a schema that declares a PII member', () => {
+    expect(() => redact({ id: '1', email: 'a@b.c' }, LeakyDto as never)).toThrow(RedactionError);
+  });
+
+  it('refuses a value that does not fit the schema (object where a string was declared)', () => {
+    expect(() => redact({ ...investor, displayName: { legalName: 'x' } }, InvestorDto as never)).toThrow(RedactionError);
+    expect(() => redact({ ...investor, returns: { BTC: { nested: 1 } } }, InvestorDto as never)).toThrow(RedactionError);
+  });
+
+  describe('interceptor (fail-closed)', () => {
+    @Controller('x')
+    @RequiresScopes('fund:read')
+    class FixtureController {
+      @Get('declared') @Returns(InvestorDto) declared() { return investor; }
+      @Get('undeclared') undeclared() { return investor; }
+      @Get('broken') @Returns(LeakyDto) broken() { return { id: '1', email: 'a@b.c' }; }
+    }
+    const interceptor = new RedactionInterceptor(new Reflector());
+    const ctx = (name: keyof FixtureController) => ({
+      getHandler: () => FixtureController.prototype[name],
+      getClass: () => FixtureController,
+    }) as never;
+    const run = (name: keyof FixtureController) =>
+      lastValueFrom(interceptor.intercept(ctx(name), { handle: () => of(FixtureController.prototype[name]()) }));
+
+    it('redacts a declared route', async () => {
+      const out = (await run('declared')) as Record<string, unknown>;
+      expect(JSON.stringify(out)).not.toMatch(/jane|123-45|Public/i);
+      expect(out.displayName).toBe('Investor 1');
+    });
+
+    it('answers 500 without data for a route with no schema', async () => {
+      await expect(run('undeclared')).rejects.toBeInstanceOf(ProblemError);
+      await expect(run('undeclared')).rejects.toMatchObject({ status: 500, code: 'internal' });
+    });
+
+    it('answers 500 without data when redaction itself fails', async () => {
+      await expect(run('broken')).rejects.toMatchObject({ status: 500, code: 'internal' });
+    });
+  });
+});

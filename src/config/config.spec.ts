@@ -1,0 +1,41 @@
+import { ConfigError, DEFAULT_DEMO_API_KEY, loadConfig, parseDurations } from './config';
+import { isWellFormedKey } from '../keys/key-format';
+
+describe('config', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.role).toBe('all');
+    expect(c.databaseUrl).toBe('postgres://postgres@127.0.0.1:5432/fundgate');
+    expect(c.rateLimits['calc-daily'].free).toBe(500);
+    expect(c.webhookRetryDelaysMs).toEqual([5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000]);
+  });
+
+  it('ships a demo key with a valid checksum', () => {
+    expect(isWellFormedKey(DEFAULT_DEMO_API_KEY)).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['APP_ROLE', 'boss'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DEMO_API_KEY', 'nope'],
+    ['RATE_LIMITS', '{"calc-daily":{"free":-1}}'],
+    ['RATE_LIMITS', '{"bogus":{}}'],
+    ['WEBHOOK_RETRY_DELAYS', '5s,soon'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'maybe'],
+  ])('a bad %s (%s) stops with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('merges RATE_LIMITS over the defaults', () => {
+    const c = loadConfig({ RATE_LIMITS: '{"fund-minute":{"platform":100000000}}' });
+    expect(c.rateLimits['fund-minute']).toEqual({ free: 120, developer: 600, platform: 100000000 });
+  });
+
+  it('parses duration lists', () => {
+    expect(parseDurations('X', '100ms,2s,1m,1h')).toEqual([100, 2000, 60000, 3600000]);
+  });
+});

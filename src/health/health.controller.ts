@@ -1,0 +1,40 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { PublicRoute } from '../common/auth/auth.decorators';
+import { ProblemError } from '../common/errors/problem';
+import { REDIS } from '../redis/redis.module';
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+}
+
+@ApiTags('health')
+@Controller('health')
+@PublicRoute()
+export class HealthController {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis reachable (503 problem otherwise)' })
+  async ready() {
+    const [pg, redis] = await Promise.allSettled([
+      withTimeout(this.db.query('SELECT 1'), 2000),
+      withTimeout(this.redis.ping(), 2000),
+    ]);
+    const down = [pg.status === 'rejected' ? 'postgresql' : null, redis.status === 'rejected' ? 'redis' : null].filter(Boolean);
+    if (down.length > 0) throw new ProblemError('unavailable', `not ready: ${down.join(' and ')} unreachable`);
+    return { status: 'ready', checks: { postgresql: 'up', redis: 'up' } };
+  }
+}

@@ -1,0 +1,21 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
+import type { Principal } from '../common/auth/principal';
+import { Returns } from '../common/redaction/redaction.interceptor';
+import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
+import { MeDto } from './dto/key.dto';
+import { meView } from './key-views';
+
+@ApiTags('account')
+@Controller('api/v1/me')
+export class MeController {
+  @Get()
+  @RequiresScopes()
+  @RateLimitPolicy('fund-minute')
+  @ApiOperation({ summary: 'The calling key: scopes, fund, plan, account, dates' })
+  @Returns(MeDto)
+  me(@CurrentPrincipal() principal: Principal): MeDto {
+    return meView(principal);
+  }
+}

@@ -1,0 +1,23 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '../config/config';
+
+export const REDIS = Symbol('REDIS');
+
+export function createRedis(url: string): Redis {
+  // Commands fail fast when Redis is unreachable instead of queueing forever.
+  return new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 2000, enableOfflineQueue: true, lazyConnect: false });
+}
+
+@Global()
+@Module({
+  providers: [{ provide: REDIS, inject: [APP_CONFIG], useFactory: (c: AppConfig) => createRedis(c.redisUrl) }],
+  exports: [REDIS],
+})
+export class RedisModule implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+export interface ActivityRecord {
+  occurredAt: Date;
+  requestId: string;
+  keyId: string | null;
+  accountId: string | null;
+  fundId: string | null;
+  method: string;
+  route: string;
+  tool: string | null;
+  status: number;
+  durationMs: number;
+  clientIp: string | null;
+  userAgent: string | null;
+}
+
+export interface ActivityRow {
+  id: string;
+  occurred_at: Date;
+  request_id: string;
+  key_id: string | null;
+  account_id: string | null;
+  fund_id: string | null;
+  method: string;
+  route: string;
+  tool: string | null;
+  status: number;
+  duration_ms: string;
+  client_ip: string | null;
+  user_agent: string | null;
+}
+
+@Injectable()
+export class ActivityRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** One statement per batch: column arrays unnested server-side. */
+  async insertMany(batch: ActivityRecord[]): Promise<void> {
+    if (batch.length === 0) return;
+    await this.db.query(
+      `INSERT INTO activity_log (occurred_at, request_id, key_id, account_id, fund_id, method, route, tool, status,
+                                 duration_ms, client_ip, user_agent)
+       SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::text[],
+                            $8::text[], $9::smallint[], $10::numeric[], $11::text[], $12::text[])`,
+      [
+        batch.map((r) => r.occurredAt), batch.map((r) => r.requestId), batch.map((r) => r.keyId),
+        batch.map((r) => r.accountId), batch.map((r) => r.fundId), batch.map((r) => r.method),
+        batch.map((r) => r.route), batch.map((r) => r.tool), batch.map((r) => r.status),
+        batch.map((r) => r.durationMs.toFixed(3)), batch.map((r) => r.clientIp), batch.map((r) => r.userAgent),
+      ],
+    );
+  }
+
+  async usageByDay(keyId: string, from: string, to: string) {
+    return this.db.query(
+      `SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS requests,
+              count(*) FILTER (WHERE status >= 400)::int AS errors
+         FROM activity_log
+        WHERE key_id = $1 AND occurred_at >= $2::date AND occurred_at < ($3::date + 1)
+        GROUP BY 1 ORDER BY 1`,
+      [keyId, from, to],
+    ) as Promise<{ date: string; requests: number; errors: number }[]>;
+  }
+
+  async usageByRoute(keyId: string, from: string, to: string) {
+    return this.db.query(
+      `SELECT method, route, count(*)::int AS requests, count(*) FILTER (WHERE status >= 400)::int AS errors
+         FROM activity_log
+        WHERE key_id = $1 AND occurred_at >= $2::date AND occurred_at < ($3::date + 1)
+        GROUP BY method, route ORDER BY requests DESC, route, method`,
+      [keyId, from, to],
+    ) as Promise<{ method: string; route: string; requests: number; errors: number }[]>;
+  }
+
+  /** Keyset page, newest first, restricted to the given keys. */
+  async activityPage(keyIds: string[], from: Date | null, to: Date | null,
+    after: { occurredAt: string; id: string } | null, limit: number): Promise<ActivityRow[]> {
+    return this.db.query(
+      `SELECT id::text, occurred_at, request_id, key_id, account_id, fund_id, method, route, tool, status,
+              duration_ms, client_ip, user_agent
+         FROM activity_log
+        WHERE key_id = ANY($1::uuid[])
+          AND ($2::timestamptz IS NULL OR occurred_at >= $2)
+          AND ($3::timestamptz IS NULL OR occurred_at < $3)
+          AND ($4::timestamptz IS NULL OR (occurred_at, id) < ($4::timestamptz, $5::bigint))
+        ORDER BY occurred_at DESC, id DESC
+        LIMIT $6`,
+      [keyIds, from, to, after?.occurredAt ?? null, after?.id ?? null, limit],
+    );
+  }
+}

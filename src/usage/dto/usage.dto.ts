@@ -1,0 +1,80 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString, IsUUID, Max, Min, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsCalendarDate } from '../../common/validation/calendar-date';
+
+export class UsageQueryDto {
+  @ApiPropertyOptional({ format: 'date', description: 'First day (UTC), default 29 days before `to`' })
+  @IsOptional() @IsCalendarDate()
+  from?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'Last day (UTC), default today' })
+  @IsOptional() @IsCalendarDate()
+  to?: string;
+}
+
+export class UsageDayDto {
+  @ApiProperty({ format: 'date' }) date: string;
+  @ApiProperty() requests: number;
+  @ApiProperty() errors: number;
+}
+
+export class UsageRouteDto {
+  @ApiProperty({ example: 'GET' }) method: string;
+  @ApiProperty({ example: '/api/v1/fund/overview' }) route: string;
+  @ApiProperty() requests: number;
+  @ApiProperty() errors: number;
+}
+
+export class RateWindowDto {
+  @ApiProperty({ example: 'fund-minute' }) policy: string;
+  @ApiProperty() limit: number;
+  @ApiProperty() used: number;
+  @ApiProperty() remaining: number;
+  @ApiProperty({ description: 'seconds until the window resets' }) reset: number;
+  @ApiProperty() windowSeconds: number;
+}
+
+export class UsageDto {
+  @ApiProperty({ format: 'uuid' }) keyId: string;
+  @ApiProperty({ format: 'date' }) from: string;
+  @ApiProperty({ format: 'date' }) to: string;
+  @ApiProperty() totalRequests: number;
+  @ApiProperty() totalErrors: number;
+  @ApiProperty({ type: UsageDayDto, isArray: true }) days: UsageDayDto[];
+  @ApiProperty({ type: UsageRouteDto, isArray: true }) routes: UsageRouteDto[];
+  @ApiProperty({ type: RateWindowDto, isArray: true, description: 'current windows per policy (this request included)' })
+  rateLimits: RateWindowDto[];
+  @ApiProperty({ type: RateWindowDto, description: 'the calculator daily cap and its use' }) calculatorDaily: RateWindowDto;
+}
+
+export class ActivityQueryDto {
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() keyId?: string;
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() from?: string;
+  @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() to?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(512) cursor?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  limit?: number;
+}
+
+export class ActivityItemDto {
+  @ApiProperty() id: string;
+  @ApiProperty({ format: 'date-time' }) occurredAt: string;
+  @ApiProperty() requestId: string;
+  @ApiProperty({ nullable: true }) keyId: string | null;
+  @ApiProperty({ nullable: true }) accountId: string | null;
+  @ApiProperty({ example: 'GET' }) method: string;
+  @ApiProperty({ example: '/api/v1/fund/trades' }) route: string;
+  @ApiProperty({ nullable: true, description: 'MCP tool name for tool calls' }) tool: string | null;
+  @ApiProperty() status: number;
+  @ApiProperty({ example: '1.250' }) durationMs: string;
+  @ApiProperty({ nullable: true }) clientIp: string | null;
+  @ApiProperty({ nullable: true }) userAgent: string | null;
+}
+
+export class ActivityPageDto {
+  @ApiProperty({ type: ActivityItemDto, isArray: true }) items: ActivityItemDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
+  @ApiProperty() hasMore: boolean;
+}

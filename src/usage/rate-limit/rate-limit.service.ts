@@ -1,0 +1,82 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
+import type Redis from 'ioredis';
+import { APP_CONFIG, AppConfig, Plan, PolicyName } from '../../config/config';
+import type { Principal } from '../../common/auth/principal';
+import { REDIS } from '../../redis/redis.module';
+
+export const POLICY_WINDOW_SECONDS: Record<PolicyName, number> = {
+  'calc-daily': 86_400,
+  'fund-minute': 60,
+  'propose-minute': 60,
+};
+
+export interface RateWindow {
+  policy: PolicyName;
+  limit: number;
+  used: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset: number;
+  windowSeconds: number;
+  blocked: boolean;
+}
+
+/**
+ * Fixed windows aligned to the clock (UTC minute / UTC day), counted in Redis through the
+ * @nestjs/throttler storage so every instance shares them. A raised limit still counts.
+ */
+@Injectable()
+export class RateLimitService {
+  constructor(
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  limitFor(policy: PolicyName, plan: Plan): number {
+    return this.config.rateLimits[policy][plan];
+  }
+
+  private window(policy: PolicyName, principal: Principal | undefined, ip: string, now: number) {
+    const windowMs = POLICY_WINDOW_SECONDS[policy] * 1000;
+    const index = Math.floor(now / windowMs);
+    const ttlMs = (index + 1) * windowMs - now;
+    let caller: string;
+    if (!principal) caller = `ip:${ip}`;
+    else if (principal.isDemo) caller = `k:${principal.keyId}:ip:${ip}`; // the shared demo key: per key and IP
+    else caller = `k:${principal.keyId}`;
+    return { key: `rl:${policy}:${caller}:${index}`, ttlMs, plan: principal?.plan ?? 'free' };
+  }
+
+  async hit(policy: PolicyName, principal: Principal | undefined, ip: string): Promise<RateWindow> {
+    const w = this.window(policy, principal, ip, Date.now());
+    const limit = this.limitFor(policy, w.plan);
+    const rec = await this.storage.increment(w.key, w.ttlMs, limit, w.ttlMs, policy);
+    return {
+      policy, limit, used: rec.totalHits, remaining: Math.max(0, limit - rec.totalHits),
+      reset: Math.max(1, Math.ceil(w.ttlMs / 1000)), windowSeconds: POLICY_WINDOW_SECONDS[policy],
+      blocked: rec.totalHits > limit,
+    };
+  }
+
+  /** The current window without counting a request (GET /usage). */
+  async peek(policy: PolicyName, principal: Principal | undefined, ip: string): Promise<RateWindow> {
+    const w = this.window(policy, principal, ip, Date.now());
+    const limit = this.limitFor(policy, w.plan);
+    // The throttler storage names its counter `{key:policy}:hits`.
+    const raw = await this.redis.get(`{${w.key}:${policy}}:hits`);
+    const used = raw === null ? 0 : Number(raw);
+    return {
+      policy, limit, used, remaining: Math.max(0, limit - used), reset: Math.max(1, Math.ceil(w.ttlMs / 1000)),
+      windowSeconds: POLICY_WINDOW_SECONDS[policy], blocked: used > limit,
+    };
+  }
+}
+
+export function rateLimitHeaders(w: RateWindow): Record<string, string> {
+  return {
+    'RateLimit-Policy': `"${w.policy}";q=${w.limit};w=${w.windowSeconds}`,
+    RateLimit: `"${w.policy}";r=${w.remaining};t=${w.reset}`,
+  };
+}

@@ -1,0 +1,87 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Principal } from '../common/auth/principal';
+import { ProblemError, invalidParameter } from '../common/errors/problem';
+import { CursorCodec } from '../common/pagination/cursor';
+import { addDays, daysBetween, todayUtc } from '../common/validation/calendar-date';
+import { APP_CONFIG, AppConfig, PolicyName } from '../config/config';
+import { KeysService } from '../keys/keys.service';
+import { ActivityLogWriter } from './activity-log.writer';
+import { ActivityRepository } from './activity.repository';
+import type { ActivityPageDto, ActivityQueryDto, UsageDto } from './dto/usage.dto';
+import { RateLimitService, RateWindow } from './rate-limit/rate-limit.service';
+
+const POLICIES: PolicyName[] = ['fund-minute', 'propose-minute', 'calc-daily'];
+
+function windowView(w: RateWindow) {
+  return { policy: w.policy, limit: w.limit, used: w.used, remaining: w.remaining, reset: w.reset, windowSeconds: w.windowSeconds };
+}
+
+@Injectable()
+export class UsageService {
+  private readonly cursors: CursorCodec;
+
+  constructor(
+    private readonly activity: ActivityRepository,
+    private readonly writer: ActivityLogWriter,
+    private readonly limits: RateLimitService,
+    private readonly keys: KeysService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cursors = new CursorCodec(config.cursorSecret);
+  }
+
+  async usage(principal: Principal, ip: string, fromQ?: string, toQ?: string): Promise<UsageDto> {
+    const to = toQ ?? todayUtc();
+    const from = fromQ ?? addDays(to, -29);
+    if (daysBetween(from, to) < 0) throw invalidParameter('from', 'must not be after to');
+    if (daysBetween(from, to) > 366) throw new ProblemError('window_too_large', 'from..to spans more than 366 days', [{ field: 'to', message: 'at most 366 days after from' }]);
+    // This instance's buffered rows are written first so the answer includes the requests just made.
+    await this.writer.flush();
+    const [days, routes, windows] = await Promise.all([
+      this.activity.usageByDay(principal.keyId, from, to),
+      this.activity.usageByRoute(principal.keyId, from, to),
+      Promise.all(POLICIES.map((p) => this.limits.peek(p, principal, ip))),
+    ]);
+    const calc = windows[POLICIES.indexOf('calc-daily')];
+    return {
+      keyId: principal.keyId,
+      from,
+      to,
+      totalRequests: days.reduce((n, d) => n + d.requests, 0),
+      totalErrors: days.reduce((n, d) => n + d.errors, 0),
+      days,
+      routes,
+      rateLimits: windows.filter((w) => w.policy !== 'calc-daily').map(windowView),
+      calculatorDaily: windowView(calc),
+    };
+  }
+
+  async activityPage(caller: Principal, q: ActivityQueryDto): Promise<ActivityPageDto> {
+    const visible = (await this.keys.listVisibleTo(caller)).map((k) => k.id);
+    if (!visible.includes(caller.keyId)) visible.push(caller.keyId);
+    if (q.keyId && !visible.includes(q.keyId)) throw new ProblemError('not_found', `key ${q.keyId} was not found`);
+    if (q.from && q.to && daysBetween(q.from, q.to) < 0) throw invalidParameter('from', 'must not be after to');
+    const limit = q.limit ?? 100;
+    const after = q.cursor ? this.cursors.decode<{ occurredAt: string; id: string }>('activity', q.cursor) : null;
+    await this.writer.flush();
+    const rows = await this.activity.activityPage(
+      q.keyId ? [q.keyId] : visible,
+      q.from ? new Date(`${q.from}T00:00:00Z`) : null,
+      q.to ? new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000) : null,
+      after,
+      limit + 1,
+    );
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map((r) => ({
+        id: r.id, occurredAt: r.occurred_at.toISOString(), requestId: r.request_id, keyId: r.key_id,
+        accountId: r.account_id, method: r.method, route: r.route, tool: r.tool, status: r.status,
+        durationMs: r.duration_ms, clientIp: r.client_ip, userAgent: r.user_agent,
+      })),
+      nextCursor: hasMore && last ? this.cursors.encode('activity', { occurredAt: last.occurred_at.toISOString(), id: last.id }) : null,
+      hasMore,
+    };
+  }
+}

@@ -1,0 +1,78 @@
+import { bootApp, call, createFund, mintKey, TestApp } from '../utils/app';
+import { isWellFormedKey } from '../../src/keys/key-format';
+
+describe('admin keys and revocation (e2e)', () => {
+  let app: TestApp;
+  let other: TestApp;
+  let fund: { id: string; slug: string };
+  let otherFund: { id: string; slug: string };
+  let manager: { key: string; id: string };
+
+  beforeAll(async () => {
+    app = await bootApp();
+    other = await bootApp();
+    fund = await createFund(app);
+    otherFund = await createFund(app);
+    manager = await mintKey(app, { scopes: ['fund:read', 'keys:manage'], fund: fund.slug, plan: 'developer' });
+  });
+  afterAll(async () => {
+    await app.close();
+    await other.close();
+  });
+
+  it('mints a key shown once, usable at once, stored only as a hash', async () => {
+    const res = await call(app, 'POST', '/api/v1/admin/keys', { key: manager.key, body: { name: 'agent', scopes: ['fund:read'] } });
+    expect(res.status).toBe(201);
+    expect(isWellFormedKey(res.json.token)).toBe(true);
+    expect(res.json.fund.slug).toBe(fund.slug);
+    expect(res.json.plan).toBe('free');
+    const me = await call(app, 'GET', '/api/v1/me', { key: res.json.token });
+    expect(me.status).toBe(200);
+    expect(me.json.keyId).toBe(res.json.id);
+    const list = await call(app, 'GET', '/api/v1/admin/keys', { key: manager.key });
+    expect(list.status).toBe(200);
+    expect(list.body).not.toContain(res.json.token);
+    expect(list.json.items.map((k: { id: string }) => k.id)).toContain(res.json.id);
+  });
+
+  it('never grants a scope, fund or plan the caller does not hold', async () => {
+    const scope = await call(app, 'POST', '/api/v1/admin/keys', { key: manager.key, body: { name: 'x', scopes: ['nav:publish'] } });
+    expect(scope.status).toBe(403);
+    expect(scope.json.code).toBe('insufficient_scope');
+    expect(scope.json.detail).toContain('nav:publish');
+    const fundRes = await call(app, 'POST', '/api/v1/admin/keys', { key: manager.key, body: { name: 'x', scopes: ['fund:read'], fund: otherFund.slug } });
+    expect(fundRes.status).toBe(403);
+    const plan = await call(app, 'POST', '/api/v1/admin/keys', { key: manager.key, body: { name: 'x', scopes: ['fund:read'], plan: 'platform' } });
+    expect(plan.status).toBe(403);
+  });
+
+  it('validates the body, naming every failing field', async () => {
+    const res = await call(app, 'POST', '/api/v1/admin/keys', { key: manager.key, body: { scopes: ['bogus'], plan: 'gold', extra: 1 } });
+    expect(res.status).toBe(400);
+    const fields = res.json.errors.map((e: { field: string }) => e.field);
+    expect(fields).toEqual(expect.arrayContaining(['name', 'scopes', 'plan', 'extra']));
+  });
+
+  it('hides keys of another fund (404 on revoke)', async () => {
+    const foreign = await mintKey(app, { scopes: ['fund:read'], fund: otherFund.slug });
+    const res = await call(app, 'DELETE', `/api/v1/admin/keys/${foreign.id}`, { key: manager.key });
+    expect(res.status).toBe(404);
+    expect((await call(app, 'GET', '/api/v1/me', { key: foreign.key })).status).toBe(200);
+  });
+
+  it('honours a revocation on a second instance within 5 seconds', async () => {
+    const victim = await mintKey(app, { scopes: ['fund:read'], fund: fund.slug });
+    expect((await call(other, 'GET', '/api/v1/me', { key: victim.key })).status).toBe(200); // now cached on `other`
+    const revoked = await call(app, 'DELETE', `/api/v1/admin/keys/${victim.id}`, { key: manager.key });
+    expect(revoked.status).toBe(200);
+    expect(revoked.json.revokedAt).not.toBeNull();
+    const started = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - started < 6000) {
+      status = (await call(other, 'GET', '/api/v1/me', { key: victim.key })).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});

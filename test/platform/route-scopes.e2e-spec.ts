@@ -1,0 +1,59 @@
+import { ModulesContainer } from '@nestjs/core';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { RequestMethod } from '@nestjs/common';
+import { AUTH_MODE, REQUIRED_SCOPES } from '../../src/common/auth/auth.decorators';
+import { RESPONSE_SCHEMA, SKIP_REDACTION } from '../../src/common/redaction/redaction.interceptor';
+import { SCOPES } from '../../src/common/auth/scopes';
+import { bootApp, TestApp } from '../utils/app';
+
+/** Every route of the running application, with its declared auth, scopes and response schema. */
+function routesOf(app: TestApp) {
+  const routes: { route: string; mode: string; scopes: string[] | undefined; schema: boolean }[] = [];
+  for (const mod of app.get(ModulesContainer).values()) {
+    for (const wrapper of mod.controllers.values()) {
+      const cls = wrapper.metatype as (new () => object) | null;
+      if (!cls) continue;
+      const base = Reflect.getMetadata(PATH_METADATA, cls) as string;
+      for (const name of Object.getOwnPropertyNames(cls.prototype)) {
+        const handler = (cls.prototype as Record<string, unknown>)[name];
+        if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        const meta = (key: string) => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, cls);
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
+        routes.push({
+          route: `${method} /${base}/${Reflect.getMetadata(PATH_METADATA, handler)}`.replace(/\/+/g, '/').replace(/\/$/, ''),
+          mode: meta(AUTH_MODE) ?? 'required',
+          scopes: meta(REQUIRED_SCOPES),
+          schema: meta(RESPONSE_SCHEMA) !== undefined || meta(SKIP_REDACTION) !== undefined,
+        });
+      }
+    }
+  }
+  return routes;
+}
+
+describe('route declarations (walks every registered route)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await bootApp();
+  });
+  afterAll(() => app.close());
+
+  it('finds the routes', () => {
+    expect(routesOf(app).length).toBeGreaterThan(5);
+  });
+
+  it('every authenticated route declares its scopes, and only known scopes', () => {
+    const undeclared = routesOf(app).filter((r) => r.mode === 'required' && r.scopes === undefined).map((r) => r.route);
+    expect(undeclared).toEqual([]);
+    for (const r of routesOf(app)) for (const s of r.scopes ?? []) expect(SCOPES).toContain(s);
+  });
+
+  it('every authenticated route declares a response schema (redaction)', () => {
+    expect(routesOf(app).filter((r) => r.mode === 'required' && !r.schema).map((r) => r.route)).toEqual([]);
+  });
+
+  it('only health, calculators and the public MCP server are reachable without a key', () => {
+    const open = routesOf(app).filter((r) => r.mode !== 'required').map((r) => r.route);
+    for (const route of open) expect(route).toMatch(/^(GET \/health(\/ready)?|POST \/api\/v1\/calc\/[a-z-]+|(POST|GET|DELETE) \/api\/mcp\/public)$/);
+  });
+});
