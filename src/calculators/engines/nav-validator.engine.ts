@@ -1,0 +1,325 @@
+import type Decimal from 'decimal.js';
+import { ProblemError } from '../../common/errors/problem';
+import { CsvRow, parseCsvTable } from './csv';
+import { fixedToDec } from './fixed';
+import { csvDigest, InputMethod, TextDigest } from './text-input';
+import { bpOf, calendarDay, cents, dec, DISCLAIMER, HUNDRED, pct, sum } from './numeric';
+
+
+export interface NavValidatorInput {
+  periodStart: string;
+  periodEnd: string;
+  openingNavUsd: number;
+  contributionsUsd: number;
+  withdrawalsUsd: number;
+  grossPnlUsd: number;
+  mgmtFeeUsd: number;
+  perfFeeUsd: number;
+  otherExpensesUsd: number;
+  reportedClosingNavUsd: number;
+  mgmtFeePct: number;
+  perfFeePct: number;
+  hasHwm: boolean;
+  /** `Investor,Opening,Contributions,Withdrawals,Closing`; empty = no investor rows to check. */
+  lpRowsCsv: string;
+  inputMethod: InputMethod;
+}
+
+/** A consistent quarter (every check passes): 90 days, 2 % / 20 %, flows mid-period. */
+export const NAV_VALIDATOR_DEFAULTS: NavValidatorInput = {
+  periodStart: '2025-01-01',
+  periodEnd: '2025-03-31',
+  openingNavUsd: 10_000_000,
+  contributionsUsd: 500_000,
+  withdrawalsUsd: 250_000,
+  grossPnlUsd: 400_000,
+  mgmtFeeUsd: 49_931.51,
+  perfFeeUsd: 65_013.7,
+  otherExpensesUsd: 25_000,
+  reportedClosingNavUsd: 10_510_054.79,
+  mgmtFeePct: 2,
+  perfFeePct: 20,
+  hasHwm: true,
+  lpRowsCsv: '',
+  inputMethod: 'manual',
+};
+
+export const LP_ROW_COLUMNS = [
+  { name: 'Investor', kind: 'text' as const, required: true },
+  { name: 'Opening', kind: 'amount' as const, required: true, nonNegative: true },
+  { name: 'Contributions', kind: 'amount' as const, required: true, nonNegative: true },
+  { name: 'Withdrawals', kind: 'amount' as const, required: true, nonNegative: true },
+  { name: 'Closing', kind: 'amount' as const, required: true, nonNegative: true },
+];
+
+const [LP_INVESTOR, LP_OPENING, LP_CONTRIBUTIONS, LP_WITHDRAWALS, LP_CLOSING] = [0, 1, 2, 3, 4];
+
+/** Roll-forward tolerances: a cent is rounding; up to 5 bp of NAV is a warning; beyond fails. */
+export const BREAK_PASS_USD = dec('0.01');
+export const BREAK_WARN_BP = dec(5);
+/** Fee rates: within 0.5 % of the expected amount (or one cent) pass. ACT/360 vs ACT/365 is 1.39 %. */
+export const FEE_RELATIVE_TOLERANCE = dec('0.005');
+
+export type CheckStatus = 'pass' | 'warn' | 'fail';
+
+export interface NavCheck {
+  id: string;
+  status: CheckStatus;
+  message: string;
+  expected: number | null;
+  actual: number | null;
+}
+
+export interface NavValidatorAnswer {
+  assumptions: Omit<NavValidatorInput, 'lpRowsCsv'> & { lpRowsCsv: TextDigest; periodDays: number; dayCount: 'ACT/365'; mgmtFeeBasisUsd: number };
+  status: CheckStatus;
+  rollForward: {
+    openingNavUsd: number;
+    netFlowsUsd: number;
+    grossPnlUsd: number;
+    totalFeesAndExpensesUsd: number;
+    expectedClosingNavUsd: number;
+    reportedClosingNavUsd: number;
+    breakUsd: number;
+    breakBp: number | null;
+  };
+  checks: NavCheck[];
+  summary: { pass: number; warn: number; fail: number };
+  disclaimer: string;
+}
+
+/**
+ * NAV roll-forward validator. The period runs from periodStart to periodEnd inclusive (a
+ * quarter Jan 1 – Mar 31 is 90 days). The management fee base is the opening NAV plus half
+ * the net flows (flows assumed mid-period); its implied annual rate is measured ACT/365.
+ */
+export function navValidator(input: NavValidatorInput): NavValidatorAnswer {
+  const startDay = calendarDay(input.periodStart);
+  const endDay = calendarDay(input.periodEnd);
+  if (startDay === null || endDay === null || endDay < startDay) {
+    throw new ProblemError('invalid_parameter', 'the period is not valid', [
+      { field: startDay === null ? 'periodStart' : 'periodEnd', message: 'must be a calendar date YYYY-MM-DD not before periodStart' },
+    ]);
+  }
+  const days = endDay - startDay + 1;
+  const opening = dec(input.openingNavUsd);
+  const contributions = dec(input.contributionsUsd);
+  const withdrawals = dec(input.withdrawalsUsd);
+  const grossPnl = dec(input.grossPnlUsd);
+  const mgmtFee = dec(input.mgmtFeeUsd);
+  const perfFee = dec(input.perfFeeUsd);
+  const other = dec(input.otherExpensesUsd);
+  const reported = dec(input.reportedClosingNavUsd);
+  const netFlows = contributions.minus(withdrawals);
+  const costs = mgmtFee.plus(perfFee).plus(other);
+  const expectedClosing = opening.plus(netFlows).plus(grossPnl).minus(costs);
+  const breakUsd = reported.minus(expectedClosing);
+  const breakRatio = reported.isZero() ? null : breakUsd.div(reported.abs());
+
+  const checks: NavCheck[] = [];
+  checks.push(rollForwardCheck(expectedClosing, reported, breakUsd, breakRatio));
+  checks.push(closingPositiveCheck(expectedClosing));
+
+  const feeBase = opening.plus(netFlows.div(2));
+  checks.push(mgmtFeeCheck(input, mgmtFee, feeBase, days));
+  checks.push(perfFeeCheck(input, perfFee, grossPnl.minus(mgmtFee).minus(other)));
+
+  const lpRows = input.lpRowsCsv.trim() === '' ? [] : parseCsvTable('lpRowsCsv', input.lpRowsCsv, LP_ROW_COLUMNS);
+  if (input.lpRowsCsv.trim() !== '') {
+    checks.push(...lpRowChecks(lpRows, opening, contributions, withdrawals, reported));
+  }
+
+  const summary = { pass: 0, warn: 0, fail: 0 };
+  for (const c of checks) summary[c.status]++;
+  return {
+    assumptions: {
+      ...input,
+      lpRowsCsv: csvDigest(input.lpRowsCsv, NAV_VALIDATOR_DEFAULTS.lpRowsCsv, lpRows.length),
+      periodDays: days, dayCount: 'ACT/365', mgmtFeeBasisUsd: cents(feeBase) },
+    status: summary.fail > 0 ? 'fail' : summary.warn > 0 ? 'warn' : 'pass',
+    rollForward: {
+      openingNavUsd: cents(opening),
+      netFlowsUsd: cents(netFlows),
+      grossPnlUsd: cents(grossPnl),
+      totalFeesAndExpensesUsd: cents(costs),
+      expectedClosingNavUsd: cents(expectedClosing),
+      reportedClosingNavUsd: cents(reported),
+      breakUsd: cents(breakUsd),
+      breakBp: breakRatio === null ? null : bpOf(breakRatio),
+    },
+    checks,
+    summary,
+    disclaimer: DISCLAIMER,
+  };
+}
+
+function usd(d: Decimal): string {
+  const fixed = d.abs().toFixed(2);
+  const [whole, frac] = fixed.split('.');
+  return `${d.isNegative() && !d.isZero() ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac} USD`;
+}
+
+function rollForwardCheck(expected: Decimal, reported: Decimal, breakUsd: Decimal, breakRatio: Decimal | null): NavCheck {
+  const absBreak = breakUsd.abs();
+  const bpText = breakRatio === null ? 'n/a bp' : `${bpOf(breakRatio)} bp`;
+  let status: CheckStatus;
+  let message: string;
+  if (absBreak.lte(BREAK_PASS_USD)) {
+    status = 'pass';
+    message = 'Opening NAV + flows + gross P&L − fees − expenses equals the reported closing NAV (within a cent).';
+  } else if (breakRatio !== null && breakRatio.abs().times(10_000).lte(BREAK_WARN_BP)) {
+    status = 'warn';
+    message = `The reported closing NAV differs from the roll-forward by ${usd(breakUsd)} (${bpText}), within the 5 bp tolerance but not explained.`;
+  } else {
+    status = 'fail';
+    message = `The reported closing NAV differs from the roll-forward by ${usd(breakUsd)} (${bpText}), beyond the 5 bp tolerance (for reference: IFIC 50 bp, US material NAV error 0.5 %).`;
+  }
+  return { id: 'roll-forward', status, message, expected: cents(expected), actual: cents(reported) };
+}
+
+function closingPositiveCheck(expected: Decimal): NavCheck {
+  const ok = !expected.isNegative() || expected.isZero();
+  return {
+    id: 'closing-nav-non-negative',
+    status: ok ? 'pass' : 'fail',
+    message: ok ? 'The rolled-forward closing NAV is not negative.' : 'The rolled-forward closing NAV is negative: withdrawals, losses or fees exceed the capital.',
+    expected: 0,
+    actual: cents(expected),
+  };
+}
+
+function withinFeeTolerance(actual: Decimal, expected: Decimal): boolean {
+  const diff = actual.minus(expected).abs();
+  return diff.lte(BREAK_PASS_USD) || diff.lte(expected.abs().times(FEE_RELATIVE_TOLERANCE));
+}
+
+function mgmtFeeCheck(input: NavValidatorInput, booked: Decimal, base: Decimal, days: number): NavCheck {
+  const rate = dec(input.mgmtFeePct).div(HUNDRED);
+  const expected365 = base.times(rate).times(days).div(365);
+  const id = 'mgmt-fee-rate';
+  if (!base.isPositive() || base.isZero()) {
+    return {
+      id,
+      status: booked.isZero() ? 'pass' : 'warn',
+      message: booked.isZero()
+        ? 'No capital to charge a management fee on, and none was booked.'
+        : 'A management fee was booked although the fee base (opening NAV plus half the net flows) is not positive.',
+      expected: input.mgmtFeePct,
+      actual: null,
+    };
+  }
+  const impliedPct = booked.div(base).times(365).div(days).times(HUNDRED);
+  const actual = pct(impliedPct);
+  if (withinFeeTolerance(booked, expected365)) {
+    return { id, status: 'pass', message: `The booked management fee ${usd(booked)} matches ${input.mgmtFeePct} % a year ACT/365 on ${usd(base)} over ${days} days.`, expected: input.mgmtFeePct, actual };
+  }
+  const expected360 = base.times(rate).times(days).div(360);
+  if (!expected360.isZero() && withinFeeTolerance(booked, expected360)) {
+    return {
+      id,
+      status: 'fail',
+      message: `The booked management fee ${usd(booked)} matches ${input.mgmtFeePct} % accrued ACT/360, not ACT/365: overcharged by ${usd(booked.minus(expected365))} (expected ${usd(expected365)}).`,
+      expected: input.mgmtFeePct,
+      actual,
+    };
+  }
+  const direction = booked.gt(expected365) ? 'above' : 'below';
+  return {
+    id,
+    status: 'fail',
+    message: `The booked management fee ${usd(booked)} implies ${actual} % a year (ACT/365), ${direction} the ${input.mgmtFeePct} % agreed; expected about ${usd(expected365)}.`,
+    expected: input.mgmtFeePct,
+    actual,
+  };
+}
+
+function perfFeeCheck(input: NavValidatorInput, booked: Decimal, netGain: Decimal): NavCheck {
+  const id = 'perf-fee-rate';
+  const expectedPct = input.perfFeePct;
+  if (!netGain.isPositive() || netGain.isZero()) {
+    if (booked.isZero()) {
+      return { id, status: 'pass', message: 'No net gain after management fee and expenses, and no performance fee was booked.', expected: expectedPct, actual: null };
+    }
+    return {
+      id,
+      status: 'fail',
+      message: input.hasHwm
+        ? `A performance fee of ${usd(booked)} was booked in a period without net gains; with a high-water mark no fee is earned until losses are recovered.`
+        : `A performance fee of ${usd(booked)} was booked in a period without net gains.`,
+      expected: expectedPct,
+      actual: null,
+    };
+  }
+  const rate = dec(input.perfFeePct).div(HUNDRED);
+  const expected = netGain.times(rate);
+  const actual = pct(booked.div(netGain).times(HUNDRED));
+  if (withinFeeTolerance(booked, expected)) {
+    return { id, status: 'pass', message: `The booked performance fee ${usd(booked)} is ${expectedPct} % of the net gain ${usd(netGain)}.`, expected: expectedPct, actual };
+  }
+  if (booked.gt(expected)) {
+    return {
+      id,
+      status: 'fail',
+      message: `The booked performance fee ${usd(booked)} is ${actual} % of the net gain ${usd(netGain)}, above the ${expectedPct} % agreed (expected at most ${usd(expected)}).`,
+      expected: expectedPct,
+      actual,
+    };
+  }
+  if (input.hasHwm) {
+    return {
+      id,
+      status: 'warn',
+      message: `The booked performance fee ${usd(booked)} is ${actual} % of the net gain ${usd(netGain)}, below the ${expectedPct} % agreed: consistent only if part of the gain recovered losses below the high-water mark (or a hurdle applies). Confirm the high-water mark.`,
+      expected: expectedPct,
+      actual,
+    };
+  }
+  return {
+    id,
+    status: 'fail',
+    message: `The booked performance fee ${usd(booked)} is ${actual} % of the net gain ${usd(netGain)}, below the ${expectedPct} % agreed, and there is no high-water mark to explain it (expected ${usd(expected)}).`,
+    expected: expectedPct,
+    actual,
+  };
+}
+
+function lpRowChecks(rows: CsvRow[], opening: Decimal, contributions: Decimal, withdrawals: Decimal, reported: Decimal): NavCheck[] {
+  if (rows.length === 0) {
+    return [{ id: 'lp-rows', status: 'warn', message: 'lpRowsCsv has a header but no investor rows.', expected: null, actual: 0 }];
+  }
+  const total = (at: number) => fixedToDec(rows.reduce((acc, r) => acc + r.amount[at], 0n));
+  const pairs: [string, number, string, Decimal][] = [
+    ['lp-opening-sum', LP_OPENING, 'opening NAV', opening],
+    ['lp-contributions-sum', LP_CONTRIBUTIONS, 'contributions', contributions],
+    ['lp-withdrawals-sum', LP_WITHDRAWALS, 'withdrawals', withdrawals],
+    ['lp-closing-sum', LP_CLOSING, 'reported closing NAV', reported],
+  ];
+  const checks: NavCheck[] = pairs.map(([id, at, label, fund]) => {
+    const column = LP_ROW_COLUMNS[at].name;
+    const lpSum = total(at);
+    const diff = lpSum.minus(fund);
+    // one cent of rounding per investor row is tolerated
+    const ok = diff.abs().lte(dec('0.01').times(rows.length));
+    return {
+      id,
+      status: ok ? 'pass' : 'fail',
+      message: ok
+        ? `The ${rows.length} investor rows' ${column} sum to the fund's ${label}.`
+        : `The ${rows.length} investor rows' ${column} sum to ${usd(lpSum)}, ${usd(diff)} away from the fund's ${label} ${usd(fund)}.`,
+      expected: cents(fund),
+      actual: cents(lpSum),
+    };
+  });
+  const overdrawn = rows.filter((r) => r.amount[LP_WITHDRAWALS] > r.amount[LP_OPENING] + r.amount[LP_CONTRIBUTIONS]);
+  checks.push({
+    id: 'lp-withdrawals-covered',
+    status: overdrawn.length === 0 ? 'pass' : 'warn',
+    message:
+      overdrawn.length === 0
+        ? 'No investor withdrew more than their opening capital plus contributions.'
+        : `Investors withdrawing more than opening capital plus contributions (possible only from gains): ${overdrawn.map((r) => `${r.text[LP_INVESTOR]} (line ${r.line})`).join(', ')}.`,
+    expected: 0,
+    actual: overdrawn.length,
+  });
+  return checks;
+}
