@@ -1,0 +1,55 @@
+import Decimal from 'decimal.js';
+
+/** Money, units and prices are decimal.js values; money in base currency is booked in cents. */
+export { Decimal };
+export const ZERO = new Decimal(0);
+
+export function dec(value: Decimal.Value): Decimal {
+  return new Decimal(value);
+}
+
+/** Rounds to cents, half away from zero: the one place money is rounded at booking. */
+export function toCents(value: Decimal): Decimal {
+  return value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+}
+
+export function toUnits(value: Decimal): Decimal {
+  return value.toDecimalPlaces(8, Decimal.ROUND_HALF_UP);
+}
+
+export function money(value: Decimal): string {
+  return value.toFixed(2);
+}
+
+/**
+ * Splits `total` (cents) over `weights` so the parts sum to `total` exactly (largest remainder).
+ * Ties on the remainder go to the earlier index, so the split is deterministic.
+ * With all-zero weights the split is equal.
+ */
+export function allocateCents(total: Decimal, weights: Decimal[]): Decimal[] {
+  const n = weights.length;
+  if (n === 0) {
+    if (!total.isZero()) throw new Error(`cannot allocate ${total.toFixed(2)} over nothing`);
+    return [];
+  }
+  let sumWeights = weights.reduce((a, w) => a.plus(w), ZERO);
+  const effective = sumWeights.isZero() ? weights.map(() => new Decimal(1)) : weights;
+  if (sumWeights.isZero()) sumWeights = new Decimal(n);
+  const totalCents = total.times(100);
+  const sign = totalCents.isNegative() ? -1 : 1;
+  const abs = totalCents.abs();
+  const floors: Decimal[] = [];
+  const remainders: { index: number; rest: Decimal }[] = [];
+  let allocated = ZERO;
+  for (let i = 0; i < n; i++) {
+    const exact = abs.times(effective[i]).dividedBy(sumWeights);
+    const floor = exact.floor();
+    floors.push(floor);
+    allocated = allocated.plus(floor);
+    remainders.push({ index: i, rest: exact.minus(floor) });
+  }
+  let left = abs.minus(allocated).toNumber();
+  remainders.sort((a, b) => b.rest.comparedTo(a.rest) || a.index - b.index);
+  for (let k = 0; left > 0; k = (k + 1) % n, left--) floors[remainders[k].index] = floors[remainders[k].index].plus(1);
+  return floors.map((c) => c.times(sign).dividedBy(100));
+}
