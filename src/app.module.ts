@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CalculatorsModule } from './calculators/calculators.module';
 import { AuthGuard } from './common/auth/auth.guard';
 import { ProblemFilter } from './common/errors/problem.filter';
 import { RedactionInterceptor } from './common/redaction/redaction.interceptor';
@@ -13,7 +14,7 @@ import { RateLimitGuard } from './usage/rate-limit/rate-limit.guard';
 import { UsageModule } from './usage/usage.module';
 
 /** Feature modules: each capability registers itself here (one line each). */
-const FEATURE_MODULES: Type<unknown>[] = [];
+const FEATURE_MODULES: Type<unknown>[] = [CalculatorsModule];
 
 @Global()
 @Module({})

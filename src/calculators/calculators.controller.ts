@@ -1,0 +1,87 @@
+import { applyDecorators, Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { OptionalAuth } from '../common/auth/auth.decorators';
+import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
+import {
+  BACK_OFFICE_SAVINGS,
+  CalculatorDefinition,
+  EXPOSURE_ANALYSIS,
+  FEE_CALCULATOR,
+  FUND_HEALTH_CHECK,
+  LP_REPORT_GRADER,
+  NAV_VALIDATOR,
+  OPERATING_COST_CALCULATOR,
+  runCalculator,
+} from './calculators.registry';
+import { ExposureAnalysisRequest } from './dto/exposure-analysis.dto';
+import { FeeCalculatorRequest } from './dto/fee-calculator.dto';
+import { FundHealthCheckRequest } from './dto/fund-health-check.dto';
+import { LpReportGraderRequest } from './dto/lp-report-grader.dto';
+import { NavValidatorRequest } from './dto/nav-validator.dto';
+import { OperatingCostRequest } from './dto/operating-costs.dto';
+
+/** OpenAPI for one calculator route: body schema with examples, the answer with an example. */
+function CalculatorRoute(def: CalculatorDefinition<any, unknown>) {
+  return applyDecorators(
+    Post(def.path),
+    HttpCode(200),
+    ApiOperation({ summary: def.title, description: `${def.description} Every field is optional; absent fields take the documented defaults, echoed in \`assumptions\`. Illustrative, not accounting or tax advice.` }),
+    ApiBody({
+      type: def.dto,
+      required: false,
+      examples: {
+        defaults: { summary: 'Every default', value: {} },
+        full: { summary: 'A full body', value: def.example },
+      },
+    }),
+    ApiOkResponse({ type: def.responseDto, description: 'The answer (example: the full body above).', example: runCalculator(def, def.example as never) }),
+    ApiResponse({ status: 400, description: 'Invalid body: every failing field in `errors` (problem+json).' }),
+    ApiResponse({ status: 401, description: 'A key was sent and is not valid.' }),
+    ApiResponse({ status: 413, description: 'Body over the limit, a CSV field over 512 KiB, or reportText over 200 000 characters.' }),
+    ApiResponse({ status: 415, description: 'The body is not application/json.' }),
+    ApiResponse({ status: 429, description: 'Daily cap reached (500 a day per IP without a key; more by plan). See Retry-After.' }),
+  );
+}
+
+/** The seven stateless calculators. No key needed; a valid key raises the daily cap. */
+@ApiTags('calculators')
+@ApiExtraModels(OperatingCostRequest)
+@OptionalAuth()
+@RateLimitPolicy('calc-daily')
+@Controller('api/v1/calc')
+export class CalculatorsController {
+  @CalculatorRoute(FEE_CALCULATOR)
+  feeCalculator(@Body() body: FeeCalculatorRequest) {
+    return runCalculator(FEE_CALCULATOR, body);
+  }
+
+  @CalculatorRoute(NAV_VALIDATOR)
+  navValidator(@Body() body: NavValidatorRequest) {
+    return runCalculator(NAV_VALIDATOR, body);
+  }
+
+  @CalculatorRoute(EXPOSURE_ANALYSIS)
+  exposureAnalysis(@Body() body: ExposureAnalysisRequest) {
+    return runCalculator(EXPOSURE_ANALYSIS, body);
+  }
+
+  @CalculatorRoute(OPERATING_COST_CALCULATOR)
+  operatingCostCalculator(@Body() body: OperatingCostRequest) {
+    return runCalculator(OPERATING_COST_CALCULATOR, body);
+  }
+
+  @CalculatorRoute(BACK_OFFICE_SAVINGS)
+  backOfficeSavings(@Body() body: OperatingCostRequest) {
+    return runCalculator(BACK_OFFICE_SAVINGS, body);
+  }
+
+  @CalculatorRoute(FUND_HEALTH_CHECK)
+  fundHealthCheck(@Body() body: FundHealthCheckRequest) {
+    return runCalculator(FUND_HEALTH_CHECK, body);
+  }
+
+  @CalculatorRoute(LP_REPORT_GRADER)
+  lpReportGrader(@Body() body: LpReportGraderRequest) {
+    return runCalculator(LP_REPORT_GRADER, body);
+  }
+}
