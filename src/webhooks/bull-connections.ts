@@ -1,0 +1,38 @@
+import Redis, { RedisOptions } from 'ioredis';
+import { AppConfig } from '../config/config';
+
+/**
+ * BullMQ keys live under a prefix naming the Redis database index and the PostgreSQL database,
+ * so that two deployments (or two test runs) sharing one Redis never take each other's jobs:
+ * a job only makes sense against the database its delivery rows live in.
+ */
+export function bullPrefix(config: Pick<AppConfig, 'redisUrl' | 'databaseUrl'>): string {
+  const redisDb = new URL(config.redisUrl).pathname.replace(/^\//, '') || '0';
+  const pgDb = decodeURIComponent(new URL(config.databaseUrl).pathname.replace(/^\//, '')) || 'postgres';
+  return `fundgate:r${redisDb}:${pgDb}`;
+}
+
+/** A blocking connection for a BullMQ Worker (BullMQ requires maxRetriesPerRequest: null). */
+export function workerConnection(redisUrl: string): Redis {
+  return new Redis(redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true });
+}
+
+/**
+ * A producer connection that fails fast when Redis is away: the caller (the outbox dispatcher)
+ * keeps the rows in PostgreSQL and tries again later, so nothing waits in process memory.
+ */
+export function producerConnection(redisUrl: string): Redis {
+  const opts: RedisOptions = { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 5000, connectTimeout: 2000 };
+  return new Redis(redisUrl, opts);
+}
+
+/** Closes a BullMQ object without hanging shutdown when Redis is unreachable. */
+export async function closeWithin(ms: number, close: () => Promise<unknown>, onTimeout: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  const result = await Promise.race([close().then(() => 'closed' as const, () => 'closed' as const), timeout]);
+  clearTimeout(timer);
+  if (result === 'timeout') onTimeout();
+}

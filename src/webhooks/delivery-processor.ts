@@ -1,0 +1,158 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Job, Worker } from 'bullmq';
+import type Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { bullPrefix, closeWithin, workerConnection } from './bull-connections';
+import { DELIVERY_QUEUE, DeliveryJobData } from './outbox-dispatcher';
+import { SendResult, sendWebhook } from './sender';
+import { signatureHeader } from './signing';
+import { TEST_EVENT_TYPE } from './event-types';
+
+const CONCURRENCY = 64;
+
+interface DeliveryContext {
+  status: string;
+  generation: number;
+  claimed: boolean;
+  url: string;
+  enabled: boolean;
+  deleted: boolean;
+  signing_secret: string;
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  event_id: string;
+  event_type: string;
+  body: string;
+}
+
+export class DeliveryAttemptFailed extends Error {}
+
+/**
+ * The BullMQ delivery processor (worker and all roles). Load, act, record, rethrow: every attempt
+ * is claimed in PostgreSQL first (UNIQUE (delivery, attempt_no) — two workers never make the same
+ * attempt), signed over the exact bytes sent, recorded, and any non-2xx throws so BullMQ retries
+ * on WEBHOOK_RETRY_DELAYS. A 410 disables the subscription and ends the delivery.
+ */
+@Injectable()
+export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('DeliveryProcessor');
+  private worker: Worker<DeliveryJobData> | null = null;
+  private connection: Redis | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.role === 'api') return;
+    const delays = this.config.webhookRetryDelaysMs;
+    this.connection = workerConnection(this.config.redisUrl);
+    this.connection.on('error', () => undefined);
+    this.worker = new Worker<DeliveryJobData>(DELIVERY_QUEUE, (job) => this.process(job), {
+      connection: this.connection,
+      prefix: bullPrefix(this.config),
+      concurrency: CONCURRENCY,
+      // attemptsMade is 1 after the first failure: wait delays[0], then delays[1], …
+      settings: { backoffStrategy: (attemptsMade: number) => delays[Math.min(Math.max(attemptsMade, 1), delays.length) - 1] },
+      // A stalled job may be picked up again; the PostgreSQL claim keeps the attempt single.
+      lockDuration: Math.max(30_000, this.config.webhookTimeoutMs * 2),
+    });
+    this.worker.on('error', (err) => this.logger.warn(`worker error: ${err.message}`));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.worker) await closeWithin(this.config.webhookTimeoutMs + 2000, () => this.worker!.close(), () => undefined);
+    this.connection?.disconnect();
+  }
+
+  async process(job: Job<DeliveryJobData>): Promise<string> {
+    const { deliveryId, generation } = job.data;
+    const ctx = await this.load(deliveryId);
+    if (!ctx || ctx.generation !== generation || ctx.status !== 'pending') return 'stale';
+    const isTest = ctx.event_type === TEST_EVENT_TYPE;
+    if (ctx.deleted || (!ctx.enabled && !isTest)) {
+      await this.db.query(`UPDATE webhook_deliveries SET status = 'cancelled', completed_at = now(), claimed_until = NULL WHERE id = $1 AND generation = $2 AND status = 'pending'`, [deliveryId, generation]);
+      return 'cancelled';
+    }
+
+    const attemptNo = await this.claim(deliveryId, generation);
+    if (attemptNo === null) {
+      // Another worker holds this delivery's current attempt (a stalled job picked up twice).
+      throw new DeliveryAttemptFailed('an attempt of this delivery is in progress on another worker');
+    }
+
+    const now = new Date();
+    const secrets = [ctx.signing_secret];
+    if (ctx.previous_signing_secret && ctx.previous_secret_expires_at && ctx.previous_secret_expires_at > now) secrets.push(ctx.previous_signing_secret);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'fundgate-webhooks/1',
+      'webhook-id': ctx.event_id,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': signatureHeader(secrets, ctx.event_id, now, ctx.body),
+    };
+    const result = await sendWebhook(ctx.url, ctx.body, headers, { timeoutMs: this.config.webhookTimeoutMs, allowPrivate: this.config.webhookAllowPrivate });
+    const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    return this.record(deliveryId, generation, attemptNo, result, final);
+  }
+
+  private async load(deliveryId: string): Promise<DeliveryContext | null> {
+    const rows = await this.db.query(
+      `SELECT d.status, d.generation, s.url, s.enabled, s.deleted_at IS NOT NULL AS deleted, s.signing_secret,
+              s.previous_signing_secret, s.previous_secret_expires_at, e.id AS event_id, e.type AS event_type, e.body
+         FROM webhook_deliveries d
+         JOIN webhook_subscriptions s ON s.id = d.subscription_id
+         JOIN webhook_events e ON e.id = d.event_id
+        WHERE d.id = $1`,
+      [deliveryId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Claims the next attempt number; null when another worker holds the delivery right now. */
+  private async claim(deliveryId: string, generation: number): Promise<number | null> {
+    const holdSeconds = Math.ceil(this.config.webhookTimeoutMs / 1000) + 30;
+    const rows = await this.db.query(
+      `WITH c AS (
+         UPDATE webhook_deliveries SET attempt_count = attempt_count + 1, last_attempt_at = clock_timestamp(),
+                claimed_until = clock_timestamp() + make_interval(secs => $3)
+          WHERE id = $1 AND generation = $2 AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
+          RETURNING id, attempt_count, last_attempt_at
+       )
+       INSERT INTO webhook_attempts (delivery_id, attempt_no, attempted_at)
+       SELECT id, attempt_count, last_attempt_at FROM c RETURNING attempt_no`,
+      [deliveryId, generation, holdSeconds],
+    );
+    return rows[0]?.attempt_no ?? null;
+  }
+
+  private async record(deliveryId: string, generation: number, attemptNo: number, r: SendResult, final: boolean): Promise<string> {
+    const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+    const gone = r.statusCode === 410;
+    await this.db.transaction(async (m) => {
+      await m.query(
+        `UPDATE webhook_attempts SET status_code = $3, latency_ms = $4, error = $5, response_snippet = $6 WHERE delivery_id = $1 AND attempt_no = $2`,
+        [deliveryId, attemptNo, r.statusCode, r.latencyMs, r.error, r.responseSnippet],
+      );
+      const status = ok ? 'succeeded' : gone ? 'cancelled' : final ? 'failed' : 'pending';
+      await m.query(
+        `UPDATE webhook_deliveries SET status = $3, claimed_until = NULL, completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE clock_timestamp() END
+          WHERE id = $1 AND generation = $2`,
+        [deliveryId, generation, status],
+      );
+      if (gone) {
+        await m.query(
+          `UPDATE webhook_subscriptions s SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = now()
+             FROM webhook_deliveries d WHERE d.id = $1 AND s.id = d.subscription_id`,
+          [deliveryId],
+        );
+      }
+    });
+    if (ok) return 'delivered';
+    if (gone) return 'gone: subscription disabled';
+    throw new DeliveryAttemptFailed(r.error ? `delivery failed: ${r.error}` : `receiver answered ${r.statusCode}`);
+  }
+}

@@ -1,0 +1,109 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { EVENT_TYPES } from '../event-types';
+
+export class CreateWebhookDto {
+  @ApiProperty({ example: 'https://example.com/hooks/fundgate', maxLength: 2048, description: 'http(s) URL; private, loopback and link-local targets are refused unless the operator allows them' })
+  @IsString() @Length(1, 2048)
+  url: string;
+
+  @ApiProperty({ enum: EVENT_TYPES, isArray: true, example: ['proposal.approved', 'nav.published'] })
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(EVENT_TYPES.length) @ArrayUnique() @IsIn(EVENT_TYPES, { each: true })
+  eventTypes: string[];
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @IsOptional() @IsString() @Length(0, 500)
+  description?: string;
+}
+
+export class UpdateWebhookDto {
+  @ApiPropertyOptional({ maxLength: 2048 })
+  @IsOptional() @IsString() @Length(1, 2048)
+  url?: string;
+
+  @ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true })
+  @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(EVENT_TYPES.length) @ArrayUnique() @IsIn(EVENT_TYPES, { each: true })
+  eventTypes?: string[];
+
+  @ApiPropertyOptional({ maxLength: 500 })
+  @IsOptional() @IsString() @Length(0, 500)
+  description?: string;
+
+  @ApiPropertyOptional({ description: 'Re-enable a subscription disabled by a 410, or pause one' })
+  @IsOptional() @IsBoolean()
+  enabled?: boolean;
+}
+
+export class WebhookDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() url: string;
+  @ApiProperty({ enum: EVENT_TYPES, isArray: true }) eventTypes: string[];
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty({ type: String, nullable: true, example: 'the receiver answered 410 Gone' }) disabledReason: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Until then the previous secret also signs (rotation overlap)' })
+  previousSecretExpiresAt: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class CreatedWebhookDto extends WebhookDto {
+  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'Standard Webhooks secret. Shown only in this response.' })
+  signingSecret: string;
+}
+
+export class RotatedSecretDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ description: 'The new secret, shown only in this response. The previous one keeps signing until previousSecretExpiresAt.' })
+  signingSecret: string;
+  @ApiProperty({ format: 'date-time' }) previousSecretExpiresAt: string;
+}
+
+export class WebhookListDto {
+  @ApiProperty({ type: WebhookDto, isArray: true }) items: WebhookDto[];
+  @ApiProperty() total: number;
+}
+
+export class TestEventDto {
+  @ApiProperty({ example: 'evt_4f0c…' }) eventId: string;
+  @ApiProperty({ example: 'webhook.test' }) type: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class AttemptDto {
+  @ApiProperty() attemptNo: number;
+  @ApiProperty({ format: 'date-time' }) attemptedAt: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'null when no HTTP answer arrived (timeout, refused, DNS)' }) statusCode: number | null;
+  @ApiProperty({ type: Number, nullable: true }) latencyMs: number | null;
+  @ApiProperty({ type: String, nullable: true }) error: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'First 512 bytes of the answer' }) responseSnippet: string | null;
+}
+
+export class DeliveryDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() eventId: string;
+  @ApiProperty() eventType: string;
+  @ApiProperty({ enum: ['pending', 'succeeded', 'failed', 'cancelled'] }) status: string;
+  @ApiProperty() attemptCount: number;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastAttemptAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt: string | null;
+  @ApiProperty({ type: AttemptDto, isArray: true }) attempts: AttemptDto[];
+}
+
+export class DeliveryListDto {
+  @ApiProperty({ type: DeliveryDto, isArray: true }) items: DeliveryDto[];
+  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
+  @ApiProperty() hasMore: boolean;
+}
+
+export class DeliveryListQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Opaque cursor from nextCursor' })
+  @IsOptional() @IsString()
+  cursor?: string;
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { DeliveryProcessor } from './delivery-processor';
+import { EventOutbox } from './event-outbox';
+import { OutboxDispatcher } from './outbox-dispatcher';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
+import { WebhooksService } from './webhooks.service';
+
+/**
+ * Webhooks: subscriptions (API), the event outbox (written by other modules inside their
+ * transactions through EventOutbox / emitEvent), and — in worker and all roles — the outbox
+ * dispatcher and the BullMQ delivery processor.
+ */
+@Module({
+  controllers: [WebhooksController],
+  providers: [WebhooksRepository, WebhooksService, EventOutbox, OutboxDispatcher, DeliveryProcessor],
+  exports: [EventOutbox],
+})
+export class WebhooksModule {}

@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+export interface SubscriptionRow {
+  id: string;
+  fund_id: string;
+  url: string;
+  event_types: string[];
+  description: string | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  signing_secret: string;
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  subscription_id: string;
+  status: string;
+  attempt_count: number;
+  created_at: Date;
+  last_attempt_at: Date | null;
+  completed_at: Date | null;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt_no: number;
+  attempted_at: Date;
+  status_code: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  response_snippet: string | null;
+}
+
+/** Fund-scoped, intention-named queries for subscriptions and their deliveries. */
+@Injectable()
+export class WebhooksRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async insertSubscription(s: { id: string; fundId: string; url: string; eventTypes: string[]; description: string | null; secret: string; keyId: string }): Promise<SubscriptionRow> {
+    const rows = await this.db.query(
+      `INSERT INTO webhook_subscriptions (id, fund_id, url, event_types, description, signing_secret, created_by_key_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+      [s.id, s.fundId, s.url, s.eventTypes, s.description, s.secret, s.keyId],
+    );
+    return rows[0];
+  }
+
+  async subscriptionsOfFund(fundId: string): Promise<SubscriptionRow[]> {
+    return this.db.query(`SELECT * FROM webhook_subscriptions WHERE fund_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`, [fundId]);
+  }
+
+  async subscriptionOfFund(fundId: string, id: string): Promise<SubscriptionRow | null> {
+    const rows = await this.db.query(`SELECT * FROM webhook_subscriptions WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL`, [fundId, id]);
+    return rows[0] ?? null;
+  }
+
+  async updateSubscription(fundId: string, id: string, patch: { url?: string; eventTypes?: string[]; description?: string | null; enabled?: boolean }): Promise<SubscriptionRow | null> {
+    const [rows] = await this.db.query(
+      `UPDATE webhook_subscriptions SET
+         url = COALESCE($3, url),
+         event_types = COALESCE($4, event_types),
+         description = CASE WHEN $5::boolean THEN $6 ELSE description END,
+         enabled = COALESCE($7, enabled),
+         disabled_reason = CASE WHEN $7 IS TRUE THEN NULL ELSE disabled_reason END,
+         updated_at = now()
+       WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *`,
+      [fundId, id, patch.url ?? null, patch.eventTypes ?? null, patch.description !== undefined, patch.description ?? null, patch.enabled ?? null],
+    );
+    return rows[0] ?? null;
+  }
+
+  async deleteSubscription(fundId: string, id: string): Promise<boolean> {
+    const [, count] = await this.db.query(
+      `UPDATE webhook_subscriptions SET deleted_at = now(), enabled = false, updated_at = now() WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      [fundId, id],
+    );
+    return count > 0;
+  }
+
+  /** The old secret keeps signing until `overlapUntil`; the new one signs from now on. */
+  async rotateSecret(fundId: string, id: string, secret: string, overlapUntil: Date): Promise<SubscriptionRow | null> {
+    const [rows] = await this.db.query(
+      `UPDATE webhook_subscriptions SET previous_signing_secret = signing_secret, previous_secret_expires_at = $4,
+         signing_secret = $3, updated_at = now()
+       WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *`,
+      [fundId, id, secret, overlapUntil],
+    );
+    return rows[0] ?? null;
+  }
+
+  async deliveriesOfSubscription(subscriptionId: string, limit: number, after: { createdAt: string; id: string } | null): Promise<DeliveryRow[]> {
+    return this.db.query(
+      `SELECT d.id, d.event_id, e.type AS event_type, d.subscription_id, d.status, d.attempt_count, d.created_at,
+              d.last_attempt_at, d.completed_at
+         FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+        WHERE d.subscription_id = $1
+          AND ($2::timestamptz IS NULL OR (d.created_at, d.id) < ($2::timestamptz, $3::uuid))
+        ORDER BY d.created_at DESC, d.id DESC LIMIT $4`,
+      [subscriptionId, after?.createdAt ?? null, after?.id ?? null, limit],
+    );
+  }
+
+  async attemptsOf(deliveryIds: string[]): Promise<AttemptRow[]> {
+    if (deliveryIds.length === 0) return [];
+    return this.db.query(
+      `SELECT delivery_id, attempt_no, attempted_at, status_code, latency_ms, error, response_snippet
+         FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, attempt_no`,
+      [deliveryIds],
+    );
+  }
+
+  async deliveryOfSubscription(subscriptionId: string, deliveryId: string): Promise<DeliveryRow | null> {
+    const rows = await this.db.query(
+      `SELECT d.id, d.event_id, e.type AS event_type, d.subscription_id, d.status, d.attempt_count, d.created_at,
+              d.last_attempt_at, d.completed_at
+         FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+        WHERE d.subscription_id = $1 AND d.id = $2`,
+      [subscriptionId, deliveryId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** A manual retry starts a new generation of the delivery; the dispatcher enqueues it. */
+  async requeueDelivery(subscriptionId: string, deliveryId: string): Promise<boolean> {
+    const [, count] = await this.db.query(
+      `UPDATE webhook_deliveries SET status = 'pending', generation = generation + 1, enqueued_at = NULL,
+              claimed_until = NULL, completed_at = NULL
+        WHERE subscription_id = $1 AND id = $2 AND status IN ('failed', 'cancelled')`,
+      [subscriptionId, deliveryId],
+    );
+    return count > 0;
+  }
+}

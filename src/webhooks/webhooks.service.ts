@@ -1,0 +1,155 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { Principal } from '../common/auth/principal';
+import { invalidParameter, notFound, ProblemError, unprocessable } from '../common/errors/problem';
+import { CursorCodec } from '../common/pagination/cursor';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, DeliveryListDto, RotatedSecretDto, TestEventDto, UpdateWebhookDto, WebhookDto, WebhookListDto } from './dto/webhook.dto';
+import { emitEvent } from './event-outbox';
+import { TEST_EVENT_TYPE } from './event-types';
+import { newSigningSecret } from './signing';
+import { assertPublicTarget } from './target-guard';
+import { AttemptRow, DeliveryRow, SubscriptionRow, WebhooksRepository } from './webhooks.repository';
+
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function subscriptionView(s: SubscriptionRow): WebhookDto {
+  const overlap = s.previous_secret_expires_at && new Date(s.previous_secret_expires_at) > new Date() ? iso(s.previous_secret_expires_at) : null;
+  return {
+    id: s.id, url: s.url, eventTypes: s.event_types, description: s.description, enabled: s.enabled,
+    disabledReason: s.disabled_reason, previousSecretExpiresAt: overlap, createdAt: iso(s.created_at)!, updatedAt: iso(s.updated_at)!,
+  };
+}
+
+function deliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryDto {
+  return {
+    id: d.id, eventId: d.event_id, eventType: d.event_type, status: d.status, attemptCount: d.attempt_count,
+    createdAt: iso(d.created_at)!, lastAttemptAt: iso(d.last_attempt_at), completedAt: iso(d.completed_at),
+    attempts: attempts.map((a) => ({
+      attemptNo: a.attempt_no, attemptedAt: iso(a.attempted_at)!, statusCode: a.status_code, latencyMs: a.latency_ms,
+      error: a.error, responseSnippet: a.response_snippet,
+    })),
+  };
+}
+
+/** Subscription management for the calling key's fund (scope webhooks:manage). */
+@Injectable()
+export class WebhooksService {
+  private readonly cursors: CursorCodec;
+
+  constructor(
+    private readonly repo: WebhooksRepository,
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.cursors = new CursorCodec(config.cursorSecret);
+  }
+
+  private fundOf(p: Principal): string {
+    if (!p.fund) throw new ProblemError('forbidden', 'this key is not bound to a fund');
+    return p.fund.id;
+  }
+
+  private async checkTarget(raw: string): Promise<string> {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw invalidParameter('url', 'must be an absolute http(s) URL');
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter('url', 'must use https or http');
+    if (url.username || url.password) throw invalidParameter('url', 'must not carry credentials');
+    try {
+      await assertPublicTarget(url, this.config.webhookAllowPrivate);
+    } catch (err) {
+      throw unprocessable(`url: ${(err as Error).message}; webhook targets must be public`, [{ field: 'url', message: 'resolves to a private, loopback or link-local address or does not resolve' }]);
+    }
+    return url.toString();
+  }
+
+  async create(p: Principal, body: CreateWebhookDto): Promise<CreatedWebhookDto> {
+    const url = await this.checkTarget(body.url);
+    const secret = newSigningSecret();
+    const row = await this.repo.insertSubscription({ id: randomUUID(), fundId: this.fundOf(p), url, eventTypes: body.eventTypes,
+      description: body.description ?? null, secret, keyId: p.keyId });
+    return { ...subscriptionView(row), signingSecret: secret };
+  }
+
+  async list(p: Principal): Promise<WebhookListDto> {
+    const rows = await this.repo.subscriptionsOfFund(this.fundOf(p));
+    return { items: rows.map(subscriptionView), total: rows.length };
+  }
+
+  async get(p: Principal, id: string): Promise<WebhookDto> {
+    return subscriptionView(await this.subscription(p, id));
+  }
+
+  private async subscription(p: Principal, id: string): Promise<SubscriptionRow> {
+    const row = UUID.test(id) ? await this.repo.subscriptionOfFund(this.fundOf(p), id) : null;
+    if (!row) throw notFound(`webhook ${id}`);
+    return row;
+  }
+
+  async update(p: Principal, id: string, body: UpdateWebhookDto): Promise<WebhookDto> {
+    await this.subscription(p, id);
+    const url = body.url !== undefined ? await this.checkTarget(body.url) : undefined;
+    const row = await this.repo.updateSubscription(this.fundOf(p), id, { url, eventTypes: body.eventTypes, description: body.description, enabled: body.enabled });
+    if (!row) throw notFound(`webhook ${id}`);
+    return subscriptionView(row);
+  }
+
+  async remove(p: Principal, id: string): Promise<void> {
+    await this.subscription(p, id);
+    if (!(await this.repo.deleteSubscription(this.fundOf(p), id))) throw notFound(`webhook ${id}`);
+  }
+
+  async rotate(p: Principal, id: string): Promise<RotatedSecretDto> {
+    await this.subscription(p, id);
+    const secret = newSigningSecret();
+    const overlapUntil = new Date(Date.now() + ROTATION_OVERLAP_MS);
+    const row = await this.repo.rotateSecret(this.fundOf(p), id, secret, overlapUntil);
+    if (!row) throw notFound(`webhook ${id}`);
+    return { id, signingSecret: secret, previousSecretExpiresAt: overlapUntil.toISOString() };
+  }
+
+  /** A `webhook.test` event for this one subscription, through the same outbox as real events. */
+  async sendTest(p: Principal, id: string): Promise<TestEventDto> {
+    const sub = await this.subscription(p, id);
+    const event = await this.db.transaction((m) => emitEvent(m, sub.fund_id, TEST_EVENT_TYPE,
+      { subscriptionId: sub.id, message: 'test event from fundgate' }, sub.id));
+    return { eventId: event.id, type: event.type, createdAt: event.createdAt };
+  }
+
+  async deliveries(p: Principal, id: string, limit = 100, cursor?: string): Promise<DeliveryListDto> {
+    const sub = await this.subscription(p, id);
+    const after = cursor ? this.cursors.decode<{ createdAt: string; id: string }>(`deliveries:${sub.id}`, cursor) : null;
+    const rows = await this.repo.deliveriesOfSubscription(sub.id, limit + 1, after);
+    const page = rows.slice(0, limit);
+    const attempts = await this.repo.attemptsOf(page.map((d) => d.id));
+    const byDelivery = new Map<string, AttemptRow[]>();
+    for (const a of attempts) byDelivery.set(a.delivery_id, [...(byDelivery.get(a.delivery_id) ?? []), a]);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > limit;
+    return {
+      items: page.map((d) => deliveryView(d, byDelivery.get(d.id) ?? [])),
+      hasMore,
+      nextCursor: hasMore && last ? this.cursors.encode(`deliveries:${sub.id}`, { createdAt: new Date(last.created_at).toISOString(), id: last.id }) : null,
+    };
+  }
+
+  /** A failed (or cancelled) delivery starts again from its first scheduled attempt. */
+  async retry(p: Principal, id: string, deliveryId: string): Promise<DeliveryDto> {
+    const sub = await this.subscription(p, id);
+    const found = UUID.test(deliveryId) ? await this.repo.deliveryOfSubscription(sub.id, deliveryId) : null;
+    if (!found) throw notFound(`delivery ${deliveryId}`);
+    if (!(await this.repo.requeueDelivery(sub.id, deliveryId))) {
+      throw new ProblemError('invalid_state', `delivery ${deliveryId} is ${found.status}; only failed or cancelled deliveries can be retried`);
+    }
+    const row = (await this.repo.deliveryOfSubscription(sub.id, deliveryId))!;
+    return deliveryView(row, await this.repo.attemptsOf([deliveryId]));
+  }
+}
