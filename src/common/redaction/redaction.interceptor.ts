@@ -31,14 +31,28 @@ export const RedactedElsewhere = (reason: string) => SetMetadata(SKIP_REDACTION,
 @Injectable()
 export class RedactionInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Redaction');
+  private readonly routes = new WeakMap<object, { redacted: boolean; schema: SchemaMeta | undefined; route: string }>();
   constructor(private readonly reflector: Reflector) {}
 
+  private routeOf(ctx: ExecutionContext) {
+    const handler = ctx.getHandler();
+    let r = this.routes.get(handler);
+    if (!r) {
+      const targets = [handler, ctx.getClass()];
+      const mode = this.reflector.getAllAndOverride<AuthMode>(AUTH_MODE, targets) ?? 'required';
+      r = {
+        redacted: mode === 'required' && !this.reflector.getAllAndOverride<string>(SKIP_REDACTION, targets),
+        schema: this.reflector.getAllAndOverride<SchemaMeta>(RESPONSE_SCHEMA, targets),
+        route: `${ctx.getClass().name}.${handler.name}`,
+      };
+      this.routes.set(handler, r);
+    }
+    return r;
+  }
+
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const targets = [ctx.getHandler(), ctx.getClass()];
-    const mode = this.reflector.getAllAndOverride<AuthMode>(AUTH_MODE, targets) ?? 'required';
-    if (mode !== 'required' || this.reflector.getAllAndOverride<string>(SKIP_REDACTION, targets)) return next.handle();
-    const schema = this.reflector.getAllAndOverride<SchemaMeta>(RESPONSE_SCHEMA, targets);
-    const route = `${ctx.getClass().name}.${ctx.getHandler().name}`;
+    const { redacted, schema, route } = this.routeOf(ctx);
+    if (!redacted) return next.handle();
     return next.handle().pipe(
       map((body) => {
         if (!schema) {

@@ -1,0 +1,63 @@
+import autocannon from 'autocannon';
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface LoadResult {
+  requestsPerSec: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function load(url: string, opts: { connections?: number; seconds?: number; headers?: Record<string, string>;
+  method?: 'GET' | 'POST'; body?: string } = {}): Promise<LoadResult> {
+  const r = await autocannon({
+    url,
+    connections: opts.connections ?? 50,
+    duration: opts.seconds ?? 10,
+    headers: opts.headers,
+    method: opts.method ?? 'GET',
+    body: opts.body,
+  });
+  return {
+    requestsPerSec: Math.round(r.requests.average),
+    latencyP50Ms: r.latency.p50,
+    latencyP99Ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+}
+
+/** Starts a TypeScript entry point as a child process and waits until it answers `readyUrl`. */
+export async function startProcess(entry: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', entry)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const started = Date.now();
+  while (Date.now() - started < 60_000) {
+    try {
+      const res = await fetch(readyUrl);
+      if (res.status < 500) return child;
+    } catch {
+      /* not yet listening */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGTERM');
+  throw new Error(`${entry} did not become ready at ${readyUrl}`);
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+export function ratio(a: number, b: number): number {
+  return b === 0 ? 0 : Math.round((a / b) * 1000) / 1000;
+}

@@ -1,0 +1,86 @@
+import { writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../src/config/config';
+import { createDataSource } from '../src/database/data-source';
+import { migrate } from '../src/database/migrate';
+import { KeysRepository } from '../src/keys/keys.repository';
+import { KeysService } from '../src/keys/keys.service';
+import { load, ratio, startProcess, stopProcess } from './harness';
+
+/**
+ * `npm run bench [-- --only me,calculators,...]`: every figure is a ratio against a baseline
+ * measured in the same run on the same machine. Results go to docs/performance.md.
+ */
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/fundgate_bench';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
+const API_PORT = 3901;
+const BARE_PORT = 3902;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+type Section = { title: string; lines: string[] };
+
+async function mintPlatformKey(db: DataSource, scopes: string[], fundSlug: string | null) {
+  const service = new KeysService(new KeysRepository(db), loadConfig({ ...process.env, DATABASE_URL }));
+  return service.mint({ accountName: 'bench', name: 'bench key', fundSlug, scopes: scopes as never, plan: 'platform', expiresAt: null });
+}
+
+async function benchMe(db: DataSource): Promise<Section> {
+  const minted = await mintPlatformKey(db, ['fund:read'], null);
+  const headers = { authorization: `Bearer ${minted.key}` };
+  const meBody = await (await fetch(`http://127.0.0.1:${API_PORT}/api/v1/me`, { headers })).text();
+  const bare = await startProcess('bench/bare-server.ts', { PORT: String(BARE_PORT), DATABASE_URL, BARE_BODY: meBody }, `http://127.0.0.1:${BARE_PORT}/bare`);
+  try {
+    await load(`http://127.0.0.1:${BARE_PORT}/bare`, { seconds: 2 }); // warm-up
+    const baseline = await load(`http://127.0.0.1:${BARE_PORT}/bare`, { seconds: SECONDS });
+    await load(`http://127.0.0.1:${API_PORT}/api/v1/me`, { seconds: 2, headers });
+    const me = await load(`http://127.0.0.1:${API_PORT}/api/v1/me`, { seconds: SECONDS, headers });
+    const r = ratio(me.requestsPerSec, baseline.requestsPerSec);
+    return {
+      title: 'GET /api/v1/me vs a bare Fastify route (issue 2; target ratio ≥ 0.4)',
+      lines: [
+        `autocannon, 50 connections, ${SECONDS} s each, same machine, same run.`,
+        `| target | req/s | p50 ms | p99 ms | non-2xx |`,
+        `| --- | --- | --- | --- | --- |`,
+        `| bare Fastify (same JSON) | ${baseline.requestsPerSec} | ${baseline.latencyP50Ms} | ${baseline.latencyP99Ms} | ${baseline.non2xx} |`,
+        `| fundgate GET /me (auth + rate limit + activity log + redaction) | ${me.requestsPerSec} | ${me.latencyP50Ms} | ${me.latencyP99Ms} | ${me.non2xx} |`,
+        ``,
+        `ratio: **${r}** (${r >= 0.4 ? 'meets' : 'MISSES'} the 0.4 target)`,
+      ],
+    };
+  } finally {
+    await stopProcess(bare);
+  }
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : null;
+  const want = (name: string) => only === null || only.includes(name);
+  await migrate(DATABASE_URL, 'up');
+  const db = createDataSource(DATABASE_URL, 4);
+  await db.initialize();
+  const api = await startProcess('src/main.ts', {
+    PORT: String(API_PORT), HOST: '127.0.0.1', DATABASE_URL, REDIS_URL, LOG_LEVEL: 'warn',
+    RATE_LIMITS: JSON.stringify({ 'fund-minute': { platform: 100_000_000 }, 'calc-daily': { platform: 100_000_000, free: 100_000_000 }, 'propose-minute': { platform: 100_000_000 } }),
+  }, `http://127.0.0.1:${API_PORT}/health`);
+  const sections: Section[] = [];
+  try {
+    if (want('me')) sections.push(await benchMe(db));
+  } finally {
+    await stopProcess(api);
+    await db.destroy();
+  }
+  const stamp = new Date().toISOString();
+  const text = sections.map((s) => `## ${s.title}\n\n${s.lines.join('\n')}\n`).join('\n');
+  process.stdout.write(text + '\n');
+  const file = join(__dirname, '..', 'docs', 'performance.md');
+  const header = '# Performance\n\nFigures written by `npm run bench` (each a ratio against a baseline measured in the same run). Machine: 2 cores, 24 GiB.\n';
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : header;
+  const kept = previous.split(/\n(?=## )/).filter((block) => !sections.some((s) => block.startsWith(`## ${s.title}`)));
+  writeFileSync(file, [...kept, ...sections.map((s) => `## ${s.title}\n\n_Measured ${stamp}._\n\n${s.lines.join('\n')}\n`)].join('\n'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${(err as Error).stack}\n`);
+  process.exit(1);
+});
