@@ -1,0 +1,42 @@
+import { loadConfig } from '../config/config';
+import { createDataSource } from '../database/data-source';
+import { parseCliArgs } from '../fund/import/cli-args';
+import { importFundFolder } from '../fund/import/fund-importer';
+import { FundImportError } from '../fund/import/import-errors';
+import { NavRunService } from '../fund/nav/nav-run.service';
+
+/** `npm run fund:import -- --fund <slug> --dir <folder> [--no-nav]` */
+async function main(): Promise<void> {
+  const args = parseCliArgs(process.argv.slice(2), ['fund', 'dir'], ['no-nav']);
+  if (!args.fund) throw new Error('--fund <slug> is required');
+  if (!args.dir) throw new Error('--dir <folder> is required');
+  const ds = createDataSource(loadConfig().databaseUrl, 4);
+  await ds.initialize();
+  try {
+    const started = Date.now();
+    const report = await importFundFolder(ds, args.fund, args.dir);
+    const importSeconds = (Date.now() - started) / 1000;
+    process.stdout.write(JSON.stringify({ msg: 'imported', ...report, seconds: importSeconds, peakRssMb: peakRssMb() }) + '\n');
+    if (!args['no-nav']) {
+      const navStarted = Date.now();
+      const outcome = await new NavRunService(ds).runNavRange(report.fundId);
+      process.stdout.write(JSON.stringify({ msg: 'nav', ...outcome, seconds: (Date.now() - navStarted) / 1000, peakRssMb: peakRssMb() }) + '\n');
+      if (outcome.failed) process.exitCode = 2;
+    }
+  } finally {
+    await ds.destroy();
+  }
+}
+
+function peakRssMb(): number {
+  return Math.round(process.resourceUsage().maxRSS / 1024);
+}
+
+main().catch((err) => {
+  if (err instanceof FundImportError) {
+    process.stderr.write(`fund:import refused the folder; nothing was imported:\n${err.message}\n`);
+  } else {
+    process.stderr.write(`fund:import failed: ${(err as Error).message}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,29 @@
+import { loadConfig } from '../config/config';
+import { createDataSource } from '../database/data-source';
+import { isIsoDate } from '../fund/dates';
+import { parseCliArgs } from '../fund/import/cli-args';
+import { NavRunService } from '../fund/nav/nav-run.service';
+
+/** `npm run fund:nav -- --fund <slug> [--from D] [--to D]` */
+async function main(): Promise<void> {
+  const args = parseCliArgs(process.argv.slice(2), ['fund', 'from', 'to']);
+  if (!args.fund) throw new Error('--fund <slug> is required');
+  for (const k of ['from', 'to'] as const) if (args[k] && !isIsoDate(args[k]!)) throw new Error(`--${k} must be a date YYYY-MM-DD`);
+  const ds = createDataSource(loadConfig().databaseUrl, 4);
+  await ds.initialize();
+  try {
+    const [fund] = await ds.query(`SELECT id FROM funds WHERE slug = $1`, [args.fund]);
+    if (!fund) throw new Error(`no fund with slug "${args.fund}"`);
+    const started = Date.now();
+    const outcome = await new NavRunService(ds).runNavRange(fund.id, { from: args.from, to: args.to });
+    process.stdout.write(JSON.stringify({ msg: 'nav', ...outcome, seconds: (Date.now() - started) / 1000 }) + '\n');
+    if (outcome.failed) process.exitCode = 2;
+  } finally {
+    await ds.destroy();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`fund:nav failed: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+import { isIsoDate } from '../dates';
+
+const DECIMAL = /^-?\d{1,20}(\.\d{1,10})?$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+/** Reads one CSV record column by column, collecting the first problem as {column, reason}. */
+export class RowReader {
+  problem: { column: string; reason: string } | null = null;
+
+  constructor(private readonly record: Record<string, string>) {}
+
+  private fail(column: string, reason: string): string {
+    if (!this.problem) this.problem = { column, reason };
+    return '';
+  }
+
+  text(column: string, maxLength = 500): string {
+    const v = (this.record[column] ?? '').trim();
+    if (v === '') return this.fail(column, 'is required');
+    if (v.length > maxLength) return this.fail(column, `is longer than ${maxLength} characters`);
+    return v;
+  }
+
+  optional(column: string): string | null {
+    const v = (this.record[column] ?? '').trim();
+    return v === '' ? null : v;
+  }
+
+  pattern(column: string, re: RegExp, description: string): string {
+    const v = this.text(column);
+    if (v && !re.test(v)) return this.fail(column, `must be ${description}, got "${v}"`);
+    return v;
+  }
+
+  oneOf<T extends string>(column: string, allowed: readonly T[]): T {
+    const v = this.text(column);
+    if (v && !allowed.includes(v as T)) return this.fail(column, `must be one of ${allowed.join(', ')}, got "${v}"`) as T;
+    return v as T;
+  }
+
+  date(column: string): string {
+    const v = this.text(column);
+    if (v && !isIsoDate(v)) return this.fail(column, `must be a calendar date YYYY-MM-DD, got "${v}"`);
+    return v;
+  }
+
+  optionalDate(column: string): string | null {
+    const v = this.optional(column);
+    if (v !== null && !isIsoDate(v)) return this.fail(column, `must be a calendar date YYYY-MM-DD, got "${v}"`);
+    return v;
+  }
+
+  timestamp(column: string): string {
+    const v = this.text(column);
+    if (v && (!TIMESTAMP.test(v) || Number.isNaN(Date.parse(v)) || !isIsoDate(v.slice(0, 10)))) {
+      return this.fail(column, `must be an ISO 8601 UTC timestamp like 2024-01-31T14:00:00Z, got "${v}"`);
+    }
+    return v;
+  }
+
+  optionalTimestamp(column: string): string | null {
+    const v = this.optional(column);
+    if (v === null) return null;
+    return this.timestamp(column);
+  }
+
+  /** A decimal string; `sign` restricts it, `maxDecimals` (e.g. 2 for money) bounds its scale. */
+  decimal(column: string, sign: 'positive' | 'non-negative' | 'any', maxDecimals = 10): string {
+    const v = this.text(column);
+    return v ? this.checkDecimal(column, v, sign, maxDecimals) : v;
+  }
+
+  optionalDecimal(column: string, sign: 'positive' | 'non-negative' | 'any', maxDecimals = 10): string | null {
+    const v = this.optional(column);
+    return v === null ? null : this.checkDecimal(column, v, sign, maxDecimals);
+  }
+
+  private checkDecimal(column: string, v: string, sign: 'positive' | 'non-negative' | 'any', maxDecimals: number): string {
+    if (!DECIMAL.test(v)) return this.fail(column, `must be a decimal number, got "${v}"`);
+    const decimals = v.includes('.') ? v.split('.')[1].length : 0;
+    if (decimals > maxDecimals) return this.fail(column, `has more than ${maxDecimals} decimals: "${v}"`);
+    const negative = v.startsWith('-');
+    const zero = /^-?0+(\.0+)?$/.test(v);
+    if (sign === 'positive' && (negative || zero)) return this.fail(column, `must be greater than zero, got "${v}"`);
+    if (sign === 'non-negative' && negative && !zero) return this.fail(column, `must not be negative, got "${v}"`);
+    return v;
+  }
+
+  /** Refers to something known (a connection code, a symbol, an investor id). */
+  ref<T>(column: string, known: Map<string, T>, what: string): T | undefined {
+    const v = this.text(column);
+    if (!v) return undefined;
+    const found = known.get(v);
+    if (found === undefined) this.fail(column, `names an unknown ${what} "${v}"`);
+    return found;
+  }
+
+  reject(column: string, reason: string): void {
+    this.fail(column, reason);
+  }
+}

@@ -1,0 +1,227 @@
+import { IsoDate } from '../dates';
+import { fundScopedId } from '../ids';
+import { JournalEntryDraft } from '../ledger/journal-entry';
+import { Decimal } from '../money';
+import { deserializeState, serializeState } from './engine-state';
+import { DayFailure, DayValuation, EngineState } from './engine-types';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Q = { query(sql: string, parameters?: unknown[]): Promise<any> };
+
+export interface CompleteRunRef {
+  id: string;
+  valuationDate: IsoDate;
+}
+
+const LINE_BATCH = 20_000;
+const m = (d: Decimal) => d.toFixed(2);
+
+/** Writes NAV runs, their results and their journal entries; reads run checkpoints. */
+export class NavRunRepository {
+  constructor(private readonly q: Q) {}
+
+  async lockFund(fundId: string): Promise<void> {
+    await this.q.query(`SELECT id FROM funds WHERE id = $1 FOR UPDATE`, [fundId]);
+  }
+
+  async lastCompleteRunBefore(fundId: string, date: IsoDate): Promise<{ ref: CompleteRunRef; state: EngineState } | null> {
+    const [row] = await this.q.query(
+      `SELECT id, valuation_date::text AS d, engine_state FROM nav_runs
+        WHERE fund_id = $1 AND status = 'complete' AND valuation_date < $2 ORDER BY valuation_date DESC LIMIT 1`, [fundId, date]);
+    return row ? { ref: { id: row.id, valuationDate: row.d }, state: deserializeState(row.engine_state) } : null;
+  }
+
+  async lastCompleteDate(fundId: string): Promise<IsoDate | null> {
+    const [row] = await this.q.query(`SELECT max(valuation_date)::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete'`, [fundId]);
+    return row.d;
+  }
+
+  async completeRunsBetween(fundId: string, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, string>> {
+    const rows = await this.q.query(
+      `SELECT id, valuation_date::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete' AND valuation_date BETWEEN $2 AND $3`,
+      [fundId, from, to]);
+    return new Map(rows.map((r: { id: string; d: string }) => [r.d, r.id]));
+  }
+
+  async attemptsBetween(fundId: string, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, number>> {
+    const rows = await this.q.query(
+      `SELECT valuation_date::text AS d, count(*)::int AS n FROM nav_runs WHERE fund_id = $1 AND valuation_date BETWEEN $2 AND $3 GROUP BY 1`,
+      [fundId, from, to]);
+    return new Map(rows.map((r: { d: string; n: number }) => [r.d, r.n]));
+  }
+
+  async nextEntryNumber(fundId: string): Promise<number> {
+    const [row] = await this.q.query(`SELECT coalesce(max(entry_number), 0)::bigint AS n FROM journal_entries WHERE fund_id = $1`, [fundId]);
+    return Number(row.n) + 1;
+  }
+
+  async insertFailedRun(fundId: string, runId: string, failure: DayFailure, at: Date): Promise<void> {
+    await this.q.query(
+      `INSERT INTO nav_runs (id, fund_id, valuation_date, status, failure_reason, started_at, completed_at)
+       VALUES ($1, $2, $3, 'failed', $4, $5, $5)`, [runId, fundId, failure.date, failure.reason, at.toISOString()]);
+  }
+
+  /** Inserts the runs as `running`; `completeRuns` flips them once superseded runs are reversed. */
+  async insertRunningRuns(fundId: string, runs: { id: string; day: DayValuation; at: Date }[]): Promise<void> {
+    const col = <T>(f: (r: { id: string; day: DayValuation; at: Date }) => T) => runs.map(f);
+    await this.q.query(
+      `INSERT INTO nav_runs (fund_id, id, valuation_date, status, started_at, opening_nav, gross_asset_value, total_liabilities,
+                             net_asset_value, investment_pnl, expenses, management_fee, performance_fee, subscriptions, redemptions, engine_state)
+       SELECT $1, u.id, u.d, 'running', u.at, u.opening, u.gav, u.liab, u.nav, u.pnl, u.exp, u.mgmt, u.perf, u.subs, u.reds, u.state
+         FROM unnest($2::uuid[], $3::date[], $4::timestamptz[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[], $9::numeric[],
+                     $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::jsonb[])
+           AS u(id, d, at, opening, gav, liab, nav, pnl, exp, mgmt, perf, subs, reds, state)`,
+      [fundId, col((r) => r.id), col((r) => r.day.date), col((r) => r.at.toISOString()),
+        col((r) => m(r.day.summary.openingNav)), col((r) => m(r.day.summary.grossAssetValue)), col((r) => m(r.day.summary.totalLiabilities)),
+        col((r) => m(r.day.summary.nav)), col((r) => m(r.day.summary.investmentPnl)), col((r) => m(r.day.summary.expenses)),
+        col((r) => m(r.day.summary.managementFee)), col((r) => m(r.day.summary.performanceFee)), col((r) => m(r.day.summary.subscriptions)),
+        col((r) => m(r.day.summary.redemptions)), col((r) => JSON.stringify(serializeState(r.day.state)))],
+    );
+  }
+
+  /** Marks a complete run superseded and posts one reversing entry per entry it booked. Returns the entries posted. */
+  async supersede(fundId: string, oldRunId: string, newRunId: string, firstEntryNumber: number, postedAt: Date): Promise<number> {
+    await this.q.query(`UPDATE nav_runs SET status = 'superseded', superseded_by_run_id = $2 WHERE id = $1 AND fund_id = $3`, [oldRunId, newRunId, fundId]);
+    await this.q.query(`UPDATE nav_runs SET supersedes_run_id = $1 WHERE id = $2`, [oldRunId, newRunId]);
+    const [row] = await this.q.query(
+      `WITH originals AS (
+         SELECT e.*, row_number() OVER (ORDER BY e.entry_number) - 1 AS k FROM journal_entries e
+          WHERE e.fund_id = $1 AND e.nav_run_id = $2 AND e.status = 'posted'),
+       ins AS (
+         INSERT INTO journal_entries (id, fund_id, entry_number, entry_date, posted_at, description, source, source_ref, nav_run_id, status, reverses_entry_id)
+         SELECT md5($1::text || ':reversal:' || o.id::text)::uuid, $1, $3 + o.k, o.entry_date, $5, 'Reversal of #' || o.entry_number || ': ' || o.description,
+                'reversal', o.source_ref, $4, 'reversal', o.id FROM originals o
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM ins`, [fundId, oldRunId, firstEntryNumber, newRunId, postedAt.toISOString()]);
+    await this.q.query(
+      `INSERT INTO journal_lines (fund_id, entry_id, line_no, entry_date, account_code, debit, credit, currency, description, share_class_id)
+       SELECT l.fund_id, r.id, l.line_no, l.entry_date, l.account_code, l.credit, l.debit, l.currency, 'Reversal: ' || l.description, l.share_class_id
+         FROM journal_entries r JOIN journal_lines l ON l.entry_id = r.reverses_entry_id
+        WHERE r.fund_id = $1 AND r.nav_run_id = $2 AND r.status = 'reversal'`, [fundId, newRunId]);
+    return row.n;
+  }
+
+  async completeRuns(runIds: string[], completedAt: Date[]): Promise<void> {
+    await this.q.query(
+      `UPDATE nav_runs r SET status = 'complete', completed_at = u.at FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE r.id = u.id`,
+      [runIds, completedAt.map((d) => d.toISOString())]);
+  }
+
+  async insertEntries(fundId: string, entries: { draft: JournalEntryDraft; number: number; runId: string; postedAt: Date }[], currency: string): Promise<void> {
+    for (let i = 0; i < entries.length; i += LINE_BATCH / 4) {
+      const chunk = entries.slice(i, i + LINE_BATCH / 4);
+      const ids = chunk.map((e) => fundScopedId(fundId, 'journal-entry', String(e.number)));
+      await this.q.query(
+        `INSERT INTO journal_entries (fund_id, id, entry_number, entry_date, posted_at, description, source, source_ref, nav_run_id, status)
+         SELECT $1, *, 'posted' FROM unnest($2::uuid[], $3::bigint[], $4::date[], $5::timestamptz[], $6::text[], $7::text[], $8::text[], $9::uuid[])`,
+        [fundId, ids, chunk.map((e) => e.number), chunk.map((e) => e.draft.entryDate), chunk.map((e) => e.postedAt.toISOString()),
+          chunk.map((e) => e.draft.description), chunk.map((e) => e.draft.source), chunk.map((e) => e.draft.sourceRef), chunk.map((e) => e.runId)]);
+      const lines: (string | number | null)[][] = [[], [], [], [], [], [], [], []];
+      chunk.forEach((e, k) => e.draft.lines.forEach((l, n) => {
+        lines[0].push(ids[k]); lines[1].push(n + 1); lines[2].push(e.draft.entryDate); lines[3].push(l.accountCode);
+        lines[4].push(m(l.debit)); lines[5].push(m(l.credit)); lines[6].push(l.description); lines[7].push(l.shareClassId);
+      }));
+      await this.q.query(
+        `INSERT INTO journal_lines (fund_id, currency, entry_id, line_no, entry_date, account_code, debit, credit, description, share_class_id)
+         SELECT $1, $2, * FROM unnest($3::uuid[], $4::smallint[], $5::date[], $6::text[], $7::numeric[], $8::numeric[], $9::text[], $10::uuid[])`,
+        [fundId, currency, ...lines]);
+    }
+  }
+
+  async insertResults(fundId: string, runs: { id: string; day: DayValuation }[], symbolIds: Map<string, string>, connectionIds: Map<string, string>): Promise<void> {
+    const rows = <T>(f: (run: { id: string; day: DayValuation }) => T[]) => runs.flatMap(f);
+    const cls = rows((r) => r.day.classes.map((c) => ({ run: r.id, c })));
+    await this.q.query(
+      `INSERT INTO nav_run_classes (fund_id, nav_run_id, share_class_id, opening_nav, pnl, expenses, management_fee, performance_fee,
+                                    performance_fee_crystallized, subscriptions, redemptions, net_asset_value, units, nav_per_unit, gross_nav_per_unit)
+       SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[],
+                                $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[])`,
+      [fundId, cls.map((x) => x.run), cls.map((x) => x.c.classId), cls.map((x) => m(x.c.openingNav)), cls.map((x) => m(x.c.pnl)),
+        cls.map((x) => m(x.c.expenses)), cls.map((x) => m(x.c.managementFee)), cls.map((x) => m(x.c.performanceFee)),
+        cls.map((x) => m(x.c.performanceFeeCrystallized)), cls.map((x) => m(x.c.subscriptions)), cls.map((x) => m(x.c.redemptions)),
+        cls.map((x) => m(x.c.nav)), cls.map((x) => x.c.units.toFixed(8)), cls.map((x) => x.c.navPerUnit?.toFixed(6) ?? null),
+        cls.map((x) => x.c.grossNavPerUnit?.toDecimalPlaces(10).toString() ?? null)]);
+
+    const acc = rows((r) => r.day.capitalAccounts.map((a) => ({ run: r.id, a })));
+    for (let i = 0; i < acc.length; i += LINE_BATCH) {
+      const part = acc.slice(i, i + LINE_BATCH);
+      await this.q.query(
+        `INSERT INTO nav_run_capital_accounts (fund_id, nav_run_id, investor_id, share_class_id, opening_capital, contributions, redemptions,
+                                               pnl, management_fee, performance_fee, closing_capital, units, nav_per_unit, ownership_ratio)
+         SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[],
+                                  $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[])`,
+        [fundId, part.map((x) => x.run), part.map((x) => x.a.investorId), part.map((x) => x.a.classId), part.map((x) => m(x.a.openingCapital)),
+          part.map((x) => m(x.a.contributions)), part.map((x) => m(x.a.redemptions)), part.map((x) => m(x.a.pnl)),
+          part.map((x) => m(x.a.managementFee)), part.map((x) => m(x.a.performanceFee)), part.map((x) => m(x.a.closingCapital)),
+          part.map((x) => x.a.units.toFixed(8)), part.map((x) => x.a.navPerUnit?.toFixed(6) ?? null), part.map((x) => x.a.ownershipRatio.toFixed(8))]);
+    }
+
+    const newLots = rows((r) => r.day.newLots);
+    if (newLots.length) {
+      await this.q.query(
+        `INSERT INTO subscription_lots (fund_id, id, investor_id, share_class_id, capital_activity_id, issue_date, issue_nav_per_unit, units_issued)
+         SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::date[], $7::numeric[], $8::numeric[]) ON CONFLICT DO NOTHING`,
+        [fundId, newLots.map((l) => l.lotId), newLots.map((l) => l.investorId), newLots.map((l) => l.classId), newLots.map((l) => l.flowId),
+          newLots.map((l) => l.issueDate), newLots.map((l) => l.issueNavPerUnit.toDecimalPlaces(10).toString()), newLots.map((l) => l.unitsIssued.toFixed(8))]);
+    }
+    const lots = rows((r) => r.day.lots.map((l) => ({ run: r.id, l })));
+    for (let i = 0; i < lots.length; i += LINE_BATCH) {
+      const part = lots.slice(i, i + LINE_BATCH);
+      await this.q.query(
+        `INSERT INTO nav_run_lots (fund_id, nav_run_id, lot_id, units, hwm_per_unit, hwm_date, accrued_performance_fee, crystallized_performance_fee, units_cancelled)
+         SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::numeric[], $5::numeric[], $6::date[], $7::numeric[], $8::numeric[], $9::numeric[])`,
+        [fundId, part.map((x) => x.run), part.map((x) => x.l.lotId), part.map((x) => x.l.units.toFixed(8)),
+          part.map((x) => x.l.hwmPerUnit.toDecimalPlaces(10).toString()), part.map((x) => x.l.hwmDate), part.map((x) => m(x.l.accrued)),
+          part.map((x) => m(x.l.crystallized)), part.map((x) => x.l.unitsCancelled.toFixed(8))]);
+    }
+    const pos = rows((r) => r.day.positions.map((p) => ({ run: r.id, p })));
+    for (let i = 0; i < pos.length; i += LINE_BATCH) {
+      const part = pos.slice(i, i + LINE_BATCH);
+      await this.q.query(
+        `INSERT INTO nav_run_positions (fund_id, nav_run_id, connection_id, instrument_id, quantity, cost_basis, price, market_value)
+         SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[])`,
+        [fundId, part.map((x) => x.run), part.map((x) => connectionIds.get(x.p.connection)!), part.map((x) => symbolIds.get(x.p.symbol)!),
+          part.map((x) => x.p.quantity.toString()), part.map((x) => m(x.p.cost)), part.map((x) => x.p.price.toString()), part.map((x) => m(x.p.marketValue))]);
+    }
+    const assets = rows((r) => r.day.assets.map((a) => ({ run: r.id, a })));
+    for (let i = 0; i < assets.length; i += LINE_BATCH) {
+      const part = assets.slice(i, i + LINE_BATCH);
+      await this.q.query(
+        `INSERT INTO nav_run_assets (fund_id, nav_run_id, instrument_id, quantity, price, market_value, net_trades, realized_pnl)
+         SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[])`,
+        [fundId, part.map((x) => x.run), part.map((x) => symbolIds.get(x.a.symbol)!), part.map((x) => x.a.quantity.toString()),
+          part.map((x) => x.a.price.toString()), part.map((x) => m(x.a.marketValue)), part.map((x) => m(x.a.netTrades)), part.map((x) => m(x.a.realizedPnl))]);
+    }
+    const flows = rows((r) => r.day.flows.filter((f) => f.outcome === 'executed').map((f) => ({ run: r.id, f })));
+    if (flows.length) {
+      await this.q.query(
+        `INSERT INTO nav_run_flows (fund_id, nav_run_id, capital_activity_id, amount, units, nav_per_unit, performance_fee_crystallized)
+         SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[])`,
+        [fundId, flows.map((x) => x.run), flows.map((x) => x.f.flowId), flows.map((x) => m(x.f.amount)), flows.map((x) => x.f.units.toFixed(8)),
+          flows.map((x) => x.f.navPerUnit.toDecimalPlaces(10).toString()), flows.map((x) => m(x.f.performanceFeeCrystallized))]);
+    }
+    const executed = rows((r) => r.day.flows.filter((f) => f.outcome === 'executed').map((f) => f.flowId));
+    const failed = rows((r) => r.day.flows.filter((f) => f.outcome === 'failed').map((f) => f.flowId));
+    await this.q.query(`UPDATE capital_activity SET status = 'executed' WHERE fund_id = $1 AND id = ANY($2::uuid[]) AND status IN ('pending', 'running')`, [fundId, executed]);
+    await this.q.query(`UPDATE capital_activity SET status = 'failed' WHERE fund_id = $1 AND id = ANY($2::uuid[]) AND status IN ('pending', 'running', 'executed')`, [fundId, failed]);
+  }
+
+  /** Executed activity whose settlement date has a complete run becomes settled. */
+  async settleActivity(fundId: string, throughDate: IsoDate): Promise<void> {
+    await this.q.query(
+      `UPDATE capital_activity ca SET status = 'settled' FROM funds f
+        WHERE ca.fund_id = $1 AND f.id = ca.fund_id AND ca.status = 'executed' AND ca.dealing_date + f.settlement_days <= $2::date`,
+      [fundId, throughDate]);
+  }
+
+  async referenceIds(fundId: string): Promise<{ symbols: Map<string, string>; connections: Map<string, string> }> {
+    const [symbols, connections] = await Promise.all([
+      this.q.query(`SELECT id, symbol FROM instruments WHERE fund_id = $1`, [fundId]),
+      this.q.query(`SELECT id, code FROM connections WHERE fund_id = $1`, [fundId]),
+    ]);
+    return {
+      symbols: new Map(symbols.map((r: { id: string; symbol: string }) => [r.symbol, r.id])),
+      connections: new Map(connections.map((r: { id: string; code: string }) => [r.code, r.id])),
+    };
+  }
+}

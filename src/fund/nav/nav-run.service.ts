@@ -1,0 +1,145 @@
+import { DataSource, QueryRunner } from 'typeorm';
+import { IsoDate, addDays } from '../dates';
+import { fundScopedId } from '../ids';
+import { JournalEntryDraft } from '../ledger/journal-entry';
+import { emptyState } from './engine-state';
+import { DayValuation, EngineState, FundTerms } from './engine-types';
+import { NavInputsRepository } from './nav-inputs.repository';
+import { NavRunRepository } from './nav-run.repository';
+import { valueDay } from './nav-engine';
+
+export interface NavRunOptions {
+  from?: IsoDate;
+  to?: IsoDate;
+  /** When a run for `date` is posted; seed:demo passes a fixed clock so the demo books are identical. */
+  clock?: (date: IsoDate) => Date;
+  /** Dates per load-compute-write batch. */
+  batchDays?: number;
+}
+
+export interface NavRunOutcome {
+  fundId: string;
+  from: IsoDate | null;
+  to: IsoDate | null;
+  completed: number;
+  superseded: number;
+  failed: { date: IsoDate; runId: string; reason: string } | null;
+  lastCompleteDate: IsoDate | null;
+}
+
+const realClock = () => new Date();
+
+/**
+ * Runs the NAV engine over a range of dates: loads the previous complete run's checkpoint,
+ * values each day in memory and writes runs, results and journal entries in batched
+ * transactions. Re-running a date that already has a complete run supersedes it (its entries
+ * are reversed) and re-runs every later complete date so the chain stays consistent.
+ * A day that cannot be valued (e.g. a missing price) is recorded as a failed run and stops the range.
+ */
+export class NavRunService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async runNavForDate(fundId: string, date: IsoDate, clock: (date: IsoDate) => Date = realClock): Promise<NavRunOutcome> {
+    return this.runNavRange(fundId, { from: date, to: date, clock });
+  }
+
+  async runNavRange(fundId: string, options: NavRunOptions = {}): Promise<NavRunOutcome> {
+    const clock = options.clock ?? realClock;
+    const batchDays = options.batchDays ?? 62;
+    const reader = new NavInputsRepository(this.dataSource);
+    const runs = new NavRunRepository(this.dataSource);
+    const terms = await reader.fundTerms(fundId);
+    const calendar = await reader.calendar(fundId);
+    const lastComplete = await runs.lastCompleteDate(fundId);
+    let from = options.from ?? (lastComplete ? addDays(lastComplete, 1) : calendar.inceptionDate);
+    if (from < calendar.inceptionDate) from = calendar.inceptionDate;
+    let to = options.to ?? calendar.lastPriceDate ?? from;
+    if (lastComplete && from <= lastComplete && to < lastComplete) to = lastComplete;
+    const outcome: NavRunOutcome = { fundId, from, to, completed: 0, superseded: 0, failed: null, lastCompleteDate: lastComplete };
+    if (from > to) return { ...outcome, from: null, to: null };
+
+    const previous = await runs.lastCompleteRunBefore(fundId, from);
+    if (!previous && from !== calendar.inceptionDate) {
+      throw new Error(`no complete NAV run before ${from}; run the fund from its inception ${calendar.inceptionDate} first`);
+    }
+    if (previous && addDays(previous.ref.valuationDate, 1) !== from) {
+      throw new Error(`the last complete NAV run is for ${previous.ref.valuationDate}; run ${addDays(previous.ref.valuationDate, 1)} before ${from}`);
+    }
+    let state: EngineState = previous ? previous.state : emptyState();
+    const ids = await runs.referenceIds(fundId);
+    for (let start = from; start <= to && !outcome.failed; start = addDays(start, batchDays)) {
+      const end = addDays(start, batchDays - 1) < to ? addDays(start, batchDays - 1) : to;
+      const days = await reader.dayInputs(fundId, start, end);
+      const valued: DayValuation[] = [];
+      let failure: { date: IsoDate; reason: string } | null = null;
+      for (const day of days) {
+        const result = valueDay(terms, state, day);
+        if (!result.ok) { failure = result; break; }
+        valued.push(result);
+        state = result.state;
+      }
+      const written = await this.writeBatch(fundId, terms, valued, failure, clock, ids);
+      outcome.completed += valued.length;
+      outcome.superseded += written.superseded;
+      if (failure) outcome.failed = { ...failure, runId: written.failedRunId! };
+      if (valued.length) outcome.lastCompleteDate = valued[valued.length - 1].date;
+    }
+    return outcome;
+  }
+
+  private async writeBatch(
+    fundId: string, terms: FundTerms, valued: DayValuation[], failure: { date: IsoDate; reason: string } | null,
+    clock: (date: IsoDate) => Date, ids: { symbols: Map<string, string>; connections: Map<string, string> },
+  ): Promise<{ superseded: number; failedRunId: string | null }> {
+    return this.inTransaction(async (qr) => {
+      const runs = new NavRunRepository(qr);
+      await runs.lockFund(fundId);
+      let superseded = 0;
+      const first = valued[0]?.date ?? failure!.date;
+      const last = failure?.date ?? valued[valued.length - 1].date;
+      const attempts = await runs.attemptsBetween(fundId, first, last);
+      const runId = (date: IsoDate) => fundScopedId(fundId, 'nav-run', `${date}#${(attempts.get(date) ?? 0) + 1}`);
+      if (valued.length) {
+        const existing = await runs.completeRunsBetween(fundId, first, valued[valued.length - 1].date);
+        const batch = valued.map((day) => ({ id: runId(day.date), day, at: clock(day.date) }));
+        await runs.insertRunningRuns(fundId, batch);
+        let entryNumber = await runs.nextEntryNumber(fundId);
+        const entries: { draft: JournalEntryDraft; number: number; runId: string; postedAt: Date }[] = [];
+        for (const run of batch) {
+          const old = existing.get(run.day.date);
+          if (old) {
+            entryNumber += await runs.supersede(fundId, old, run.id, entryNumber, run.at);
+            superseded++;
+          }
+          for (const draft of run.day.entries) entries.push({ draft, number: entryNumber++, runId: run.id, postedAt: run.at });
+        }
+        await runs.insertEntries(fundId, entries, terms.baseCurrency);
+        await runs.insertResults(fundId, batch, ids.symbols, ids.connections);
+        await runs.completeRuns(batch.map((r) => r.id), batch.map((r) => r.at));
+        await runs.settleActivity(fundId, valued[valued.length - 1].date);
+      }
+      let failedRunId: string | null = null;
+      if (failure) {
+        failedRunId = runId(failure.date);
+        await runs.insertFailedRun(fundId, failedRunId, { ok: false, ...failure }, clock(failure.date));
+      }
+      return { superseded, failedRunId };
+    });
+  }
+
+  private async inTransaction<T>(work: (qr: QueryRunner) => Promise<T>): Promise<T> {
+    const qr = this.dataSource.createQueryRunner();
+    await qr.connect();
+    await qr.startTransaction();
+    try {
+      const result = await work(qr);
+      await qr.commitTransaction();
+      return result;
+    } catch (err) {
+      await qr.rollbackTransaction();
+      throw err;
+    } finally {
+      await qr.release();
+    }
+  }
+}
