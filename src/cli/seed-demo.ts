@@ -1,0 +1,35 @@
+import { loadConfig } from '../config/config';
+import { createDataSource } from '../database/data-source';
+import { migrate } from '../database/migrate';
+import { parseCliArgs } from '../fund/import/cli-args';
+import { seedDemoFund } from '../fund/import/seed-demo-fund';
+import { ensureDemoKey } from '../keys/demo-key';
+
+/** `npm run seed:demo [-- --trades N]`: the synthetic demo fund's books, built from raw events, plus the demo key. */
+async function main(): Promise<void> {
+  const args = parseCliArgs(process.argv.slice(2), ['trades', 'seed']);
+  const config = loadConfig();
+  const started = Date.now();
+  await migrate(config.databaseUrl, 'up');
+  const ds = createDataSource(config.databaseUrl, 4);
+  await ds.initialize();
+  try {
+    const report = await seedDemoFund(ds, {
+      trades: args.trades ? Number(args.trades) : undefined,
+      seed: args.seed ? Number(args.seed) : undefined,
+    });
+    await ensureDemoKey(ds, config.demoApiKey, report.fundId);
+    const { generated, ...rest } = report;
+    process.stdout.write(JSON.stringify({
+      msg: 'seeded demo fund', ...rest, trades: generated.trades, finalNav: generated.finalNav,
+      seconds: (Date.now() - started) / 1000, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    }) + '\n');
+  } finally {
+    await ds.destroy();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`seed:demo failed: ${(err as Error).message}\n`);
+  process.exit(1);
+});
