@@ -7,6 +7,7 @@ import { ProblemFilter } from './common/errors/problem.filter';
 import { RedactionInterceptor } from './common/redaction/redaction.interceptor';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { dataSourceOptions } from './database/data-source';
+import { FundDataModule } from './fund-data/fund-data.module';
 import { HealthController } from './health/health.controller';
 import { KeysModule } from './keys/keys.module';
 import { RedisModule } from './redis/redis.module';
@@ -14,7 +15,7 @@ import { RateLimitGuard } from './usage/rate-limit/rate-limit.guard';
 import { UsageModule } from './usage/usage.module';
 
 /** Feature modules: each capability registers itself here (one line each). */
-const FEATURE_MODULES: Type<unknown>[] = [CalculatorsModule];
+const FEATURE_MODULES: Type<unknown>[] = [CalculatorsModule, FundDataModule];
 
 @Global()
 @Module({})

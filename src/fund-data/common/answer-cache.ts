@@ -1,0 +1,56 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+import { REDIS } from '../../redis/redis.module';
+
+/**
+ * Two honest caches for read answers:
+ * - `live`: answers computed from live holdings and prices, kept in process for at most
+ *   `liveCacheSeconds` (so never staler than the configured bound on any instance). Concurrent
+ *   misses for the same key share one computation.
+ * - `immutable`: answers derived only from complete NAV runs (immutable once complete). The key
+ *   must name every run id the answer depends on; a new or superseding run changes the key.
+ *   Stored in Redis; Redis being unavailable only costs a recomputation.
+ */
+@Injectable()
+export class AnswerCache {
+  private readonly logger = new Logger('AnswerCache');
+  private readonly live = new Map<string, { expires: number; value: Promise<unknown> }>();
+  private readonly ttlMs: number;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {
+    this.ttlMs = config.liveCacheSeconds * 1000;
+  }
+
+  liveAnswer<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    if (this.ttlMs <= 0) return compute();
+    const now = Date.now();
+    const hit = this.live.get(key);
+    if (hit && hit.expires > now) return hit.value as Promise<T>;
+    const value = compute();
+    this.live.set(key, { expires: now + this.ttlMs, value });
+    value.catch(() => this.live.delete(key)); // never cache a failure
+    if (this.live.size > 10_000) this.sweep(now);
+    return value;
+  }
+
+  async immutableAnswer<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const redisKey = `fundgate:fund-data:${key}`;
+    try {
+      const cached = await this.redis.get(redisKey);
+      if (cached !== null) return JSON.parse(cached) as T;
+    } catch (err) {
+      this.logger.warn(`cache read failed (${(err as Error).message}); computing`);
+    }
+    const value = await compute();
+    this.redis.set(redisKey, JSON.stringify(value), 'EX', 86_400).catch((err: Error) => this.logger.warn(`cache write failed: ${err.message}`));
+    return value;
+  }
+
+  private sweep(now: number): void {
+    for (const [k, v] of this.live) if (v.expires <= now) this.live.delete(k);
+  }
+}

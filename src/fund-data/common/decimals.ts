@@ -1,0 +1,50 @@
+import Decimal from 'decimal.js';
+
+/**
+ * Decimal strings as the API writes them. Money in base currency: exactly 2 decimals; prices and
+ * quantities: up to 10 (trailing zeros dropped); units: 8; NAV per unit: 6; ratios: 8.
+ * Inputs are PostgreSQL numeric text or decimal.js values, never JS numbers.
+ */
+export const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+export type Dec = InstanceType<typeof D>;
+export const ZERO = new D(0);
+
+type In = string | Dec | Decimal;
+const d = (v: In): Dec => (v instanceof D ? (v as Dec) : new D(v.toString()));
+
+export const money = (v: In): string => d(v).toFixed(2, Decimal.ROUND_HALF_UP);
+export const units = (v: In): string => d(v).toFixed(8, Decimal.ROUND_HALF_UP);
+export const navPerUnit = (v: In): string => d(v).toFixed(6, Decimal.ROUND_HALF_UP);
+export const ratio = (v: In): string => d(v).toFixed(8, Decimal.ROUND_HALF_UP);
+/** Prices and quantities: up to 10 decimals, no trailing zeros ("0.5", "42"). */
+export const qty = (v: In): string => {
+  const s = d(v).toFixed(10, Decimal.ROUND_HALF_UP);
+  const t = s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
+  return t === '-0' ? '0' : t;
+};
+
+export const moneyOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : money(v));
+export const navPerUnitOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : navPerUnit(v));
+export const ratioOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : ratio(v));
+
+export const dec = (v: In): Dec => d(v);
+export const sum = (values: In[]): Dec => values.reduce<Dec>((a, v) => a.plus(d(v)), ZERO);
+/** a / b, or zero when b is zero (a weight of nothing). */
+export const safeDiv = (a: In, b: In): Dec => (d(b).isZero() ? ZERO : d(a).dividedBy(d(b)));
+
+/** Rounds each part to cents so that the parts sum exactly to `total` (already in cents). */
+export function roundToTotal(parts: Dec[], total: Dec): Dec[] {
+  const rounded = parts.map((p) => p.toDecimalPlaces(2, Decimal.ROUND_HALF_UP));
+  let diffCents = total.minus(sum(rounded)).times(100).round().toNumber();
+  if (diffCents === 0 || parts.length === 0) return rounded;
+  const step = diffCents > 0 ? 0.01 : -0.01;
+  // Give the missing cents to the parts whose rounding moved them furthest in the other direction.
+  const order = parts
+    .map((p, i) => ({ i, rest: p.minus(rounded[i]) }))
+    .sort((a, b) => (step > 0 ? b.rest.comparedTo(a.rest) : a.rest.comparedTo(b.rest)) || a.i - b.i);
+  for (let k = 0; diffCents !== 0; k = (k + 1) % parts.length) {
+    rounded[order[k].i] = rounded[order[k].i].plus(step);
+    diffCents += diffCents > 0 ? -1 : 1;
+  }
+  return rounded;
+}

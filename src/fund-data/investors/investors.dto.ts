@@ -1,0 +1,83 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { DecimalProperty } from '../common/decimal-property';
+import { LimitParam } from '../common/query-params';
+
+export class InvestorsQueryDto {
+  @LimitParam() limit?: number;
+}
+
+export class InvestorDto {
+  @ApiProperty({ format: 'uuid' }) investorId: string;
+  @ApiProperty({ example: 'Investor 017', description: 'display name only; legal names and contact details never leave the service' }) displayName: string;
+  @ApiProperty({ enum: ['active', 'pending', 'redeemed', 'closed'], example: 'active' }) status: string;
+  @ApiProperty({ example: 'family_office' }) investorType: string;
+  @ApiProperty({ example: 3, description: 'subscription lots holding units in the latest complete run' }) openLots: number;
+  @DecimalProperty('units', { example: '1523.40912345', description: 'units held in the latest complete run (all classes)' }) units: string;
+}
+
+export class InvestorsDto {
+  @ApiProperty({ type: InvestorDto, isArray: true }) items: InvestorDto[];
+  @ApiProperty({ example: 50 }) total: number;
+}
+
+export class CapitalAccountDto {
+  @ApiProperty({ format: 'uuid' }) investorId: string;
+  @ApiProperty({ example: 'Investor 017' }) displayName: string;
+  @ApiProperty({ example: 'Class A' }) shareClass: string;
+  @DecimalProperty('money', { example: '1500000.00' }) openingCapital: string;
+  @DecimalProperty('money', { example: '0.00' }) contributions: string;
+  @DecimalProperty('money', { example: '0.00' }) redemptions: string;
+  @DecimalProperty('money', { example: '2310.55' }) pnl: string;
+  @DecimalProperty('money', { example: '82.19' }) managementFee: string;
+  @DecimalProperty('money', { example: '441.03' }) performanceFee: string;
+  @DecimalProperty('money', { example: '1501787.33' }) closingCapital: string;
+  @DecimalProperty('units', { example: '1203.11881188' }) units: string;
+  @DecimalProperty('navPerUnit', { example: '1248.252101', nullable: true }) navPerUnit: string | null;
+  @DecimalProperty('ratio', { example: '0.14423411', description: 'closing capital / run NAV' }) ownershipRatio: string;
+}
+
+export class CapitalAccountTotalsDto {
+  @DecimalProperty('money', { example: '10400000.00' }) openingCapital: string;
+  @DecimalProperty('money', { example: '0.00' }) contributions: string;
+  @DecimalProperty('money', { example: '0.00' }) redemptions: string;
+  @DecimalProperty('money', { example: '16021.10' }) pnl: string;
+  @DecimalProperty('money', { example: '570.00' }) managementFee: string;
+  @DecimalProperty('money', { example: '3573.90' }) performanceFee: string;
+  @DecimalProperty('money', { example: '10411877.20', description: 'equals the run netAssetValue exactly' }) closingCapital: string;
+}
+
+export class CapitalAccountsDto {
+  @ApiProperty({ format: 'uuid', type: String, nullable: true }) navRunId: string | null;
+  @ApiProperty({ format: 'date', type: String, nullable: true, example: '2026-10-31' }) valuationDate: string | null;
+  @ApiProperty({ type: CapitalAccountDto, isArray: true, description: 'per investor and share class for the latest complete run' }) accounts: CapitalAccountDto[];
+  @ApiProperty({ type: CapitalAccountTotalsDto }) totals: CapitalAccountTotalsDto;
+}
+
+export const CAPITAL_ACTIVITY_STATUSES = ['pending', 'running', 'executed', 'settled', 'cancelled', 'failed'] as const;
+
+export class CapitalActivityQueryDto {
+  @ApiPropertyOptional({ enum: CAPITAL_ACTIVITY_STATUSES })
+  @IsOptional() @IsIn(CAPITAL_ACTIVITY_STATUSES)
+  status?: (typeof CAPITAL_ACTIVITY_STATUSES)[number];
+
+  @LimitParam() limit?: number;
+}
+
+export class CapitalActivityDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) investorId: string;
+  @ApiProperty({ example: 'Investor 017' }) displayName: string;
+  @ApiProperty({ enum: ['subscription', 'redemption'] }) type: string;
+  @ApiProperty({ example: 'Class A' }) shareClass: string;
+  @DecimalProperty('money', { example: '250000.00', nullable: true, description: 'exactly one of requestedAmount / requestedFraction is non-null' }) requestedAmount: string | null;
+  @DecimalProperty('ratio', { nullable: true, example: '0.50000000' }) requestedFraction: string | null;
+  @ApiProperty({ format: 'date', example: '2026-11-30' }) dealingDate: string;
+  @ApiProperty({ enum: CAPITAL_ACTIVITY_STATUSES, example: 'pending' }) status: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-02T09:30:00.000Z' }) createdAt: string;
+}
+
+export class CapitalActivityListDto {
+  @ApiProperty({ type: CapitalActivityDto, isArray: true, description: 'latest dealing date first' }) items: CapitalActivityDto[];
+  @ApiProperty({ example: 140, description: 'number of matching records' }) total: number;
+}

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+export interface CapitalAccountRow {
+  investor_id: string;
+  display_name: string;
+  share_class: string;
+  opening_capital: string;
+  contributions: string;
+  redemptions: string;
+  pnl: string;
+  management_fee: string;
+  performance_fee: string;
+  closing_capital: string;
+  units: string;
+  nav_per_unit: string | null;
+  ownership_ratio: string;
+}
+
+/** Investor reads. Only display columns are ever selected: PII columns stay in the database. */
+@Injectable()
+export class InvestorsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  investorsWithHoldings(fundId: string, runId: string | null, limit: number) {
+    return this.db.query(
+      `SELECT i.id AS investor_id, i.display_name, i.status, i.investor_type,
+              COALESCE(h.open_lots, 0)::int AS open_lots, COALESCE(h.units, 0)::text AS units
+         FROM investors i
+         LEFT JOIN LATERAL (
+           SELECT count(*) FILTER (WHERE l.units > 0) AS open_lots, sum(l.units) AS units
+             FROM nav_run_lots l JOIN subscription_lots s ON s.id = l.lot_id AND s.fund_id = $1
+            WHERE l.nav_run_id = $2::uuid AND l.fund_id = $1 AND s.investor_id = i.id
+         ) h ON true
+        WHERE i.fund_id = $1
+        ORDER BY i.display_name, i.id
+        LIMIT $3`,
+      [fundId, runId, limit],
+    ) as Promise<{ investor_id: string; display_name: string; status: string; investor_type: string; open_lots: number; units: string }[]>;
+  }
+
+  async investorCount(fundId: string): Promise<number> {
+    return (await this.db.query(`SELECT count(*)::int AS n FROM investors WHERE fund_id = $1`, [fundId]))[0].n;
+  }
+
+  capitalAccountsOfRun(fundId: string, runId: string): Promise<CapitalAccountRow[]> {
+    return this.db.query(
+      `SELECT a.investor_id, i.display_name, sc.name AS share_class,
+              a.opening_capital::text, a.contributions::text, a.redemptions::text, a.pnl::text,
+              a.management_fee::text, a.performance_fee::text, a.closing_capital::text, a.units::text,
+              a.nav_per_unit::text, a.ownership_ratio::text
+         FROM nav_run_capital_accounts a
+         JOIN investors i ON i.id = a.investor_id AND i.fund_id = $1
+         JOIN share_classes sc ON sc.id = a.share_class_id AND sc.fund_id = $1
+        WHERE a.nav_run_id = $2 AND a.fund_id = $1
+        ORDER BY sc.sort_order, i.display_name, a.investor_id`,
+      [fundId, runId],
+    );
+  }
+
+  capitalActivity(fundId: string, status: string | null, limit: number) {
+    return this.db.query(
+      `SELECT ca.id, ca.investor_id, i.display_name, ca.type, sc.name AS share_class,
+              ca.requested_amount::text, ca.requested_fraction::text,
+              to_char(ca.dealing_date, 'YYYY-MM-DD') AS dealing_date, ca.status, ca.created_at
+         FROM capital_activity ca
+         JOIN investors i ON i.id = ca.investor_id AND i.fund_id = $1
+         JOIN share_classes sc ON sc.id = ca.share_class_id AND sc.fund_id = $1
+        WHERE ca.fund_id = $1 AND ($2::text IS NULL OR ca.status = $2)
+        ORDER BY ca.dealing_date DESC, ca.created_at DESC, ca.id
+        LIMIT $3`,
+      [fundId, status, limit],
+    ) as Promise<{ id: string; investor_id: string; display_name: string; type: string; share_class: string; requested_amount: string | null; requested_fraction: string | null; dealing_date: string; status: string; created_at: Date }[]>;
+  }
+
+  async capitalActivityCount(fundId: string, status: string | null): Promise<number> {
+    const rows = await this.db.query(`SELECT count(*)::int AS n FROM capital_activity WHERE fund_id = $1 AND ($2::text IS NULL OR status = $2)`, [fundId, status]);
+    return rows[0].n;
+  }
+}

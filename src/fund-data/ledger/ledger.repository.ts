@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+export interface AccountRow {
+  code: string;
+  name: string;
+  account_type: string;
+  normal_balance: string;
+}
+
+export interface JournalLineRow {
+  line_id: string;
+  entry_id: string;
+  entry_number: string;
+  entry_date: string;
+  posted_at: Date;
+  account_code: string;
+  account_name: string;
+  account_type: string;
+  debit: string;
+  credit: string;
+  currency: string;
+  description: string;
+  source: string;
+  source_ref: string | null;
+  nav_run_id: string | null;
+  share_class: string | null;
+  status: string;
+}
+
+/** Ledger reads, always fund-scoped; sums are computed by PostgreSQL over numeric (exact). */
+@Injectable()
+export class LedgerRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  chartOfAccounts(fundId: string): Promise<AccountRow[]> {
+    return this.db.query(`SELECT code, name, account_type, normal_balance FROM chart_of_accounts WHERE fund_id = $1 ORDER BY code`, [fundId]);
+  }
+
+  async account(fundId: string, code: string): Promise<AccountRow | null> {
+    const rows = await this.db.query(`SELECT code, name, account_type, normal_balance FROM chart_of_accounts WHERE fund_id = $1 AND code = $2`, [fundId, code]);
+    return rows[0] ?? null;
+  }
+
+  async latestEntryDate(fundId: string): Promise<string | null> {
+    const rows = await this.db.query(
+      `SELECT to_char(entry_date, 'YYYY-MM-DD') AS d FROM journal_lines WHERE fund_id = $1 ORDER BY entry_date DESC LIMIT 1`,
+      [fundId],
+    );
+    return rows[0]?.d ?? null;
+  }
+
+  /** Debit and credit totals per account for every line dated on or before `asOf`. */
+  balancesAsOf(fundId: string, asOf: string): Promise<{ account_code: string; debit: string; credit: string }[]> {
+    return this.db.query(
+      `SELECT account_code, sum(debit)::text AS debit, sum(credit)::text AS credit
+         FROM journal_lines WHERE fund_id = $1 AND entry_date <= $2::date
+        GROUP BY account_code`,
+      [fundId, asOf],
+    );
+  }
+
+  async journalWindowTotals(fundId: string, from: string, to: string): Promise<{ line_count: number; debits: string; credits: string }> {
+    const rows = await this.db.query(
+      `SELECT count(*)::int AS line_count, COALESCE(sum(debit), 0)::text AS debits, COALESCE(sum(credit), 0)::text AS credits
+         FROM journal_lines WHERE fund_id = $1 AND entry_date BETWEEN $2::date AND $3::date`,
+      [fundId, from, to],
+    );
+    return rows[0];
+  }
+
+  journalLines(fundId: string, from: string, to: string, limit: number): Promise<JournalLineRow[]> {
+    return this.db.query(
+      `SELECT v.line_id::text, v.entry_id, v.entry_number::text, to_char(v.entry_date, 'YYYY-MM-DD') AS entry_date, v.posted_at,
+              v.account_code, v.account_name, v.account_type, v.debit::text, v.credit::text, v.currency, v.description,
+              v.source, v.source_ref, v.nav_run_id, v.share_class, v.status
+         FROM journal_lines_view v
+        WHERE v.fund_id = $1 AND v.entry_date BETWEEN $2::date AND $3::date
+        ORDER BY v.entry_date, v.line_id
+        LIMIT $4`,
+      [fundId, from, to, limit],
+    );
+  }
+
+  /** Signed (debit − credit) sum of an account's lines dated before `from`. */
+  async accountNetBefore(fundId: string, code: string, from: string): Promise<string> {
+    const rows = await this.db.query(
+      `SELECT COALESCE(sum(debit - credit), 0)::text AS net FROM journal_lines WHERE fund_id = $1 AND account_code = $2 AND entry_date < $3::date`,
+      [fundId, code, from],
+    );
+    return rows[0].net;
+  }
+
+  async accountNetBetween(fundId: string, code: string, from: string, to: string): Promise<string> {
+    const rows = await this.db.query(
+      `SELECT COALESCE(sum(debit - credit), 0)::text AS net FROM journal_lines
+        WHERE fund_id = $1 AND account_code = $2 AND entry_date BETWEEN $3::date AND $4::date`,
+      [fundId, code, from, to],
+    );
+    return rows[0].net;
+  }
+
+  accountLines(fundId: string, code: string, from: string, to: string, limit: number) {
+    return this.db.query(
+      `SELECT l.entry_id, to_char(l.entry_date, 'YYYY-MM-DD') AS entry_date, l.description, l.debit::text, l.credit::text
+         FROM journal_lines l
+        WHERE l.fund_id = $1 AND l.account_code = $2 AND l.entry_date BETWEEN $3::date AND $4::date
+        ORDER BY l.entry_date, l.id
+        LIMIT $5`,
+      [fundId, code, from, to, limit],
+    ) as Promise<{ entry_id: string; entry_date: string; description: string; debit: string; credit: string }[]>;
+  }
+}

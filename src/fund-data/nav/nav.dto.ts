@@ -1,0 +1,56 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional } from 'class-validator';
+import { IsCalendarDate } from '../../common/validation/calendar-date';
+import { DecimalProperty } from '../common/decimal-property';
+import { LimitParam } from '../common/query-params';
+
+export class NavHistoryQueryDto {
+  @ApiPropertyOptional({ format: 'date', description: 'first valuation date (inclusive)' })
+  @IsOptional() @IsCalendarDate()
+  from?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'last valuation date (inclusive)' })
+  @IsOptional() @IsCalendarDate()
+  to?: string;
+
+  @LimitParam() limit?: number;
+}
+
+export class NavClassDto {
+  @ApiProperty({ example: 'Class A' }) name: string;
+  @DecimalProperty('navPerUnit', { example: '1248.252101', nullable: true }) navPerUnit: string | null;
+  @DecimalProperty('units', { example: '5120.55123400' }) units: string;
+  @DecimalProperty('money', { example: '6391712.50' }) netAssetValue: string;
+}
+
+export class NavRunDto {
+  @ApiProperty({ format: 'uuid' }) navRunId: string;
+  @ApiProperty({ format: 'date', example: '2026-10-31' }) valuationDate: string;
+  @ApiProperty({ enum: ['running', 'complete', 'failed', 'superseded'], example: 'complete' }) status: string;
+  @DecimalProperty('money', { example: '10920331.07', nullable: true, description: 'null for a run that did not complete' }) grossAssetValue: string | null;
+  @DecimalProperty('money', { example: '10411877.20', nullable: true }) netAssetValue: string | null;
+  @ApiProperty({ type: NavClassDto, isArray: true }) shareClasses: NavClassDto[];
+}
+
+export class NavHistoryDto {
+  @ApiProperty({ type: NavRunDto, isArray: true, description: 'every run (complete, failed, superseded), latest valuation date first' }) items: NavRunDto[];
+  @ApiProperty({ example: 1110 }) total: number;
+}
+
+export class ReconciliationQueryDto {
+  @LimitParam() limit?: number;
+}
+
+export class ReconciliationRowDto {
+  @ApiProperty({ format: 'date', example: '2026-09-30' }) valuationDate: string;
+  @DecimalProperty('money', { example: '10402211.17', nullable: true, description: 'NAV of the complete run on that date; null when there is none' }) shadowNav: string | null;
+  @DecimalProperty('money', { example: '10401900.00' }) administratorNav: string;
+  @DecimalProperty('money', { example: '311.17', nullable: true, description: 'shadow − administrator' }) difference: string | null;
+  @DecimalProperty('ratio', { example: '0.00002991', nullable: true, description: 'difference / administrator NAV' }) differenceRatio: string | null;
+  @ApiProperty({ example: true, description: '|differenceRatio| ≤ toleranceRatio (false when there is no shadow NAV)' }) withinTolerance: boolean;
+}
+
+export class ReconciliationDto {
+  @DecimalProperty('ratio', { example: '0.00050000' }) toleranceRatio: string;
+  @ApiProperty({ type: ReconciliationRowDto, isArray: true, description: 'one row per administrator NAV, latest first' }) items: ReconciliationRowDto[];
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+@Injectable()
+export class NavRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  runsForFund(fundId: string, from: string | null, to: string | null, limit: number) {
+    return this.db.query(
+      `SELECT r.id, to_char(r.valuation_date, 'YYYY-MM-DD') AS valuation_date, r.status,
+              r.gross_asset_value::text, r.net_asset_value::text,
+              COALESCE((
+                SELECT json_agg(json_build_object('name', sc.name, 'navPerUnit', c.nav_per_unit::text, 'units', c.units::text,
+                                                  'netAssetValue', c.net_asset_value::text) ORDER BY sc.sort_order)
+                  FROM nav_run_classes c JOIN share_classes sc ON sc.id = c.share_class_id AND sc.fund_id = $1
+                 WHERE c.nav_run_id = r.id AND c.fund_id = $1
+              ), '[]'::json) AS classes
+         FROM nav_runs r
+        WHERE r.fund_id = $1 AND ($2::date IS NULL OR r.valuation_date >= $2::date) AND ($3::date IS NULL OR r.valuation_date <= $3::date)
+        ORDER BY r.valuation_date DESC, r.started_at DESC, r.id
+        LIMIT $4`,
+      [fundId, from, to, limit],
+    ) as Promise<{ id: string; valuation_date: string; status: string; gross_asset_value: string | null; net_asset_value: string | null; classes: { name: string; navPerUnit: string | null; units: string; netAssetValue: string }[] }[]>;
+  }
+
+  async runCount(fundId: string, from: string | null, to: string | null): Promise<number> {
+    const rows = await this.db.query(
+      `SELECT count(*)::int AS n FROM nav_runs WHERE fund_id = $1 AND ($2::date IS NULL OR valuation_date >= $2::date) AND ($3::date IS NULL OR valuation_date <= $3::date)`,
+      [fundId, from, to],
+    );
+    return rows[0].n;
+  }
+
+  administratorVsShadow(fundId: string, limit: number) {
+    return this.db.query(
+      `SELECT to_char(a.valuation_date, 'YYYY-MM-DD') AS valuation_date, a.net_asset_value::text AS administrator_nav,
+              r.net_asset_value::text AS shadow_nav
+         FROM admin_navs a
+         LEFT JOIN nav_runs r ON r.fund_id = a.fund_id AND r.valuation_date = a.valuation_date AND r.status = 'complete'
+        WHERE a.fund_id = $1
+        ORDER BY a.valuation_date DESC
+        LIMIT $2`,
+      [fundId, limit],
+    ) as Promise<{ valuation_date: string; administrator_nav: string; shadow_nav: string | null }[]>;
+  }
+}

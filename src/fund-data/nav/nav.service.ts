@@ -1,0 +1,58 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+import { D, money, moneyOrNull, navPerUnitOrNull, ratio, units } from '../common/decimals';
+import { assertOrdered } from '../common/query-params';
+import { NavHistoryDto, NavHistoryQueryDto, ReconciliationDto } from './nav.dto';
+import { NavRepository } from './nav.repository';
+
+@Injectable()
+export class NavService {
+  constructor(
+    private readonly repo: NavRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async history(fundId: string, q: NavHistoryQueryDto): Promise<NavHistoryDto> {
+    assertOrdered(q.from, q.to);
+    const [rows, total] = await Promise.all([
+      this.repo.runsForFund(fundId, q.from ?? null, q.to ?? null, q.limit ?? 100),
+      this.repo.runCount(fundId, q.from ?? null, q.to ?? null),
+    ]);
+    return {
+      items: rows.map((r) => ({
+        navRunId: r.id,
+        valuationDate: r.valuation_date,
+        status: r.status,
+        grossAssetValue: r.status === 'failed' || r.status === 'running' ? null : moneyOrNull(r.gross_asset_value),
+        netAssetValue: r.status === 'failed' || r.status === 'running' ? null : moneyOrNull(r.net_asset_value),
+        shareClasses: r.classes.map((c) => ({ name: c.name, navPerUnit: navPerUnitOrNull(c.navPerUnit), units: units(c.units), netAssetValue: money(c.netAssetValue) })),
+      })),
+      total,
+    };
+  }
+
+  /** Shadow NAV (complete run) against the administrator's NAV on each date the administrator reported. */
+  async reconciliation(fundId: string, limit = 100): Promise<ReconciliationDto> {
+    const tolerance = new D(this.config.navToleranceRatio);
+    const rows = await this.repo.administratorVsShadow(fundId, limit);
+    return {
+      toleranceRatio: ratio(tolerance),
+      items: rows.map((r) => {
+        const admin = new D(r.administrator_nav);
+        if (r.shadow_nav === null) {
+          return { valuationDate: r.valuation_date, shadowNav: null, administratorNav: money(admin), difference: null, differenceRatio: null, withinTolerance: false };
+        }
+        const difference = new D(r.shadow_nav).minus(admin);
+        const differenceRatio = admin.isZero() ? null : difference.dividedBy(admin);
+        return {
+          valuationDate: r.valuation_date,
+          shadowNav: money(r.shadow_nav),
+          administratorNav: money(admin),
+          difference: money(difference),
+          differenceRatio: differenceRatio ? ratio(differenceRatio) : null,
+          withinTolerance: differenceRatio !== null && differenceRatio.abs().lte(tolerance),
+        };
+      }),
+    };
+  }
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { notFound } from '../../common/errors/problem';
+import { daysBetween } from '../../common/validation/calendar-date';
+import { D, Dec, ZERO, ratio } from '../common/decimals';
+import { PerformanceDto } from './risk.dto';
+import { RiskRepository } from './risk.repository';
+
+interface Point {
+  d: string;
+  npu: Dec;
+}
+
+/** The last point strictly before `date`, or the launch point when there is none. */
+function baseBefore(points: Point[], date: string, launch: Point): Point {
+  let base = launch;
+  for (const p of points) {
+    if (p.d >= date) break;
+    base = p;
+  }
+  return base;
+}
+
+/** Net-of-fee performance of a share class from its NAV per unit in complete runs. */
+export function performanceOf(className: string, launch: Point, points: Point[]): PerformanceDto {
+  const last = points[points.length - 1];
+  if (!last) {
+    return { shareClass: className, asOf: null, returns: { mtd: null, qtd: null, ytd: null, itd: null, annualizedItd: null }, monthly: [], annualizedVolatility: null, maxDrawdown: null };
+  }
+  const y = last.d.slice(0, 4);
+  const m = Number(last.d.slice(5, 7));
+  const quarterStart = `${y}-${String(Math.floor((m - 1) / 3) * 3 + 1).padStart(2, '0')}-01`;
+  const ret = (from: Point) => last.npu.dividedBy(from.npu).minus(1);
+  const itd = ret(launch);
+  const days = daysBetween(launch.d, last.d);
+  const annualizedItd = days > 0 ? itd.plus(1).pow(new D(365).dividedBy(days)).minus(1) : null;
+
+  const monthly: { month: string; return: string }[] = [];
+  let prevEnd = launch;
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i];
+    const next = points[i + 1];
+    if (!next || next.d.slice(0, 7) !== p.d.slice(0, 7)) {
+      monthly.push({ month: p.d.slice(0, 7), return: ratio(p.npu.dividedBy(prevEnd.npu).minus(1)) });
+      prevEnd = p;
+    }
+  }
+
+  const daily: Dec[] = [];
+  for (let i = 1; i < points.length; i++) daily.push(points[i].npu.dividedBy(points[i - 1].npu).minus(1));
+  let vol: Dec | null = null;
+  if (daily.length >= 2) {
+    const mean = daily.reduce((a, r) => a.plus(r), ZERO).dividedBy(daily.length);
+    const variance = daily.reduce((a, r) => a.plus(r.minus(mean).pow(2)), ZERO).dividedBy(daily.length - 1);
+    vol = variance.sqrt().times(new D(365).sqrt());
+  }
+  let peak = launch.npu;
+  let maxDd = ZERO;
+  for (const p of points) {
+    if (p.npu.gt(peak)) peak = p.npu;
+    const dd = p.npu.dividedBy(peak).minus(1);
+    if (dd.lt(maxDd)) maxDd = dd;
+  }
+  return {
+    shareClass: className,
+    asOf: last.d,
+    returns: {
+      mtd: ratio(ret(baseBefore(points, `${last.d.slice(0, 7)}-01`, launch))),
+      qtd: ratio(ret(baseBefore(points, quarterStart, launch))),
+      ytd: ratio(ret(baseBefore(points, `${y}-01-01`, launch))),
+      itd: ratio(itd),
+      annualizedItd: annualizedItd ? ratio(annualizedItd) : null,
+    },
+    monthly,
+    annualizedVolatility: vol ? ratio(vol) : null,
+    maxDrawdown: ratio(maxDd),
+  };
+}
+
+@Injectable()
+export class PerformanceService {
+  constructor(private readonly repo: RiskRepository) {}
+
+  async performance(fundId: string, shareClass?: string): Promise<PerformanceDto> {
+    const cls = await this.repo.shareClass(fundId, shareClass ?? null);
+    if (!cls) throw notFound(shareClass ? `share class ${shareClass}` : 'share class');
+    const series = await this.repo.classNavPerUnitSeries(fundId, cls.id);
+    return performanceOf(cls.name, { d: cls.launch_date, npu: new D(cls.initial_nav_per_unit) }, series.map((s) => ({ d: s.d, npu: new D(s.npu) })));
+  }
+}

@@ -1,0 +1,48 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsCalendarDate } from '../../common/validation/calendar-date';
+import { DecimalProperty } from '../common/decimal-property';
+import { LimitParam } from '../common/query-params';
+
+export class TradesQueryDto {
+  @ApiPropertyOptional({ format: 'date', description: 'first UTC calendar day of executedAt (inclusive)' })
+  @IsOptional() @IsCalendarDate()
+  from?: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'last UTC calendar day of executedAt (inclusive)' })
+  @IsOptional() @IsCalendarDate()
+  to?: string;
+
+  @ApiPropertyOptional({ example: 'BTC', description: 'instrument symbol' })
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9._-]{1,32}$/, { message: 'must be an instrument symbol' })
+  symbol?: string;
+
+  @ApiPropertyOptional({ enum: ['buy', 'sell'] })
+  @IsOptional() @IsIn(['buy', 'sell'])
+  side?: 'buy' | 'sell';
+
+  @LimitParam(500) limit?: number;
+
+  @ApiPropertyOptional({ description: 'opaque cursor from the previous page (nextCursor)' })
+  @IsOptional() @IsString() @MaxLength(512)
+  cursor?: string;
+}
+
+export class TradeDto {
+  @ApiProperty({ example: '184467', description: 'trade id' }) id: string;
+  @ApiProperty({ format: 'date-time', example: '2026-10-31T15:42:07.123Z' }) executedAt: string;
+  @ApiProperty({ example: 'BTC' }) symbol: string;
+  @ApiProperty({ enum: ['buy', 'sell'] }) side: string;
+  @DecimalProperty('quantity', { example: '1.25' }) quantity: string;
+  @DecimalProperty('quantity', { example: '68250.12' }) price: string;
+  @DecimalProperty('money', { example: '85312.65', description: 'quantity × price' }) notional: string;
+  @DecimalProperty('quantity', { example: '42.66' }) fee: string;
+  @ApiProperty({ example: 'USD' }) feeCurrency: string;
+  @ApiProperty({ example: 'Coinbase Prime' }) venue: string;
+}
+
+export class TradesPageDto {
+  @ApiProperty({ type: TradeDto, isArray: true, description: 'most recent first: (executedAt desc, id desc)' }) items: TradeDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'opaque, integrity-checked; pass as `cursor` for the next page' }) nextCursor: string | null;
+  @ApiProperty() hasMore: boolean;
+}

@@ -1,0 +1,65 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { invalidParameter } from '../../common/errors/problem';
+import { CursorCodec } from '../../common/pagination/cursor';
+import { addDays } from '../../common/validation/calendar-date';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+import { D, money, qty } from '../common/decimals';
+import { assertOrdered } from '../common/query-params';
+import { TradesPageDto, TradesQueryDto } from './trades.dto';
+import { TradesRepository } from './trades.repository';
+
+const CURSOR_KIND = 'fund-trades';
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+@Injectable()
+export class TradesService {
+  private readonly cursors: CursorCodec;
+
+  constructor(
+    private readonly repo: TradesRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cursors = new CursorCodec(config.cursorSecret);
+  }
+
+  async trades(fundId: string, q: TradesQueryDto): Promise<TradesPageDto> {
+    assertOrdered(q.from, q.to);
+    const limit = q.limit ?? 100;
+    let after: { executedAt: string; id: string } | null = null;
+    if (q.cursor !== undefined) {
+      // The cursor is bound to the fund as well: another fund's cursor is not valid here.
+      const pos = this.cursors.decode<{ f: string; t: string; i: string }>(CURSOR_KIND, q.cursor);
+      if (pos.f !== fundId || typeof pos.t !== 'string' || !TIMESTAMP.test(pos.t) || typeof pos.i !== 'string' || !/^\d{1,19}$/.test(pos.i)) {
+        throw invalidParameter('cursor', 'is not a valid cursor for this listing');
+      }
+      after = { executedAt: pos.t, id: pos.i };
+    }
+    const rows = await this.repo.tradesForFund(fundId, {
+      fromTs: q.from ? `${q.from}T00:00:00Z` : null,
+      toTs: q.to ? `${addDays(q.to, 1)}T00:00:00Z` : null,
+      symbol: q.symbol ?? null,
+      side: q.side ?? null,
+      after,
+      limit: limit + 1,
+    });
+    const hasMore = rows.length > limit;
+    const page = hasMore ? rows.slice(0, limit) : rows;
+    const last = page[page.length - 1];
+    return {
+      items: page.map((r) => ({
+        id: r.id,
+        executedAt: r.executed_at.replace(/(\.\d{3})\d{3}Z$/, '$1Z'),
+        symbol: r.symbol,
+        side: r.side,
+        quantity: qty(r.quantity),
+        price: qty(r.price),
+        notional: money(new D(r.quantity).times(r.price)),
+        fee: qty(r.fee),
+        feeCurrency: r.fee_currency,
+        venue: r.venue,
+      })),
+      nextCursor: hasMore && last ? this.cursors.encode(CURSOR_KIND, { f: fundId, t: last.executed_at, i: last.id }) : null,
+      hasMore,
+    };
+  }
+}
