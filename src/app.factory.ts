@@ -8,6 +8,8 @@ import { JsonLogger } from './common/logging/json-logger';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
 import { ActivityLogWriter } from './usage/activity-log.writer';
+import { toolFromHeader, MCP_TOOL_HEADER } from './mcp/internal-call';
+import { McpCatalog } from './mcp/mcp.catalog';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -48,7 +50,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       fundId: p?.fund?.id ?? null,
       method: req.method,
       route: req.routeOptions?.url ?? '(unmatched)',
-      tool: req.toolName ?? null,
+      tool: req.toolName ?? toolFromHeader(req.headers[MCP_TOOL_HEADER]),
       status: reply.statusCode,
       durationMs: reply.elapsedTime,
       clientIp: req.ip ?? null,
@@ -67,6 +69,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'svc_dk_ API key' }, 'bearer')
       .build(),
   );
+  app.get(McpCatalog).load(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });
   app.enableShutdownHooks();
   await app.init();

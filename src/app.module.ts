@@ -10,12 +10,15 @@ import { dataSourceOptions } from './database/data-source';
 import { FundDataModule } from './fund-data/fund-data.module';
 import { HealthController } from './health/health.controller';
 import { KeysModule } from './keys/keys.module';
+import { ProposalsModule } from './proposals/proposals.module';
+import { McpModule } from './mcp/mcp.module';
 import { RedisModule } from './redis/redis.module';
 import { RateLimitGuard } from './usage/rate-limit/rate-limit.guard';
 import { UsageModule } from './usage/usage.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Feature modules: each capability registers itself here (one line each). */
-const FEATURE_MODULES: Type<unknown>[] = [CalculatorsModule, FundDataModule];
+const FEATURE_MODULES: Type<unknown>[] = [CalculatorsModule, FundDataModule, WebhooksModule, ProposalsModule];
 
 @Global()
 @Module({})
@@ -37,6 +40,7 @@ export class AppModule {
         KeysModule,
         UsageModule,
         ...FEATURE_MODULES,
+        McpModule, // last: its tools are derived from every other module's routes
       ],
       controllers: [HealthController],
       providers: [

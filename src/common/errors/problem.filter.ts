@@ -69,6 +69,13 @@ export class ProblemFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<FastifyRequest>();
-    sendProblem(http.getResponse<FastifyReply>(), req, toProblemError(exception, req));
+    const problem = toProblemError(exception, req);
+    if (problem.code === 'invalid_request' && req.url.startsWith('/api/mcp')) {
+      // JSON-RPC clients expect a JSON-RPC parse error, not a problem document.
+      http.getResponse<FastifyReply>().status(400).header('content-type', 'application/json; charset=utf-8')
+        .send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${problem.detail}` } });
+      return;
+    }
+    sendProblem(http.getResponse<FastifyReply>(), req, problem);
   }
 }

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import type { Scope } from '../common/auth/scopes';
+import { toJsonSchema } from './json-schema';
+
+export type McpServerName = 'public' | 'fund';
+type Schema = Record<string, unknown>;
+
+export interface McpTool {
+  name: string;
+  title: string;
+  description: string;
+  server: McpServerName;
+  method: 'GET' | 'POST';
+  path: string;
+  scopes: Scope[];
+  inputSchema: Schema;
+  outputSchema: Schema;
+  /** REST answers that are arrays are wrapped as { items } (structuredContent must be an object). */
+  wrapsArray: boolean;
+  acceptsIdempotencyKey: boolean;
+  annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
+}
+
+const READ_SUFFIX = ' Money, prices, quantities, units and rates are decimal strings (money in the fund base currency with 2 decimals; rates are fractions of 1, not percentages).';
+const PROPOSE_SUFFIX = ' This only stages a maker-checker proposal: nothing executes until a different human manager approves it. Pass idempotencyKey to make a retry safe.';
+const CALC_SUFFIX = ' Stateless illustrative estimate from the arguments alone (no fund data, nothing stored); not accounting or tax advice. Percent inputs are in percent units (2 means 2 %).';
+
+/**
+ * The tool catalogue, derived from the OpenAPI document that the REST DTOs generate: one read tool per
+ * fund-data GET route, one propose tool per propose route, one calculator tool per calculator route.
+ */
+@Injectable()
+export class McpCatalog {
+  private tools = new Map<string, McpTool>();
+
+  load(doc: OpenAPIObject): void {
+    const components = (doc.components?.schemas ?? {}) as Record<string, Schema>;
+    const tools = new Map<string, McpTool>();
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of ['get', 'post'] as const) {
+        const op = (item as Record<string, Schema | undefined>)[method];
+        if (!op) continue;
+        const tool = this.toolFor(path, method, op, components);
+        if (tool) tools.set(tool.name, tool);
+      }
+    }
+    this.tools = tools;
+  }
+
+  private toolFor(path: string, method: 'get' | 'post', op: Schema, components: Record<string, Schema>): McpTool | null {
+    if (path.includes('{')) return null;
+    let server: McpServerName;
+    let name: string;
+    let suffix: string;
+    if (method === 'get' && path.startsWith('/api/v1/fund/') && !path.startsWith('/api/v1/fund/proposals')) {
+      server = 'fund';
+      name = 'get_' + path.slice('/api/v1/'.length).replace(/[/-]/g, '_');
+      suffix = READ_SUFFIX;
+    } else if (method === 'post' && path.startsWith('/api/v1/fund/proposals/')) {
+      server = 'fund';
+      name = 'propose_' + path.slice('/api/v1/fund/proposals/'.length).replace(/[/-]/g, '_');
+      suffix = PROPOSE_SUFFIX;
+    } else if (method === 'post' && path.startsWith('/api/v1/calc/')) {
+      server = 'public';
+      name = path.slice('/api/v1/calc/'.length).replace(/[/-]/g, '_');
+      suffix = CALC_SUFFIX;
+    } else {
+      return null;
+    }
+    const responses = (op.responses ?? {}) as Record<string, Schema>;
+    const ok = responses['200'] ?? responses['201'];
+    const okSchema = ((ok?.content as Record<string, Schema> | undefined)?.['application/json']?.schema ?? { type: 'object' }) as Schema;
+    let output = toJsonSchema(okSchema, components);
+    const wrapsArray = output.type === 'array';
+    if (wrapsArray) output = { type: 'object', properties: { items: output }, required: ['items'] };
+    let input: Schema;
+    if (method === 'get') {
+      const params = ((op.parameters ?? []) as Schema[]).filter((p) => p.in === 'query');
+      input = {
+        type: 'object',
+        properties: Object.fromEntries(params.map((p) => [p.name as string, { ...toJsonSchema((p.schema ?? {}) as Schema, components), ...(p.description ? { description: p.description } : {}) }])),
+        required: params.filter((p) => p.required).map((p) => p.name as string),
+        additionalProperties: false,
+      };
+    } else {
+      const body = ((op.requestBody as Schema | undefined)?.content as Record<string, Schema> | undefined)?.['application/json']?.schema as Schema | undefined;
+      input = body ? toJsonSchema(body, components) : { type: 'object', properties: {} };
+      if (input.type !== 'object') input = { type: 'object', properties: {} };
+      input.additionalProperties = false;
+    }
+    const acceptsIdempotencyKey = name.startsWith('propose_');
+    if (acceptsIdempotencyKey) {
+      input = { ...input, properties: { ...(input.properties as Schema), idempotencyKey: { type: 'string', minLength: 1, maxLength: 255, description: 'Makes a retried call safe: the same key and arguments replay the first answer.' } } };
+    }
+    const summary = String(op.summary ?? name);
+    return {
+      name,
+      title: summary.split(/[.;(]/)[0].trim().slice(0, 80),
+      description: `${summary}${op.description ? ` ${String(op.description)}` : ''}.${suffix}`.replace(/\.\./g, '.'),
+      server,
+      method: method === 'get' ? 'GET' : 'POST',
+      path,
+      scopes: ((op['x-required-scopes'] ?? []) as Scope[]),
+      inputSchema: input,
+      outputSchema: output,
+      wrapsArray,
+      acceptsIdempotencyKey,
+      annotations: {
+        readOnlyHint: method === 'get' || server === 'public',
+        idempotentHint: method === 'get' || server === 'public',
+        destructiveHint: false,
+        openWorldHint: false,
+      },
+    };
+  }
+
+  toolsFor(server: McpServerName, scopes: readonly Scope[]): McpTool[] {
+    return [...this.tools.values()].filter((t) => t.server === server && t.scopes.every((s) => scopes.includes(s)));
+  }
+
+  find(server: McpServerName, name: string, scopes: readonly Scope[]): McpTool | undefined {
+    const tool = this.tools.get(name);
+    return tool && tool.server === server && tool.scopes.every((s) => scopes.includes(s)) ? tool : undefined;
+  }
+}

@@ -1,0 +1,97 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { OptionalAuth, RequiresScopes } from '../common/auth/auth.decorators';
+import { ProblemError } from '../common/errors/problem';
+import { RedactedElsewhere } from '../common/redaction/redaction.interceptor';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { McpServerName } from './mcp.catalog';
+import { McpService, SUPPORTED_PROTOCOL_VERSIONS } from './mcp.service';
+
+/** Transport checks of the Streamable HTTP spec: Origin, Accept, MCP-Protocol-Version. */
+function checkTransport(req: FastifyRequest, config: AppConfig): void {
+  const origin = req.headers.origin;
+  if (origin !== undefined && !config.mcpAllowedOrigins.includes(origin)) {
+    throw new ProblemError('forbidden', `Origin ${origin} is not allowed to call this MCP server`);
+  }
+  const accept = req.headers.accept ?? '*/*';
+  if (!/application\/json|\*\/\*|application\/\*/.test(accept)) {
+    throw new ProblemError('not_acceptable', 'Accept must include application/json (and text/event-stream)');
+  }
+  const version = req.headers['mcp-protocol-version'];
+  if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    throw new ProblemError('invalid_request', `unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
+  }
+}
+
+@ApiTags('mcp')
+@Controller('api/mcp')
+export class McpController {
+  constructor(
+    private readonly mcp: McpService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  private async serve(server: McpServerName, req: FastifyRequest, reply: FastifyReply, body: unknown): Promise<void> {
+    checkTransport(req, this.config);
+    const answer = await this.mcp.handle(server, req, body);
+    if (answer === null) {
+      reply.status(202).send();
+      return;
+    }
+    reply.status(200).header('content-type', 'application/json; charset=utf-8').send(answer);
+  }
+
+  @Post('public')
+  @HttpCode(200)
+  @OptionalAuth()
+  @ApiOperation({ summary: 'Public MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the seven calculators as tools. A bearer key is optional and only raises limits.' })
+  async publicServer(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+    await this.serve('public', req, reply, body);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @RequiresScopes()
+  @RedactedElsewhere('each tools/call answer is produced by the REST route, which redacts it')
+  @ApiOperation({ summary: 'Fund MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the fund-data read tools and, for keys with fund:propose, the propose tools.' })
+  async fundServer(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+    await this.serve('fund', req, reply, body);
+  }
+
+  @Get('public')
+  @OptionalAuth()
+  @ApiExcludeEndpoint()
+  publicGet(@Res() reply: FastifyReply): void {
+    methodNotAllowed(reply);
+  }
+
+  @Delete('public')
+  @OptionalAuth()
+  @ApiExcludeEndpoint()
+  publicDelete(@Res() reply: FastifyReply): void {
+    methodNotAllowed(reply);
+  }
+
+  @Get()
+  @RequiresScopes()
+  @RedactedElsewhere('answers nothing but 405')
+  @ApiExcludeEndpoint()
+  fundGet(@Res() reply: FastifyReply): void {
+    methodNotAllowed(reply);
+  }
+
+  @Delete()
+  @RequiresScopes()
+  @RedactedElsewhere('answers nothing but 405')
+  @ApiExcludeEndpoint()
+  fundDelete(@Res() reply: FastifyReply): void {
+    methodNotAllowed(reply);
+  }
+}
+
+/** Stateless server: no SSE stream to open (GET) and no session to end (DELETE). */
+function methodNotAllowed(reply: FastifyReply): void {
+  reply.status(405).header('allow', 'POST').header('content-type', 'application/json; charset=utf-8')
+    .send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed: this server accepts POST only' } });
+}

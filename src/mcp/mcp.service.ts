@@ -1,0 +1,152 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
+import { MCP_TOOL_HEADER, toolHeaderValue } from './internal-call';
+
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-06-18', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
+
+export const JSONRPC = { PARSE_ERROR: -32700, INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL: -32603 } as const;
+
+type Id = string | number | null;
+export type JsonRpcResponse =
+  | { jsonrpc: '2.0'; id: Id; result: unknown }
+  | { jsonrpc: '2.0'; id: Id; error: { code: number; message: string; data?: unknown } };
+
+export function rpcError(id: Id, code: number, message: string, data?: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+const INSTRUCTIONS: Record<McpServerName, string> = {
+  fund: 'Read the books of the fund your API key is bound to (shadow NAV reconciled against the administrator). ' +
+    'Amounts are decimal strings. Write tools only stage maker-checker proposals that a human manager approves.',
+  public: 'Free, stateless fund calculators (fees with high-water mark and hurdle, NAV roll-forward checks, exposure, ' +
+    'operating costs, back-office savings, fund health, LP report grading). Results are illustrative estimates.',
+};
+
+/**
+ * A stateless MCP server over Streamable HTTP (JSON responses). Each tools/call runs the REST route
+ * in-process, so a tool answers exactly what REST answers, through the same auth, validation,
+ * rate limits, redaction and activity log.
+ */
+@Injectable()
+export class McpService {
+  constructor(
+    private readonly catalog: McpCatalog,
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Returns null for a notification (HTTP 202, no body). */
+  async handle(server: McpServerName, req: FastifyRequest, message: unknown): Promise<JsonRpcResponse | null> {
+    if (Array.isArray(message)) return rpcError(null, JSONRPC.INVALID_REQUEST, 'batch requests are not supported');
+    if (typeof message !== 'object' || message === null) return rpcError(null, JSONRPC.INVALID_REQUEST, 'the body must be a JSON-RPC 2.0 object');
+    const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+    const idValid = m.id === undefined || typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id));
+    const id = (idValid && m.id !== undefined ? m.id : null) as Id;
+    if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || !idValid) {
+      return rpcError(id, JSONRPC.INVALID_REQUEST, 'expected {"jsonrpc":"2.0","method":string,"id"?:string|number}');
+    }
+    if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null)) {
+      return rpcError(id, JSONRPC.INVALID_PARAMS, 'params must be an object');
+    }
+    const params = (m.params ?? {}) as Record<string, unknown>;
+    if (m.id === undefined) return null; // notifications (notifications/initialized, cancelled, ...) need no answer
+    const scopes = req.principal?.scopes ?? [];
+    switch (m.method) {
+      case 'initialize': {
+        const asked = params.protocolVersion;
+        const protocolVersion = typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+        return { jsonrpc: '2.0', id, result: {
+          protocolVersion,
+          capabilities: { tools: { listChanged: false } },
+          serverInfo: { name: server === 'fund' ? 'fundgate-fund' : 'fundgate-public', title: server === 'fund' ? 'fundgate fund data' : 'fundgate calculators', version: '1.0.0' },
+          instructions: INSTRUCTIONS[server],
+        } };
+      }
+      case 'ping':
+        return { jsonrpc: '2.0', id, result: {} };
+      case 'tools/list':
+        return { jsonrpc: '2.0', id, result: { tools: this.catalog.toolsFor(server, scopes).map(describe) } };
+      case 'tools/call': {
+        const name = params.name;
+        const args = params.arguments ?? {};
+        if (typeof name !== 'string') return rpcError(id, JSONRPC.INVALID_PARAMS, 'params.name must be a string');
+        if (typeof args !== 'object' || args === null || Array.isArray(args)) return rpcError(id, JSONRPC.INVALID_PARAMS, 'params.arguments must be an object');
+        const tool = this.catalog.find(server, name, scopes);
+        if (!tool) return rpcError(id, JSONRPC.INVALID_PARAMS, `unknown tool: ${name}`);
+        req.toolName = tool.name;
+        return this.callTool(id, tool, req, args as Record<string, unknown>);
+      }
+      default:
+        return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${m.method}`);
+    }
+  }
+
+  private async callTool(id: Id, tool: McpTool, req: FastifyRequest, args: Record<string, unknown>): Promise<JsonRpcResponse> {
+    const headers: Record<string, string> = { [MCP_TOOL_HEADER]: toolHeaderValue(tool.name), 'x-request-id': `${req.id}.tool` };
+    if (req.headers.authorization) headers.authorization = req.headers.authorization;
+    let url = tool.path;
+    let payload: string | undefined;
+    const rest = { ...args };
+    if (tool.acceptsIdempotencyKey && rest.idempotencyKey !== undefined) {
+      if (typeof rest.idempotencyKey !== 'string') return toolError(id, 'idempotencyKey: must be a string');
+      headers['idempotency-key'] = rest.idempotencyKey;
+      delete rest.idempotencyKey;
+    }
+    if (tool.method === 'GET') {
+      const qs = new URLSearchParams();
+      for (const [k, v] of Object.entries(rest)) {
+        if (v === undefined || v === null) continue;
+        if (typeof v === 'object') return toolError(id, `${k}: must be a string, number or boolean`);
+        qs.set(k, String(v));
+      }
+      const q = qs.toString();
+      if (q) url += `?${q}`;
+    } else {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(rest);
+    }
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    const res = await fastify.inject({ method: tool.method, url, headers, payload, remoteAddress: req.ip });
+    let body: unknown;
+    try {
+      body = JSON.parse(res.body);
+    } catch {
+      body = undefined;
+    }
+    if (res.statusCode >= 500 || body === undefined) {
+      return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);
+    }
+    if (res.statusCode >= 400) {
+      const p = body as { detail?: string; errors?: { field: string; message: string }[]; code?: string };
+      const fields = p.errors?.map((e) => `${e.field}: ${e.message}`).join('; ');
+      return { jsonrpc: '2.0', id, result: {
+        content: [{ type: 'text', text: `${p.code ?? 'error'}: ${fields || p.detail || 'request refused'}` }],
+        isError: true,
+      } };
+    }
+    const structuredContent = tool.wrapsArray ? { items: body } : body;
+    return { jsonrpc: '2.0', id, result: {
+      content: [{ type: 'text', text: JSON.stringify(structuredContent) }],
+      structuredContent,
+    } };
+  }
+}
+
+function toolError(id: Id, message: string): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `invalid_parameter: ${message}` }], isError: true } };
+}
+
+function describe(t: McpTool) {
+  return {
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    outputSchema: t.outputSchema,
+    annotations: { title: t.title, ...t.annotations },
+  };
+}
