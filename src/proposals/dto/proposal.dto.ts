@@ -1,0 +1,100 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+
+export const PROPOSAL_KINDS = ['journal-entry', 'expense', 'capital-activity', 'lp-report'] as const;
+export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
+export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+export class ProposalJournalLineDto {
+  @ApiProperty({ example: '5600' }) accountCode: string;
+  @ApiProperty({ example: '1250.00' }) debit: string;
+  @ApiProperty({ example: '0.00' }) credit: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+}
+
+/**
+ * The staged payload. One declared schema for the four kinds (a union written out): each kind
+ * fills its own members — journal-entry: entryDate, description, lines; expense: category,
+ * vendor, amount, accrualDate, periodEnd, description; capital-activity: investorId, type,
+ * shareClass, shareClassId, amount, fraction, dealingDate; lp-report: lpReportId, or
+ * periodStart, periodEnd, narrative.
+ */
+export class ProposalPayloadDto {
+  @ApiPropertyOptional({ example: '2026-03-31' }) entryDate?: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiPropertyOptional({ type: ProposalJournalLineDto, isArray: true }) lines?: ProposalJournalLineDto[];
+  @ApiPropertyOptional({ enum: ['administration', 'audit', 'legal', 'other'] }) category?: string;
+  @ApiPropertyOptional() vendor?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: '4200.00' }) amount?: string | null;
+  @ApiPropertyOptional({ example: '2026-03-31' }) accrualDate?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) investorId?: string;
+  @ApiPropertyOptional({ enum: ['subscription', 'redemption'] }) type?: string;
+  @ApiPropertyOptional({ example: 'Class A' }) shareClass?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) shareClassId?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: '0.5' }) fraction?: string | null;
+  @ApiPropertyOptional({ example: '2026-06-30' }) dealingDate?: string;
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true }) lpReportId?: string | null;
+  @ApiPropertyOptional({ example: '2026-01-01' }) periodStart?: string;
+  @ApiPropertyOptional({ example: '2026-03-31' }) periodEnd?: string;
+  @ApiPropertyOptional() narrative?: string;
+}
+
+export class ActorDto {
+  @ApiProperty({ format: 'uuid' }) accountId: string;
+  @ApiProperty({ format: 'uuid' }) keyId: string;
+}
+
+export class ProposalDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: PROPOSAL_KINDS }) kind: string;
+  @ApiProperty({ enum: PROPOSAL_STATUSES }) status: string;
+  @ApiProperty({ type: ProposalPayloadDto }) payload: ProposalPayloadDto;
+  @ApiProperty({ type: ActorDto }) proposedBy: ActorDto;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) decidedAt: string | null;
+  @ApiProperty({ type: ActorDto, nullable: true }) decidedBy: ActorDto | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The approval note or the rejection reason' }) decisionNote: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'journal-entry:7d1e…', description: 'What approval created or changed in the books' })
+  executionRef: string | null;
+}
+
+export class ProposalListDto {
+  @ApiProperty({ type: ProposalDto, isArray: true }) items: ProposalDto[];
+  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
+  @ApiProperty() hasMore: boolean;
+}
+
+export class ProposalListQueryDto {
+  @ApiPropertyOptional({ enum: PROPOSAL_STATUSES })
+  @IsOptional() @IsIn(PROPOSAL_STATUSES)
+  status?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Opaque cursor from nextCursor' })
+  @IsOptional() @IsString()
+  cursor?: string;
+}
+
+export class ApproveProposalDto {
+  @ApiPropertyOptional({ maxLength: 2000 })
+  @IsOptional() @IsString() @Length(1, 2000)
+  note?: string;
+}
+
+export class RejectProposalDto {
+  @ApiProperty({ maxLength: 2000 })
+  @IsString() @Length(1, 2000)
+  reason: string;
+}
+
+export class NavPublicationDto {
+  @ApiProperty({ format: 'uuid' }) navRunId: string;
+  @ApiProperty({ example: '2026-03-31' }) valuationDate: string;
+  @ApiProperty({ example: 'complete' }) status: string;
+  @ApiProperty({ type: String, nullable: true, example: '125000000.00' }) netAssetValue: string | null;
+  @ApiProperty({ format: 'date-time' }) publishedAt: string;
+}

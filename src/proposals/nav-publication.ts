@@ -1,0 +1,61 @@
+import { Controller, HttpCode, Injectable, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
+import type { Principal } from '../common/auth/principal';
+import { notFound, ProblemError } from '../common/errors/problem';
+import { Returns } from '../common/redaction/redaction.interceptor';
+import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
+import { EventOutbox } from '../webhooks/event-outbox';
+import { NavPublicationDto } from './dto/proposal.dto';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Publishing a complete NAV run: the mark and nav.published are written in one transaction. */
+@Injectable()
+export class NavPublicationService {
+  constructor(@InjectDataSource() private readonly db: DataSource, private readonly outbox: EventOutbox) {}
+
+  async publish(p: Principal, navRunId: string): Promise<NavPublicationDto> {
+    if (!p.fund) throw new ProblemError('forbidden', 'this key is not bound to a fund');
+    const fundId = p.fund.id;
+    return this.db.transaction(async (m) => {
+      const rows = UUID.test(navRunId)
+        ? await m.query(`SELECT id, status, published_at FROM nav_runs WHERE fund_id = $1 AND id = $2 FOR UPDATE`, [fundId, navRunId])
+        : [];
+      if (rows.length === 0) throw notFound(`NAV run ${navRunId}`);
+      if (rows[0].status !== 'complete') throw new ProblemError('invalid_state', `NAV run ${navRunId} is ${rows[0].status}; only a complete run can be published`);
+      if (rows[0].published_at) throw new ProblemError('invalid_state', `NAV run ${navRunId} was already published at ${new Date(rows[0].published_at).toISOString()}`);
+      const [updated] = await m.query(
+        `UPDATE nav_runs SET published_at = clock_timestamp(), published_by_key_id = $2 WHERE id = $1
+         RETURNING id, valuation_date::text AS valuation_date, status, net_asset_value::text AS net_asset_value, published_at`,
+        [navRunId, p.keyId],
+      );
+      const run = updated[0];
+      const view: NavPublicationDto = {
+        navRunId: run.id, valuationDate: run.valuation_date, status: run.status,
+        netAssetValue: run.net_asset_value,
+        publishedAt: new Date(run.published_at).toISOString(),
+      };
+      await this.outbox.emit(m, fundId, 'nav.published', { ...view });
+      return view;
+    });
+  }
+}
+
+@ApiTags('admin: NAV')
+@Controller('api/v1/admin/nav-runs')
+@RequiresScopes('nav:publish')
+@RateLimitPolicy('fund-minute')
+export class NavPublicationController {
+  constructor(private readonly publication: NavPublicationService) {}
+
+  @Post(':id/publish')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Publish a complete NAV run (once); emits nav.published' })
+  @Returns(NavPublicationDto)
+  publish(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<NavPublicationDto> {
+    return this.publication.publish(p, id);
+  }
+}

@@ -1,0 +1,17 @@
+import type { ProposalDto } from './dto/proposal.dto';
+import type { ProposalRow } from './proposals.repository';
+
+export function proposalView(r: ProposalRow): ProposalDto {
+  return {
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    payload: r.payload as never,
+    proposedBy: { accountId: r.proposed_by_account_id, keyId: r.proposed_by_key_id },
+    createdAt: new Date(r.created_at).toISOString(),
+    decidedAt: r.decided_at ? new Date(r.decided_at).toISOString() : null,
+    decidedBy: r.decided_by_account_id && r.decided_by_key_id ? { accountId: r.decided_by_account_id, keyId: r.decided_by_key_id } : null,
+    decisionNote: r.decision_note,
+    executionRef: r.execution_ref,
+  };
+}

@@ -1,0 +1,93 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
+import type { Principal } from '../common/auth/principal';
+import { Returns } from '../common/redaction/redaction.interceptor';
+import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
+import { ProposalDto, ProposalKind, ProposalListDto, ProposalListQueryDto } from './dto/proposal.dto';
+import { CapitalActivityProposalDto, ExpenseProposalDto, JournalEntryProposalDto, LpReportProposalDto } from './dto/propose.dto';
+import { REPLAYED_HEADER } from './idempotency.service';
+import { ProposalsService } from './proposals.service';
+
+const IdempotencyKeyHeader = () => ApiHeader({
+  name: 'Idempotency-Key', required: false,
+  description: '1..255 visible ASCII characters, kept 24 h per API key. Same key + same body → the first answer replayed with Idempotent-Replayed: true; different body → 422 idempotency_key_reused; first still running → 409 idempotency_in_progress.',
+});
+
+/**
+ * The four propose endpoints (scope fund:propose, policy propose-minute) and, for the proposer
+ * to follow its proposals, the list and detail (also scope fund:propose: a reader that cannot
+ * propose has nothing to follow).
+ */
+@ApiTags('proposals')
+@Controller('api/v1/fund/proposals')
+@RequiresScopes('fund:propose')
+export class ProposalsController {
+  constructor(private readonly proposals: ProposalsService) {}
+
+  private async stage(p: Principal, kind: ProposalKind, body: object, key: string | undefined, reply: FastifyReply): Promise<ProposalDto> {
+    const outcome = await this.proposals.propose(p, kind, body, key);
+    if (outcome.replayed) reply.header(REPLAYED_HEADER, 'true');
+    return outcome.record;
+  }
+
+  @Post('journal-entry')
+  @HttpCode(201)
+  @RateLimitPolicy('propose-minute')
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Stage a balanced journal entry on existing accounts (executes only on approval)' })
+  @Returns(ProposalDto, { status: 201 })
+  journalEntry(@CurrentPrincipal() p: Principal, @Body() body: JournalEntryProposalDto, @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
+    return this.stage(p, 'journal-entry', body, key, reply);
+  }
+
+  @Post('expense')
+  @HttpCode(201)
+  @RateLimitPolicy('propose-minute')
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Stage an expense (booked as an accrual on approval)' })
+  @Returns(ProposalDto, { status: 201 })
+  expense(@CurrentPrincipal() p: Principal, @Body() body: ExpenseProposalDto, @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
+    return this.stage(p, 'expense', body, key, reply);
+  }
+
+  @Post('capital-activity')
+  @HttpCode(201)
+  @RateLimitPolicy('propose-minute')
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Stage a subscription or redemption request for a dealing date on the calendar' })
+  @Returns(ProposalDto, { status: 201 })
+  capitalActivity(@CurrentPrincipal() p: Principal, @Body() body: CapitalActivityProposalDto, @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
+    return this.stage(p, 'capital-activity', body, key, reply);
+  }
+
+  @Post('lp-report')
+  @HttpCode(201)
+  @RateLimitPolicy('propose-minute')
+  @IdempotencyKeyHeader()
+  @ApiOperation({ summary: 'Stage the distribution of a draft LP report, or of a new report (period and narrative)' })
+  @Returns(ProposalDto, { status: 201 })
+  lpReport(@CurrentPrincipal() p: Principal, @Body() body: LpReportProposalDto, @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
+    return this.stage(p, 'lp-report', body, key, reply);
+  }
+
+  @Get()
+  @RateLimitPolicy('fund-minute')
+  @ApiOperation({ summary: 'This fund\'s proposals, most recent first' })
+  @Returns(ProposalListDto)
+  list(@CurrentPrincipal() p: Principal, @Query() q: ProposalListQueryDto): Promise<ProposalListDto> {
+    return this.proposals.list(p, q);
+  }
+
+  @Get(':id')
+  @RateLimitPolicy('fund-minute')
+  @Returns(ProposalDto)
+  get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ProposalDto> {
+    return this.proposals.get(p, id);
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { ProposalKind } from './dto/proposal.dto';
+import type { ProposalPayload } from './proposal-rules';
+
+export interface ProposalRow {
+  id: string;
+  fund_id: string;
+  kind: ProposalKind;
+  status: 'pending' | 'approved' | 'rejected';
+  payload: ProposalPayload;
+  proposed_by_account_id: string;
+  proposed_by_key_id: string;
+  created_at: Date;
+  created_key: string;
+  decided_at: Date | null;
+  decided_by_account_id: string | null;
+  decided_by_key_id: string | null;
+  decision_note: string | null;
+  execution_ref: string | null;
+}
+
+const COLUMNS = `id, fund_id, kind, status, payload, proposed_by_account_id, proposed_by_key_id, created_at, created_at::text AS created_key,
+  decided_at, decided_by_account_id, decided_by_key_id, decision_note, execution_ref`;
+
+/** Fund-scoped proposal queries. */
+@Injectable()
+export class ProposalsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async insert(m: EntityManager, p: { id: string; fundId: string; kind: ProposalKind; payload: ProposalPayload; accountId: string; keyId: string }): Promise<ProposalRow> {
+    const rows = await m.query(
+      `INSERT INTO proposals (id, fund_id, kind, status, payload, proposed_by_account_id, proposed_by_key_id, created_at)
+       VALUES ($1, $2, $3, 'pending', $4, $5, $6, clock_timestamp()) RETURNING ${COLUMNS}`,
+      [p.id, p.fundId, p.kind, JSON.stringify(p.payload), p.accountId, p.keyId],
+    );
+    return rows[0];
+  }
+
+  async ofFund(fundId: string, id: string): Promise<ProposalRow | null> {
+    const rows = await this.db.query(`SELECT ${COLUMNS} FROM proposals WHERE fund_id = $1 AND id = $2`, [fundId, id]);
+    return rows[0] ?? null;
+  }
+
+  async lockOfFund(m: EntityManager, fundId: string, id: string): Promise<ProposalRow | null> {
+    const rows = await m.query(`SELECT ${COLUMNS} FROM proposals WHERE fund_id = $1 AND id = $2 FOR UPDATE`, [fundId, id]);
+    return rows[0] ?? null;
+  }
+
+  /** Most recent first, keyset on (created_at, id): a page costs the same at any depth. */
+  async pageOfFund(fundId: string, status: string | null, limit: number, after: { createdAt: string; id: string } | null): Promise<ProposalRow[]> {
+    return this.db.query(
+      `SELECT ${COLUMNS} FROM proposals
+        WHERE fund_id = $1 AND ($2::text IS NULL OR status = $2)
+          AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+        ORDER BY created_at DESC, id DESC LIMIT $5`,
+      [fundId, status, after?.createdAt ?? null, after?.id ?? null, limit],
+    );
+  }
+
+  async decide(m: EntityManager, id: string, d: { status: 'approved' | 'rejected'; accountId: string; keyId: string; note: string | null; executionRef: string | null }): Promise<ProposalRow> {
+    const [rows] = await m.query(
+      `UPDATE proposals SET status = $2, decided_at = clock_timestamp(), decided_by_account_id = $3, decided_by_key_id = $4,
+              decision_note = $5, execution_ref = $6
+        WHERE id = $1 AND status = 'pending' RETURNING ${COLUMNS}`,
+      [id, d.status, d.accountId, d.keyId, d.note, d.executionRef],
+    );
+    return rows[0];
+  }
+}

@@ -1,0 +1,143 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../common/auth/principal';
+import { notFound, ProblemError } from '../common/errors/problem';
+import { CursorCodec } from '../common/pagination/cursor';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { EventOutbox } from '../webhooks/event-outbox';
+import { ProposalDto, ProposalKind, ProposalListDto } from './dto/proposal.dto';
+import { IdempotencyService, requestFingerprint } from './idempotency.service';
+import { ProposalRules } from './proposal-rules';
+import { proposalView } from './proposal-views';
+import { ProposalRow, ProposalsRepository } from './proposals.repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ProposeOutcome {
+  record: ProposalDto;
+  replayed: boolean;
+}
+
+/**
+ * Maker-checker proposals: staged by an agent (fund:propose), decided by a different account
+ * (proposals:review). Nothing executes at proposal time; approval re-validates, executes the
+ * effect, records the decision and writes the events to the outbox in one transaction.
+ */
+@Injectable()
+export class ProposalsService {
+  private readonly cursors: CursorCodec;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: ProposalsRepository,
+    private readonly rules: ProposalRules,
+    private readonly idempotency: IdempotencyService,
+    private readonly outbox: EventOutbox,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cursors = new CursorCodec(config.cursorSecret);
+  }
+
+  private fundOf(p: Principal): string {
+    if (!p.fund) throw new ProblemError('forbidden', 'this key is not bound to a fund');
+    return p.fund.id;
+  }
+
+  async propose(p: Principal, kind: ProposalKind, input: object, rawKey: string | string[] | undefined): Promise<ProposeOutcome> {
+    const fundId = this.fundOf(p);
+    const key = this.idempotency.parseKey(rawKey);
+    if (key === null) return { record: await this.stage(p, fundId, kind, input, null), replayed: false };
+
+    const claim = await this.idempotency.begin(p.keyId, key, `POST proposals/${kind}`, requestFingerprint(kind, input));
+    if (!claim.fresh) return { record: this.idempotency.replay<ProposalDto>(claim), replayed: true };
+    try {
+      const record = await this.stage(p, fundId, kind, input, (m, rec) => this.idempotency.complete(m, p.keyId, key, claim.token, 201, rec));
+      return { record, replayed: false };
+    } catch (err) {
+      if (err instanceof ProblemError && err.status >= 400 && err.status < 500 && err.code !== 'idempotency_in_progress') {
+        await this.idempotency.completeWithProblem(p.keyId, key, claim.token, err);
+      } else {
+        await this.idempotency.release(p.keyId, key, claim.token);
+      }
+      throw err;
+    }
+  }
+
+  private async stage(p: Principal, fundId: string, kind: ProposalKind, input: object,
+    record: ((m: EntityManager, rec: ProposalDto) => Promise<void>) | null): Promise<ProposalDto> {
+    const payload = await this.rules.check(this.db, fundId, kind, this.rules.normalize(kind, input));
+    return this.db.transaction(async (m) => {
+      const row = await this.repo.insert(m, { id: randomUUID(), fundId, kind, payload, accountId: p.accountId, keyId: p.keyId });
+      const view = proposalView(row);
+      if (record) await record(m, view);
+      return view;
+    });
+  }
+
+  async get(p: Principal, id: string): Promise<ProposalDto> {
+    const row = UUID.test(id) ? await this.repo.ofFund(this.fundOf(p), id) : null;
+    if (!row) throw notFound(`proposal ${id}`);
+    return proposalView(row);
+  }
+
+  async list(p: Principal, q: { status?: string; limit?: number; cursor?: string }): Promise<ProposalListDto> {
+    const fundId = this.fundOf(p);
+    const limit = q.limit ?? 100;
+    const cursorKind = `proposals:${fundId}:${q.status ?? '*'}`;
+    const after = q.cursor ? this.cursors.decode<{ createdAt: string; id: string }>(cursorKind, q.cursor) : null;
+    const rows = await this.repo.pageOfFund(fundId, q.status ?? null, limit + 1, after);
+    const page = rows.slice(0, limit);
+    const hasMore = rows.length > limit;
+    const last = page[page.length - 1];
+    return {
+      items: page.map(proposalView),
+      hasMore,
+      nextCursor: hasMore && last ? this.cursors.encode(cursorKind, { createdAt: last.created_key, id: last.id }) : null,
+    };
+  }
+
+  private async lockForDecision(m: EntityManager, p: Principal, id: string): Promise<ProposalRow> {
+    const row = UUID.test(id) ? await this.repo.lockOfFund(m, this.fundOf(p), id) : null;
+    if (!row) throw notFound(`proposal ${id}`);
+    if (row.proposed_by_account_id === p.accountId) {
+      throw new ProblemError('maker_checker_violation', 'the approving account must differ from the proposing account');
+    }
+    if (row.status !== 'pending') throw new ProblemError('invalid_state', `proposal ${id} was already ${row.status}`);
+    return row;
+  }
+
+  async approve(p: Principal, id: string, note: string | null): Promise<ProposalDto> {
+    return this.db.transaction(async (m) => {
+      const row = await this.lockForDecision(m, p, id);
+      const payload = await this.rules.check(m, row.fund_id, row.kind, row.payload, true);
+      const execution = await this.rules.execute(m, row.fund_id, row.id, row.kind, payload);
+      const decided = await this.repo.decide(m, row.id, { status: 'approved', accountId: p.accountId, keyId: p.keyId, note, executionRef: execution.executionRef });
+      const view = proposalView(decided);
+      await this.outbox.emit(m, row.fund_id, 'proposal.approved', {
+        proposalId: view.id, kind: view.kind, status: view.status, payload: view.payload, proposedBy: view.proposedBy,
+        decidedAt: view.decidedAt, decidedBy: view.decidedBy, note, executionRef: view.executionRef,
+      });
+      if (execution.distributedReport) {
+        await this.outbox.emit(m, row.fund_id, 'report.distributed', { lpReportId: execution.distributedReport.id,
+          periodStart: execution.distributedReport.periodStart, periodEnd: execution.distributedReport.periodEnd,
+          distributedAt: execution.distributedReport.distributedAt, proposalId: view.id });
+      }
+      return view;
+    });
+  }
+
+  async reject(p: Principal, id: string, reason: string): Promise<ProposalDto> {
+    return this.db.transaction(async (m) => {
+      const row = await this.lockForDecision(m, p, id);
+      const decided = await this.repo.decide(m, row.id, { status: 'rejected', accountId: p.accountId, keyId: p.keyId, note: reason, executionRef: null });
+      const view = proposalView(decided);
+      await this.outbox.emit(m, row.fund_id, 'proposal.rejected', {
+        proposalId: view.id, kind: view.kind, status: view.status, payload: view.payload, proposedBy: view.proposedBy,
+        decidedAt: view.decidedAt, decidedBy: view.decidedBy, reason,
+      });
+      return view;
+    });
+  }
+}
