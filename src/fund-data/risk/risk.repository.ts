@@ -113,7 +113,9 @@ export class RiskRepository {
          JOIN journal_entries e ON e.id = l.entry_id AND e.fund_id = $1
          JOIN chart_of_accounts a ON a.fund_id = $1 AND a.code = l.account_code
         WHERE l.fund_id = $1 AND l.entry_date > $2::date AND l.entry_date <= $3::date
-          AND e.source IN ('manual', 'reversal') AND a.account_type IN ('income', 'expense')`,
+          AND a.account_type IN ('income', 'expense')
+          AND (e.source = 'manual' OR (e.source = 'reversal' AND EXISTS (
+                SELECT 1 FROM journal_entries o WHERE o.id = e.reverses_entry_id AND o.fund_id = $1 AND o.source = 'manual')))`,
       [fundId, after, upTo],
     );
     return rows[0].pnl;
