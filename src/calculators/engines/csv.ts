@@ -1,5 +1,5 @@
 import { FieldError, ProblemError } from '../../common/errors/problem';
-import { Fixed, parseFixed } from './fixed';
+import { Amount, parseAmount, TOO_LARGE } from './amount';
 
 /**
  * CSV for the calculators' upload fields (`positionsCsv`, `lpRowsCsv`).
@@ -37,6 +37,10 @@ const LF = 10;
 const SPACE = 32;
 const TAB = 9;
 
+function isBlank(c: number): boolean {
+  return c === SPACE || c === TAB;
+}
+
 /** Splits CSV text into records. Blank lines (only spaces) are dropped. Throws CsvSyntaxError. */
 export function readCsv(text: string): CsvRecord[] {
   const records: CsvRecord[] = [];
@@ -45,6 +49,23 @@ export function readCsv(text: string): CsvRecord[] {
   let line = 1;
   while (i < n) {
     const recordLine = line;
+    // fast path: a line without quotes is a plain split
+    let eol = i;
+    let c = 0;
+    while (eol < n && (c = text.charCodeAt(eol)) !== LF && c !== CR && c !== QUOTE) eol++;
+    if (c !== QUOTE || eol >= n) {
+      const fields = text.slice(i, eol).split(',');
+      let blank = true;
+      for (let f = 0; f < fields.length; f++) {
+        const v = fields[f];
+        if (v.length > 0 && (isBlank(v.charCodeAt(0)) || isBlank(v.charCodeAt(v.length - 1)))) fields[f] = v.trim();
+        if (fields[f] !== '') blank = false;
+      }
+      if (!blank) records.push({ line: recordLine, fields });
+      i = eol < n ? eol + (text.charCodeAt(eol) === CR && text.charCodeAt(eol + 1) === LF ? 2 : 1) : n;
+      line++;
+      continue;
+    }
     const fields: string[] = [];
     let endOfRecord = false;
     while (!endOfRecord) {
@@ -129,8 +150,8 @@ export interface CsvRow {
   line: number;
   /** Every cell as read (trimmed unless quoted). */
   text: string[];
-  /** Amount columns as exact fixed-point (see fixed.ts); 0n for text columns. */
-  amount: Fixed[];
+  /** Amount columns, exact (see amount.ts); zero for text columns. */
+  amount: Amount[];
 }
 
 /** UTF-8 byte length without allocating a buffer for short strings. */
@@ -217,7 +238,7 @@ function rowProblems(record: CsvRecord, columns: ColumnSpec[], index: number[], 
   }
   const count = columns.length;
   const text: string[] = new Array(count);
-  const amount: Fixed[] = new Array(count);
+  const amount: Amount[] = new Array(count);
   let problems: string | null = null;
   for (let c = 0; c < count; c++) {
     const col = columns[c];
@@ -225,16 +246,19 @@ function rowProblems(record: CsvRecord, columns: ColumnSpec[], index: number[], 
     if (col.kind === 'text') {
       if (col.required && raw === '') problems = addProblem(problems, `${col.name} is empty`);
       text[c] = raw;
-      amount[c] = 0n;
+      amount[c] = NO_AMOUNT;
     } else {
       text[c] = raw;
-      const value = raw === '' ? null : parseFixed(raw);
+      const value = raw === '' ? null : parseAmount(raw);
       if (value === null) {
         problems = addProblem(problems, raw === '' ? `${col.name} is empty` : `${col.name} "${clip(raw)}" is not a number`);
-        amount[c] = 0n;
-      } else if (col.nonNegative && value < 0n) {
+        amount[c] = NO_AMOUNT;
+      } else if (value === TOO_LARGE) {
+        problems = addProblem(problems, `${col.name} "${clip(raw)}" is too large (at most 15 whole digits)`);
+        amount[c] = NO_AMOUNT;
+      } else if (col.nonNegative && (value.hi < 0 || value.lo < 0)) {
         problems = addProblem(problems, `${col.name} ${raw} must not be negative`);
-        amount[c] = 0n;
+        amount[c] = NO_AMOUNT;
       } else {
         amount[c] = value;
       }
@@ -242,6 +266,8 @@ function rowProblems(record: CsvRecord, columns: ColumnSpec[], index: number[], 
   }
   return problems ?? { line: record.line, text, amount };
 }
+
+const NO_AMOUNT: Amount = { hi: 0, lo: 0 };
 
 function addProblem(problems: string | null, problem: string): string {
   return problems === null ? problem : `${problems}; ${problem}`;

@@ -1,8 +1,7 @@
-import { Fixed, fixedCents, fixedPct } from './fixed';
+import { Fixed, fixedCents, fixedPct, numberToFixed } from './fixed';
 import { DISCLAIMER, dec, ratio } from './numeric';
 import { CASH_CLASSES, concentrationOf, exposureOf, groupPositions, GroupRow, parsePositions, SAMPLE_POSITIONS_CSV } from './positions';
 import { csvDigest, InputMethod, TextDigest } from './text-input';
-import { parseFixed } from './fixed';
 
 export interface ExposureAnalysisInput {
   /** `Asset,Value,Venue,Class`, values in USD, shorts negative. */
@@ -51,13 +50,6 @@ export interface ExposureAnalysisAnswer {
   byClass: GroupRow[];
   byVenue: GroupRow[];
   disclaimer: string;
-}
-
-/** A JSON number (already validated finite) as exact fixed-point. */
-export function numberToFixed(n: number): Fixed {
-  const fixed = parseFixed(dec(n).toFixed());
-  if (fixed === null) throw new Error(`not a plain number: ${n}`);
-  return fixed;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type Decimal from 'decimal.js';
 import { ProblemError } from '../../common/errors/problem';
-import { cents, dec, Dec, DISCLAIMER, HUNDRED, ONE, pctOf, sum, ZERO } from './numeric';
+import { divRound } from './fixed';
+import { cents, dec, DISCLAIMER, HUNDRED, ONE, pctOf } from './numeric';
 
 export type Crystallization = 'annual' | 'quarterly';
 export const CRYSTALLIZATIONS: readonly Crystallization[] = ['annual', 'quarterly'];
@@ -52,6 +53,104 @@ export interface FeePeriodExact {
   highWaterMark: Decimal | null;
 }
 
+/*
+ * The schedule runs in exact fixed-point: bigints counting 1e-24 USD. Same exactness as
+ * decimal.js for this work (products rounded half away from zero at the 24th decimal, i.e. 30+
+ * significant digits for any NAV over a million) and about ten times faster, which matters for
+ * 400 quarterly rows under a 20 ms p99 budget. Rates and growth factors are computed once with
+ * decimal.js and converted.
+ */
+const FX_PLACES = 24;
+const FX_UNIT = 10n ** BigInt(FX_PLACES);
+const FX_PER_CENT = 10n ** BigInt(FX_PLACES - 2);
+
+function fx(d: Decimal): bigint {
+  return BigInt(d.times(FX_UNIT.toString()).toFixed(0));
+}
+function fxMul(a: bigint, b: bigint): bigint {
+  return divRound(a * b, FX_UNIT);
+}
+function fxToDec(v: bigint): Decimal {
+  return dec(`${v}e-${FX_PLACES}`);
+}
+function fxCents(v: bigint): number {
+  return Number(divRound(v, FX_PER_CENT)) / 100 || 0;
+}
+
+interface FeePeriodFx {
+  period: number;
+  opening: bigint;
+  grossReturn: bigint;
+  mgmtFee: bigint;
+  threshold: bigint;
+  perfFee: bigint;
+  closing: bigint;
+  hwm: bigint | null;
+}
+
+function periodCountOrThrow(input: FeeCalculatorInput): number {
+  const count = feePeriodCount(input.horizonYears, input.crystallization);
+  if (count === null) {
+    throw new ProblemError('invalid_parameter', 'horizonYears gives no whole crystallization period', [
+      {
+        field: 'horizonYears',
+        message: `must cover 1 to ${MAX_PERIODS} ${input.crystallization} periods (horizonYears × ${PERIODS_PER_YEAR[input.crystallization]}, rounded)`,
+      },
+    ]);
+  }
+  return count;
+}
+
+function scheduleFx(input: FeeCalculatorInput, grossReturnPathPct?: readonly number[]): FeePeriodFx[] {
+  const count = periodCountOrThrow(input);
+  const n = dec(PERIODS_PER_YEAR[input.crystallization]);
+  const periodGrowth = fx(ONE.plus(dec(input.annualGrossReturnPct).div(HUNDRED)).pow(ONE.div(n)));
+  const pathGrowth = grossReturnPathPct?.map((r) => fx(ONE.plus(dec(r).div(HUNDRED))));
+  const mgmtRate = fx(dec(input.mgmtFeePct).div(HUNDRED).div(n));
+  const perfRate = fx(dec(input.perfFeePct).div(HUNDRED));
+  // the hurdle for one period; k periods since the reference compound it k times
+  const hurdleStep = input.hurdlePct === null ? null : fx(ONE.plus(dec(input.hurdlePct).div(HUNDRED)).pow(ONE.div(n)));
+
+  const rows: FeePeriodFx[] = new Array(count);
+  let nav = fx(dec(input.startingNavUsd));
+  let hwm = nav;
+  let hurdleFactor = FX_UNIT; // hurdle growth since the reference was set
+  for (let p = 1; p <= count; p++) {
+    const opening = nav;
+    const growth = pathGrowth === undefined ? periodGrowth : pathGrowth[(p - 1) % pathGrowth.length];
+    const grossNav = fxMul(opening, growth);
+    const cap = grossNav > 0n ? grossNav : 0n;
+    const fee = fxMul(opening, mgmtRate);
+    const mgmtFee = fee < cap ? fee : cap;
+    const preFeeNav = grossNav - mgmtFee;
+    const reference = input.hasHwm ? hwm : opening;
+    let threshold = reference;
+    if (hurdleStep !== null) {
+      hurdleFactor = input.hasHwm ? fxMul(hurdleFactor, hurdleStep) : hurdleStep;
+      threshold = fxMul(reference, hurdleFactor);
+    }
+    const excess = preFeeNav - threshold;
+    const perfFee = excess > 0n ? fxMul(excess, perfRate) : 0n;
+    const closing = preFeeNav - perfFee;
+    if (input.hasHwm && perfFee !== 0n) {
+      hwm = closing;
+      hurdleFactor = FX_UNIT;
+    }
+    rows[p - 1] = {
+      period: p,
+      opening,
+      grossReturn: grossNav - opening,
+      mgmtFee,
+      threshold,
+      perfFee,
+      closing,
+      hwm: input.hasHwm ? hwm : null,
+    };
+    nav = closing;
+  }
+  return rows;
+}
+
 /**
  * The fee schedule at full precision. Per period: gross return on the opening NAV, management
  * fee on the opening NAV (capped at the gross NAV: a fee cannot take NAV below zero),
@@ -64,56 +163,17 @@ export interface FeePeriodExact {
  */
 export function feeSchedule(input: FeeCalculatorInput, grossReturnPathPct?: readonly number[]): FeePeriodExact[] {
   const perYear = PERIODS_PER_YEAR[input.crystallization];
-  const count = feePeriodCount(input.horizonYears, input.crystallization);
-  if (count === null) {
-    throw new ProblemError('invalid_parameter', 'horizonYears gives no whole crystallization period', [
-      {
-        field: 'horizonYears',
-        message: `must cover 1 to ${MAX_PERIODS} ${input.crystallization} periods (horizonYears × ${perYear}, rounded)`,
-      },
-    ]);
-  }
-  const n = dec(perYear);
-  const periodGrowth = dec(1).plus(dec(input.annualGrossReturnPct).div(HUNDRED)).pow(ONE.div(n));
-  const mgmtRate = dec(input.mgmtFeePct).div(HUNDRED).div(n);
-  const perfRate = dec(input.perfFeePct).div(HUNDRED);
-  const hurdleGrowth = input.hurdlePct === null ? null : ONE.plus(dec(input.hurdlePct).div(HUNDRED));
-
-  const rows: FeePeriodExact[] = [];
-  let nav = dec(input.startingNavUsd);
-  let hwm = nav;
-  let hwmPeriod = 0; // the period at whose end the reference was set (0 = inception)
-  for (let p = 1; p <= count; p++) {
-    const opening = nav;
-    const growth = grossReturnPathPct === undefined ? periodGrowth : ONE.plus(dec(grossReturnPathPct[(p - 1) % grossReturnPathPct.length]).div(HUNDRED));
-    const grossNav = opening.times(growth);
-    const grossReturn = grossNav.minus(opening);
-    const mgmtFee = Dec.min(opening.times(mgmtRate), Dec.max(grossNav, ZERO));
-    const preFeeNav = grossNav.minus(mgmtFee);
-    const reference = input.hasHwm ? hwm : opening;
-    const yearsSinceReference = dec(input.hasHwm ? p - hwmPeriod : 1).div(n);
-    const threshold = hurdleGrowth === null ? reference : reference.times(hurdleGrowth.pow(yearsSinceReference));
-    const excess = preFeeNav.minus(threshold);
-    const perfFee = excess.isPositive() && !excess.isZero() ? excess.times(perfRate) : ZERO;
-    const closing = preFeeNav.minus(perfFee);
-    if (input.hasHwm && !perfFee.isZero()) {
-      hwm = closing;
-      hwmPeriod = p;
-    }
-    rows.push({
-      period: p,
-      label: periodLabel(p, perYear),
-      openingNav: opening,
-      grossReturn,
-      mgmtFee,
-      threshold,
-      perfFee,
-      closingNav: closing,
-      highWaterMark: input.hasHwm ? hwm : null,
-    });
-    nav = closing;
-  }
-  return rows;
+  return scheduleFx(input, grossReturnPathPct).map((r) => ({
+    period: r.period,
+    label: periodLabel(r.period, perYear),
+    openingNav: fxToDec(r.opening),
+    grossReturn: fxToDec(r.grossReturn),
+    mgmtFee: fxToDec(r.mgmtFee),
+    threshold: fxToDec(r.threshold),
+    perfFee: fxToDec(r.perfFee),
+    closingNav: fxToDec(r.closing),
+    highWaterMark: r.hwm === null ? null : fxToDec(r.hwm),
+  }));
 }
 
 function periodLabel(p: number, perYear: number): string {
@@ -153,14 +213,18 @@ export interface FeeCalculatorAnswer {
  * net annualized return, in percentage points.
  */
 export function feeCalculator(input: FeeCalculatorInput): FeeCalculatorAnswer {
-  const rows = feeSchedule(input);
+  const rows = scheduleFx(input);
   const perYear = PERIODS_PER_YEAR[input.crystallization];
   const count = rows.length;
   const years = dec(count).div(perYear);
   const start = dec(input.startingNavUsd);
-  const mgmt = sum(rows.map((r) => r.mgmtFee));
-  const perf = sum(rows.map((r) => r.perfFee));
-  const ending = rows[count - 1].closingNav;
+  let mgmt = 0n;
+  let perf = 0n;
+  for (const r of rows) {
+    mgmt += r.mgmtFee;
+    perf += r.perfFee;
+  }
+  const ending = fxToDec(rows[count - 1].closing);
   const grossGrowth = ONE.plus(dec(input.annualGrossReturnPct).div(HUNDRED));
   const grossEnding = start.times(grossGrowth.pow(years));
   const grossAnnual = grossGrowth.minus(ONE);
@@ -169,20 +233,20 @@ export function feeCalculator(input: FeeCalculatorInput): FeeCalculatorAnswer {
     assumptions: { ...input, periodsPerYear: perYear, periodCount: count, years: years.toNumber() },
     periods: rows.map((r) => ({
       period: r.period,
-      label: r.label,
-      openingNav: cents(r.openingNav),
-      grossReturnUsd: cents(r.grossReturn),
-      mgmtFeeUsd: cents(r.mgmtFee),
-      hurdleThresholdNav: cents(r.threshold),
-      perfFeeUsd: cents(r.perfFee),
-      closingNav: cents(r.closingNav),
-      highWaterMark: r.highWaterMark === null ? null : cents(r.highWaterMark),
+      label: periodLabel(r.period, perYear),
+      openingNav: fxCents(r.opening),
+      grossReturnUsd: fxCents(r.grossReturn),
+      mgmtFeeUsd: fxCents(r.mgmtFee),
+      hurdleThresholdNav: fxCents(r.threshold),
+      perfFeeUsd: fxCents(r.perfFee),
+      closingNav: fxCents(r.closing),
+      highWaterMark: r.hwm === null ? null : fxCents(r.hwm),
     })),
     totals: {
-      totalMgmtFeesUsd: cents(mgmt),
-      totalPerfFeesUsd: cents(perf),
-      totalFeesUsd: cents(mgmt.plus(perf)),
-      endingNavUsd: cents(ending),
+      totalMgmtFeesUsd: fxCents(mgmt),
+      totalPerfFeesUsd: fxCents(perf),
+      totalFeesUsd: fxCents(mgmt + perf),
+      endingNavUsd: fxCents(rows[count - 1].closing),
       grossEndingNavUsd: cents(grossEnding),
       grossAnnualizedReturnPct: pctOf(grossAnnual),
       netAnnualizedReturnPct: pctOf(netAnnual),

@@ -1,6 +1,7 @@
 import type Decimal from 'decimal.js';
 import { ProblemError } from '../../common/errors/problem';
 import { CsvRow, parseCsvTable } from './csv';
+import { amountToFixed } from './amount';
 import { fixedToDec } from './fixed';
 import { csvDigest, InputMethod, TextDigest } from './text-input';
 import { bpOf, calendarDay, cents, dec, DISCLAIMER, HUNDRED, pct, sum } from './numeric';
@@ -287,7 +288,7 @@ function lpRowChecks(rows: CsvRow[], opening: Decimal, contributions: Decimal, w
   if (rows.length === 0) {
     return [{ id: 'lp-rows', status: 'warn', message: 'lpRowsCsv has a header but no investor rows.', expected: null, actual: 0 }];
   }
-  const total = (at: number) => fixedToDec(rows.reduce((acc, r) => acc + r.amount[at], 0n));
+  const total = (at: number) => fixedToDec(rows.reduce((acc, r) => acc + amountToFixed(r.amount[at]), 0n));
   const pairs: [string, number, string, Decimal][] = [
     ['lp-opening-sum', LP_OPENING, 'opening NAV', opening],
     ['lp-contributions-sum', LP_CONTRIBUTIONS, 'contributions', contributions],
@@ -310,7 +311,7 @@ function lpRowChecks(rows: CsvRow[], opening: Decimal, contributions: Decimal, w
       actual: cents(lpSum),
     };
   });
-  const overdrawn = rows.filter((r) => r.amount[LP_WITHDRAWALS] > r.amount[LP_OPENING] + r.amount[LP_CONTRIBUTIONS]);
+  const overdrawn = rows.filter((r) => amountToFixed(r.amount[LP_WITHDRAWALS]) > amountToFixed(r.amount[LP_OPENING]) + amountToFixed(r.amount[LP_CONTRIBUTIONS]));
   checks.push({
     id: 'lp-withdrawals-covered',
     status: overdrawn.length === 0 ? 'pass' : 'warn',

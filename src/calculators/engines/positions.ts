@@ -1,5 +1,7 @@
+import { ProblemError } from '../../common/errors/problem';
+import { Amount, AmountSum, isNegative } from './amount';
 import { parseCsvTable } from './csv';
-import { Fixed, fixedAbs, fixedCents, fixedPct } from './fixed';
+import { Fixed, fixedCents, fixedPct } from './fixed';
 
 /** Position CSV shared by exposure-analysis and fund-health-check. */
 export const POSITION_COLUMNS = [
@@ -28,26 +30,41 @@ export const CASH_CLASSES: readonly string[] = ['cash', 'stablecoin', 'stablecoi
 export interface Position {
   line: number;
   asset: string;
-  /** USD, exact fixed-point; shorts negative. */
-  value: Fixed;
+  /** USD, exact; shorts negative. */
+  value: Amount;
   venue: string;
   assetClass: string;
   isCash: boolean;
 }
 
+/** Above this Σ|value| the exact fast sums of amount.ts would no longer be exact (2^53 − margin). */
+const MAX_BOOK_USD = 2 ** 53 - 2 ** 33;
+
 export function parsePositions(field: string, csv: string): Position[] {
-  return parseCsvTable(field, csv, POSITION_COLUMNS).map((row) => {
+  const rows = parseCsvTable(field, csv, POSITION_COLUMNS);
+  const positions: Position[] = new Array(rows.length);
+  let absHi = 0;
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
     const [asset, , venue, klass] = row.text;
+    const value = row.amount[1];
+    absHi += Math.abs(value.hi) + 1;
     const assetClass = klass === '' ? 'unclassified' : klass.toLowerCase();
-    return {
+    positions[r] = {
       line: row.line,
       asset,
-      value: row.amount[1],
+      value,
       venue: venue === '' ? 'unspecified' : venue,
       assetClass,
       isCash: CASH_CLASSES.includes(assetClass),
     };
-  });
+  }
+  if (absHi > MAX_BOOK_USD) {
+    throw new ProblemError('invalid_parameter', `${field}: the values add up to more than 9e15 USD`, [
+      { field, message: 'the absolute values add up to more than 9,000,000,000,000,000 USD' },
+    ]);
+  }
+  return positions;
 }
 
 export interface Exposure {
@@ -61,15 +78,18 @@ export interface Exposure {
 
 /** long = Σ positive non-cash values; short = Σ |negative non-cash values|; cash = Σ cash values. */
 export function exposureOf(positions: Position[]): Exposure {
-  let long = 0n;
-  let short = 0n;
-  let cash = 0n;
+  const long = new AmountSum();
+  const short = new AmountSum();
+  const cash = new AmountSum();
   for (const p of positions) {
-    if (p.isCash) cash += p.value;
-    else if (p.value < 0n) short -= p.value;
-    else long += p.value;
+    if (p.isCash) cash.add(p.value);
+    else if (isNegative(p.value)) short.subtract(p.value);
+    else long.add(p.value);
   }
-  return { long, short, gross: long + short, net: long - short, cash, sumOfValues: long - short + cash };
+  const l = long.toFixed();
+  const s = short.toFixed();
+  const c = cash.toFixed();
+  return { long: l, short: s, gross: l + s, net: l - s, cash: c, sumOfValues: l - s + c };
 }
 
 export interface AssetGross {
@@ -92,15 +112,18 @@ function byGrossThenName(a: { gross: Fixed; key: string }, b: { gross: Fixed; ke
 }
 
 export function concentrationOf(positions: Position[]): Concentration {
-  const byAsset = new Map<string, { asset: string; key: string; gross: Fixed }>();
+  const byAsset = new Map<string, { asset: string; sum: AmountSum }>();
   for (const p of positions) {
     if (p.isCash) continue;
     const key = p.asset.toUpperCase();
-    const entry = byAsset.get(key);
-    if (entry) entry.gross += fixedAbs(p.value);
-    else byAsset.set(key, { asset: p.asset, key, gross: fixedAbs(p.value) });
+    let entry = byAsset.get(key);
+    if (!entry) {
+      entry = { asset: p.asset, sum: new AmountSum() };
+      byAsset.set(key, entry);
+    }
+    entry.sum.addAbs(p.value);
   }
-  const sorted = [...byAsset.values()].sort(byGrossThenName);
+  const sorted = [...byAsset.entries()].map(([key, e]) => ({ key, asset: e.asset, gross: e.sum.toFixed() })).sort(byGrossThenName);
   let total = 0n;
   let squares = 0n;
   for (const a of sorted) {
@@ -121,21 +144,26 @@ export interface GroupRow {
 
 /** Rows grouped by `keyOf`: signed values split into long and short; share of Σ|value| of all rows. */
 export function groupPositions(positions: Position[], keyOf: (p: Position) => string): GroupRow[] {
-  const groups = new Map<string, { key: string; long: Fixed; short: Fixed; gross: Fixed }>();
-  let allGross = 0n;
+  const groups = new Map<string, { long: AmountSum; short: AmountSum }>();
+  const all = new AmountSum();
   for (const p of positions) {
     const key = keyOf(p);
     let g = groups.get(key);
     if (!g) {
-      g = { key, long: 0n, short: 0n, gross: 0n };
+      g = { long: new AmountSum(), short: new AmountSum() };
       groups.set(key, g);
     }
-    if (p.value < 0n) g.short -= p.value;
-    else g.long += p.value;
-    allGross += fixedAbs(p.value);
+    if (isNegative(p.value)) g.short.subtract(p.value);
+    else g.long.add(p.value);
+    all.addAbs(p.value);
   }
-  return [...groups.values()]
-    .map((g) => ({ ...g, gross: g.long + g.short }))
+  const allGross = all.toFixed();
+  return [...groups.entries()]
+    .map(([key, g]) => {
+      const long = g.long.toFixed();
+      const short = g.short.toFixed();
+      return { key, long, short, gross: long + short };
+    })
     .sort(byGrossThenName)
     .map((g) => ({
       key: g.key,
