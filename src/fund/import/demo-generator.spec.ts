@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { generateDemoFund } from './demo-generator';
+
+function digest(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('demo generator determinism', () => {
+  it('writes byte-identical files for the same seed and different files for another seed', () => {
+    const base = join(tmpdir(), `fundgate-gen-spec-${process.pid}`);
+    const a = generateDemoFund({ seed: 7, outDir: join(base, 'a'), trades: 2000 });
+    generateDemoFund({ seed: 7, outDir: join(base, 'b'), trades: 2000 });
+    generateDemoFund({ seed: 8, outDir: join(base, 'c'), trades: 2000 });
+    const da = digest(join(base, 'a'));
+    expect(Object.keys(da)).toEqual(expect.arrayContaining(['fund.json', 'trades.csv', 'prices.csv', 'capital-flows.csv', 'late-prices/2024-03-09/prices.csv']));
+    expect(digest(join(base, 'b'))).toEqual(da);
+    expect(digest(join(base, 'c'))['trades.csv']).not.toBe(da['trades.csv']);
+    expect(a.trades).toBeGreaterThanOrEqual(1900);
+    expect(a.paperTrades).toBeGreaterThan(0);
+  }, 60_000);
+});
