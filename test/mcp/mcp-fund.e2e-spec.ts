@@ -1,0 +1,126 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AddressInfo } from 'node:net';
+import { allEndpoints, DEMO_SLUG, seedFundsOnce } from '../fund-data/fixtures';
+import { bootApp, call, mintKey, TestApp } from '../utils/app';
+
+/** The tool name and arguments that correspond to a REST URL of the read API. */
+function toolCallFor(url: string): { name: string; args: Record<string, unknown> } {
+  const u = new URL(url, 'http://x');
+  const name = 'get_' + u.pathname.slice('/api/v1/'.length).replace(/[/-]/g, '_');
+  const args: Record<string, unknown> = {};
+  for (const [k, v] of u.searchParams) args[k] = /^\d+$/.test(v) && k !== 'accountCode' ? Number(v) : v;
+  return { name, args };
+}
+
+describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () => {
+  let app: TestApp;
+  let base: string;
+  let readKey: string;
+  let params: { attributionDate: string; journalFrom: string; journalTo: string };
+
+  beforeAll(async () => {
+    app = await bootApp();
+    await seedFundsOnce(app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    readKey = (await mintKey(app, { scopes: ['fund:read'], fund: DEMO_SLUG, plan: 'platform' })).key;
+    const dates = await call(app, 'GET', '/api/v1/fund/pnl/attribution-dates', { key: readKey });
+    const latest = dates.json.latest as string;
+    params = { attributionDate: latest, journalFrom: new Date(Date.parse(latest) - 20 * 86_400_000).toISOString().slice(0, 10), journalTo: latest };
+  });
+  afterAll(() => app.close());
+
+  async function connect(key: string) {
+    const client = new Client({ name: 'fundgate-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    return client;
+  }
+
+  it('refuses a caller without a key with 401 and WWW-Authenticate', async () => {
+    const res = await fetch(`${base}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2026-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('lists one typed, read-only tool per read endpoint, and answers every one exactly as REST', async () => {
+    const client = await connect(readKey);
+    const { tools } = await client.listTools();
+    const endpoints = allEndpoints(params);
+    const expected = endpoints.map((u) => toolCallFor(u).name).sort();
+    expect(tools.map((t) => t.name).sort()).toEqual(expected);
+    expect(tools).toHaveLength(25);
+    for (const t of tools) {
+      expect(t.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
+      expect(t.outputSchema?.type).toBe('object');
+      expect(t.description).toMatch(/decimal strings/);
+    }
+    for (const url of endpoints) {
+      const { name, args } = toolCallFor(url);
+      const result = await client.callTool({ name, arguments: args }); // the SDK validates structuredContent against outputSchema
+      expect({ name, isError: result.isError ?? false }).toEqual({ name, isError: false });
+      const rest = await call(app, 'GET', url, { key: readKey });
+      expect(rest.status).toBe(200);
+      const body = Array.isArray(rest.json) ? { items: rest.json } : rest.json;
+      expect({ name, structured: result.structuredContent }).toEqual({ name, structured: body });
+    }
+    await client.close();
+  });
+
+  it('answers the documented raw request sequence over plain HTTP', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${readKey}` };
+    const init = await fetch(`${base}/api/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2026-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '8' } } }) });
+    expect(init.status).toBe(200);
+    const initBody = await init.json();
+    expect(initBody.result.protocolVersion).toBe('2026-06-18');
+    expect(initBody.result.capabilities.tools).toBeDefined();
+    const called = await fetch(`${base}/api/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } }) });
+    const body = await called.json();
+    const rest = await call(app, 'GET', '/api/v1/fund/overview', { key: readKey });
+    expect(body.result.structuredContent).toEqual(rest.json);
+    expect(Object.keys(body.result.structuredContent)).toEqual(['fund', 'shareClasses', 'latestNav']);
+  });
+
+  it('reports bad arguments as tool errors naming the field', async () => {
+    const client = await connect(readKey);
+    const missing = await client.callTool({ name: 'get_fund_pnl_attribution', arguments: {} });
+    expect(missing.isError).toBe(true);
+    expect((missing.content as { text: string }[])[0].text).toMatch(/^missing_parameter: date/);
+    const bad = await client.callTool({ name: 'get_fund_risk_var', arguments: { confidence: 0.5, bogus: 1 } });
+    expect(bad.isError).toBe(true);
+    expect((bad.content as { text: string }[])[0].text).toMatch(/confidence/);
+    await client.close();
+  });
+
+  it('hides and refuses tools the key\'s scopes do not allow', async () => {
+    const proposeOnly = (await mintKey(app, { scopes: ['fund:propose'], fund: DEMO_SLUG })).key;
+    const client = await connect(proposeOnly);
+    const { tools } = await client.listTools();
+    expect(tools.filter((t) => t.name.startsWith('get_'))).toEqual([]);
+    await expect(client.callTool({ name: 'get_fund_overview', arguments: {} })).rejects.toThrow(/unknown tool/);
+    await client.close();
+    const readOnly = await connect(readKey);
+    expect((await readOnly.listTools()).tools.filter((t) => t.name.startsWith('propose_'))).toEqual([]);
+    await readOnly.close();
+  });
+
+  it('counts tool calls against the key\'s rate limit', async () => {
+    const limited = await bootApp({}, { RATE_LIMITS: JSON.stringify({ 'fund-minute': { free: 2 } }) });
+    await limited.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(limited.getHttpServer().address() as AddressInfo).port}/api/mcp`;
+    const key = (await mintKey(limited, { scopes: ['fund:read'], fund: DEMO_SLUG, plan: 'free' })).key;
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    const errors: boolean[] = [];
+    for (let i = 0; i < 3; i++) errors.push(Boolean((await client.callTool({ name: 'get_fund_fee_terms', arguments: {} })).isError));
+    await client.close();
+    await limited.close();
+    // A clock-minute boundary inside the loop resets the window; otherwise the third call is refused.
+    expect(errors[0]).toBe(false);
+    if (errors[2]) expect(errors).toEqual([false, false, true]);
+  });
+});
