@@ -1,0 +1,114 @@
+import { ProblemError } from '../../common/errors/problem';
+import { EXPOSURE_ANALYSIS_DEFAULTS, exposureAnalysis } from './exposure-analysis.engine';
+
+// longs (one asset in two spellings and venues), shorts (minus sign and parentheses),
+// cash and a stablecoin, an unclassified row; CRLF, a quoted thousands value, a blank line
+const BOOK = [
+  'Asset,Value,Venue,Class',
+  'BTC,"1,000,000",Coinbase,crypto',
+  'ETH,500000,Kraken,crypto',
+  '',
+  'btc,250000,Kraken,Crypto',
+  'QQQ,-300000,IBKR,equity',
+  'SPY,(200000),IBKR,equity',
+  'USDC,400000,Coinbase,stablecoin',
+  'USD,150000.50,Bank,cash',
+  'GLD,100000,IBKR,',
+].join('\r\n');
+
+const run = (positionsCsv: string, navUsd: number | null = null) => exposureAnalysis({ positionsCsv, navUsd, inputMethod: 'upload' });
+
+describe('exposure-analysis engine', () => {
+  it('long, short, gross, net and cash by hand, ratios over the sum of values', () => {
+    const a = run(BOOK);
+    expect(a.positionsCount).toBe(8);
+    expect(a.assumptions).toMatchObject({ ratioBasis: 'sumOfValues', ratioBasisUsd: 1_900_000.5, navUsd: null, positionsCsv: { isDefault: false, rows: 8 } });
+    expect(a.exposure).toEqual({
+      longUsd: 1_850_000,
+      shortUsd: 500_000,
+      grossUsd: 2_350_000,
+      netUsd: 1_350_000,
+      cashUsd: 550_000.5,
+      longPct: 97.3684,
+      shortPct: 26.3158,
+      grossPct: 123.6842,
+      netPct: 71.0526,
+      cashPct: 28.9474,
+    });
+  });
+
+  it('ratios over navUsd when given', () => {
+    expect(run(BOOK, 2_000_000).exposure).toMatchObject({ longPct: 92.5, shortPct: 25, grossPct: 117.5, netPct: 67.5, cashPct: 27.5 });
+  });
+
+  it('concentration combines an asset across venues and spellings and ignores cash', () => {
+    const c = run(BOOK).concentration;
+    expect(c.assetCount).toBe(5);
+    expect(c.top5).toEqual([
+      { asset: 'BTC', grossUsd: 1_250_000, weightPct: 53.1915 },
+      { asset: 'ETH', grossUsd: 500_000, weightPct: 21.2766 },
+      { asset: 'QQQ', grossUsd: 300_000, weightPct: 12.766 },
+      { asset: 'SPY', grossUsd: 200_000, weightPct: 8.5106 },
+      { asset: 'GLD', grossUsd: 100_000, weightPct: 4.2553 },
+    ]);
+    expect(c.top5WeightPct).toBe(100);
+    expect(c.largestWeightPct).toBe(53.1915);
+    // (1.25² + 0.5² + 0.3² + 0.2² + 0.1²) / 2.35²
+    expect(c.herfindahlIndex).toBe(0.353554);
+    expect(c.effectivePositions).toBe(2.83);
+  });
+
+  it('breakdowns by class (lower-cased) and by venue, largest first', () => {
+    const a = run(BOOK);
+    expect(a.byClass.map((g) => [g.key, g.longUsd, g.shortUsd, g.netUsd, g.shareOfGrossPct])).toEqual([
+      ['crypto', 1_750_000, 0, 1_750_000, 60.3448],
+      ['equity', 0, 500_000, -500_000, 17.2414],
+      ['stablecoin', 400_000, 0, 400_000, 13.7931],
+      ['cash', 150_000.5, 0, 150_000.5, 5.1724],
+      ['unclassified', 100_000, 0, 100_000, 3.4483],
+    ]);
+    expect(a.byVenue.map((g) => [g.key, g.grossUsd, g.shareOfGrossPct])).toEqual([
+      ['Coinbase', 1_400_000, 48.2759],
+      ['Kraken', 750_000, 25.8621],
+      ['IBKR', 600_000, 20.6897],
+      ['Bank', 150_000.5, 5.1724],
+    ]);
+  });
+
+  it('a bad row is a 400 naming its line (counted after the blank line)', () => {
+    expect.assertions(3);
+    try {
+      run(`${BOOK}\r\nDOGE,lots,Binance,crypto\r\n`);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ProblemError);
+      expect((err as ProblemError).code).toBe('invalid_parameter');
+      expect((err as ProblemError).errors).toEqual([{ field: 'positionsCsv', message: 'line 11: Value "lots" is not a number' }]);
+    }
+  });
+
+  it('a book that sums to zero or less answers null ratios rather than dividing by it', () => {
+    const a = run('Asset,Value,Venue,Class\nBTC,100,X,crypto\nETH,-100,X,crypto');
+    expect(a.exposure).toMatchObject({ grossUsd: 200, netUsd: 0, grossPct: null, netPct: null });
+  });
+
+  it('header only: zeros, no concentration', () => {
+    const a = run('Asset,Value,Venue,Class\r\n');
+    expect(a.positionsCount).toBe(0);
+    expect(a.concentration).toEqual({ assetCount: 0, top5: [], top5WeightPct: 0, largestWeightPct: 0, herfindahlIndex: 0, effectivePositions: null });
+  });
+
+  it('sums stay exact to the cent over many rows with sub-cent values', () => {
+    // 3 000 × 0.333 = 999 exactly; floating point would drift
+    const rows = ['Asset,Value,Venue,Class', ...Array.from({ length: 3000 }, (_, i) => `A${i},0.333,V,crypto`)];
+    expect(run(rows.join('\n')).exposure.longUsd).toBe(999);
+  });
+
+  it('the default sample book, deterministically', () => {
+    const first = JSON.stringify(exposureAnalysis(EXPOSURE_ANALYSIS_DEFAULTS));
+    const a = JSON.parse(first);
+    expect(a.assumptions.positionsCsv).toMatchObject({ isDefault: true, rows: 8 });
+    expect(a.exposure).toMatchObject({ longUsd: 9_200_000, shortUsd: 600_000, cashUsd: 1_900_000 });
+    expect(JSON.stringify(exposureAnalysis(EXPOSURE_ANALYSIS_DEFAULTS))).toBe(first);
+    expect(a.disclaimer).toMatch(/not accounting or tax advice/);
+  });
+});

@@ -1,0 +1,90 @@
+import { FUND_HEALTH_CHECK_DEFAULTS, fundHealthCheck, FundHealthCheckInput } from './fund-health-check.engine';
+
+const diversified = ['Asset,Value,Venue,Class', ...Array.from({ length: 10 }, (_, i) => `A${i},4000000,Venue ${i % 3},equity`), 'USD,10000000,Bank,cash'].join('\n');
+
+const strong: FundHealthCheckInput = {
+  aumUsd: 50_000_000,
+  positionsCsv: diversified,
+  mgmtFeePct: 1.5,
+  perfFeePct: 15,
+  hasHwm: true,
+  hurdlePct: 5,
+  navFrequency: 'daily',
+  reconFrequency: 'daily',
+  lpReportingFrequency: 'monthly',
+  backOfficeHeadcount: 3,
+  hasFundAdmin: true,
+  hasAnnualAudit: true,
+};
+
+const weak: FundHealthCheckInput = {
+  aumUsd: 10_000_000,
+  positionsCsv: 'Asset,Value,Venue,Class\nBTC,35000000,Some exchange,crypto',
+  mgmtFeePct: 3.5,
+  perfFeePct: 35,
+  hasHwm: false,
+  hurdlePct: null,
+  navFrequency: 'quarterly',
+  reconFrequency: 'rarely',
+  lpReportingFrequency: 'adhoc',
+  backOfficeHeadcount: 1,
+  hasFundAdmin: false,
+  hasAnnualAudit: false,
+};
+
+const scores = (a: ReturnType<typeof fundHealthCheck>) => Object.fromEntries(a.sections.map((s) => [s.id, s.score]));
+
+describe('fund-health-check engine', () => {
+  it('a well-run fund scores 100, grade A, no findings', () => {
+    const a = fundHealthCheck(strong);
+    expect(scores(a)).toEqual({ fees: 100, operations: 100, reporting: 100, governance: 100, portfolio: 100 });
+    expect(a.overallScore).toBe(100);
+    expect(a.grade).toBe('A');
+    expect(a.findings).toEqual([]);
+  });
+
+  it('a poorly run fund: every section loses, grade F, high-severity findings first', () => {
+    const a = fundHealthCheck(weak);
+    // fees 100 − 40 − 40 − 30 − 5; operations − 50 − 50; reporting − 60; governance − 40 − 40 − 20; portfolio − 65 − 25
+    expect(scores(a)).toEqual({ fees: 0, operations: 0, reporting: 40, governance: 0, portfolio: 10 });
+    expect(a.overallScore).toBe(10); // (40 × 20 + 10 × 15) / 100 = 9.5, half up
+    expect(a.grade).toBe('F');
+    expect(a.findings[0].severity).toBe('high');
+    expect(a.findings.map((f) => f.severity)).toEqual([...a.findings.map((f) => f.severity)].sort((x, y) => ['high', 'medium', 'low', 'info'].indexOf(x) - ['high', 'medium', 'low', 'info'].indexOf(y)));
+    const messages = a.findings.map((f) => f.message).join('\n');
+    expect(messages).toContain('without a high-water mark');
+    expect(messages).toContain('No independent fund administrator');
+    expect(messages).toContain('BTC is 100.0 % of the non-cash gross exposure');
+    expect(messages).toContain('Gross exposure is 3.50× AUM');
+    expect(messages).toContain('The positions sum to 350.0 % of aumUsd');
+  });
+
+  it('the defaults: 74, grade B, with the sample book concentrated in BTC', () => {
+    const a = fundHealthCheck(FUND_HEALTH_CHECK_DEFAULTS);
+    expect(scores(a)).toEqual({ fees: 75, operations: 50, reporting: 90, governance: 100, portfolio: 55 });
+    expect(a.overallScore).toBe(74); // 73.75
+    expect(a.grade).toBe('B');
+    expect(a.assumptions.positionsCsv).toMatchObject({ isDefault: true, rows: 8 });
+    expect(a.disclaimer).toMatch(/not accounting or tax advice/);
+  });
+
+  it('without positions the portfolio is not assessed and its weight is spread', () => {
+    const a = fundHealthCheck({ ...FUND_HEALTH_CHECK_DEFAULTS, positionsCsv: '' });
+    expect(a.sections.find((s) => s.id === 'portfolio')).toMatchObject({ score: null, assessed: false });
+    expect(a.overallScore).toBe(77); // (75 × 20 + 50 × 25 + 90 × 20 + 100 × 20) / 85 = 76.47
+    expect(a.findings.some((f) => f.section === 'portfolio' && f.severity === 'info')).toBe(true);
+  });
+
+  it.each([
+    { change: { hasFundAdmin: false }, section: 'governance', score: 60 },
+    { change: { hasAnnualAudit: false }, section: 'governance', score: 60 },
+    { change: { backOfficeHeadcount: 1 }, section: 'governance', score: 80 },
+    { change: { backOfficeHeadcount: 0 }, section: 'operations', score: 80 },
+    { change: { reconFrequency: 'weekly' as const }, section: 'operations', score: 90 },
+    { change: { navFrequency: 'quarterly' as const, lpReportingFrequency: 'monthly' as const }, section: 'reporting', score: 80 },
+    { change: { perfFeePct: 25 }, section: 'fees', score: 75 },
+    { change: { perfFeePct: 0, hasHwm: false, hurdlePct: null }, section: 'fees', score: 100 },
+  ])('one weakness at a time: $change', ({ change, section, score }) => {
+    expect(scores(fundHealthCheck({ ...strong, ...change }))[section]).toBe(score);
+  });
+});
