@@ -29,6 +29,18 @@ export interface NavRunOutcome {
 
 const realClock = () => new Date();
 
+export interface NavRunRecord {
+  navRunId: string;
+  valuationDate: IsoDate;
+  status: string;
+  failureReason: string | null;
+  grossAssetValue: string | null;
+  netAssetValue: string | null;
+  supersedesRunId: string | null;
+  startedAt: string;
+  completedAt: string | null;
+}
+
 /**
  * Runs the NAV engine over a range of dates: loads the previous complete run's checkpoint,
  * values each day in memory and writes runs, results and journal entries in batched
@@ -39,8 +51,26 @@ const realClock = () => new Date();
 export class NavRunService {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** Runs `date` (and any earlier dates not yet run, or later ones a re-run must cascade to). */
   async runNavForDate(fundId: string, date: IsoDate, clock: (date: IsoDate) => Date = realClock): Promise<NavRunOutcome> {
-    return this.runNavRange(fundId, { from: date, to: date, clock });
+    const lastComplete = await new NavRunRepository(this.dataSource).lastCompleteDate(fundId);
+    const from = lastComplete && date > addDays(lastComplete, 1) ? addDays(lastComplete, 1) : date;
+    return this.runNavRange(fundId, { from, to: date, clock });
+  }
+
+  /** The newest run for a date (complete, failed or running), as the admin endpoint answers it. */
+  async latestRunFor(fundId: string, date: IsoDate): Promise<NavRunRecord | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT id, valuation_date::text AS valuation_date, status, failure_reason, started_at, completed_at,
+              gross_asset_value::text AS gav, net_asset_value::text AS nav, supersedes_run_id
+         FROM nav_runs WHERE fund_id = $1 AND valuation_date = $2 ORDER BY started_at DESC, (status = 'complete') DESC LIMIT 1`,
+      [fundId, date]);
+    if (!row) return null;
+    return {
+      navRunId: row.id, valuationDate: row.valuation_date, status: row.status, failureReason: row.failure_reason,
+      grossAssetValue: row.gav, netAssetValue: row.nav, supersedesRunId: row.supersedes_run_id,
+      startedAt: new Date(row.started_at).toISOString(), completedAt: row.completed_at ? new Date(row.completed_at).toISOString() : null,
+    };
   }
 
   async runNavRange(fundId: string, options: NavRunOptions = {}): Promise<NavRunOutcome> {
