@@ -1,0 +1,97 @@
+import { CALCULATORS, runCalculator } from '../../src/calculators/calculators.registry';
+import { bootApp, call, randomIp, TestApp } from '../utils/app';
+import { CALC_PATHS } from './helpers';
+
+describe('calculators over REST (e2e)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await bootApp();
+  });
+  afterAll(() => app.close());
+
+  it('the registry lists the seven routes', () => {
+    expect(CALCULATORS.map((c) => c.path)).toEqual([...CALC_PATHS]);
+  });
+
+  describe.each(CALCULATORS.map((c) => [c.path, c] as const))('%s', (path, def) => {
+    const url = `/api/v1/calc/${path}`;
+
+    it('{} answers 200 with every default echoed and the disclaimer, the same bytes as the engine', async () => {
+      const res = await call(app, 'POST', url, { body: {}, ip: randomIp() });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body).toBe(JSON.stringify(runCalculator(def, {})));
+      expect(res.json.disclaimer).toBe('Illustrative estimate, not accounting or tax advice.');
+      expect(res.json.assumptions).toBeDefined();
+      // no key needed, yet the daily cap is announced
+      expect(res.headers['ratelimit-policy']).toBe('"calc-daily";q=500;w=86400');
+      expect(res.headers['ratelimit']).toMatch(/^"calc-daily";r=499;t=\d+$/);
+    });
+
+    it('a full body answers its own figures, deterministically', async () => {
+      const first = await call(app, 'POST', url, { body: def.example, ip: randomIp() });
+      expect(first.status).toBe(200);
+      expect(first.body).toBe(JSON.stringify(runCalculator(def, def.example as never)));
+      expect(first.body).not.toBe(JSON.stringify(runCalculator(def, {})));
+      const again = await call(app, 'POST', url, { body: def.example, ip: randomIp() });
+      expect(again.body).toBe(first.body);
+    });
+  });
+
+  it('fee-calculator over HTTP reproduces the fund-domain check vector', async () => {
+    const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+      body: { startingNavUsd: 100, annualGrossReturnPct: 12, mgmtFeePct: 2, perfFeePct: 20, hurdlePct: 4, hasHwm: true, crystallization: 'annual', horizonYears: 3 },
+      ip: randomIp(),
+    });
+    expect(res.json.periods.map((p: { mgmtFeeUsd: number }) => p.mgmtFeeUsd)).toEqual([2, 2.18, 2.37]);
+    expect(res.json.periods.map((p: { perfFeeUsd: number }) => p.perfFeeUsd)).toEqual([1.2, 1.31, 1.42]);
+    expect(res.json.totals.endingNavUsd).toBe(128.79);
+  });
+
+  it('a body with no Content-Type and no bytes takes every default', async () => {
+    const res = await app.getHttpAdapter().getInstance().inject({ method: 'POST', url: '/api/v1/calc/operating-cost-calculator', remoteAddress: randomIp() });
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body).totalAnnualCostUsd).toBe(663_000);
+  });
+
+  it('null is accepted where the interface allows it (hurdlePct, navUsd)', async () => {
+    const fee = await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: { hurdlePct: null }, ip: randomIp() });
+    expect(fee.status).toBe(200);
+    expect(fee.json.assumptions.hurdlePct).toBeNull();
+    const exposure = await call(app, 'POST', '/api/v1/calc/exposure-analysis', { body: { navUsd: null }, ip: randomIp() });
+    expect(exposure.json.assumptions.ratioBasis).toBe('sumOfValues');
+    const health = await call(app, 'POST', '/api/v1/calc/fund-health-check', { body: { hurdlePct: null }, ip: randomIp() });
+    expect(health.status).toBe(200);
+  });
+
+  it('OpenAPI documents each body with defaults, bounds and enums, and an example request and answer', async () => {
+    const doc = (await call(app, 'GET', '/api/openapi.json')).json;
+    for (const path of CALC_PATHS) {
+      const op = doc.paths[`/api/v1/calc/${path}`]?.post;
+      expect(op).toBeDefined();
+      expect(op.tags).toEqual(['calculators']);
+      const body = op.requestBody.content['application/json'];
+      expect(Object.keys(body.examples)).toEqual(['defaults', 'full']);
+      expect(op.responses['200'].content['application/json'].example.disclaimer).toMatch(/not accounting or tax advice/);
+      for (const status of ['400', '413', '415', '429']) expect(op.responses[status]).toBeDefined();
+      const schema = doc.components.schemas[body.schema.$ref.split('/').pop()];
+      expect(schema.required ?? []).toEqual([]);
+      for (const [name, prop] of Object.entries<Record<string, unknown>>(schema.properties)) {
+        expect({ name, hasDefault: 'default' in prop, described: typeof prop.description === 'string' }).toEqual({ name, hasDefault: true, described: true });
+      }
+    }
+    const fee = doc.components.schemas.FeeCalculatorRequest.properties;
+    expect(fee.horizonYears).toMatchObject({ type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 100, default: 5 });
+    expect(fee.mgmtFeePct).toMatchObject({ minimum: 0, maximum: 100 });
+    expect(fee.crystallization).toMatchObject({ enum: ['annual', 'quarterly'], default: 'annual' });
+    expect(fee.hurdlePct).toMatchObject({ nullable: true, default: null });
+    const health = doc.components.schemas.FundHealthCheckRequest.properties;
+    expect(health.navFrequency.enum).toEqual(['daily', 'weekly', 'monthly', 'quarterly']);
+    expect(health.reconFrequency.enum).toEqual(['daily', 'weekly', 'monthly', 'rarely']);
+    expect(health.lpReportingFrequency.enum).toEqual(['monthly', 'quarterly', 'adhoc']);
+    expect(health.backOfficeHeadcount.type).toBe('integer');
+    expect(doc.components.schemas.LpReportGraderRequest.properties.reportingFrequency.enum).toEqual(['monthly', 'quarterly', 'adhoc']);
+    expect(doc.components.schemas.NavValidatorRequest.properties.periodStart).toMatchObject({ format: 'date', default: '2025-01-01' });
+    expect(doc.components.schemas.FeeCalculatorResponse.properties.periods.items.$ref).toMatch(/FeePeriodRow$/);
+  });
+});
