@@ -53,6 +53,41 @@ async function benchMe(db: DataSource): Promise<Section> {
   }
 }
 
+/** The demo fund's books in the bench database (seeded once; later runs reuse them). */
+async function ensureDemoFund(db: DataSource): Promise<void> {
+  const rows = await db.query(`SELECT count(*)::int AS n FROM nav_runs r JOIN funds f ON f.id = r.fund_id WHERE f.slug = 'demo' AND r.status = 'complete'`);
+  if (rows[0].n > 0) return;
+  const { seedDemoFund } = await import('../src/fund/import/seed-demo-fund');
+  await seedDemoFund(db, { slug: 'demo' });
+}
+
+async function benchMcp(db: DataSource): Promise<Section> {
+  await ensureDemoFund(db);
+  const minted = await mintPlatformKey(db, ['fund:read'], 'demo');
+  const headers = { authorization: `Bearer ${minted.key}` };
+  const restUrl = `http://127.0.0.1:${API_PORT}/api/v1/fund/overview`;
+  const mcpUrl = `http://127.0.0.1:${API_PORT}/api/mcp`;
+  const mcpHeaders = { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } });
+  await load(restUrl, { seconds: 2, headers });
+  const rest = await load(restUrl, { seconds: SECONDS, headers });
+  await load(mcpUrl, { seconds: 2, headers: mcpHeaders, method: 'POST', body });
+  const mcp = await load(mcpUrl, { seconds: SECONDS, headers: mcpHeaders, method: 'POST', body });
+  const r = ratio(mcp.requestsPerSec, rest.requestsPerSec);
+  return {
+    title: 'MCP tools/call get_fund_overview vs GET /fund/overview (issue 7; target ratio ≥ 0.8)',
+    lines: [
+      `autocannon, 50 connections, ${SECONDS} s each, platform key (limits raised, still counted), same run.`,
+      `| target | req/s | p50 ms | p99 ms | non-2xx |`,
+      `| --- | --- | --- | --- | --- |`,
+      `| GET /api/v1/fund/overview | ${rest.requestsPerSec} | ${rest.latencyP50Ms} | ${rest.latencyP99Ms} | ${rest.non2xx} |`,
+      `| POST /api/mcp tools/call get_fund_overview | ${mcp.requestsPerSec} | ${mcp.latencyP50Ms} | ${mcp.latencyP99Ms} | ${mcp.non2xx} |`,
+      ``,
+      `ratio: **${r}** (${r >= 0.8 ? 'meets' : 'MISSES'} the 0.8 target)`,
+    ],
+  };
+}
+
 async function main(): Promise<void> {
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : null;
   const want = (name: string) => only === null || only.includes(name);
@@ -66,6 +101,7 @@ async function main(): Promise<void> {
   const sections: Section[] = [];
   try {
     if (want('me')) sections.push(await benchMe(db));
+    if (want('mcp')) sections.push(await benchMcp(db));
   } finally {
     await stopProcess(api);
     await db.destroy();
