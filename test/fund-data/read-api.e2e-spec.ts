@@ -230,7 +230,7 @@ describe('fund read API against the demo fund (e2e)', () => {
         const ten = (await fetch(`/api/v1/fund/risk/var?method=${method}&confidence=${confidence}&horizonDays=10&windowDays=250`)).json;
         expect(one.method).toBe(method);
         expect(ten.portfolioVolatility).toBe(one.portfolioVolatility);
-        expect(D(ten.valueAtRisk).minus(D(one.valueAtRisk).times(D(10).sqrt())).abs().lte('0.02')).toBe(true);
+        expect(D(ten.valueAtRisk).minus(D(one.valueAtRisk).times(new Decimal(10).sqrt())).abs().lte('0.02')).toBe(true);
         for (const v of [one, ten]) {
           expect(v.components.length).toBeGreaterThan(3);
           expect(sumOf(v.components.map((c: any) => c.componentVar)).toFixed(2)).toBe(v.valueAtRisk);

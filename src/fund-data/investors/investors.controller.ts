@@ -5,6 +5,7 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { NoQuery } from '../common/no-query';
 import { CapitalAccountsDto, CapitalActivityListDto, CapitalActivityQueryDto, InvestorsDto, InvestorsQueryDto } from './investors.dto';
 import { InvestorsService } from './investors.service';
 
@@ -27,7 +28,7 @@ export class InvestorsController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'Per-investor capital accounts of the latest complete NAV run (closing capital sums to its NAV)' })
   @Returns(CapitalAccountsDto)
-  capitalAccounts(@CurrentPrincipal() p: Principal): Promise<CapitalAccountsDto> {
+  capitalAccounts(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<CapitalAccountsDto> {
     return this.investors.capitalAccounts(fundIdOf(p));
   }
 

@@ -5,6 +5,7 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { NoQuery } from '../common/no-query';
 import {
   GlDetailDto, GlDetailQueryDto, JournalEntriesDto, JournalEntriesQueryDto, LedgerAccountsDto, TrialBalanceDto, TrialBalanceQueryDto,
 } from './ledger.dto';
@@ -47,7 +48,7 @@ export class LedgerController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'The chart of accounts' })
   @Returns(LedgerAccountsDto)
-  accounts(@CurrentPrincipal() p: Principal): Promise<LedgerAccountsDto> {
+  accounts(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<LedgerAccountsDto> {
     return this.ledger.accounts(fundIdOf(p));
   }
 }

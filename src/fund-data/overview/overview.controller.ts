@@ -5,6 +5,7 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { NoQuery } from '../common/no-query';
 import { FeeTermsDto, OverviewDto } from './overview.dto';
 import { OverviewService } from './overview.service';
 
@@ -18,7 +19,7 @@ export class OverviewController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'The fund, its share classes and the latest complete NAV' })
   @Returns(OverviewDto)
-  get(@CurrentPrincipal() p: Principal): Promise<OverviewDto> {
+  get(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<OverviewDto> {
     return this.overview.overview(fundIdOf(p));
   }
 
@@ -27,7 +28,7 @@ export class OverviewController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'Management and performance fee terms and the share classes they apply to' })
   @Returns(FeeTermsDto)
-  feeTerms(@CurrentPrincipal() p: Principal): Promise<FeeTermsDto> {
+  feeTerms(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<FeeTermsDto> {
     return this.overview.feeTerms(fundIdOf(p));
   }
 }

@@ -5,6 +5,7 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { NoQuery } from '../common/no-query';
 import { BreakdownDto, ExposureDto, ExposureSeriesQueryDto, ExposureSeriesRowDto, PositionsDto } from './positions.dto';
 import { PositionsService } from './positions.service';
 
@@ -18,7 +19,7 @@ export class PositionsController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'Live positions of live connections at the latest closes (never paper connections)' })
   @Returns(PositionsDto)
-  list(@CurrentPrincipal() p: Principal): Promise<PositionsDto> {
+  list(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<PositionsDto> {
     return this.positions.positions(fundIdOf(p));
   }
 
@@ -27,7 +28,7 @@ export class PositionsController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'Live market value by asset, by connection source type and by venue' })
   @Returns(BreakdownDto)
-  breakdown(@CurrentPrincipal() p: Principal): Promise<BreakdownDto> {
+  breakdown(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<BreakdownDto> {
     return this.positions.breakdown(fundIdOf(p));
   }
 
@@ -36,7 +37,7 @@ export class PositionsController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'Long, short, gross, net and cash exposure of the live book, with ratios over NAV' })
   @Returns(ExposureDto)
-  exposure(@CurrentPrincipal() p: Principal): Promise<ExposureDto> {
+  exposure(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<ExposureDto> {
     return this.positions.exposure(fundIdOf(p));
   }
 

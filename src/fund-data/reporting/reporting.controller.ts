@@ -5,6 +5,7 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { NoQuery } from '../common/no-query';
 import { DealingCalendarDto, ExpensesDto, LimitQueryDto, LpReportsDto } from './reporting.dto';
 import { ReportingService } from './reporting.service';
 
@@ -27,7 +28,7 @@ export class ReportingController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'Dealing frequency, notice and settlement days, next dealing date' })
   @Returns(DealingCalendarDto)
-  dealingCalendar(@CurrentPrincipal() p: Principal): Promise<DealingCalendarDto> {
+  dealingCalendar(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<DealingCalendarDto> {
     return this.reporting.dealingCalendar(fundIdOf(p));
   }
 

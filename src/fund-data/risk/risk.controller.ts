@@ -5,6 +5,7 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { NoQuery } from '../common/no-query';
 import { AttributionService } from './attribution.service';
 import { PerformanceService } from './performance.service';
 import {
@@ -38,7 +39,7 @@ export class RiskController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'Historical stress scenarios with their date windows, sources and per-asset returns' })
   @Returns(StressPresetsDto)
-  stressPresets(@CurrentPrincipal() p: Principal): Promise<StressPresetsDto> {
+  stressPresets(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<StressPresetsDto> {
     return this.stress.presets(fundIdOf(p));
   }
 
@@ -74,7 +75,7 @@ export class RiskController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'Dates for which attribution can be run (a complete run with a usable previous run)' })
   @Returns(AttributionDatesDto)
-  attributionDates(@CurrentPrincipal() p: Principal): Promise<AttributionDatesDto> {
+  attributionDates(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<AttributionDatesDto> {
     return this.attribution.dates(fundIdOf(p));
   }
 }

@@ -1,0 +1,144 @@
+import { bootApp, dbOf, TestApp } from '../utils/app';
+import { DEMO_SLUG, OTHER_SLUG, allEndpoints, fundKey, get, seedFundsOnce } from './fixtures';
+
+jest.setTimeout(240_000);
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+describe('trades pagination and tenant isolation (e2e)', () => {
+  let app: TestApp;
+  let demoKey: string;
+  let otherKey: string;
+  let demoId: string;
+  let otherId: string;
+
+  beforeAll(async () => {
+    app = await bootApp({ liveCacheSeconds: 0 });
+    ({ demoId, otherId } = await seedFundsOnce(app));
+    demoKey = await fundKey(app, DEMO_SLUG);
+    otherKey = await fundKey(app, OTHER_SLUG);
+  });
+  afterAll(() => app.close());
+
+  async function walk(key: string, query: string, onPage?: (page: number) => Promise<void>) {
+    const seen: { id: string; executedAt: string }[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10_000; page++) {
+      const res = await get(app, `/api/v1/fund/trades?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
+      expect(res.status).toBe(200);
+      seen.push(...res.json.items);
+      expect(res.json.hasMore).toBe(res.json.nextCursor !== null);
+      if (!res.json.hasMore) break;
+      cursor = res.json.nextCursor;
+      if (onPage) await onPage(page);
+    }
+    return seen;
+  }
+
+  const liveTradeIds = async (fundId: string, where = '', params: unknown[] = []) =>
+    (await dbOf(app).query(
+      `SELECT t.id::text FROM trades t JOIN connections c ON c.id = t.connection_id AND c.mode = 'live'
+        JOIN instruments i ON i.id = t.instrument_id
+        WHERE t.fund_id = $1 ${where} ORDER BY t.executed_at DESC, t.id DESC`,
+      [fundId, ...params],
+    )).map((r: { id: string }) => r.id);
+
+  it('walks every page: each live trade exactly once, most recent first, never a paper trade', async () => {
+    const seen = await walk(demoKey, 'limit=500');
+    const expected = await liveTradeIds(demoId);
+    expect(expected.length).toBeGreaterThan(1000);
+    expect(seen.map((t) => t.id)).toEqual(expected);
+    expect(new Set(seen.map((t) => t.id)).size).toBe(seen.length);
+    const paper = await dbOf(app).query(`SELECT count(*)::int AS n FROM trades t JOIN connections c ON c.id = t.connection_id WHERE t.fund_id = $1 AND c.mode = 'paper'`, [demoId]);
+    expect(paper[0].n).toBeGreaterThan(0);
+  });
+
+  it('filters combine with the cursor', async () => {
+    const seen = await walk(demoKey, 'limit=37&symbol=BTC&side=buy&from=2024-06-01&to=2025-12-31');
+    const expected = await liveTradeIds(demoId, `AND i.symbol = 'BTC' AND t.side = 'buy' AND t.executed_at >= '2024-06-01' AND t.executed_at < '2026-01-01'`);
+    expect(expected.length).toBeGreaterThan(37);
+    expect(seen.map((t) => t.id)).toEqual(expected);
+    for (const t of seen) expect(t.executedAt >= '2024-06-01' && t.executedAt < '2026-01-01').toBe(true);
+  });
+
+  it('is stable under concurrent inserts: no duplicate, no missing row, order kept', async () => {
+    const before = await liveTradeIds(otherId);
+    expect(before.length).toBeGreaterThan(100);
+    const db = dbOf(app);
+    const ref = await db.query(
+      `SELECT t.connection_id, t.instrument_id FROM trades t JOIN connections c ON c.id = t.connection_id AND c.mode = 'live' WHERE t.fund_id = $1 LIMIT 1`,
+      [otherId],
+    );
+    let n = 0;
+    const seen = await walk(otherKey, 'limit=40', async (page) => {
+      // New trades land at the head (now) and one in the middle of what is still to come.
+      for (let i = 0; i < 3; i++) {
+        n++;
+        await db.query(
+          `INSERT INTO trades (fund_id, external_id, executed_at, trade_date, connection_id, instrument_id, side, quantity, price, fee, fee_currency)
+           VALUES ($1, $2, now(), CURRENT_DATE, $3, $4, 'buy', 1, 1, 0, 'USD')`,
+          [otherId, `concurrent-${page}-${i}-${Date.now()}`, ref[0].connection_id, ref[0].instrument_id],
+        );
+      }
+    });
+    expect(n).toBeGreaterThan(0);
+    const ids = seen.map((t) => t.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const seenSet = new Set(ids);
+    expect(before.filter((id: string) => !seenSet.has(id))).toEqual([]);
+    for (let i = 1; i < seen.length; i++) {
+      const a = seen[i - 1];
+      const b = seen[i];
+      expect(a.executedAt > b.executedAt || (a.executedAt === b.executedAt && BigInt(a.id) > BigInt(b.id))).toBe(true);
+    }
+  });
+
+  it('a cursor of one fund is refused by another fund’s key', async () => {
+    const page = await get(app, '/api/v1/fund/trades?limit=5', demoKey);
+    const res = await get(app, `/api/v1/fund/trades?cursor=${encodeURIComponent(page.json.nextCursor)}`, otherKey);
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe('invalid_parameter');
+  });
+
+  it('no endpoint of one fund’s key returns anything of the other fund', async () => {
+    const db = dbOf(app);
+    const idsOf = async (fundId: string) => new Set<string>((await db.query(
+      `SELECT id::text FROM investors WHERE fund_id = $1 UNION ALL SELECT id::text FROM nav_runs WHERE fund_id = $1
+       UNION ALL SELECT id::text FROM expenses WHERE fund_id = $1 UNION ALL SELECT id::text FROM lp_reports WHERE fund_id = $1
+       UNION ALL SELECT id::text FROM capital_activity WHERE fund_id = $1 UNION ALL SELECT id::text FROM journal_entries WHERE fund_id = $1
+       UNION ALL SELECT id::text FROM subscription_lots WHERE fund_id = $1`,
+      [fundId],
+    )).map((r: { id: string }) => r.id));
+    const demoIds = await idsOf(demoId);
+    const otherIds = await idsOf(otherId);
+    expect(otherIds.size).toBeGreaterThan(50);
+    const otherDates = (await get(app, '/api/v1/fund/pnl/attribution-dates', otherKey)).json;
+    expect(otherDates.dates.length).toBeGreaterThan(10);
+    const demoDates = (await get(app, '/api/v1/fund/pnl/attribution-dates', demoKey)).json;
+    expect(demoDates.latest).not.toBe(otherDates.latest);
+
+    for (const [key, mine, theirs, fundId, attributionDate] of [
+      [demoKey, demoIds, otherIds, demoId, demoDates.latest],
+      [otherKey, otherIds, demoIds, otherId, otherDates.latest],
+    ] as const) {
+      for (const url of allEndpoints({ attributionDate, journalFrom: '2023-11-01', journalTo: '2023-12-01' })) {
+        const res = await get(app, url, key);
+        expect({ url, status: res.status }).toEqual({ url, status: 200 });
+        const uuids = res.body.match(UUID) ?? [];
+        const leaked = uuids.filter((u: string) => theirs.has(u));
+        expect({ url, leaked }).toEqual({ url, leaked: [] });
+        for (const u of uuids) if (mine.has(u) || theirs.has(u)) expect(mine.has(u)).toBe(true);
+        if (url.endsWith('/trades')) {
+          const ids = res.json.items.map((t: { id: string }) => t.id);
+          const owners = await db.query(`SELECT DISTINCT fund_id FROM trades WHERE id = ANY($1::bigint[])`, [ids]);
+          expect(owners.map((o: { fund_id: string }) => o.fund_id)).toEqual([fundId]);
+        }
+      }
+    }
+    // The other fund's NAV on a date it has runs but the demo fund's key asks: the demo's own run answers.
+    const otherAttr = await get(app, `/api/v1/fund/pnl/attribution?date=${otherDates.latest}`, otherKey);
+    const demoAttr = await get(app, `/api/v1/fund/pnl/attribution?date=${otherDates.latest}`, demoKey);
+    expect(otherAttr.json.navRunId).not.toBe(demoAttr.json.navRunId);
+    // A date only the demo fund has a run for is not found for the other fund.
+    expect((await get(app, `/api/v1/fund/pnl/attribution?date=${demoDates.latest}`, otherKey)).status).toBe(404);
+  });
+});
