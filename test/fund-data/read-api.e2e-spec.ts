@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import { ensureDemoKey } from '../../src/keys/demo-key';
 import { loadConfig } from '../../src/config/config';
 import { bootApp, call, dbOf, mintKey, TestApp } from '../utils/app';
+import { InvestorsService } from '../../src/fund-data/investors/investors.service';
 import { DECIMAL, DEMO_SLUG, MONEY, allEndpoints, fundKey, get, seedFundsOnce } from './fixtures';
 
 jest.setTimeout(240_000);
@@ -359,5 +360,25 @@ describe('fund read API against the demo fund (e2e)', () => {
     const res = await call(app, 'GET', '/api/v1/fund/overview', { key: config.demoApiKey });
     expect(res.status).toBe(200);
     expect(res.json).toEqual(bodies.get('overview'));
+  });
+  it('redaction at the edge: undeclared members are dropped, a value that does not fit answers 500 without data', async () => {
+    const service = app.get(InvestorsService);
+    const spy = jest.spyOn(service, 'investors').mockResolvedValueOnce({
+      items: [{ investorId: 'i-1', displayName: 'Investor 001', status: 'active', investorType: 'institution', openLots: 1, units: '1.00000000',
+        email: 'leak@example.com', legalName: 'Leaky Legal Name LLC', taxId: '999-99-9999' }],
+      total: 1,
+      apiSecret: 'should-not-leave',
+    } as never);
+    const dropped = await get(app, '/api/v1/fund/investors', key);
+    expect(dropped.status).toBe(200);
+    expect(dropped.json).toEqual({ items: [{ investorId: 'i-1', displayName: 'Investor 001', status: 'active', investorType: 'institution', openLots: 1, units: '1.00000000' }], total: 1 });
+    expect(dropped.body).not.toMatch(/leak@example|Leaky|999-99|should-not-leave/);
+
+    spy.mockResolvedValueOnce({ items: [{ investorId: { email: 'leak@example.com' } }], total: 1 } as never);
+    const failed = await get(app, '/api/v1/fund/investors', key);
+    expect(failed.status).toBe(500);
+    expect(failed.json.code).toBe('internal');
+    expect(failed.body).not.toContain('leak@example');
+    spy.mockRestore();
   });
 });
