@@ -54,13 +54,13 @@ export interface FeePeriodExact {
 }
 
 /*
- * The schedule runs in exact fixed-point: bigints counting 1e-24 USD. Same exactness as
- * decimal.js for this work (products rounded half away from zero at the 24th decimal, i.e. 30+
- * significant digits for any NAV over a million) and about ten times faster, which matters for
- * 400 quarterly rows under a 20 ms p99 budget. Rates and growth factors are computed once with
- * decimal.js and converted.
+ * The schedule runs in exact fixed-point: bigints counting 1e-19 USD. Products are rounded half
+ * away from zero at the 19th decimal (26+ significant digits for any NAV over a million, more
+ * than decimal.js's default 20), and 1e19 fits one 64-bit limb, which makes every rescaling a
+ * single-limb division: about twenty times faster than decimal.js for 400 quarterly rows under
+ * a 20 ms p99 budget. Rates and growth factors are computed once with decimal.js and converted.
  */
-const FX_PLACES = 24;
+const FX_PLACES = 19;
 const FX_UNIT = 10n ** BigInt(FX_PLACES);
 const FX_PER_CENT = 10n ** BigInt(FX_PLACES - 2);
 
