@@ -2,6 +2,40 @@ import { CALCULATORS, runCalculator } from '../../src/calculators/calculators.re
 import { bootApp, call, randomIp, TestApp } from '../utils/app';
 import { CALC_PATHS } from './helpers';
 
+type Schema = Record<string, any>;
+
+/** A small JSON-schema check of what OpenAPI documents: types, nullability, enums, required and no undeclared members. */
+function schemaProblems(value: unknown, schema: Schema, all: Record<string, Schema>, at: string): string[] {
+  if (schema.$ref) return schemaProblems(value, all[schema.$ref.split('/').pop()], all, at);
+  if (schema.allOf) return schema.allOf.flatMap((s: Schema) => schemaProblems(value, s, all, at));
+  if (value === null) return schema.nullable ? [] : [`${at} is null`];
+  if (schema.enum && !schema.enum.includes(value)) return [`${at} = ${JSON.stringify(value)} not in enum`];
+  switch (schema.type) {
+    case 'number':
+      return typeof value === 'number' ? [] : [`${at} is not a number`];
+    case 'integer':
+      return Number.isInteger(value) ? [] : [`${at} is not an integer`];
+    case 'string':
+      return typeof value === 'string' ? [] : [`${at} is not a string`];
+    case 'boolean':
+      return typeof value === 'boolean' ? [] : [`${at} is not a boolean`];
+    case 'array':
+      return Array.isArray(value) ? value.flatMap((v, i) => schemaProblems(v, schema.items, all, `${at}[${i}]`)) : [`${at} is not an array`];
+    default: {
+      if (typeof value !== 'object' || Array.isArray(value)) return [`${at} is not an object`];
+      const props = (schema.properties ?? {}) as Record<string, Schema>;
+      const obj = value as Record<string, unknown>;
+      const out: string[] = [];
+      for (const name of schema.required ?? []) if (!(name in obj)) out.push(`${at}.${name} is missing`);
+      for (const [name, v] of Object.entries(obj)) {
+        if (!props[name]) out.push(`${at}.${name} is not documented`);
+        else out.push(...schemaProblems(v, props[name], all, `${at}.${name}`));
+      }
+      return out;
+    }
+  }
+}
+
 describe('calculators over REST (e2e)', () => {
   let app: TestApp;
   beforeAll(async () => {
@@ -36,6 +70,25 @@ describe('calculators over REST (e2e)', () => {
       const again = await call(app, 'POST', url, { body: def.example, ip: randomIp() });
       expect(again.body).toBe(first.body);
     });
+  });
+
+  it('every answer matches its documented response schema exactly (the MCP outputSchema derives from it)', async () => {
+    const doc = (await call(app, 'GET', '/api/openapi.json')).json;
+    const schemas = doc.components.schemas as Record<string, Schema>;
+    for (const def of CALCULATORS) {
+      const op = doc.paths[`/api/v1/calc/${def.path}`].post;
+      const schema = op.responses['200'].content['application/json'].schema as Schema;
+      for (const body of [{}, def.example]) {
+        const res = await call(app, 'POST', `/api/v1/calc/${def.path}`, { body, ip: randomIp() });
+        expect({ path: def.path, problems: schemaProblems(res.json, schema, schemas, '$') }).toEqual({ path: def.path, problems: [] });
+      }
+    }
+    // the check itself bites
+    const fee = await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: {}, ip: randomIp() });
+    const feeSchema = doc.paths['/api/v1/calc/fee-calculator'].post.responses['200'].content['application/json'].schema;
+    const tampered = { ...fee.json, extra: 1, totals: { ...fee.json.totals, endingNavUsd: '1' } };
+    delete tampered.disclaimer;
+    expect(schemaProblems(tampered, feeSchema, schemas, '$').sort()).toEqual(['$.disclaimer is missing', '$.extra is not documented', '$.totals.endingNavUsd is not a number']);
   });
 
   it('fee-calculator over HTTP reproduces the fund-domain check vector', async () => {
