@@ -9,6 +9,6 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   setupFiles: ['<rootDir>/test/setup/env.ts'],
-  testTimeout: 60000,
+  testTimeout: 180000, // seeding the demo books once per run can take a minute on a loaded 2-core machine
   maxWorkers: 2,
 };

@@ -10,6 +10,7 @@ import { AppConfig } from './config/config';
 import { ActivityLogWriter } from './usage/activity-log.writer';
 import { toolFromHeader, MCP_TOOL_HEADER } from './mcp/internal-call';
 import { McpCatalog } from './mcp/mcp.catalog';
+import { RouteInvoker } from './mcp/route-invoker';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -70,6 +71,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       .build(),
   );
   app.get(McpCatalog).load(document);
+  app.get(RouteInvoker).bindGetRoutes();
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });
   app.enableShutdownHooks();
   await app.init();

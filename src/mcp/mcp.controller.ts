@@ -34,7 +34,7 @@ export class McpController {
 
   private async serve(server: McpServerName, req: FastifyRequest, reply: FastifyReply, body: unknown): Promise<void> {
     checkTransport(req, this.config);
-    const answer = await this.mcp.handle(server, req, body);
+    const answer = await this.mcp.handle(server, req, reply, body);
     if (answer === null) {
       reply.status(202).send();
       return;

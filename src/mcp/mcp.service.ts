@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toProblemError } from '../common/errors/problem.filter';
+import { RouteInvoker } from './route-invoker';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
 import { MCP_TOOL_HEADER, toolHeaderValue } from './internal-call';
@@ -36,11 +38,12 @@ export class McpService {
   constructor(
     private readonly catalog: McpCatalog,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly invoker: RouteInvoker,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Returns null for a notification (HTTP 202, no body). */
-  async handle(server: McpServerName, req: FastifyRequest, message: unknown): Promise<JsonRpcResponse | null> {
+  async handle(server: McpServerName, req: FastifyRequest, reply: FastifyReply, message: unknown): Promise<JsonRpcResponse | null> {
     if (Array.isArray(message)) return rpcError(null, JSONRPC.INVALID_REQUEST, 'batch requests are not supported');
     if (typeof message !== 'object' || message === null) return rpcError(null, JSONRPC.INVALID_REQUEST, 'the body must be a JSON-RPC 2.0 object');
     const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
@@ -78,14 +81,15 @@ export class McpService {
         const tool = this.catalog.find(server, name, scopes);
         if (!tool) return rpcError(id, JSONRPC.INVALID_PARAMS, `unknown tool: ${name}`);
         req.toolName = tool.name;
-        return this.callTool(id, tool, req, args as Record<string, unknown>);
+        return this.callTool(id, tool, req, reply, args as Record<string, unknown>);
       }
       default:
         return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${m.method}`);
     }
   }
 
-  private async callTool(id: Id, tool: McpTool, req: FastifyRequest, args: Record<string, unknown>): Promise<JsonRpcResponse> {
+  private async callTool(id: Id, tool: McpTool, req: FastifyRequest, reply: FastifyReply, args: Record<string, unknown>): Promise<JsonRpcResponse> {
+    if (tool.method === 'GET' && this.invoker.isBound(tool.path)) return this.callInProcess(id, tool, req, reply, args);
     const headers: Record<string, string> = { [MCP_TOOL_HEADER]: toolHeaderValue(tool.name), 'x-request-id': `${req.id}.tool` };
     if (req.headers.authorization) headers.authorization = req.headers.authorization;
     let url = tool.path;
@@ -117,23 +121,44 @@ export class McpService {
     } catch {
       body = undefined;
     }
-    if (res.statusCode >= 500 || body === undefined) {
-      return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);
-    }
-    if (res.statusCode >= 400) {
-      const p = body as { detail?: string; errors?: { field: string; message: string }[]; code?: string };
-      const fields = p.errors?.map((e) => `${e.field}: ${e.message}`).join('; ');
-      return { jsonrpc: '2.0', id, result: {
-        content: [{ type: 'text', text: `${p.code ?? 'error'}: ${fields || p.detail || 'request refused'}` }],
-        isError: true,
-      } };
-    }
-    const structuredContent = tool.wrapsArray ? { items: body } : body;
-    return { jsonrpc: '2.0', id, result: {
-      content: [{ type: 'text', text: JSON.stringify(structuredContent) }],
-      structuredContent,
-    } };
+    if (res.statusCode >= 500 || body === undefined) return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);
+    if (res.statusCode >= 400) return problemResult(id, body as ProblemLike);
+    return success(id, tool, body);
   }
+
+  /** Plain GET routes run in-process through the same checks (see RouteInvoker); no second HTTP pipeline. */
+  private async callInProcess(id: Id, tool: McpTool, req: FastifyRequest, reply: FastifyReply, args: Record<string, unknown>): Promise<JsonRpcResponse> {
+    const query: Record<string, string> = {};
+    for (const [k, v] of Object.entries(args)) {
+      if (v === undefined || v === null) continue;
+      if (typeof v === 'object') return toolError(id, `${k}: must be a string, number or boolean`);
+      query[k] = String(v);
+    }
+    try {
+      return success(id, tool, await this.invoker.invoke(tool.path, req, reply, query));
+    } catch (err) {
+      const problem = toProblemError(err, req);
+      if (problem.status >= 500) return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);
+      if (problem.headers) reply.headers(problem.headers);
+      return problemResult(id, problem);
+    }
+  }
+}
+
+interface ProblemLike {
+  detail?: string;
+  code?: string;
+  errors?: { field: string; message: string }[];
+}
+
+function problemResult(id: Id, p: ProblemLike): JsonRpcResponse {
+  const fields = p.errors?.map((e) => `${e.field}: ${e.message}`).join('; ');
+  return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `${p.code ?? 'error'}: ${fields || p.detail || 'request refused'}` }], isError: true } };
+}
+
+function success(id: Id, tool: McpTool, body: unknown): JsonRpcResponse {
+  const structuredContent = tool.wrapsArray ? { items: body } : body;
+  return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent } };
 }
 
 function toolError(id: Id, message: string): JsonRpcResponse {
