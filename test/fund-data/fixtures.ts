@@ -9,8 +9,9 @@ import { DEMO_INCEPTION_DATE } from '../../src/fund/import/demo-universe';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
 import { call, dbOf, mintKey, TestApp } from '../utils/app';
 
-export const DEMO_SLUG = 'demo';
-export const OTHER_SLUG = 'other-fund';
+// Own slugs: other suites seed and purge the real 'demo' slug in the same test database.
+export const DEMO_SLUG = 'fd-demo';
+export const OTHER_SLUG = 'fd-other';
 /** Small sizes keep the suite quick; the books still span three years of daily NAV runs. */
 const DEMO_TRADES = 3000;
 

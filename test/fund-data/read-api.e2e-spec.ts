@@ -1,6 +1,4 @@
 import Decimal from 'decimal.js';
-import { ensureDemoKey } from '../../src/keys/demo-key';
-import { loadConfig } from '../../src/config/config';
 import { bootApp, call, dbOf, mintKey, TestApp } from '../utils/app';
 import { InvestorsService } from '../../src/fund-data/investors/investors.service';
 import { DECIMAL, DEMO_SLUG, MONEY, allEndpoints, fundKey, get, seedFundsOnce } from './fixtures';
@@ -354,13 +352,6 @@ describe('fund read API against the demo fund (e2e)', () => {
     }
   });
 
-  it('the shared demo key reaches the demo fund', async () => {
-    const config = loadConfig(process.env);
-    await ensureDemoKey(dbOf(app), config.demoApiKey, demoId);
-    const res = await call(app, 'GET', '/api/v1/fund/overview', { key: config.demoApiKey });
-    expect(res.status).toBe(200);
-    expect(res.json).toEqual(bodies.get('overview'));
-  });
   it('redaction at the edge: undeclared members are dropped, a value that does not fit answers 500 without data', async () => {
     const service = app.get(InvestorsService);
     const spy = jest.spyOn(service, 'investors').mockResolvedValueOnce({
