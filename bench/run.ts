@@ -7,6 +7,7 @@ import { migrate } from '../src/database/migrate';
 import { KeysRepository } from '../src/keys/keys.repository';
 import { KeysService } from '../src/keys/keys.service';
 import { load, ratio, startProcess, stopProcess } from './harness';
+import { seedDemoFund } from '../src/fund/import/seed-demo-fund';
 
 /**
  * `npm run bench [-- --only me,calculators,...]`: every figure is a ratio against a baseline
@@ -57,7 +58,6 @@ async function benchMe(db: DataSource): Promise<Section> {
 async function ensureDemoFund(db: DataSource): Promise<void> {
   const rows = await db.query(`SELECT count(*)::int AS n FROM nav_runs r JOIN funds f ON f.id = r.fund_id WHERE f.slug = 'demo' AND r.status = 'complete'`);
   if (rows[0].n > 0) return;
-  const { seedDemoFund } = await import('../src/fund/import/seed-demo-fund');
   await seedDemoFund(db, { slug: 'demo' });
 }
 

@@ -90,7 +90,7 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
   });
 
   describe('protocol over plain HTTP', () => {
-    const post = (body: string, headers: Record<string, string> = {}) =>
+    const post = (body: string, headers: Record<string, string> = {}): Promise<{ status: number; json(): Promise<any>; text(): Promise<string> }> =>
       fetch(`${base}/api/mcp/public`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': randomIp(), ...headers }, body });
 
     it('echoes a supported protocol version, else answers the latest', async () => {
@@ -114,7 +114,7 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
       expect((await (await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }]))).json()).error.code).toBe(-32600);
       expect((await (await post(JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'ping' }))).json()).error.code).toBe(-32600);
       expect((await (await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/list' }))).json()).error.code).toBe(-32601);
-      const unknownTool = await (await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } }))).json();
+      const unknownTool: any = await (await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } }))).json();
       expect(unknownTool.error.code).toBe(-32602);
     });
 
