@@ -6,6 +6,7 @@ import { generateDemoFund } from '../../src/fund/import/demo-generator';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
 import { SeedDemoReport, seedDemoFund } from '../../src/fund/import/seed-demo-fund';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
+import { reconciliationForFund } from '../../src/fund/nav/reconciliation';
 
 /** Invariants over the whole demo fund, every date; the fund is seeded once for this file. */
 describe('demo fund books', () => {
@@ -115,6 +116,9 @@ describe('demo fund books', () => {
       `SELECT a.valuation_date FROM admin_navs a JOIN nav_runs r ON r.fund_id = a.fund_id AND r.valuation_date = a.valuation_date AND r.status = 'complete'
         WHERE a.fund_id = $1 AND abs(r.net_asset_value - a.net_asset_value) / a.net_asset_value > 0.0005`, [fundId]);
     expect(breaks.length).toBe(3);
+    const reconciliation = await reconciliationForFund(ds, fundId, '0.0005', 100);
+    expect(reconciliation).toHaveLength(37);
+    expect(reconciliation.filter((r) => !r.withinTolerance).map((r) => r.valuationDate)).toEqual(['2026-02-28', '2025-03-31', '2024-05-31']);
   });
 
   it('superseded runs are fully reversed: their entries and the reversals net to zero', async () => {

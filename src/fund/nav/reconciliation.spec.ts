@@ -1,0 +1,15 @@
+import { Decimal } from '../money';
+import { reconcile } from './reconciliation';
+
+describe('reconciliation against the administrator NAV (default tolerance 5 bp)', () => {
+  const tol = new Decimal('0.0005');
+  it.each([
+    ['100000000.00', '100000000.00', '0.00', '0.00000000', true],
+    ['100050000.00', '100000000.00', '50000.00', '0.00050000', true],
+    ['100050000.01', '100000000.00', '50000.01', '0.00050000', false],
+    ['99900000.00', '100000000.00', '-100000.00', '-0.00100000', false],
+  ])('shadow %s vs administrator %s', (shadow, admin, diff, ratio, within) => {
+    const row = reconcile('2026-10-31', new Decimal(shadow), new Decimal(admin), tol);
+    expect(row).toEqual({ valuationDate: '2026-10-31', shadowNav: shadow, administratorNav: admin, difference: diff, differenceRatio: ratio, withinTolerance: within });
+  });
+});

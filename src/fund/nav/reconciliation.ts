@@ -1,0 +1,37 @@
+import { Decimal } from '../money';
+
+export interface ReconciliationRow {
+  valuationDate: string;
+  shadowNav: string;
+  administratorNav: string;
+  difference: string;
+  differenceRatio: string;
+  withinTolerance: boolean;
+}
+
+/** Shadow NAV vs the administrator's: difference = shadow − administrator, ratio over the administrator's NAV. */
+export function reconcile(valuationDate: string, shadowNav: Decimal, administratorNav: Decimal, toleranceRatio: Decimal): ReconciliationRow {
+  const difference = shadowNav.minus(administratorNav);
+  const ratio = administratorNav.isZero() ? new Decimal(0) : difference.dividedBy(administratorNav);
+  return {
+    valuationDate,
+    shadowNav: shadowNav.toFixed(2),
+    administratorNav: administratorNav.toFixed(2),
+    difference: difference.toFixed(2),
+    differenceRatio: ratio.toDecimalPlaces(8).toFixed(8),
+    withinTolerance: ratio.abs().lte(toleranceRatio),
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Q = { query(sql: string, parameters?: unknown[]): Promise<any> };
+
+/** Every administrator NAV that has a complete shadow run for its date, newest first. */
+export async function reconciliationForFund(q: Q, fundId: string, toleranceRatio: string, limit = 100): Promise<ReconciliationRow[]> {
+  const rows = await q.query(
+    `SELECT a.valuation_date::text AS d, r.net_asset_value::text AS shadow, a.net_asset_value::text AS admin
+       FROM admin_navs a JOIN nav_runs r ON r.fund_id = a.fund_id AND r.valuation_date = a.valuation_date AND r.status = 'complete'
+      WHERE a.fund_id = $1 ORDER BY a.valuation_date DESC LIMIT $2`, [fundId, limit]);
+  const tolerance = new Decimal(toleranceRatio);
+  return rows.map((r: { d: string; shadow: string; admin: string }) => reconcile(r.d, new Decimal(r.shadow), new Decimal(r.admin), tolerance));
+}
