@@ -13,10 +13,6 @@ export function fixedToDec(v: Fixed): Decimal {
   return new Dec(`${v}e-${FIXED_PLACES}`);
 }
 
-export function fixedAbs(v: Fixed): Fixed {
-  return v < 0n ? -v : v;
-}
-
 /** n / d rounded half away from zero (d > 0). */
 export function divRound(n: bigint, d: bigint): bigint {
   // for an even d (every power of ten we divide by) (|n| + d/2) / d rounds half up in one division

@@ -54,17 +54,6 @@ export function sum(values: Iterable<Decimal>): Decimal {
   return total;
 }
 
-/** Sort key comparator: larger first, ties broken by name so answers are byte-stable. */
-export function byMagnitudeThenName<T>(magnitude: (t: T) => Decimal, name: (t: T) => string) {
-  return (a: T, b: T): number => {
-    const c = magnitude(b).cmp(magnitude(a));
-    if (c !== 0) return c;
-    const na = name(a);
-    const nb = name(b);
-    return na < nb ? -1 : na > nb ? 1 : 0;
-  };
-}
-
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since 1970-01-01 of a real calendar date `YYYY-MM-DD`, or null when it is not one. */
@@ -79,8 +68,4 @@ export function calendarDay(value: string): number | null {
   const back = new Date(ms);
   if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
   return Math.round(ms / 86_400_000);
-}
-
-export function isCalendarDate(value: string): boolean {
-  return calendarDay(value) !== null;
 }
