@@ -305,8 +305,10 @@ function valueDayOrThrow(terms: FundTerms, previous: EngineState, day: DayInputs
     }
   }
   state.lots = state.lots.filter((l) => l.units.gt(0) || l.accrued.gt(0));
+  const lotsById = new Map(state.lots.map((l) => [l.lotId, l]));
+  const previousLotsById = new Map(previous.lots.map((l) => [l.lotId, l]));
   for (const lr of lotResults.values()) {
-    const lot = state.lots.find((l) => l.lotId === lr.lotId);
+    const lot = lotsById.get(lr.lotId);
     lr.units = lot ? lot.units : ZERO;
     lr.hwmPerUnit = lot ? lot.hwmPerUnit : lr.hwmPerUnit;
     lr.hwmDate = lot ? lot.hwmDate : lr.hwmDate;
@@ -333,7 +335,7 @@ function valueDayOrThrow(terms: FundTerms, previous: EngineState, day: DayInputs
       investors.set(lot.investorId, acc);
     }
     for (const [lotId, lr] of lotResults) {
-      const lot = state.lots.find((l) => l.lotId === lotId) ?? previous.lots.find((l) => l.lotId === lotId);
+      const lot = lotsById.get(lotId) ?? previousLotsById.get(lotId);
       if (!lot || lot.classId !== r.classId) continue;
       const acc = investors.get(lot.investorId) ?? { closing: ZERO, units: ZERO, perf: ZERO };
       acc.perf = acc.perf.plus(lr.accrued).plus(lr.crystallized).minus(openingAccrued.get(lotId) ?? ZERO);
