@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AnswerCache } from '../common/answer-cache';
 import { D, Dec, ZERO, money, qty, ratio, ratioOrNull, safeDiv, sum } from '../common/decimals';
 import { LiveBook, LiveBookService, LivePosition, isCashLike } from '../common/live-book.service';
 import { BreakdownDto, BreakdownRowDto, ExposureDto, ExposureSeriesRowDto, PositionsDto } from './positions.dto';
@@ -28,9 +29,22 @@ export class PositionsService {
   constructor(
     private readonly live: LiveBookService,
     private readonly repo: PositionsRepository,
+    private readonly cache: AnswerCache,
   ) {}
 
-  async positions(fundId: string): Promise<PositionsDto> {
+  positions(fundId: string): Promise<PositionsDto> {
+    return this.cache.liveAnswer(`positions:${fundId}`, () => this.positionsOf(fundId));
+  }
+
+  breakdown(fundId: string): Promise<BreakdownDto> {
+    return this.cache.liveAnswer(`breakdown:${fundId}`, () => this.breakdownOf(fundId));
+  }
+
+  exposure(fundId: string): Promise<ExposureDto> {
+    return this.cache.liveAnswer(`exposure:${fundId}`, () => this.exposureOf(fundId));
+  }
+
+  private async positionsOf(fundId: string): Promise<PositionsDto> {
     const book = await this.live.book(fundId);
     return {
       asOf: book.asOf,
@@ -47,7 +61,7 @@ export class PositionsService {
     };
   }
 
-  async breakdown(fundId: string): Promise<BreakdownDto> {
+  private async breakdownOf(fundId: string): Promise<BreakdownDto> {
     const book = await this.live.book(fundId);
     return {
       asOf: book.asOf,
@@ -58,7 +72,7 @@ export class PositionsService {
     };
   }
 
-  async exposure(fundId: string): Promise<ExposureDto> {
+  private async exposureOf(fundId: string): Promise<ExposureDto> {
     const book = await this.live.book(fundId);
     const e = exposureOf(book.positions);
     const over = (v: Dec) => (book.nav && !book.nav.isZero() ? ratio(v.dividedBy(book.nav)) : null);
