@@ -49,12 +49,13 @@ export function readCsv(text: string): CsvRecord[] {
   let line = 1;
   while (i < n) {
     const recordLine = line;
-    // fast path: a line without quotes is a plain split
-    let eol = i;
-    let c = 0;
-    while (eol < n && (c = text.charCodeAt(eol)) !== LF && c !== CR && c !== QUOTE) eol++;
-    if (c !== QUOTE || eol >= n) {
-      const fields = text.slice(i, eol).split(',');
+    // fast path: a line without quotes (or a lone CR) is a plain split
+    let eol = text.indexOf('\n', i);
+    if (eol < 0) eol = n;
+    const end = eol > i && text.charCodeAt(eol - 1) === CR ? eol - 1 : eol;
+    const segment = text.slice(i, end);
+    if (segment.indexOf('"') < 0 && segment.indexOf('\r') < 0) {
+      const fields = segment.split(',');
       let blank = true;
       for (let f = 0; f < fields.length; f++) {
         const v = fields[f];
@@ -62,7 +63,7 @@ export function readCsv(text: string): CsvRecord[] {
         if (fields[f] !== '') blank = false;
       }
       if (!blank) records.push({ line: recordLine, fields });
-      i = eol < n ? eol + (text.charCodeAt(eol) === CR && text.charCodeAt(eol + 1) === LF ? 2 : 1) : n;
+      i = eol + 1;
       line++;
       continue;
     }

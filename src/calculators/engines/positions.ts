@@ -43,20 +43,28 @@ const MAX_BOOK_USD = 2 ** 53 - 2 ** 33;
 export function parsePositions(field: string, csv: string): Position[] {
   const rows = parseCsvTable(field, csv, POSITION_COLUMNS);
   const positions: Position[] = new Array(rows.length);
+  // a book has few distinct class spellings: normalise each once
+  const classes = new Map<string, { assetClass: string; isCash: boolean }>();
   let absHi = 0;
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r];
-    const [asset, , venue, klass] = row.text;
+    const text = row.text;
     const value = row.amount[1];
     absHi += Math.abs(value.hi) + 1;
-    const assetClass = klass === '' ? 'unclassified' : klass.toLowerCase();
+    const rawClass = text[3];
+    let klass = classes.get(rawClass);
+    if (klass === undefined) {
+      const assetClass = rawClass === '' ? 'unclassified' : rawClass.toLowerCase();
+      klass = { assetClass, isCash: CASH_CLASSES.includes(assetClass) };
+      classes.set(rawClass, klass);
+    }
     positions[r] = {
       line: row.line,
-      asset,
+      asset: text[0],
       value,
-      venue: venue === '' ? 'unspecified' : venue,
-      assetClass,
-      isCash: CASH_CLASSES.includes(assetClass),
+      venue: text[2] === '' ? 'unspecified' : text[2],
+      assetClass: klass.assetClass,
+      isCash: klass.isCash,
     };
   }
   if (absHi > MAX_BOOK_USD) {
