@@ -51,6 +51,15 @@ export class LedgerRepository {
     return rows[0]?.d ?? null;
   }
 
+  /**
+   * The highest journal line id of the fund. Lines are append-only (immutable; corrections are
+   * reversing entries), so any new line — even one dated in the past — changes this value.
+   */
+  async lastLineId(fundId: string): Promise<string> {
+    const rows = await this.db.query(`SELECT COALESCE(max(id), 0)::text AS id FROM journal_lines WHERE fund_id = $1`, [fundId]);
+    return rows[0].id;
+  }
+
   /** Debit and credit totals per account for every line dated on or before `asOf`. */
   balancesAsOf(fundId: string, asOf: string): Promise<{ account_code: string; debit: string; credit: string }[]> {
     return this.db.query(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { notFound, ProblemError } from '../../common/errors/problem';
 import { addDays, daysBetween, todayUtc } from '../../common/validation/calendar-date';
+import { AnswerCache } from '../common/answer-cache';
 import { D, Dec, ZERO, money, sum } from '../common/decimals';
 import { assertOrdered } from '../common/query-params';
 import {
@@ -12,7 +13,10 @@ export const MAX_JOURNAL_WINDOW_DAYS = 92;
 
 @Injectable()
 export class LedgerService {
-  constructor(private readonly repo: LedgerRepository) {}
+  constructor(
+    private readonly repo: LedgerRepository,
+    private readonly cache: AnswerCache,
+  ) {}
 
   async accounts(fundId: string): Promise<LedgerAccountsDto> {
     const rows = await this.repo.chartOfAccounts(fundId);
@@ -25,6 +29,12 @@ export class LedgerService {
   /** Net balance of every account at the end of `asOf`, shown on its debit or credit side. */
   async trialBalance(fundId: string, asOfParam?: string): Promise<TrialBalanceDto> {
     const asOf = asOfParam ?? (await this.repo.latestEntryDate(fundId)) ?? todayUtc();
+    // Append-only ledger: the last line id names the exact set of lines the answer sums.
+    const lastLine = await this.repo.lastLineId(fundId);
+    return this.cache.immutableAnswer(`trial-balance:${fundId}:${asOf}:${lastLine}`, () => this.computeTrialBalance(fundId, asOf));
+  }
+
+  private async computeTrialBalance(fundId: string, asOf: string): Promise<TrialBalanceDto> {
     const [chart, balances] = await Promise.all([this.repo.chartOfAccounts(fundId), this.repo.balancesAsOf(fundId, asOf)]);
     const byCode = new Map(balances.map((b) => [b.account_code, new D(b.debit).minus(b.credit)]));
     const accounts = chart.map((a) => {
