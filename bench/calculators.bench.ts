@@ -36,11 +36,11 @@ interface EndpointResult {
   withinTarget: boolean;
 }
 
-async function hit(url: string, body: string, headers: Record<string, string>, seconds: number): Promise<EndpointResult> {
+async function hit(url: string, body: string, headers: Record<string, string>, seconds: number, connections = 10): Promise<EndpointResult> {
   const r = await autocannon({
     url,
     method: 'POST',
-    connections: 10,
+    connections,
     duration: seconds,
     headers: { 'content-type': 'application/json', ...headers },
     body,
@@ -68,12 +68,18 @@ export async function benchCalculators(baseUrl: string, opts: { headers?: Record
   }
   const fee = await hit(`${baseUrl}/api/v1/calc/fee-calculator`, feeBody, headers, seconds);
   const exposure = await hit(`${baseUrl}/api/v1/calc/exposure-analysis`, exposureBody, headers, seconds);
+  // one connection for 2 s: the time one request takes with no queue (10 connections on one
+  // Node process queue behind each other, so their p99 is roughly ten of these)
+  const feeAlone = await hit(`${baseUrl}/api/v1/calc/fee-calculator`, feeBody, headers, 2, 1);
+  const exposureAlone = await hit(`${baseUrl}/api/v1/calc/exposure-analysis`, exposureBody, headers, 2, 1);
   return {
     targetP99Ms: CALCULATOR_TARGET_P99_MS,
     connections: 10,
     seconds,
     'fee-calculator (100 years, quarterly: 400 rows)': fee,
     [`exposure-analysis (5 000 rows, ${Buffer.byteLength(exposureBody)} bytes)`]: exposure,
+    'one connection: fee-calculator p50/p99 ms': [feeAlone.latencyP50Ms, feeAlone.latencyP99Ms],
+    'one connection: exposure-analysis p50/p99 ms': [exposureAlone.latencyP50Ms, exposureAlone.latencyP99Ms],
   };
 }
 
