@@ -8,6 +8,7 @@ import { RedactionInterceptor } from './common/redaction/redaction.interceptor';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { dataSourceOptions } from './database/data-source';
 import { FundDataModule } from './fund-data/fund-data.module';
+import { FundModule } from './fund/fund.module';
 import { HealthController } from './health/health.controller';
 import { KeysModule } from './keys/keys.module';
 import { ProposalsModule } from './proposals/proposals.module';
@@ -18,7 +19,7 @@ import { UsageModule } from './usage/usage.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Feature modules: each capability registers itself here (one line each). */
-const FEATURE_MODULES: Type<unknown>[] = [CalculatorsModule, FundDataModule, WebhooksModule, ProposalsModule];
+const FEATURE_MODULES: Type<unknown>[] = [CalculatorsModule, FundModule, FundDataModule, WebhooksModule, ProposalsModule];
 
 @Global()
 @Module({})

@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Matches } from 'class-validator';
+import { IsCalendarDate } from '../../common/validation/calendar-date';
 
 export class RunNavRequestDto {
   @ApiProperty({ example: '2026-10-31', description: 'Valuation date (calendar date, UTC)' })
-  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'valuationDate must be a date YYYY-MM-DD' })
+  @IsCalendarDate()
   valuationDate: string;
 }
 
