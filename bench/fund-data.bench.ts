@@ -19,6 +19,19 @@ export async function benchFundData(baseUrl: string, key: string, seconds = 10):
   return { overview, positions };
 }
 
+/**
+ * After a bulk load the tables have no planner statistics and no visibility map until
+ * autovacuum runs (and autovacuum may be off, as on CI machines). Without statistics PostgreSQL
+ * plans the trades page as "fetch every trade of the fund, then sort" (seconds instead of
+ * milliseconds) and cannot sum journal amounts from the covering index. Call this once after
+ * seeding a large fund, before measuring; production relies on autovacuum for the same.
+ */
+export async function prepareLargeFund(db: DataSource): Promise<void> {
+  for (const table of ['trades', 'journal_lines', 'journal_entries', 'nav_runs', 'nav_run_positions', 'nav_run_assets', 'prices', 'connections', 'instruments']) {
+    await db.query(`VACUUM (ANALYZE) ${table}`);
+  }
+}
+
 async function medianLatencyMs(url: string, key: string, samples: number): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < samples + 3; i++) {
