@@ -8,7 +8,7 @@ import { bootApp, TestApp } from '../utils/app';
 
 /** Every route of the running application, with its declared auth, scopes and response schema. */
 function routesOf(app: TestApp) {
-  const routes: { route: string; mode: string; scopes: string[] | undefined; schema: boolean }[] = [];
+  const routes: { route: string; mode: string; scopes: string[] | undefined; schema: boolean; dto?: Function }[] = [];
   for (const mod of app.get(ModulesContainer).values()) {
     for (const wrapper of mod.controllers.values()) {
       const cls = wrapper.metatype as (new () => object) | null;
@@ -24,6 +24,7 @@ function routesOf(app: TestApp) {
           mode: meta(AUTH_MODE) ?? 'required',
           scopes: meta(REQUIRED_SCOPES),
           schema: meta(RESPONSE_SCHEMA) !== undefined || meta(SKIP_REDACTION) !== undefined,
+          dto: meta(RESPONSE_SCHEMA)?.dto,
         });
       }
     }
@@ -50,6 +51,26 @@ describe('route declarations (walks every registered route)', () => {
 
   it('every authenticated route declares a response schema (redaction)', () => {
     expect(routesOf(app).filter((r) => r.mode === 'required' && !r.schema).map((r) => r.route)).toEqual([]);
+  });
+
+  it('no two response schema classes share a name (OpenAPI components, MCP output schemas)', () => {
+    const byName = new Map<string, Set<Function>>();
+    const visit = (cls: Function) => {
+      const names = byName.get(cls.name) ?? new Set<Function>();
+      if (names.has(cls)) return;
+      names.add(cls);
+      byName.set(cls.name, names);
+      for (const raw of (Reflect.getMetadata('swagger/apiModelPropertiesArray', cls.prototype) ?? []) as string[]) {
+        const meta = Reflect.getMetadata('swagger/apiModelProperties', cls.prototype, raw.slice(1)) ?? {};
+        let t = meta.type;
+        if (typeof t === 'function' && !t.prototype) t = t();
+        if (Array.isArray(t)) t = t[0];
+        if (typeof t === 'function' && Reflect.getMetadata('swagger/apiModelPropertiesArray', t.prototype)) visit(t);
+      }
+    };
+    for (const r of routesOf(app)) if (r.dto) visit(r.dto);
+    const clashes = [...byName.entries()].filter(([, set]) => set.size > 1).map(([name]) => name);
+    expect(clashes).toEqual([]);
   });
 
   it('only health, calculators and the public MCP server are reachable without a key', () => {

@@ -7,7 +7,7 @@ export class RunNavRequestDto {
   valuationDate: string;
 }
 
-export class NavRunDto {
+export class NavRunResultDto {
   @ApiProperty({ format: 'uuid' }) navRunId: string;
   @ApiProperty({ example: '2026-10-31' }) valuationDate: string;
   @ApiProperty({ enum: ['running', 'complete', 'failed', 'superseded'] }) status: string;

@@ -6,7 +6,7 @@ import { ProblemError, invalidParameter } from '../../common/errors/problem';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { isIsoDate } from '../dates';
-import { NavRunDto, RunNavRequestDto } from './nav-run.dto';
+import { NavRunResultDto, RunNavRequestDto } from './nav-run.dto';
 import { NavRunService } from './nav-run.service';
 
 @ApiTags('admin: NAV runs')
@@ -19,8 +19,8 @@ export class NavRunsController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Run the NAV engine for a valuation date (superseding a complete run for that date) and answer the run' })
-  @Returns(NavRunDto)
-  async run(@CurrentPrincipal() caller: Principal, @Body() body: RunNavRequestDto): Promise<NavRunDto> {
+  @Returns(NavRunResultDto)
+  async run(@CurrentPrincipal() caller: Principal, @Body() body: RunNavRequestDto): Promise<NavRunResultDto> {
     if (!caller.fund) throw new ProblemError('forbidden', 'this key is not bound to a fund');
     if (!isIsoDate(body.valuationDate)) throw invalidParameter('valuationDate', 'must be a calendar date YYYY-MM-DD');
     let outcome;
