@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { Decimal } from '../../fund/money';
+import { reconcile } from '../../fund/nav/reconciliation';
 import { D, money, moneyOrNull, navPerUnitOrNull, ratio, units } from '../common/decimals';
 import { assertOrdered } from '../common/query-params';
 import { NavHistoryDto, NavHistoryQueryDto, ReconciliationDto } from './nav.dto';
@@ -42,16 +44,8 @@ export class NavService {
         if (r.shadow_nav === null) {
           return { valuationDate: r.valuation_date, shadowNav: null, administratorNav: money(admin), difference: null, differenceRatio: null, withinTolerance: false };
         }
-        const difference = new D(r.shadow_nav).minus(admin);
-        const differenceRatio = admin.isZero() ? null : difference.dividedBy(admin);
-        return {
-          valuationDate: r.valuation_date,
-          shadowNav: money(r.shadow_nav),
-          administratorNav: money(admin),
-          difference: money(difference),
-          differenceRatio: differenceRatio ? ratio(differenceRatio) : null,
-          withinTolerance: differenceRatio !== null && differenceRatio.abs().lte(tolerance),
-        };
+        // The books' own reconciliation rule (difference = shadow − administrator, ratio over the administrator's NAV).
+        return reconcile(r.valuation_date, new Decimal(r.shadow_nav), new Decimal(r.administrator_nav), new Decimal(this.config.navToleranceRatio));
       }),
     };
   }
