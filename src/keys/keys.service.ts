@@ -37,6 +37,7 @@ const PLAN_RANK: Record<Plan, number> = { free: 0, developer: 1, platform: 2 };
 
 interface CacheEntry {
   row: KeyRow | null;
+  principal: Principal | null;
   until: number;
 }
 
@@ -59,7 +60,7 @@ export class KeysService {
     let entry = this.cache.get(cacheKey);
     if (!entry || entry.until <= now) {
       const row = await this.keys.keyByHash(hash);
-      entry = { row, until: now + this.config.keyCacheSeconds * 1000 };
+      entry = { row, principal: row ? Object.freeze(toPrincipal(row)) : null, until: now + this.config.keyCacheSeconds * 1000 };
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(cacheKey, entry);
     }
@@ -70,7 +71,7 @@ export class KeysService {
     if (row.revoked_at) return { ok: false, reason: 'revoked' };
     if (row.expires_at && row.expires_at.getTime() <= now) return { ok: false, reason: 'expired' };
     this.touch(row.id, now);
-    return { ok: true, principal: toPrincipal(row) };
+    return { ok: true, principal: entry.principal! };
   }
 
   private touch(keyId: string, now: number): void {

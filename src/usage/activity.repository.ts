@@ -37,20 +37,17 @@ export interface ActivityRow {
 export class ActivityRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** One statement per batch: column arrays unnested server-side. */
+  /** One statement per batch: the rows travel as one JSON document (serialized natively) and are unpacked server-side. */
   async insertMany(batch: ActivityRecord[]): Promise<void> {
     if (batch.length === 0) return;
     await this.db.query(
       `INSERT INTO activity_log (occurred_at, request_id, key_id, account_id, fund_id, method, route, tool, status,
                                  duration_ms, client_ip, user_agent)
-       SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::text[],
-                            $8::text[], $9::smallint[], $10::numeric[], $11::text[], $12::text[])`,
-      [
-        batch.map((r) => r.occurredAt), batch.map((r) => r.requestId), batch.map((r) => r.keyId),
-        batch.map((r) => r.accountId), batch.map((r) => r.fundId), batch.map((r) => r.method),
-        batch.map((r) => r.route), batch.map((r) => r.tool), batch.map((r) => r.status),
-        batch.map((r) => r.durationMs.toFixed(3)), batch.map((r) => r.clientIp), batch.map((r) => r.userAgent),
-      ],
+       SELECT "occurredAt", "requestId", "keyId", "accountId", "fundId", method, route, tool, status,
+              round("durationMs"::numeric, 3), "clientIp", "userAgent"
+         FROM json_to_recordset($1::json) AS r("occurredAt" timestamptz, "requestId" text, "keyId" uuid, "accountId" uuid,
+              "fundId" uuid, method text, route text, tool text, status smallint, "durationMs" float8, "clientIp" text, "userAgent" text)`,
+      [JSON.stringify(batch)],
     );
   }
 
