@@ -1,0 +1,1056 @@
+/**
+ * Generates the two official SDKs (TypeScript and Python) from the service's own OpenAPI document,
+ * which is built from the same DTOs that validate and redact. The generated files are committed;
+ * test/sdk checks that they are up to date, so they cannot drift from the DTOs.
+ *
+ *   npm run sdk:generate                      # boots the app in-process (needs PostgreSQL + Redis)
+ *   npm run sdk:generate -- --spec doc.json   # from a saved OpenAPI document, no app needed
+ *   npm run sdk:generate -- --out /tmp/x      # writes <out>/sdk/... instead of the repository
+ *
+ * Surface: every GET /api/v1/fund/* operation, the POST /api/v1/fund/proposals/* propose
+ * endpoints, GET /api/v1/me and GET /api/v1/usage. Never calculators, never admin routes.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+export const SDK_VERSION = '0.1.0';
+
+/* ------------------------------------------------------------------------------------------ */
+/* OpenAPI model (only what the generator reads)                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+export interface Schema {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  enum?: Array<string | number>;
+  nullable?: boolean;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: Schema | boolean;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  description?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+}
+
+interface Parameter {
+  name: string;
+  in: 'query' | 'path' | 'header' | 'cookie';
+  required?: boolean;
+  description?: string;
+  schema?: Schema;
+}
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
+  'x-required-scopes'?: string[];
+  'x-rate-limit-policy'?: string;
+}
+
+export interface OpenApiDoc {
+  openapi?: string;
+  info?: { title?: string; version?: string };
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Schema> };
+}
+
+export interface SdkParam {
+  name: string; // wire name
+  required: boolean;
+  schema: Schema;
+  description?: string;
+}
+
+export interface SdkOperation {
+  /** camelCase TypeScript method name; the Python name is its snake_case form. */
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  summary?: string;
+  scopes: string[];
+  pathParams: SdkParam[];
+  queryParams: SdkParam[];
+  bodySchema?: Schema;
+  bodyRequired: boolean;
+  responseSchema?: Schema;
+  /** Propose endpoints send an Idempotency-Key (generated when the caller gives none). */
+  idempotencyKey: boolean;
+  /** Cursor-paginated lists ({items,nextCursor,hasMore} with a `cursor` parameter). */
+  pagination?: { iteratorName: string; itemSchema: Schema };
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Selecting and naming the surface                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Names chosen by hand; any operation the table does not know gets a derived name. */
+const NAMES: Record<string, string> = {
+  'GET /api/v1/me': 'getMe',
+  'GET /api/v1/usage': 'getUsage',
+  'GET /api/v1/fund/overview': 'getOverview',
+  'GET /api/v1/fund/fee-terms': 'getFeeTerms',
+  'GET /api/v1/fund/positions': 'getPositions',
+  'GET /api/v1/fund/breakdown': 'getBreakdown',
+  'GET /api/v1/fund/exposure': 'getExposure',
+  'GET /api/v1/fund/exposure/series': 'getExposureSeries',
+  'GET /api/v1/fund/risk/var': 'getValueAtRisk',
+  'GET /api/v1/fund/risk/stress-presets': 'getStressPresets',
+  'GET /api/v1/fund/risk/stress-test': 'getStressTest',
+  'GET /api/v1/fund/performance': 'getPerformance',
+  'GET /api/v1/fund/pnl/attribution': 'getPnlAttribution',
+  'GET /api/v1/fund/pnl/attribution-dates': 'getAttributionDates',
+  'GET /api/v1/fund/trial-balance': 'getTrialBalance',
+  'GET /api/v1/fund/ledger/journal-entries': 'getJournalEntries',
+  'GET /api/v1/fund/ledger/gl-detail': 'getGlDetail',
+  'GET /api/v1/fund/ledger/accounts': 'getLedgerAccounts',
+  'GET /api/v1/fund/investors': 'getInvestors',
+  'GET /api/v1/fund/capital-accounts': 'getCapitalAccounts',
+  'GET /api/v1/fund/capital-activity': 'getCapitalActivity',
+  'GET /api/v1/fund/expenses': 'getExpenses',
+  'GET /api/v1/fund/dealing-calendar': 'getDealingCalendar',
+  'GET /api/v1/fund/lp-reports': 'getLpReports',
+  'GET /api/v1/fund/trades': 'getTrades',
+  'GET /api/v1/fund/nav/history': 'getNavHistory',
+  'GET /api/v1/fund/nav/reconciliation': 'getNavReconciliation',
+  'GET /api/v1/fund/proposals': 'getProposals',
+  'GET /api/v1/fund/proposals/{id}': 'getProposal',
+  'POST /api/v1/fund/proposals/journal-entry': 'proposeJournalEntry',
+  'POST /api/v1/fund/proposals/expense': 'proposeExpense',
+  'POST /api/v1/fund/proposals/capital-activity': 'proposeCapitalActivity',
+  'POST /api/v1/fund/proposals/lp-report': 'proposeLpReport',
+};
+
+export function inSurface(method: string, path: string): boolean {
+  const m = method.toUpperCase();
+  if (m === 'GET' && (path === '/api/v1/me' || path === '/api/v1/usage')) return true;
+  if (m === 'GET' && path.startsWith('/api/v1/fund/')) return true;
+  if (m === 'POST' && path.startsWith('/api/v1/fund/proposals/') && !path.includes('{')) return true;
+  return false;
+}
+
+function pascal(s: string): string {
+  return s.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+}
+
+function derivedName(method: string, path: string): string {
+  const segs = path.replace(/^\/api\/v1\/(fund\/)?/, '').split('/');
+  const words = segs.filter((s) => !s.startsWith('{'));
+  const byParams = segs.filter((s) => s.startsWith('{')).map((s) => pascal(s.slice(1, -1)));
+  if (method === 'POST') return 'propose' + pascal(words[words.length - 1]);
+  return 'get' + words.map(pascal).join('') + (byParams.length ? 'By' + byParams.join('And') : '');
+}
+
+export function snake(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+}
+
+function refName(ref: string): string {
+  return ref.replace(/^#\/components\/schemas\//, '');
+}
+
+function resolveSchema(doc: OpenApiDoc, s: Schema | undefined): Schema | undefined {
+  let cur = s;
+  for (let i = 0; cur && i < 10; i++) {
+    if (cur.$ref) cur = doc.components?.schemas?.[refName(cur.$ref)];
+    else if (cur.allOf && cur.allOf.length === 1 && !cur.properties) cur = cur.allOf[0];
+    else return cur;
+  }
+  return cur;
+}
+
+function jsonSchemaOf(content: Record<string, { schema?: Schema }> | undefined): Schema | undefined {
+  if (!content) return undefined;
+  return (content['application/json'] ?? Object.values(content)[0])?.schema;
+}
+
+export function selectOperations(doc: OpenApiDoc): SdkOperation[] {
+  const ops: SdkOperation[] = [];
+  const seen = new Map<string, string>();
+  for (const path of Object.keys(doc.paths).sort()) {
+    for (const method of Object.keys(doc.paths[path]).sort()) {
+      if (!inSurface(method, path)) continue;
+      const op = doc.paths[path][method];
+      const m = method.toUpperCase() as 'GET' | 'POST';
+      const key = `${m} ${path}`;
+      const name = NAMES[key] ?? derivedName(m, path);
+      if (seen.has(name)) throw new Error(`SDK method name ${name} used by both ${seen.get(name)} and ${key}`);
+      seen.set(name, key);
+      const params = op.parameters ?? [];
+      const toParam = (p: Parameter): SdkParam => ({ name: p.name, required: !!p.required || p.in === 'path', schema: p.schema ?? { type: 'string' }, description: p.description });
+      const ok = Object.keys(op.responses ?? {}).filter((c) => /^2\d\d$/.test(c)).sort()[0];
+      const responseSchema = ok ? jsonSchemaOf(op.responses![ok].content) : undefined;
+      const queryParams = params.filter((p) => p.in === 'query').map(toParam);
+      const sdkOp: SdkOperation = {
+        name,
+        method: m,
+        path,
+        summary: op.summary,
+        scopes: op['x-required-scopes'] ?? [],
+        pathParams: params.filter((p) => p.in === 'path').map(toParam),
+        queryParams,
+        bodySchema: jsonSchemaOf(op.requestBody?.content),
+        bodyRequired: !!op.requestBody?.required,
+        responseSchema,
+        idempotencyKey: m === 'POST' || params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
+      };
+      const resolved = resolveSchema(doc, responseSchema);
+      const props = resolved?.properties;
+      if (m === 'GET' && props?.items?.type === 'array' && props.items.items && 'nextCursor' in props && 'hasMore' in props && queryParams.some((q) => q.name === 'cursor')) {
+        sdkOp.pagination = { iteratorName: name.replace(/^get/, 'list'), itemSchema: props.items.items };
+      }
+      ops.push(sdkOp);
+    }
+  }
+  return ops;
+}
+
+/** Component schemas reachable from the surface, in the document's order. */
+function reachableSchemas(doc: OpenApiDoc, ops: SdkOperation[]): string[] {
+  const all = doc.components?.schemas ?? {};
+  const found = new Set<string>();
+  const visit = (s: Schema | boolean | undefined): void => {
+    if (!s || typeof s === 'boolean') return;
+    if (s.$ref) {
+      const n = refName(s.$ref);
+      if (!found.has(n)) {
+        if (!all[n]) throw new Error(`OpenAPI document references a missing schema: ${n}`);
+        found.add(n);
+        visit(all[n]);
+      }
+      return;
+    }
+    visit(s.items);
+    visit(s.additionalProperties);
+    for (const p of Object.values(s.properties ?? {})) visit(p);
+    for (const x of [...(s.allOf ?? []), ...(s.oneOf ?? []), ...(s.anyOf ?? [])]) visit(x);
+  };
+  for (const op of ops) {
+    visit(op.responseSchema);
+    visit(op.bodySchema);
+    for (const p of [...op.pathParams, ...op.queryParams]) visit(p.schema);
+  }
+  return Object.keys(all).filter((n) => found.has(n));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* TypeScript                                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+function tsDoc(text: string | undefined, indent: string): string {
+  if (!text) return '';
+  const lines = text.replace(/\*\//g, '*\u2215').split('\n');
+  if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
+  return `${indent}/**\n${lines.map((l) => `${indent} * ${l}`.trimEnd()).join('\n')}\n${indent} */\n`;
+}
+
+const TS_IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function tsType(s: Schema | undefined): string {
+  if (!s) return 'unknown';
+  let t: string;
+  if (s.$ref) t = refName(s.$ref);
+  else if (s.allOf && s.allOf.length === 1) t = tsType(s.allOf[0]);
+  else if (s.allOf && s.allOf.length > 1) t = s.allOf.map((x) => tsType(x)).join(' & ');
+  else if (s.oneOf || s.anyOf) t = (s.oneOf ?? s.anyOf)!.map((x) => tsType(x)).join(' | ');
+  else if (s.enum) t = s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  else if (s.format === 'date-time' || s.format === 'date' || s.format === 'decimal' || s.format === 'uuid') t = 'string';
+  else if (s.type === 'string') t = 'string';
+  else if (s.type === 'integer' || s.type === 'number') t = 'number';
+  else if (s.type === 'boolean') t = 'boolean';
+  else if (s.type === 'array') {
+    const inner = tsType(s.items);
+    t = /[|&]/.test(inner) ? `Array<${inner}>` : `${inner}[]`;
+  } else if (s.properties) {
+    const req = new Set(s.required ?? []);
+    t = `{ ${Object.entries(s.properties).map(([k, v]) => `${TS_IDENT.test(k) ? k : JSON.stringify(k)}${req.has(k) ? '' : '?'}: ${tsType(v)}`).join('; ')} }`;
+  } else if (s.additionalProperties && typeof s.additionalProperties === 'object') t = `Record<string, ${tsType(s.additionalProperties)}>`;
+  else t = 'Record<string, unknown>';
+  if (s.nullable && t !== 'unknown') t = `${t} | null`;
+  return t;
+}
+
+function tsInterface(name: string, s: Schema): string {
+  let out = tsDoc(s.description, '');
+  if (!s.properties) return `${out}export type ${name} = ${tsType(s)};\n`;
+  const req = new Set(s.required ?? []);
+  out += `export interface ${name} {\n`;
+  for (const [k, v] of Object.entries(s.properties)) {
+    const notes = [v.description, v.format === 'decimal' ? 'decimal string' : undefined].filter(Boolean).join('; ');
+    out += tsDoc(notes || undefined, '  ');
+    out += `  ${TS_IDENT.test(k) ? k : JSON.stringify(k)}${req.has(k) ? '' : '?'}: ${tsType(v)};\n`;
+  }
+  return out + '}\n';
+}
+
+function paramsTypeName(op: SdkOperation): string {
+  return pascal(op.name) + 'Params';
+}
+
+function renderTypeScript(doc: OpenApiDoc, ops: SdkOperation[]): string {
+  const schemas = doc.components?.schemas ?? {};
+  const names = reachableSchemas(doc, ops);
+  const parts: string[] = [];
+  parts.push(`// Generated by scripts/generate-sdks.ts from the fundgate OpenAPI document. Do not edit by hand:
+// run \`npm run sdk:generate\` in the service repository instead.
+/* eslint-disable */
+
+export const SDK_VERSION = ${JSON.stringify(SDK_VERSION)};
+export const API_VERSION = ${JSON.stringify(doc.info?.version ?? '')};
+`);
+  parts.push(TS_RUNTIME);
+  parts.push('/* ---------------------------------------------------------------- schemas */\n');
+  for (const n of names) parts.push(tsInterface(n, schemas[n]));
+  parts.push('/* ------------------------------------------------------------- parameters */\n');
+  for (const op of ops) {
+    if (!op.queryParams.length) continue;
+    let out = `export interface ${paramsTypeName(op)} {\n`;
+    for (const p of op.queryParams) {
+      const notes = [p.description, p.schema.default !== undefined ? `default ${JSON.stringify(p.schema.default)}` : undefined].filter(Boolean).join('; ');
+      out += tsDoc(notes || undefined, '  ');
+      out += `  ${TS_IDENT.test(p.name) ? p.name : JSON.stringify(p.name)}${p.required ? '' : '?'}: ${tsType({ ...p.schema, nullable: false })};\n`;
+    }
+    parts.push(out + '}\n');
+  }
+
+  const opsMeta = ops.map((o) => `  { name: ${JSON.stringify(o.name)}, method: ${JSON.stringify(o.method)}, path: ${JSON.stringify(o.path)}${o.pagination ? `, iterator: ${JSON.stringify(o.pagination.iteratorName)}` : ''} },`).join('\n');
+  parts.push(`/** Every operation this SDK wraps (method name, HTTP method, path template). */
+export const OPERATIONS: ReadonlyArray<{ name: string; method: 'GET' | 'POST'; path: string; iterator?: string }> = [
+${opsMeta}
+];
+`);
+
+  let cls = `/** The fundgate client: the read and propose surface of one fund (the one the API key is bound to). */
+export class FundgateClient extends FundgateTransport {
+`;
+  for (const op of ops) {
+    const args: string[] = [];
+    for (const p of op.pathParams) args.push(`${p.name}: string`);
+    const anyRequiredQuery = op.queryParams.some((p) => p.required);
+    if (op.queryParams.length) args.push(`params${anyRequiredQuery ? '' : '?'}: ${paramsTypeName(op)}`);
+    if (op.bodySchema) args.push(`body${op.bodyRequired ? '' : '?'}: ${tsType(op.bodySchema)}`);
+    args.push(`options?: ${op.idempotencyKey ? 'ProposeOptions' : 'RequestOptions'}`);
+    const ret = tsType(op.responseSchema);
+    const pathExpr = op.pathParams.length
+      ? '`' + op.path.replace(/\{([^}]+)\}/g, (_m, n: string) => '${encodeURIComponent(' + n + ')}') + '`'
+      : JSON.stringify(op.path);
+    const doc = [op.summary, `\`${op.method} ${op.path}\`${op.scopes.length ? ` (scope ${op.scopes.join(', ')})` : ''}`,
+      op.idempotencyKey ? 'Sends an Idempotency-Key (a random one when `options.idempotencyKey` is absent), so retries are safe; `lastResponse.replayed` tells whether the answer was a replay.' : undefined,
+    ].filter(Boolean).join('\n');
+    cls += tsDoc(doc, '  ');
+    cls += `  ${op.name}(${args.join(', ')}): Promise<${ret}> {\n`;
+    cls += `    return this.request<${ret}>(${JSON.stringify(op.method)}, ${pathExpr}, {${op.queryParams.length ? ' query: params,' : ''}${op.bodySchema ? ' body,' : ''} idempotent: ${op.method === 'GET'}, idempotencyKey: ${op.idempotencyKey}, options });\n  }\n\n`;
+    if (op.pagination) {
+      const item = tsType(op.pagination.itemSchema);
+      const pArgs = [...op.pathParams.map((p) => `${p.name}: string`), `params${anyRequiredQuery ? '' : '?'}: ${paramsTypeName(op)}`, 'options?: RequestOptions'];
+      cls += tsDoc(`Every item of \`${op.name}\`, page after page (follows \`nextCursor\` until \`hasMore\` is false).`, '  ');
+      cls += `  async *${op.pagination.iteratorName}(${pArgs.join(', ')}): AsyncGenerator<${item}, void, undefined> {
+    let cursor = params?.cursor;
+    for (;;) {
+      const page = await this.${op.name}(${[...op.pathParams.map((p) => p.name), '{ ...params, cursor } as ' + paramsTypeName(op), 'options'].join(', ')});
+      yield* page.items;
+      if (!page.hasMore || !page.nextCursor) return;
+      cursor = page.nextCursor;
+    }
+  }
+
+`;
+    }
+  }
+  cls = cls.replace(/\n\n$/, '\n') + '}\n';
+  parts.push(cls);
+  return parts.join('\n');
+}
+
+const TS_RUNTIME = `/* ---------------------------------------------------------------- runtime */
+
+export interface FundgateClientOptions {
+  /** An API key: \`svc_dk_…\` */
+  apiKey: string;
+  /** Default http://localhost:3000 */
+  baseUrl?: string;
+  /** Default: the global fetch (Node >= 18, browsers, Deno, Bun). */
+  fetch?: typeof fetch;
+  /** Per attempt; default 30 000 ms. */
+  timeoutMs?: number;
+  /** Retries after the first attempt (429, 5xx and network errors, idempotent calls only); default 2. */
+  maxRetries?: number;
+  /** A Retry-After longer than this is not waited for: the 429 is thrown instead. Default 60 000 ms. */
+  maxRetryAfterMs?: number;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface ProposeOptions extends RequestOptions {
+  /** 1..255 visible ASCII characters; generated when absent so retries are safe. */
+  idempotencyKey?: string;
+}
+
+/** What the last completed HTTP exchange of this client answered (set before a method returns or throws). */
+export interface ResponseInfo {
+  method: string;
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  requestId: string | null;
+  /** \`Idempotent-Replayed: true\`: a propose call answered from the idempotency store. */
+  replayed: boolean;
+  /** The Idempotency-Key that was sent, if any. */
+  idempotencyKey: string | null;
+  /** Raw \`RateLimit\` / \`RateLimit-Policy\` headers. */
+  rateLimit: string | null;
+  rateLimitPolicy: string | null;
+  /** Attempts made (1 = no retry). */
+  attempts: number;
+}
+
+export interface ProblemFieldError {
+  field: string;
+  message: string;
+}
+
+/** An RFC 9457 problem answered by the service (or a transport failure: status 0). */
+export class FundgateError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string | null;
+  readonly detail: string | null;
+  readonly type: string | null;
+  readonly instance: string | null;
+  readonly errors: ProblemFieldError[];
+  readonly requestId: string | null;
+  /** Seconds, from \`Retry-After\` (429). */
+  readonly retryAfter: number | null;
+  readonly body: unknown;
+
+  constructor(init: { status: number; code: string; title?: string | null; detail?: string | null; type?: string | null; instance?: string | null;
+    errors?: ProblemFieldError[]; requestId?: string | null; retryAfter?: number | null; body?: unknown; cause?: unknown }) {
+    super(\`\${init.status ? init.status + ' ' : ''}\${init.code}\${init.detail ? ': ' + init.detail : ''}\`);
+    this.name = 'FundgateError';
+    this.status = init.status;
+    this.code = init.code;
+    this.title = init.title ?? null;
+    this.detail = init.detail ?? null;
+    this.type = init.type ?? null;
+    this.instance = init.instance ?? null;
+    this.errors = init.errors ?? [];
+    this.requestId = init.requestId ?? null;
+    this.retryAfter = init.retryAfter ?? null;
+    this.body = init.body;
+    if (init.cause !== undefined) (this as { cause?: unknown }).cause = init.cause;
+  }
+
+  static fromResponse(status: number, text: string, headers: Record<string, string>): FundgateError {
+    let body: any = undefined;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
+    }
+    const p = body && typeof body === 'object' ? body : {};
+    const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+    return new FundgateError({
+      status,
+      code: str(p.code) ?? \`http_\${status}\`,
+      title: str(p.title),
+      detail: str(p.detail) ?? (typeof body === 'string' && body ? body.slice(0, 500) : null),
+      type: str(p.type),
+      instance: str(p.instance),
+      errors: Array.isArray(p.errors) ? p.errors.filter((e: any) => e && typeof e === 'object').map((e: any) => ({ field: String(e.field ?? ''), message: String(e.message ?? '') })) : [],
+      requestId: str(p.requestId) ?? headers['x-request-id'] ?? null,
+      retryAfter: parseRetryAfter(headers['retry-after']),
+      body,
+    });
+  }
+}
+
+export type QueryValues = Record<string, string | number | boolean | null | undefined>;
+
+function parseRetryAfter(v: string | undefined): number | null {
+  if (!v) return null;
+  if (/^\\d+$/.test(v.trim())) return Number(v.trim());
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+function randomKey(): string {
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+  let s = '';
+  for (let i = 0; i < 32; i++) s += Math.floor(Math.random() * 16).toString(16);
+  return \`\${s.slice(0, 8)}-\${s.slice(8, 12)}-4\${s.slice(13, 16)}-\${((parseInt(s[16], 16) & 3) | 8).toString(16)}\${s.slice(17, 20)}-\${s.slice(20)}\`;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** HTTP plumbing shared by every generated method: auth, JSON, errors, timeouts, retries. */
+export class FundgateTransport {
+  readonly baseUrl: string;
+  /** The last completed HTTP exchange (status, headers, requestId, replayed, rate limits). */
+  lastResponse: ResponseInfo | null = null;
+  protected readonly apiKey: string;
+  protected readonly fetchImpl: typeof fetch;
+  protected readonly timeoutMs: number;
+  protected readonly maxRetries: number;
+  protected readonly maxRetryAfterMs: number;
+  protected readonly extraHeaders: Record<string, string>;
+
+  constructor(opts: FundgateClientOptions) {
+    if (!opts || !opts.apiKey) throw new TypeError('FundgateClient: apiKey is required');
+    this.apiKey = opts.apiKey;
+    this.baseUrl = (opts.baseUrl ?? 'http://localhost:3000').replace(/\\/+$/, '');
+    const f = opts.fetch ?? (globalThis as { fetch?: typeof fetch }).fetch;
+    if (!f) throw new TypeError('FundgateClient: no fetch available (Node >= 18 has a global fetch; or pass options.fetch)');
+    this.fetchImpl = opts.fetch ? f : f.bind(globalThis);
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.maxRetries = Math.max(0, opts.maxRetries ?? 2);
+    this.maxRetryAfterMs = opts.maxRetryAfterMs ?? 60_000;
+    this.extraHeaders = { ...(opts.headers ?? {}) };
+  }
+
+  protected async request<T>(method: 'GET' | 'POST', path: string, req: { query?: object; body?: unknown; idempotent: boolean;
+    idempotencyKey: boolean; options?: RequestOptions & { idempotencyKey?: string } }): Promise<T> {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries((req.query ?? {}) as QueryValues)) if (v !== undefined && v !== null) qs.set(k, String(v));
+    const url = this.baseUrl + path + (qs.toString() ? '?' + qs.toString() : '');
+    const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json, application/problem+json', authorization: \`Bearer \${this.apiKey}\` };
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      payload = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    const idemKey = req.idempotencyKey ? req.options?.idempotencyKey ?? randomKey() : null;
+    if (idemKey) headers['idempotency-key'] = idemKey;
+    // A call may be repeated when repeating it cannot do anything twice: reads, and proposes carrying an Idempotency-Key.
+    const retryable = req.idempotent || idemKey !== null;
+    const timeoutMs = req.options?.timeoutMs ?? this.timeoutMs;
+    const outer = req.options?.signal;
+
+    for (let attempt = 1; ; attempt++) {
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
+      const onAbort = () => controller.abort();
+      outer?.addEventListener('abort', onAbort, { once: true });
+      let status: number;
+      let text: string;
+      let resHeaders: Record<string, string> = {};
+      try {
+        if (outer?.aborted) throw outer.reason ?? new Error('aborted');
+        const res = await this.fetchImpl(url, { method, headers, body: payload, signal: controller.signal });
+        res.headers.forEach((v, k) => { resHeaders[k.toLowerCase()] = v; });
+        status = res.status;
+        text = await res.text();
+      } catch (err) {
+        if (outer?.aborted) throw err;
+        const e = new FundgateError({ status: 0, code: timedOut ? 'timeout' : 'network_error', detail: timedOut ? \`no answer within \${timeoutMs} ms\` : String((err as Error)?.message ?? err), cause: err });
+        if (retryable && attempt <= this.maxRetries) {
+          await sleep(this.backoffMs(attempt));
+          continue;
+        }
+        throw e;
+      } finally {
+        clearTimeout(timer);
+        outer?.removeEventListener('abort', onAbort);
+      }
+      this.lastResponse = {
+        method, url, status, headers: resHeaders,
+        requestId: resHeaders['x-request-id'] ?? null,
+        replayed: (resHeaders['idempotent-replayed'] ?? '').toLowerCase() === 'true',
+        idempotencyKey: idemKey,
+        rateLimit: resHeaders['ratelimit'] ?? null,
+        rateLimitPolicy: resHeaders['ratelimit-policy'] ?? null,
+        attempts: attempt,
+      };
+      if (status >= 200 && status < 300) {
+        if (!text) return undefined as T;
+        try {
+          return JSON.parse(text) as T;
+        } catch (err) {
+          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not JSON', body: text, requestId: this.lastResponse.requestId, cause: err });
+        }
+      }
+      const error = FundgateError.fromResponse(status, text, resHeaders);
+      if (retryable && attempt <= this.maxRetries) {
+        const delay = this.retryDelayMs(status, error, attempt);
+        if (delay !== null) {
+          await sleep(delay);
+          continue;
+        }
+      }
+      throw error;
+    }
+  }
+
+  private backoffMs(attempt: number): number {
+    const base = Math.min(8_000, 250 * 2 ** (attempt - 1));
+    return Math.round(base / 2 + Math.random() * (base / 2));
+  }
+
+  /** null: do not retry this answer. */
+  private retryDelayMs(status: number, error: FundgateError, attempt: number): number | null {
+    if (status === 429) {
+      if (error.retryAfter === null) return this.backoffMs(attempt);
+      const ms = error.retryAfter * 1000;
+      return ms > this.maxRetryAfterMs ? null : ms;
+    }
+    if (status === 409 && error.code === 'idempotency_in_progress') return this.backoffMs(attempt);
+    if (status >= 500 && status !== 501) return this.backoffMs(attempt);
+    return null;
+  }
+}
+`;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Python                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+const PY_KEYWORDS = new Set(['False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else',
+  'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield']);
+
+function pyIdent(wire: string): string {
+  const s = snake(wire).replace(/[^A-Za-z0-9_]/g, '_');
+  return PY_KEYWORDS.has(s) ? s + '_' : s;
+}
+
+function pyStr(s: string): string {
+  return JSON.stringify(s); // a JSON string literal is a valid Python string literal for BMP text
+}
+
+function pyDoc(text: string | undefined, indent: string): string {
+  if (!text) return '';
+  const t = text.replace(/\\/g, '\\\\').replace(/"""/g, '\\"\\"\\"');
+  const lines = t.split('\n');
+  if (lines.length === 1) return `${indent}"""${lines[0]}"""\n`;
+  return `${indent}"""${lines[0]}\n${lines.slice(1).map((l) => (l ? indent + l : '')).join('\n')}\n${indent}"""\n`;
+}
+
+function pyType(s: Schema | undefined): string {
+  if (!s) return 'Any';
+  let t: string;
+  if (s.$ref) t = `'${refName(s.$ref)}'`;
+  else if (s.allOf && s.allOf.length === 1) t = pyType(s.allOf[0]);
+  else if (s.allOf || s.oneOf || s.anyOf) t = s.allOf ? 'Dict[str, Any]' : `Union[${(s.oneOf ?? s.anyOf)!.map((x) => pyType(x)).join(', ')}]`;
+  else if (s.enum) t = `Literal[${s.enum.map((v) => (typeof v === 'string' ? pyStr(v) : String(v))).join(', ')}]`;
+  else if (s.format === 'date-time' || s.format === 'date' || s.format === 'decimal' || s.format === 'uuid') t = 'str';
+  else if (s.type === 'string') t = 'str';
+  else if (s.type === 'integer') t = 'int';
+  else if (s.type === 'number') t = 'float';
+  else if (s.type === 'boolean') t = 'bool';
+  else if (s.type === 'array') t = `List[${pyType(s.items)}]`;
+  else if (s.additionalProperties && typeof s.additionalProperties === 'object') t = `Dict[str, ${pyType(s.additionalProperties)}]`;
+  else t = 'Dict[str, Any]';
+  if (s.nullable && t !== 'Any') t = `Optional[${t}]`;
+  return t;
+}
+
+function renderPythonModels(doc: OpenApiDoc, ops: SdkOperation[]): string {
+  const schemas = doc.components?.schemas ?? {};
+  const names = reachableSchemas(doc, ops);
+  let out = `# Generated by scripts/generate-sdks.ts from the fundgate OpenAPI document. Do not edit by hand:
+# run \`npm run sdk:generate\` in the service repository instead.
+"""Typed shapes of the fundgate API (TypedDicts). Decimal amounts are strings, never floats."""
+import sys
+from typing import Any, Dict, List, Optional, Union
+
+if sys.version_info >= (3, 11):
+    from typing import Literal, NotRequired, TypedDict
+else:  # pragma: no cover - older interpreters: the hints stay informative, NotRequired is a no-op
+    from typing import Literal, TypedDict
+
+    class _NotRequiredShim:
+        def __getitem__(self, item: Any) -> Any:
+            return item
+
+    NotRequired = _NotRequiredShim()  # type: ignore[assignment,misc]
+
+__all__ = [
+${names.map((n) => `    ${pyStr(n)},`).join('\n')}
+]
+
+`;
+  for (const n of names) {
+    const s = schemas[n];
+    if (!s.properties) {
+      out += `${n} = ${pyType(s).replace(/^'(.*)'$/, '$1')}\n\n`;
+      continue;
+    }
+    const req = new Set(s.required ?? []);
+    const fields = Object.entries(s.properties).map(([k, v]) => {
+      const t = pyType(v);
+      return `        ${pyStr(k)}: ${req.has(k) ? t : `NotRequired[${t}]`},`;
+    });
+    out += `${n} = TypedDict(\n    ${pyStr(n)},\n    {\n${fields.join('\n')}\n    },\n)\n`;
+    if (s.description) out += `${n}.__doc__ = ${pyStr(s.description)}\n`;
+    out += '\n';
+  }
+  return out.replace(/\n+$/, '\n');
+}
+
+function renderPythonClient(doc: OpenApiDoc, ops: SdkOperation[]): string {
+  const models = reachableSchemas(doc, ops);
+  let out = `# Generated by scripts/generate-sdks.ts from the fundgate OpenAPI document. Do not edit by hand:
+# run \`npm run sdk:generate\` in the service repository instead.
+"""The fundgate client: the read and propose surface of one fund. Standard library only."""
+from __future__ import annotations
+
+import json
+import random
+import socket
+import time
+import uuid
+from email.utils import parsedate_to_datetime
+from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional
+from urllib.error import HTTPError, URLError
+from urllib.parse import quote, urlencode
+from urllib.request import Request, urlopen
+
+from .models import (
+${models.map((n) => `    ${n},`).join('\n')}
+)
+
+SDK_VERSION = ${pyStr(SDK_VERSION)}
+API_VERSION = ${pyStr(doc.info?.version ?? '')}
+
+#: Every operation this SDK wraps: (method name, HTTP method, path template).
+OPERATIONS = [
+${ops.map((o) => `    (${pyStr(snake(o.name))}, ${pyStr(o.method)}, ${pyStr(o.path)}),`).join('\n')}
+]
+${PY_RUNTIME}
+
+class FundgateClient(_Transport):
+    """The fundgate client for the fund the API key is bound to.
+
+    client = FundgateClient("svc_dk_...", base_url="https://fund.example.com")
+    overview = client.get_overview()
+    """
+`;
+  for (const op of ops) {
+    const pyName = snake(op.name);
+    const args: string[] = ['self'];
+    for (const p of op.pathParams) args.push(`${pyIdent(p.name)}: str`);
+    if (op.bodySchema) args.push(`body: ${pyType(op.bodySchema)}${op.bodyRequired ? '' : ' = None'}`);
+    const kw: string[] = [];
+    for (const p of op.queryParams) {
+      const t = pyType({ ...p.schema, nullable: false });
+      kw.push(p.required ? `${pyIdent(p.name)}: ${t}` : `${pyIdent(p.name)}: Optional[${t}] = None`);
+    }
+    if (op.idempotencyKey) kw.push('idempotency_key: Optional[str] = None');
+    kw.push('timeout: Optional[float] = None');
+    const sig = [...args, '*', ...kw].join(', ');
+    const ret = pyType(op.responseSchema);
+    const pathExpr = op.pathParams.length
+      ? 'f' + pyStr(op.path.replace(/\{([^}]+)\}/g, (_m, n: string) => `{quote(str(${pyIdent(n)}), safe='')}`))
+      : pyStr(op.path);
+    const docText = [op.summary, `${op.method} ${op.path}${op.scopes.length ? ` (scope ${op.scopes.join(', ')})` : ''}`,
+      op.idempotencyKey ? 'Sends an Idempotency-Key (a uuid4 when idempotency_key is None), so retries are safe;\nlast_response.replayed tells whether the answer was a replay.' : undefined,
+    ].filter(Boolean).join('\n\n');
+    out += `\n    def ${pyName}(${sig}) -> ${ret}:\n`;
+    out += pyDoc(docText, '        ');
+    const query = op.queryParams.length ? `{${op.queryParams.map((p) => `${pyStr(p.name)}: ${pyIdent(p.name)}`).join(', ')}}` : 'None';
+    out += `        return self._request(\n            ${pyStr(op.method)},\n            ${pathExpr},\n            query=${query},\n`;
+    if (op.bodySchema) out += `            body=body,\n`;
+    out += `            idempotent=${op.method === 'GET' ? 'True' : 'False'},\n`;
+    if (op.idempotencyKey) out += `            idempotency_key=idempotency_key or str(uuid.uuid4()),\n`;
+    out += `            timeout=timeout,\n        )\n`;
+    if (op.pagination) {
+      const iterName = 'iter_' + snake(op.name.replace(/^get/, ''));
+      const iSig = [...args.filter((a) => !a.startsWith('body')), '*', ...kw.filter((k) => !k.startsWith('idempotency_key'))].join(', ');
+      out += `\n    def ${iterName}(${iSig}) -> Iterator[${pyType(op.pagination.itemSchema)}]:\n`;
+      out += pyDoc(`Every item of ${pyName}, page after page (follows nextCursor until hasMore is false).`, '        ');
+      const passArgs = [...op.pathParams.map((p) => pyIdent(p.name)), ...op.queryParams.filter((p) => p.name !== 'cursor').map((p) => `${pyIdent(p.name)}=${pyIdent(p.name)}`), 'cursor=cursor', 'timeout=timeout'];
+      out += `        while True:\n            page = self.${pyName}(${passArgs.join(', ')})\n            for item in page["items"]:\n                yield item\n            if not page["hasMore"] or not page["nextCursor"]:\n                return\n            cursor = page["nextCursor"]\n`;
+    }
+  }
+  return out;
+}
+
+const PY_RUNTIME = `
+
+class FundgateError(Exception):
+    """An RFC 9457 problem answered by the service (or a transport failure: status 0)."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        title: Optional[str] = None,
+        detail: Optional[str] = None,
+        errors: Optional[List[Dict[str, str]]] = None,
+        request_id: Optional[str] = None,
+        type: Optional[str] = None,
+        instance: Optional[str] = None,
+        retry_after: Optional[int] = None,
+        body: Any = None,
+    ) -> None:
+        super().__init__(f"{str(status) + ' ' if status else ''}{code}{': ' + detail if detail else ''}")
+        self.status = status
+        self.code = code
+        self.title = title
+        self.detail = detail
+        self.errors: List[Dict[str, str]] = errors or []
+        self.request_id = request_id
+        self.type = type
+        self.instance = instance
+        self.retry_after = retry_after
+        self.body = body
+
+    @classmethod
+    def from_response(cls, status: int, text: str, headers: Mapping[str, str]) -> "FundgateError":
+        try:
+            body: Any = json.loads(text) if text else None
+        except ValueError:
+            body = text
+        p = body if isinstance(body, dict) else {}
+
+        def s(v: Any) -> Optional[str]:
+            return v if isinstance(v, str) else None
+
+        errors = [
+            {"field": str(e.get("field", "")), "message": str(e.get("message", ""))}
+            for e in (p.get("errors") or [])
+            if isinstance(e, dict)
+        ]
+        detail = s(p.get("detail"))
+        if detail is None and isinstance(body, str) and body:
+            detail = body[:500]
+        return cls(
+            status,
+            s(p.get("code")) or f"http_{status}",
+            title=s(p.get("title")),
+            detail=detail,
+            errors=errors,
+            request_id=s(p.get("requestId")) or headers.get("x-request-id"),
+            type=s(p.get("type")),
+            instance=s(p.get("instance")),
+            retry_after=_parse_retry_after(headers.get("retry-after")),
+            body=body,
+        )
+
+
+class ResponseInfo:
+    """What the last completed HTTP exchange answered."""
+
+    def __init__(self, method: str, url: str, status: int, headers: Dict[str, str], idempotency_key: Optional[str], attempts: int) -> None:
+        self.method = method
+        self.url = url
+        self.status = status
+        self.headers = headers
+        self.request_id = headers.get("x-request-id")
+        #: Idempotent-Replayed: true -- a propose call answered from the idempotency store.
+        self.replayed = headers.get("idempotent-replayed", "").lower() == "true"
+        self.idempotency_key = idempotency_key
+        self.rate_limit = headers.get("ratelimit")
+        self.rate_limit_policy = headers.get("ratelimit-policy")
+        self.attempts = attempts
+
+    def __repr__(self) -> str:
+        return f"ResponseInfo(status={self.status}, request_id={self.request_id!r}, replayed={self.replayed})"
+
+
+def _parse_retry_after(value: Optional[str]) -> Optional[int]:
+    if not value:
+        return None
+    v = value.strip()
+    if v.isdigit():
+        return int(v)
+    try:
+        at = parsedate_to_datetime(v)
+    except (TypeError, ValueError):
+        return None
+    return max(0, int(at.timestamp() - time.time() + 0.999))
+
+
+def _query_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+class _Transport:
+    def __init__(
+        self,
+        api_key: str,
+        base_url: str = "http://localhost:3000",
+        timeout: float = 30.0,
+        max_retries: int = 2,
+        max_retry_after: float = 60.0,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        if not api_key:
+            raise ValueError("FundgateClient: api_key is required")
+        self.api_key = api_key
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.max_retries = max(0, max_retries)
+        self.max_retry_after = max_retry_after
+        self.headers = dict(headers or {})
+        #: The last completed HTTP exchange (status, headers, request_id, replayed, rate limits).
+        self.last_response: Optional[ResponseInfo] = None
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        query: Optional[Mapping[str, Any]] = None,
+        body: Any = None,
+        idempotent: bool = True,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Any:
+        pairs = [(k, _query_value(v)) for k, v in (query or {}).items() if v is not None]
+        url = self.base_url + path + ("?" + urlencode(pairs) if pairs else "")
+        headers = dict(self.headers)
+        headers["Accept"] = "application/json, application/problem+json"
+        headers["Authorization"] = "Bearer " + self.api_key
+        headers["User-Agent"] = "fundgate-python/" + SDK_VERSION
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode("utf-8")
+            headers["Content-Type"] = "application/json"
+        if idempotency_key is not None:
+            headers["Idempotency-Key"] = idempotency_key
+        # Repeat only what cannot happen twice: reads, and proposes carrying an Idempotency-Key.
+        retryable = idempotent or idempotency_key is not None
+        attempt = 0
+        while True:
+            attempt += 1
+            req = Request(url, data=data, headers=headers, method=method)
+            try:
+                with urlopen(req, timeout=timeout if timeout is not None else self.timeout) as res:
+                    status = res.status
+                    res_headers = {k.lower(): v for k, v in res.headers.items()}
+                    text = res.read().decode("utf-8")
+            except HTTPError as err:
+                status = err.code
+                res_headers = {k.lower(): v for k, v in (err.headers or {}).items()}
+                text = err.read().decode("utf-8", "replace") if err.fp is not None else ""
+            except (URLError, socket.timeout, TimeoutError, ConnectionError) as err:
+                reason = getattr(err, "reason", err)
+                timed_out = isinstance(reason, (socket.timeout, TimeoutError))
+                if retryable and attempt <= self.max_retries:
+                    time.sleep(self._backoff(attempt))
+                    continue
+                raise FundgateError(0, "timeout" if timed_out else "network_error", detail=str(reason)) from err
+            self.last_response = ResponseInfo(method, url, status, res_headers, idempotency_key, attempt)
+            if 200 <= status < 300:
+                if not text:
+                    return None
+                try:
+                    return json.loads(text)
+                except ValueError as err:
+                    raise FundgateError(status, "invalid_response", detail="the answer is not JSON", body=text,
+                                        request_id=res_headers.get("x-request-id")) from err
+            error = FundgateError.from_response(status, text, res_headers)
+            if retryable and attempt <= self.max_retries:
+                delay = self._retry_delay(status, error, attempt)
+                if delay is not None:
+                    time.sleep(delay)
+                    continue
+            raise error
+
+    @staticmethod
+    def _backoff(attempt: int) -> float:
+        base = min(8.0, 0.25 * 2 ** (attempt - 1))
+        return base / 2 + random.random() * base / 2
+
+    def _retry_delay(self, status: int, error: FundgateError, attempt: int) -> Optional[float]:
+        if status == 429:
+            if error.retry_after is None:
+                return self._backoff(attempt)
+            return None if error.retry_after > self.max_retry_after else float(error.retry_after)
+        if status == 409 and error.code == "idempotency_in_progress":
+            return self._backoff(attempt)
+        if status >= 500 and status != 501:
+            return self._backoff(attempt)
+        return None
+`;
+
+function renderPythonInit(): string {
+  return `# Generated by scripts/generate-sdks.ts. Do not edit by hand.
+"""Official Python SDK for the fundgate API (standard library only)."""
+from .client import API_VERSION, OPERATIONS, SDK_VERSION, FundgateClient, FundgateError, ResponseInfo
+
+__version__ = SDK_VERSION
+__all__ = ["FundgateClient", "FundgateError", "ResponseInfo", "OPERATIONS", "SDK_VERSION", "API_VERSION", "__version__"]
+`;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Entry points                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/** The generated files, keyed by path relative to the repository root. */
+export function renderSdks(doc: OpenApiDoc): Record<string, string> {
+  const ops = selectOperations(doc);
+  return {
+    'sdk/typescript/src/index.ts': renderTypeScript(doc, ops),
+    'sdk/python/fundgate/__init__.py': renderPythonInit(),
+    'sdk/python/fundgate/client.py': renderPythonClient(doc, ops),
+    'sdk/python/fundgate/models.py': renderPythonModels(doc, ops),
+  };
+}
+
+export function writeSdks(files: Record<string, string>, rootDir: string): string[] {
+  const written: string[] = [];
+  for (const [rel, content] of Object.entries(files)) {
+    const target = join(rootDir, rel);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, content);
+    written.push(target);
+  }
+  return written;
+}
+
+/** Boots the application in-process (as production builds it) and reads /api/openapi.json. */
+export async function fetchOpenApi(): Promise<OpenApiDoc> {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { createApp } = require('../src/app.factory') as typeof import('../src/app.factory');
+  const { loadConfig } = require('../src/config/config') as typeof import('../src/config/config');
+  const app = await createApp(loadConfig());
+  try {
+    await app.init();
+    const res = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/api/openapi.json' });
+    if (res.statusCode !== 200) throw new Error(`GET /api/openapi.json answered ${res.statusCode}`);
+    return JSON.parse(res.body) as OpenApiDoc;
+  } finally {
+    await app.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const arg = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const specFile = arg('--spec');
+  const out = resolve(arg('--out') ?? join(__dirname, '..'));
+  const doc = specFile ? (JSON.parse(readFileSync(specFile, 'utf8')) as OpenApiDoc) : await fetchOpenApi();
+  const written = writeSdks(renderSdks(doc), out);
+  const ops = selectOperations(doc);
+  process.stdout.write(JSON.stringify({ msg: 'sdks generated', operations: ops.length, files: written }) + '\n');
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    () => process.exit(0),
+    (err: Error) => {
+      process.stderr.write(`sdk generation failed: ${err.stack ?? err.message}\n`);
+      process.exit(1);
+    },
+  );
+}
