@@ -38,8 +38,9 @@ export class IdempotencyExpiryJob implements OnApplicationBootstrap, OnApplicati
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.worker) await closeWithin(3000, () => this.worker!.close(), () => undefined);
-    if (this.queue) await closeWithin(3000, () => this.queue!.close(), () => undefined);
+    const grace = this.connections.every((c) => c.status === 'ready') ? 3000 : 200;
+    if (this.worker) await closeWithin(grace, () => this.worker!.close(), () => undefined);
+    if (this.queue) await closeWithin(grace, () => this.queue!.close(), () => undefined);
     for (const c of this.connections) c.disconnect();
   }
 }

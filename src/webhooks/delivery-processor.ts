@@ -64,7 +64,9 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.worker) await closeWithin(this.config.webhookTimeoutMs + 2000, () => this.worker!.close(), () => undefined);
+    // With Redis away there is nothing to hand back; do not wait for it.
+    const grace = this.connection?.status === 'ready' ? this.config.webhookTimeoutMs + 2000 : 200;
+    if (this.worker) await closeWithin(grace, () => this.worker!.close(), () => undefined);
     this.connection?.disconnect();
   }
 

@@ -9,6 +9,15 @@ import { bullPrefix, closeWithin, producerConnection } from './bull-connections'
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 const POLL_MS = 100;
 const BATCH = 500;
+const ENQUEUE_TIMEOUT_MS = 5000;
+
+function withTimeout<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 export interface DeliveryJobData {
   deliveryId: string;
@@ -50,8 +59,8 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.running;
-    if (this.queue) await closeWithin(3000, () => this.queue!.close(), () => undefined);
+    await withTimeout(2000, 'dispatch tick', this.running ?? Promise.resolve()).catch(() => undefined);
+    if (this.queue) await closeWithin(this.connection?.status === 'ready' ? 3000 : 200, () => this.queue!.close(), () => undefined);
     this.connection?.disconnect();
   }
 
@@ -107,7 +116,8 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
           ORDER BY created_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
       );
       if (due.length === 0) return 0;
-      await queue.addBulk(due.map((d) => ({
+      // BullMQ waits for a connection that may never come; give up and keep the rows instead.
+      await withTimeout(ENQUEUE_TIMEOUT_MS, 'Redis did not accept the jobs', queue.addBulk(due.map((d) => ({
         name: 'deliver',
         data: { deliveryId: d.id, generation: d.generation } satisfies DeliveryJobData,
         opts: {
@@ -117,7 +127,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
           removeOnComplete: { age: 3600, count: 10_000 },
           removeOnFail: { age: 7 * 86_400 },
         },
-      })));
+      }))));
       await m.query(`UPDATE webhook_deliveries SET enqueued_at = clock_timestamp() WHERE id = ANY ($1::uuid[])`, [due.map((d) => d.id)]);
       return due.length;
     });

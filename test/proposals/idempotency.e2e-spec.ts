@@ -1,4 +1,4 @@
-import { IdempotencyService } from '../../src/proposals/idempotency.service';
+import { IdempotencyService, requestFingerprint } from '../../src/proposals/idempotency.service';
 import { bootApp, call, createFund, dbOf, mintKey, TestApp, TestKey, uniqueName } from '../utils/app';
 import { seedBooks } from './books-fixture';
 
@@ -72,7 +72,6 @@ describe('Idempotency-Key on propose endpoints (e2e)', () => {
     const key = uniqueName('idem');
     // The first request holds the key (as it does between its claim and its commit).
     const svc = app.get(IdempotencyService);
-    const { requestFingerprint } = await import('../../src/proposals/idempotency.service');
     const claim = await svc.begin(agent.id, key, 'POST proposals/journal-entry', requestFingerprint('journal-entry', entry('14.00')));
     expect(claim.fresh).toBe(true);
     const res = await propose(app, agent.key, key, entry('14.00'));

@@ -249,15 +249,25 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
 
   it('redirects are not followed (a 3xx is a failed attempt)', async () => {
     const target = await receiver();
-    const rx = await receiver(() => 302);
-    const server = rx;
-    void server;
-    const sub = await subscribe(rx.url, ['proposal.rejected']);
-    await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('28.00')}/reject`, { key: manager.key, body: { reason: 'x' } });
-    await rx.waitFor(2);
-    expect(target.received).toHaveLength(0);
-    const [d] = await deliveriesOf(sub.id);
-    expect(d.attempts[0].statusCode).toBe(302);
+    const http = await import('node:http');
+    const hits: string[] = [];
+    const redirecting = http.createServer((req, res) => {
+      hits.push(String(req.headers['webhook-id']));
+      res.writeHead(307, { location: target.url }).end();
+    });
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+    try {
+      const sub = await subscribe(`http://127.0.0.1:${(redirecting.address() as { port: number }).port}/moved`, ['proposal.rejected']);
+      await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('28.00')}/reject`, { key: manager.key, body: { reason: 'x' } });
+      await eventually(async () => hits.length >= 2);
+      expect(target.received).toHaveLength(0);
+      const [d] = await deliveriesOf(sub.id);
+      expect(d.attempts[0].statusCode).toBe(307);
+      await call(app, 'DELETE', `/api/v1/webhooks/${sub.id}`, { key: manager.key });
+    } finally {
+      redirecting.closeAllConnections();
+      redirecting.close();
+    }
   });
 
   it('a receiver slower than WEBHOOK_TIMEOUT_MS is a failed attempt (timeout recorded)', async () => {
