@@ -285,7 +285,7 @@ function tsInterface(name: string, s: Schema): string {
   const req = new Set(s.required ?? []);
   out += `export interface ${name} {\n`;
   for (const [k, v] of Object.entries(s.properties)) {
-    const notes = [v.description, v.format === 'decimal' ? 'decimal string' : undefined].filter(Boolean).join('; ');
+    const notes = [v.description, v.format === 'decimal' && !/decimal/i.test(v.description ?? '') ? 'decimal string' : undefined].filter(Boolean).join('; ');
     out += tsDoc(notes || undefined, '  ');
     out += `  ${TS_IDENT.test(k) ? k : JSON.stringify(k)}${req.has(k) ? '' : '?'}: ${tsType(v)};\n`;
   }

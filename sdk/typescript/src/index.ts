@@ -315,18 +315,18 @@ export interface UsageDto {
 export interface FundProfileDto {
   baseCurrency: string;
   inceptionDate: string | null;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   aumTarget: string | null;
 }
 
 export interface ShareClassDto {
   name: string;
   currency: string;
-  /** annual management fee, fraction of 1 (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** annual management fee, fraction of 1 (decimal string, fraction of 1, 8 decimals) */
   mgmtFeeAnnualRate: string;
-  /** performance fee, fraction of 1 (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** performance fee, fraction of 1 (decimal string, fraction of 1, 8 decimals) */
   perfFeeRate: string;
-  /** annual hard hurdle; null when there is no hurdle (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** annual hard hurdle; null when there is no hurdle (decimal string, fraction of 1, 8 decimals) */
   hurdleAnnualRate: string | null;
   crystallizationFrequency: "monthly" | "quarterly" | "semiannual" | "annual";
   feeExempt: boolean;
@@ -337,9 +337,9 @@ export interface LatestNavDto {
   valuationDate: string;
   /** the latest usable (complete) run */
   status: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   grossAssetValue: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   netAssetValue: string;
 }
 
@@ -353,11 +353,11 @@ export interface OverviewDto {
 export interface FeeTermsShareClassDto {
   name: string;
   currency: string;
-  /** annual management fee, fraction of 1 (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** annual management fee, fraction of 1 (decimal string, fraction of 1, 8 decimals) */
   mgmtFeeAnnualRate: string;
-  /** performance fee, fraction of 1 (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** performance fee, fraction of 1 (decimal string, fraction of 1, 8 decimals) */
   perfFeeRate: string;
-  /** annual hard hurdle; null when there is no hurdle (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** annual hard hurdle; null when there is no hurdle (decimal string, fraction of 1, 8 decimals) */
   hurdleAnnualRate: string | null;
   crystallizationFrequency: "monthly" | "quarterly" | "semiannual" | "annual";
   feeExempt: boolean;
@@ -382,13 +382,13 @@ export interface PositionRowDto {
   asset: string;
   /** venue of the live connection holding it */
   venue: string;
-  /** signed; negative for a short (decimal string, up to 10 decimals); decimal string */
+  /** signed; negative for a short (decimal string, up to 10 decimals) */
   quantity: string;
-  /** latest close in base currency (decimal string, up to 10 decimals); decimal string */
+  /** latest close in base currency (decimal string, up to 10 decimals) */
   price: string;
-  /** quantity × price; negative for a short (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** quantity × price; negative for a short (decimal string, base currency, exactly 2 decimals) */
   marketValue: string;
-  /** marketValue / totalMarketValue (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** marketValue / totalMarketValue (decimal string, fraction of 1, 8 decimals) */
   weight: string;
 }
 
@@ -396,7 +396,7 @@ export interface PositionsDto {
   /** date of the latest closes used */
   asOf: string;
   baseCurrency: string;
-  /** sum of the rows (cash included, shorts negative) (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** sum of the rows (cash included, shorts negative) (decimal string, base currency, exactly 2 decimals) */
   totalMarketValue: string;
   /** one row per live connection and asset; paper connections never appear */
   positions: PositionRowDto[];
@@ -404,15 +404,15 @@ export interface PositionsDto {
 
 export interface BreakdownRowDto {
   key: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   marketValue: string;
-  /** marketValue / totalMarketValue (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** marketValue / totalMarketValue (decimal string, fraction of 1, 8 decimals) */
   weight: string;
 }
 
 export interface BreakdownDto {
   asOf: string;
-  /** equals /fund/positions totalMarketValue (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** equals /fund/positions totalMarketValue (decimal string, base currency, exactly 2 decimals) */
   totalMarketValue: string;
   /** by instrument, sorted by |marketValue| desc */
   byAsset: BreakdownRowDto[];
@@ -425,53 +425,53 @@ export interface BreakdownDto {
 export interface ExposureDto {
   asOf: string;
   baseCurrency: string;
-  /** NAV of the latest complete run (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** NAV of the latest complete run (decimal string, base currency, exactly 2 decimals) */
   nav: string | null;
-  /** sum of positive market values of non-cash positions (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** sum of positive market values of non-cash positions (decimal string, base currency, exactly 2 decimals) */
   longExposure: string;
-  /** sum of |negative| market values of non-cash positions (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** sum of |negative| market values of non-cash positions (decimal string, base currency, exactly 2 decimals) */
   shortExposure: string;
-  /** long + short (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** long + short (decimal string, base currency, exactly 2 decimals) */
   grossExposure: string;
-  /** long − short (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** long − short (decimal string, base currency, exactly 2 decimals) */
   netExposure: string;
-  /** cash and stablecoins (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** cash and stablecoins (decimal string, base currency, exactly 2 decimals) */
   cashExposure: string;
-  /** gross / NAV (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** gross / NAV (decimal string, fraction of 1, 8 decimals) */
   grossExposureRatio: string | null;
-  /** net / NAV (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** net / NAV (decimal string, fraction of 1, 8 decimals) */
   netExposureRatio: string | null;
-  /** cash / NAV (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** cash / NAV (decimal string, fraction of 1, 8 decimals) */
   cashExposureRatio: string | null;
 }
 
 export interface ExposureSeriesRowDto {
   date: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   nav: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   longExposure: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   shortExposure: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   grossExposure: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   netExposure: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   cashExposure: string;
-  /** decimal string, fraction of 1, 8 decimals; decimal string */
+  /** decimal string, fraction of 1, 8 decimals */
   grossExposureRatio: string | null;
-  /** decimal string, fraction of 1, 8 decimals; decimal string */
+  /** decimal string, fraction of 1, 8 decimals */
   netExposureRatio: string | null;
 }
 
 export interface VarComponentDto {
   asset: string;
-  /** signed net market value across live connections (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** signed net market value across live connections (decimal string, base currency, exactly 2 decimals) */
   marketValue: string;
-  /** Euler component; components sum to valueAtRisk (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** Euler component; components sum to valueAtRisk (decimal string, base currency, exactly 2 decimals) */
   componentVar: string;
-  /** componentVar / valueAtRisk (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** componentVar / valueAtRisk (decimal string, fraction of 1, 8 decimals) */
   contributionRatio: string;
 }
 
@@ -479,17 +479,17 @@ export interface VarDto {
   /** last close of the estimation window */
   asOf: string;
   method: "sample" | "ewma";
-  /** decimal string, fraction of 1, 8 decimals; decimal string */
+  /** decimal string, fraction of 1, 8 decimals */
   confidence: string;
   horizonDays: number;
   windowDays: number;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   nav: string | null;
-  /** z × σ_p × sqrt(horizonDays) (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** z × σ_p × sqrt(horizonDays) (decimal string, base currency, exactly 2 decimals) */
   valueAtRisk: string;
-  /** valueAtRisk / NAV (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** valueAtRisk / NAV (decimal string, fraction of 1, 8 decimals) */
   valueAtRiskRatio: string | null;
-  /** σ_p: one-day standard deviation of portfolio P&L, base currency (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** σ_p: one-day standard deviation of portfolio P&L, base currency (decimal string, base currency, exactly 2 decimals) */
   portfolioVolatility: string;
   /** non-cash assets (cash and stablecoins excluded) */
   components: VarComponentDto[];
@@ -514,11 +514,11 @@ export interface StressPresetsDto {
 export interface StressAssetDto {
   asset: string;
   assetClass: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   marketValue: string;
-  /** decimal string, fraction of 1, 8 decimals; decimal string */
+  /** decimal string, fraction of 1, 8 decimals */
   returnRatio: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   pnl: string;
   /** true when the asset-class fallback return was used */
   fallback: boolean;
@@ -527,11 +527,11 @@ export interface StressAssetDto {
 export interface StressTestDto {
   preset: string;
   asOf: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   nav: string | null;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   pnl: string;
-  /** pnl / NAV (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** pnl / NAV (decimal string, fraction of 1, 8 decimals) */
   pnlRatio: string | null;
   byAsset: StressAssetDto[];
   /** assets the preset does not name (asset-class fallback used) */
@@ -539,21 +539,21 @@ export interface StressTestDto {
 }
 
 export interface PeriodReturnsDto {
-  /** decimal string, fraction of 1, 8 decimals; decimal string */
+  /** decimal string, fraction of 1, 8 decimals */
   mtd: string | null;
-  /** decimal string, fraction of 1, 8 decimals; decimal string */
+  /** decimal string, fraction of 1, 8 decimals */
   qtd: string | null;
-  /** decimal string, fraction of 1, 8 decimals; decimal string */
+  /** decimal string, fraction of 1, 8 decimals */
   ytd: string | null;
-  /** since the class launch (initial NAV per unit) (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** since the class launch (initial NAV per unit) (decimal string, fraction of 1, 8 decimals) */
   itd: string | null;
-  /** decimal string, fraction of 1, 8 decimals; decimal string */
+  /** decimal string, fraction of 1, 8 decimals */
   annualizedItd: string | null;
 }
 
 export interface MonthlyReturnDto {
   month: string;
-  /** decimal string, fraction of 1, 8 decimals; decimal string */
+  /** decimal string, fraction of 1, 8 decimals */
   return: string;
 }
 
@@ -563,41 +563,41 @@ export interface PerformanceDto {
   returns: PeriodReturnsDto;
   /** net of fees, month-end NAV per unit over the previous month-end */
   monthly: MonthlyReturnDto[];
-  /** stdev of daily returns × sqrt(365) (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** stdev of daily returns × sqrt(365) (decimal string, fraction of 1, 8 decimals) */
   annualizedVolatility: string | null;
-  /** worst peak-to-trough fall of NAV per unit (≤ 0) (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** worst peak-to-trough fall of NAV per unit (≤ 0) (decimal string, fraction of 1, 8 decimals) */
   maxDrawdown: string | null;
 }
 
 export interface AttributionAssetDto {
   asset: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   openingMarketValue: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   closingMarketValue: string;
-  /** buys (cost incl. fees) − sells (proceeds net of fees) in (previousDate, date] (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** buys (cost incl. fees) − sells (proceeds net of fees) in (previousDate, date] (decimal string, base currency, exactly 2 decimals) */
   netTrades: string;
-  /** opening quantity × price change (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** opening quantity × price change (decimal string, base currency, exactly 2 decimals) */
   priceEffect: string;
-  /** pnl − priceEffect (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** pnl − priceEffect (decimal string, base currency, exactly 2 decimals) */
   tradingEffect: string;
-  /** closing − opening − netTrades (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** closing − opening − netTrades (decimal string, base currency, exactly 2 decimals) */
   pnl: string;
 }
 
 export interface AttributionFeesDto {
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   management: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   performance: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   expenses: string;
 }
 
 export interface AttributionFlowsDto {
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   subscriptions: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   redemptions: string;
 }
 
@@ -606,11 +606,11 @@ export interface AttributionDto {
   previousDate: string;
   navRunId: string;
   previousNavRunId: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   openingNav: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   closingNav: string;
-  /** closingNav − openingNav − subscriptions + redemptions = Σ byAsset.pnl − fees (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** closingNav − openingNav − subscriptions + redemptions = Σ byAsset.pnl − fees (decimal string, base currency, exactly 2 decimals) */
   totalPnl: string;
   byAsset: AttributionAssetDto[];
   fees: AttributionFeesDto;
@@ -627,9 +627,9 @@ export interface TrialBalanceAccountDto {
   accountCode: string;
   accountName: string;
   accountType: "asset" | "liability" | "equity" | "income" | "expense";
-  /** net debit balance, or 0.00 (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** net debit balance, or 0.00 (decimal string, base currency, exactly 2 decimals) */
   debit: string;
-  /** net credit balance, or 0.00 (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** net credit balance, or 0.00 (decimal string, base currency, exactly 2 decimals) */
   credit: string;
 }
 
@@ -637,9 +637,9 @@ export interface TrialBalanceDto {
   asOf: string;
   /** every account of the chart, by code */
   accounts: TrialBalanceAccountDto[];
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   totalDebits: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   totalCredits: string;
   balanced: boolean;
 }
@@ -653,9 +653,9 @@ export interface JournalLineDto {
   accountCode: string;
   accountName: string;
   accountType: "asset" | "liability" | "equity" | "income" | "expense";
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   debit: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   credit: string;
   currency: string;
   description: string;
@@ -673,9 +673,9 @@ export interface JournalEntriesDto {
   lines: JournalLineDto[];
   /** lines in the whole window */
   lineCount: number;
-  /** exact sum over the whole window (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** exact sum over the whole window (decimal string, base currency, exactly 2 decimals) */
   totalDebits: string;
-  /** exact sum over the whole window (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** exact sum over the whole window (decimal string, base currency, exactly 2 decimals) */
   totalCredits: string;
 }
 
@@ -683,11 +683,11 @@ export interface GlLineDto {
   entryId: string;
   entryDate: string;
   description: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   debit: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   credit: string;
-  /** in the account’s normal-balance direction (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** in the account’s normal-balance direction (decimal string, base currency, exactly 2 decimals) */
   runningBalance: string;
 }
 
@@ -697,11 +697,11 @@ export interface GlDetailDto {
   accountType: "asset" | "liability" | "equity" | "income" | "expense";
   from: string;
   to: string;
-  /** balance before `from`, normal-balance direction (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** balance before `from`, normal-balance direction (decimal string, base currency, exactly 2 decimals) */
   openingBalance: string;
   /** cut at `limit`; closingBalance covers the whole window */
   lines: GlLineDto[];
-  /** balance at the end of `to` (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** balance at the end of `to` (decimal string, base currency, exactly 2 decimals) */
   closingBalance: string;
 }
 
@@ -725,7 +725,7 @@ export interface InvestorDto {
   investorType: string;
   /** subscription lots holding units in the latest complete run */
   openLots: number;
-  /** units held in the latest complete run (all classes) (decimal string, 8 decimals); decimal string */
+  /** units held in the latest complete run (all classes) (decimal string, 8 decimals) */
   units: string;
 }
 
@@ -738,42 +738,42 @@ export interface CapitalAccountDto {
   investorId: string;
   displayName: string;
   shareClass: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   openingCapital: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   contributions: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   redemptions: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   pnl: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   managementFee: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   performanceFee: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   closingCapital: string;
-  /** decimal string, 8 decimals; decimal string */
+  /** decimal string, 8 decimals */
   units: string;
-  /** decimal string, 6 decimals; decimal string */
+  /** decimal string, 6 decimals */
   navPerUnit: string | null;
-  /** closing capital / run NAV (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** closing capital / run NAV (decimal string, fraction of 1, 8 decimals) */
   ownershipRatio: string;
 }
 
 export interface CapitalAccountTotalsDto {
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   openingCapital: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   contributions: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   redemptions: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   pnl: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   managementFee: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   performanceFee: string;
-  /** equals the run netAssetValue exactly (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** equals the run netAssetValue exactly (decimal string, base currency, exactly 2 decimals) */
   closingCapital: string;
 }
 
@@ -791,9 +791,9 @@ export interface CapitalActivityDto {
   displayName: string;
   type: "subscription" | "redemption";
   shareClass: string;
-  /** exactly one of requestedAmount / requestedFraction is non-null (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** exactly one of requestedAmount / requestedFraction is non-null (decimal string, base currency, exactly 2 decimals) */
   requestedAmount: string | null;
-  /** decimal string, fraction of 1, 8 decimals; decimal string */
+  /** decimal string, fraction of 1, 8 decimals */
   requestedFraction: string | null;
   dealingDate: string;
   status: "pending" | "running" | "executed" | "settled" | "cancelled" | "failed";
@@ -813,7 +813,7 @@ export interface ExpenseDto {
   vendor: string;
   description: string;
   accrualDate: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   amount: string;
   currency: string;
   status: "accrued" | "paid";
@@ -862,13 +862,13 @@ export interface TradeDto {
   executedAt: string;
   symbol: string;
   side: "buy" | "sell";
-  /** decimal string, up to 10 decimals; decimal string */
+  /** decimal string, up to 10 decimals */
   quantity: string;
-  /** decimal string, up to 10 decimals; decimal string */
+  /** decimal string, up to 10 decimals */
   price: string;
-  /** quantity × price (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** quantity × price (decimal string, base currency, exactly 2 decimals) */
   notional: string;
-  /** decimal string, up to 10 decimals; decimal string */
+  /** decimal string, up to 10 decimals */
   fee: string;
   feeCurrency: string;
   venue: string;
@@ -884,11 +884,11 @@ export interface TradesPageDto {
 
 export interface NavClassDto {
   name: string;
-  /** decimal string, 6 decimals; decimal string */
+  /** decimal string, 6 decimals */
   navPerUnit: string | null;
-  /** decimal string, 8 decimals; decimal string */
+  /** decimal string, 8 decimals */
   units: string;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   netAssetValue: string;
 }
 
@@ -896,9 +896,9 @@ export interface NavRunDto {
   navRunId: string;
   valuationDate: string;
   status: "running" | "complete" | "failed" | "superseded";
-  /** null for a run that did not complete (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** null for a run that did not complete (decimal string, base currency, exactly 2 decimals) */
   grossAssetValue: string | null;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   netAssetValue: string | null;
   shareClasses: NavClassDto[];
 }
@@ -911,20 +911,20 @@ export interface NavHistoryDto {
 
 export interface ReconciliationRowDto {
   valuationDate: string;
-  /** NAV of the complete run on that date; null when there is none (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** NAV of the complete run on that date; null when there is none (decimal string, base currency, exactly 2 decimals) */
   shadowNav: string | null;
-  /** decimal string, base currency, exactly 2 decimals; decimal string */
+  /** decimal string, base currency, exactly 2 decimals */
   administratorNav: string;
-  /** shadow − administrator (decimal string, base currency, exactly 2 decimals); decimal string */
+  /** shadow − administrator (decimal string, base currency, exactly 2 decimals) */
   difference: string | null;
-  /** difference / administrator NAV (decimal string, fraction of 1, 8 decimals); decimal string */
+  /** difference / administrator NAV (decimal string, fraction of 1, 8 decimals) */
   differenceRatio: string | null;
   /** |differenceRatio| ≤ toleranceRatio (false when there is no shadow NAV) */
   withinTolerance: boolean;
 }
 
 export interface ReconciliationDto {
-  /** decimal string, fraction of 1, 8 decimals; decimal string */
+  /** decimal string, fraction of 1, 8 decimals */
   toleranceRatio: string;
   /** one row per administrator NAV, latest first */
   items: ReconciliationRowDto[];
