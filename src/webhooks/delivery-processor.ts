@@ -12,18 +12,13 @@ import { TEST_EVENT_TYPE } from './event-types';
 
 const CONCURRENCY = 64;
 
-interface DeliveryContext {
-  status: string;
-  generation: number;
-  claimed: boolean;
+interface ClaimedAttempt {
+  attempt_no: number;
   url: string;
-  enabled: boolean;
-  deleted: boolean;
   signing_secret: string;
   previous_signing_secret: string | null;
   previous_secret_expires_at: Date | null;
   event_id: string;
-  event_type: string;
   body: string;
 }
 
@@ -72,23 +67,12 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
 
   async process(job: Job<DeliveryJobData>): Promise<string> {
     const { deliveryId, generation } = job.data;
-    const ctx = await this.load(deliveryId);
-    if (!ctx || ctx.generation !== generation || ctx.status !== 'pending') return 'stale';
-    const isTest = ctx.event_type === TEST_EVENT_TYPE;
-    if (ctx.deleted || (!ctx.enabled && !isTest)) {
-      await this.db.query(`UPDATE webhook_deliveries SET status = 'cancelled', completed_at = now(), claimed_until = NULL WHERE id = $1 AND generation = $2 AND status = 'pending'`, [deliveryId, generation]);
-      return 'cancelled';
-    }
-
-    const attemptNo = await this.claim(deliveryId, generation);
-    if (attemptNo === null) {
-      // Another worker holds this delivery's current attempt (a stalled job picked up twice).
-      throw new DeliveryAttemptFailed('an attempt of this delivery is in progress on another worker');
-    }
+    const ctx = await this.claim(deliveryId, generation);
+    if (!ctx) return this.unclaimable(deliveryId, generation);
 
     const now = new Date();
     const secrets = [ctx.signing_secret];
-    if (ctx.previous_signing_secret && ctx.previous_secret_expires_at && ctx.previous_secret_expires_at > now) secrets.push(ctx.previous_signing_secret);
+    if (ctx.previous_signing_secret && ctx.previous_secret_expires_at && new Date(ctx.previous_secret_expires_at) > now) secrets.push(ctx.previous_signing_secret);
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'fundgate-webhooks/1',
@@ -98,61 +82,71 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
     };
     const result = await sendWebhook(ctx.url, ctx.body, headers, { timeoutMs: this.config.webhookTimeoutMs, allowPrivate: this.config.webhookAllowPrivate });
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    return this.record(deliveryId, generation, attemptNo, result, final);
+    return this.record(deliveryId, generation, ctx.attempt_no, result, final);
   }
 
-  private async load(deliveryId: string): Promise<DeliveryContext | null> {
+  /**
+   * One statement: claims the next attempt of a pending delivery whose subscription is live,
+   * records the attempt row (UNIQUE (delivery, attempt_no)) and returns what sending needs.
+   */
+  private async claim(deliveryId: string, generation: number): Promise<ClaimedAttempt | null> {
+    const holdSeconds = Math.ceil(this.config.webhookTimeoutMs / 1000) + 30;
     const rows = await this.db.query(
-      `SELECT d.status, d.generation, s.url, s.enabled, s.deleted_at IS NOT NULL AS deleted, s.signing_secret,
-              s.previous_signing_secret, s.previous_secret_expires_at, e.id AS event_id, e.type AS event_type, e.body
-         FROM webhook_deliveries d
-         JOIN webhook_subscriptions s ON s.id = d.subscription_id
-         JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.id = $1`,
-      [deliveryId],
+      `WITH c AS (
+         UPDATE webhook_deliveries d SET attempt_count = d.attempt_count + 1, last_attempt_at = clock_timestamp(),
+                claimed_until = clock_timestamp() + make_interval(secs => $3)
+           FROM webhook_subscriptions s, webhook_events e
+          WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending'
+            AND (d.claimed_until IS NULL OR d.claimed_until < clock_timestamp())
+            AND s.id = d.subscription_id AND e.id = d.event_id
+            AND s.deleted_at IS NULL AND (s.enabled OR e.type = $4)
+          RETURNING d.id, d.attempt_count AS attempt_no, d.last_attempt_at, s.url, s.signing_secret, s.previous_signing_secret,
+                    s.previous_secret_expires_at, e.id AS event_id, e.body
+       ), a AS (
+         INSERT INTO webhook_attempts (delivery_id, attempt_no, attempted_at) SELECT id, attempt_no, last_attempt_at FROM c
+       )
+       SELECT * FROM c`,
+      [deliveryId, generation, holdSeconds, TEST_EVENT_TYPE],
     );
     return rows[0] ?? null;
   }
 
-  /** Claims the next attempt number; null when another worker holds the delivery right now. */
-  private async claim(deliveryId: string, generation: number): Promise<number | null> {
-    const holdSeconds = Math.ceil(this.config.webhookTimeoutMs / 1000) + 30;
+  /** Why the claim failed: stale job, subscription gone or disabled, or another worker's attempt in flight. */
+  private async unclaimable(deliveryId: string, generation: number): Promise<string> {
     const rows = await this.db.query(
-      `WITH c AS (
-         UPDATE webhook_deliveries SET attempt_count = attempt_count + 1, last_attempt_at = clock_timestamp(),
-                claimed_until = clock_timestamp() + make_interval(secs => $3)
-          WHERE id = $1 AND generation = $2 AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
-          RETURNING id, attempt_count, last_attempt_at
-       )
-       INSERT INTO webhook_attempts (delivery_id, attempt_no, attempted_at)
-       SELECT id, attempt_count, last_attempt_at FROM c RETURNING attempt_no`,
-      [deliveryId, generation, holdSeconds],
+      `SELECT d.status, d.generation, d.claimed_until > clock_timestamp() AS held, s.deleted_at IS NOT NULL AS deleted, s.enabled, e.type
+         FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id JOIN webhook_events e ON e.id = d.event_id
+        WHERE d.id = $1`,
+      [deliveryId],
     );
-    return rows[0]?.attempt_no ?? null;
+    const d = rows[0];
+    if (!d || d.generation !== generation || d.status !== 'pending') return 'stale';
+    if (d.deleted || (!d.enabled && d.type !== TEST_EVENT_TYPE)) {
+      await this.db.query(`UPDATE webhook_deliveries SET status = 'cancelled', completed_at = clock_timestamp(), claimed_until = NULL
+                            WHERE id = $1 AND generation = $2 AND status = 'pending'`, [deliveryId, generation]);
+      return 'cancelled';
+    }
+    // Another worker holds this delivery's current attempt (a stalled job picked up twice).
+    throw new DeliveryAttemptFailed('an attempt of this delivery is in progress on another worker');
   }
 
+  /** One statement: the attempt's outcome, the delivery's state, and a 410's disabling of the subscription. */
   private async record(deliveryId: string, generation: number, attemptNo: number, r: SendResult, final: boolean): Promise<string> {
     const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
     const gone = r.statusCode === 410;
-    await this.db.transaction(async (m) => {
-      await m.query(
-        `UPDATE webhook_attempts SET status_code = $3, latency_ms = $4, error = $5, response_snippet = $6 WHERE delivery_id = $1 AND attempt_no = $2`,
-        [deliveryId, attemptNo, r.statusCode, r.latencyMs, r.error, r.responseSnippet],
-      );
-      const status = ok ? 'succeeded' : gone ? 'cancelled' : final ? 'failed' : 'pending';
-      await m.query(
-        `UPDATE webhook_deliveries SET status = $3, claimed_until = NULL, completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE clock_timestamp() END
-          WHERE id = $1 AND generation = $2`,
-        [deliveryId, generation, status],
-      );
-      if (gone) {
-        await m.query(
-          `UPDATE webhook_subscriptions s SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = now()
-             FROM webhook_deliveries d WHERE d.id = $1 AND s.id = d.subscription_id`,
-          [deliveryId],
-        );
-      }
-    });
+    const status = ok ? 'succeeded' : gone ? 'cancelled' : final ? 'failed' : 'pending';
+    await this.db.query(
+      `WITH a AS (
+         UPDATE webhook_attempts SET status_code = $3, latency_ms = $4, error = $5, response_snippet = $6 WHERE delivery_id = $1 AND attempt_no = $2
+       ), d AS (
+         UPDATE webhook_deliveries SET status = $7, claimed_until = NULL,
+                completed_at = CASE WHEN $7 = 'pending' THEN NULL ELSE clock_timestamp() END
+          WHERE id = $1 AND generation = $8 RETURNING subscription_id
+       )
+       UPDATE webhook_subscriptions s SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = now()
+         FROM d WHERE $9::boolean AND s.id = d.subscription_id`,
+      [deliveryId, attemptNo, r.statusCode, r.latencyMs, r.error, r.responseSnippet, status, generation, gone],
+    );
     if (ok) return 'delivered';
     if (gone) return 'gone: subscription disabled';
     throw new DeliveryAttemptFailed(r.error ? `delivery failed: ${r.error}` : `receiver answered ${r.statusCode}`);
