@@ -233,6 +233,29 @@ describe('official SDKs (TypeScript and Python) against the real service (e2e)',
     expect([e400?.code, e400?.errors, calls]).toEqual(['invalid_parameter', [{ field: 'limit', message: 'm' }], 1]);
   });
 
+  it('a request that outlives timeoutMs fails with code timeout after its retries', async () => {
+    let calls = 0;
+    const hanging = (async (_url: string, init: RequestInit) => {
+      calls++;
+      return new Promise<Response>((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new Error('aborted'))));
+    }) as unknown as typeof fetch;
+    const c = new FundgateClient({ apiKey: 'k', baseUrl: 'http://x.invalid', fetch: hanging, timeoutMs: 50, maxRetries: 1 });
+    const e = await c.getOverview().then(() => null, (x: FundgateError) => x);
+    expect([e?.status, e?.code, calls]).toEqual([0, 'timeout', 2]);
+  });
+
+  it('the Python SDK retries 429/5xx with one Idempotency-Key, never a 400, and times out', async () => {
+    const { stdout } = await run('python3', [join(__dirname, 'python_retry_check.py')], { timeout: 60_000 });
+    const r = JSON.parse(stdout);
+    expect(r.propose).toMatchObject({ result: { id: 'p1' }, attempts: 3, replayed: true, requestId: 'r3' });
+    expect(r.propose.keys).toHaveLength(3);
+    expect(new Set(r.propose.keys).size).toBe(1);
+    expect(r.propose.keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.bad).toEqual({ status: 400, code: 'invalid_parameter', errors: [{ field: 'limit', message: 'm' }], requestId: 'r4', calls: 1, path: '/api/v1/fund/trades?limit=0' });
+    expect(r.longRetryAfter).toEqual({ code: 'rate_limited', retryAfter: 3600, calls: 1 });
+    expect(r.timeout).toEqual({ status: 0, code: 'timeout', calls: 2 });
+  });
+
   it('the Python SDK (standard library only) answers as REST does', async () => {
     const idempotencyKey = `sdk-py-${Date.now()}`;
     const args = { baseUrl, readKey, proposeKey, attributionDate, journalFrom, journalTo, idempotencyKey, accounts: proposeRouteExists() ? expenseAccounts : null };
