@@ -137,7 +137,7 @@ export class WebhooksService {
     return {
       items: page.map((d) => deliveryView(d, byDelivery.get(d.id) ?? [])),
       hasMore,
-      nextCursor: hasMore && last ? this.cursors.encode(`deliveries:${sub.id}`, { createdAt: new Date(last.created_at).toISOString(), id: last.id }) : null,
+      nextCursor: hasMore && last ? this.cursors.encode(`deliveries:${sub.id}`, { createdAt: last.created_key ?? new Date(last.created_at).toISOString(), id: last.id }) : null,
     };
   }
 
