@@ -13,7 +13,7 @@ export interface PostingLine {
 export interface Posting {
   entryDate: string;
   description: string;
-  source: 'manual' | 'expense_accrual';
+  source: 'manual';
   sourceRef: string;
   lines: PostingLine[];
 }

@@ -198,14 +198,8 @@ export class ProposalRules {
            SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, base_currency, 'accrued' FROM funds WHERE id = $2`,
           [id, fundId, ref, p.category, p.vendor, p.description, p.accrualDate, p.periodEnd, p.amount],
         );
-        const amount = new Decimal(p.amount);
-        await postJournalEntry(m, fundId, {
-          entryDate: p.accrualDate, description: `accrued: ${p.description}`, source: 'expense_accrual', sourceRef: ref,
-          lines: [
-            { accountCode: EXPENSE_ACCOUNT[p.category], debit: amount, credit: new Decimal(0), description: `${p.vendor}: ${p.description}` },
-            { accountCode: ACCRUED_EXPENSES, debit: new Decimal(0), credit: amount, description: `${p.vendor}: ${p.description}` },
-          ],
-        });
+        // No posting here: the books accrue every expense row day by day in their NAV runs
+        // (expense_accrual entries, src/fund/nav/expense-accrual.ts); a second posting would count it twice.
         return { executionRef: `expense:${id}` };
       }
       case 'capital-activity': {
