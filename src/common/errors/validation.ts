@@ -11,7 +11,8 @@ export function fieldErrors(errors: ValidationError[], parent = ''): (FieldError
       out.push({ field, message: 'is not a known field', missing: false });
     } else {
       const missing = e.value === undefined && Object.keys(constraints).length > 0;
-      for (const message of Object.values(constraints)) {
+      if (missing) out.push({ field, message: 'is required', missing });
+      else for (const message of Object.values(constraints)) {
         out.push({ field, message: message.replace(new RegExp(`^${e.property}\\s`), ''), missing });
       }
     }

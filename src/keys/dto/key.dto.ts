@@ -24,8 +24,8 @@ export class MeDto {
   @ApiProperty({ enum: PLANS }) plan: string;
   @ApiProperty({ type: AccountRefDto }) account: AccountRefDto;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ format: 'date-time', nullable: true }) lastUsedAt: string | null;
-  @ApiProperty({ format: 'date-time', nullable: true }) expiresAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
 }
 
 export class KeySummaryDto {
@@ -38,9 +38,9 @@ export class KeySummaryDto {
   @ApiProperty({ enum: PLANS }) plan: string;
   @ApiProperty({ type: AccountRefDto }) account: AccountRefDto;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ format: 'date-time', nullable: true }) expiresAt: string | null;
-  @ApiProperty({ format: 'date-time', nullable: true }) revokedAt: string | null;
-  @ApiProperty({ format: 'date-time', nullable: true }) lastUsedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: string | null;
 }
 
 export class KeyListDto {

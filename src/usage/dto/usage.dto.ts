@@ -62,15 +62,15 @@ export class ActivityItemDto {
   @ApiProperty() id: string;
   @ApiProperty({ format: 'date-time' }) occurredAt: string;
   @ApiProperty() requestId: string;
-  @ApiProperty({ nullable: true }) keyId: string | null;
-  @ApiProperty({ nullable: true }) accountId: string | null;
+  @ApiProperty({ type: String, nullable: true }) keyId: string | null;
+  @ApiProperty({ type: String, nullable: true }) accountId: string | null;
   @ApiProperty({ example: 'GET' }) method: string;
   @ApiProperty({ example: '/api/v1/fund/trades' }) route: string;
-  @ApiProperty({ nullable: true, description: 'MCP tool name for tool calls' }) tool: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'MCP tool name for tool calls' }) tool: string | null;
   @ApiProperty() status: number;
   @ApiProperty({ example: '1.250' }) durationMs: string;
-  @ApiProperty({ nullable: true }) clientIp: string | null;
-  @ApiProperty({ nullable: true }) userAgent: string | null;
+  @ApiProperty({ type: String, nullable: true }) clientIp: string | null;
+  @ApiProperty({ type: String, nullable: true }) userAgent: string | null;
 }
 
 export class ActivityPageDto {
