@@ -10,6 +10,9 @@ export const DELIVERY_QUEUE = 'webhook-deliveries';
 const POLL_MS = 100;
 const BATCH = 500;
 const ENQUEUE_TIMEOUT_MS = 5000;
+const SWEEP_EVERY_MS = 30_000;
+/** A pending delivery enqueued this long ago and not being attempted gets its job checked. */
+const LOST_AFTER_SECONDS = 60;
 
 function withTimeout<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -41,6 +44,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
   private running: Promise<void> | null = null;
   private stopped = false;
   private lastError: string | null = null;
+  private nextSweepAt = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -85,7 +89,42 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
   async tick(): Promise<boolean> {
     const events = await this.fanOut();
     const enqueued = await this.enqueue();
+    if (Date.now() >= this.nextSweepAt) {
+      this.nextSweepAt = Date.now() + SWEEP_EVERY_MS;
+      await this.sweepLostJobs();
+    }
     return events >= BATCH || enqueued >= BATCH;
+  }
+
+  /**
+   * A delivery marked enqueued whose job Redis no longer has (Redis restarted without its data,
+   * a job removed by hand) would wait forever: hand it back to step 2. A job that ended while its
+   * delivery is still pending (retries exhausted without a recorded outcome) marks it failed,
+   * retryable by hand.
+   */
+  async sweepLostJobs(): Promise<number> {
+    const queue = this.queue;
+    if (!queue) return 0;
+    const suspects: { id: string; generation: number }[] = await this.db.query(
+      `SELECT id, generation FROM webhook_deliveries
+        WHERE status = 'pending' AND enqueued_at < clock_timestamp() - make_interval(secs => $1)
+          AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
+        ORDER BY enqueued_at LIMIT 200`,
+      [LOST_AFTER_SECONDS],
+    );
+    let recovered = 0;
+    for (const d of suspects) {
+      const job = await withTimeout(ENQUEUE_TIMEOUT_MS, 'Redis did not answer', queue.getJob(`${d.id}-g${d.generation}`));
+      const state = job ? await withTimeout(ENQUEUE_TIMEOUT_MS, 'Redis did not answer', job.getState()) : 'missing';
+      if (state === 'missing' || state === 'unknown') {
+        await this.db.query(`UPDATE webhook_deliveries SET enqueued_at = NULL WHERE id = $1 AND generation = $2 AND status = 'pending'`, [d.id, d.generation]);
+        recovered++;
+      } else if (state === 'completed' || state === 'failed') {
+        await this.db.query(`UPDATE webhook_deliveries SET status = 'failed', completed_at = clock_timestamp() WHERE id = $1 AND generation = $2 AND status = 'pending'`, [d.id, d.generation]);
+      }
+    }
+    if (recovered > 0) this.logger.warn(`${recovered} deliveries had lost their BullMQ job; enqueued again`);
+    return recovered;
   }
 
   private async fanOut(): Promise<number> {

@@ -54,6 +54,23 @@ describe('outbox dispatcher and delivery workers (e2e)', () => {
     await call(api, 'DELETE', `/api/v1/webhooks/${sub.id}`, { key: manager.key });
   });
 
+  it('a delivery whose BullMQ job was lost (Redis lost its data) is enqueued again by the sweeper', async () => {
+    const rx = await startReceiver();
+    closeLater.push(rx.close);
+    const sub = (await call(api, 'POST', '/api/v1/webhooks', { key: manager.key, body: { url: rx.url, eventTypes: ['nav.published'] } })).json;
+    // As the dispatcher leaves it after step 2, but the job never reached (or no longer is in) Redis.
+    const eventId = await dbOf(api).transaction(async (m) => (await emitEvent(m, fundId, 'nav.published', { lost: true })).id);
+    await dbOf(api).query(`UPDATE webhook_events SET dispatched_at = now() WHERE id = $1`, [eventId]);
+    await dbOf(api).query(
+      `INSERT INTO webhook_deliveries (id, event_id, subscription_id, fund_id, status, enqueued_at) VALUES (gen_random_uuid(), $1, $2, $3, 'pending', now() - interval '2 minutes')`,
+      [eventId, sub.id, fundId]);
+    const worker = await bootApp({ role: 'worker' }, env);
+    closeLater.push(() => worker.close());
+    await rx.waitFor(1);
+    expect(verify(sub.signingSecret, rx.received[0]).id).toBe(eventId);
+    await call(api, 'DELETE', `/api/v1/webhooks/${sub.id}`, { key: manager.key });
+  });
+
   it('several workers never make one attempt twice: every event arrives once per attempt', async () => {
     const firstSeen = new Set<string>();
     // Fail the first attempt of every event, accept the second.
