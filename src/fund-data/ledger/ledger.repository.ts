@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { orderedRead } from '../common/ordered-read';
 
 export interface AccountRow {
   code: string;
@@ -79,16 +80,29 @@ export class LedgerRepository {
     return rows[0];
   }
 
-  journalLines(fundId: string, from: string, to: string, limit: number): Promise<JournalLineRow[]> {
+  /**
+   * The first `limit` lines of the window (date, then line id), with the books' line view
+   * columns. Two steps so each has one obvious plan whatever the statistics: the page of ids by
+   * an ordered index walk, then those ids through the view.
+   */
+  async journalLines(fundId: string, from: string, to: string, limit: number): Promise<JournalLineRow[]> {
+    const page = await orderedRead<{ id: string }>(
+      this.db,
+      `SELECT id::text FROM journal_lines
+        WHERE fund_id = $1 AND entry_date BETWEEN $2::date AND $3::date
+        ORDER BY entry_date, id
+        LIMIT $4`,
+      [fundId, from, to, limit],
+    );
+    if (page.length === 0) return [];
     return this.db.query(
       `SELECT v.line_id::text, v.entry_id, v.entry_number::text, to_char(v.entry_date, 'YYYY-MM-DD') AS entry_date, v.posted_at,
               v.account_code, v.account_name, v.account_type, v.debit::text, v.credit::text, v.currency, v.description,
               v.source, v.source_ref, v.nav_run_id, v.share_class, v.status
          FROM journal_lines_view v
-        WHERE v.fund_id = $1 AND v.entry_date BETWEEN $2::date AND $3::date
-        ORDER BY v.entry_date, v.line_id
-        LIMIT $4`,
-      [fundId, from, to, limit],
+        WHERE v.line_id = ANY($2::bigint[]) AND v.fund_id = $1
+        ORDER BY v.entry_date, v.line_id`,
+      [fundId, page.map((r) => r.id)],
     );
   }
 
@@ -111,13 +125,14 @@ export class LedgerRepository {
   }
 
   accountLines(fundId: string, code: string, from: string, to: string, limit: number) {
-    return this.db.query(
+    return orderedRead<{ entry_id: string; entry_date: string; description: string; debit: string; credit: string }>(
+      this.db,
       `SELECT l.entry_id, to_char(l.entry_date, 'YYYY-MM-DD') AS entry_date, l.description, l.debit::text, l.credit::text
          FROM journal_lines l
         WHERE l.fund_id = $1 AND l.account_code = $2 AND l.entry_date BETWEEN $3::date AND $4::date
         ORDER BY l.entry_date, l.id
         LIMIT $5`,
       [fundId, code, from, to, limit],
-    ) as Promise<{ entry_id: string; entry_date: string; description: string; debit: string; credit: string }[]>;
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { orderedRead } from '../common/ordered-read';
 
 export interface TradeRow {
   id: string;
@@ -31,10 +32,16 @@ export class TradesRepository {
    * One keyset page, most recent first. The position (executed_at, id) is compared as a row
    * value so the (fund_id, executed_at desc, id desc) index seeks straight to it: the cost of a
    * page does not depend on its depth. Trades of paper connections never appear.
+   * Read through `orderedRead` so the plan is that index walk even without planner statistics.
    */
   tradesForFund(fundId: string, f: TradeFilter): Promise<TradeRow[]> {
-    return this.db.query(
-      `SELECT t.id::text AS id,
+    return orderedRead<TradeRow>(this.db, PAGE_SQL, [
+      fundId, f.fromTs, f.toTs, f.symbol, f.side, f.after?.executedAt ?? null, f.after?.id ?? null, f.limit,
+    ]);
+  }
+}
+
+const PAGE_SQL = `SELECT t.id::text AS id,
               to_char(t.executed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS executed_at,
               i.symbol, t.side, t.quantity::text, t.price::text, t.fee::text, t.fee_currency, c.venue
          FROM trades t
@@ -47,8 +54,4 @@ export class TradesRepository {
           AND ($5::text IS NULL OR t.side = $5)
           AND ($6::timestamptz IS NULL OR (t.executed_at, t.id) < ($6::timestamptz, $7::bigint))
         ORDER BY t.executed_at DESC, t.id DESC
-        LIMIT $8`,
-      [fundId, f.fromTs, f.toTs, f.symbol, f.side, f.after?.executedAt ?? null, f.after?.id ?? null, f.limit],
-    );
-  }
-}
+        LIMIT $8`;
