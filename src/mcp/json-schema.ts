@@ -31,8 +31,10 @@ export function toJsonSchema(schema: Schema, components: Record<string, Schema>,
     }
   }
   if (schema.nullable) {
+    // A composition (swagger writes a nullable DTO member as { type: object, allOf: [$ref] }) must
+    // admit null as a whole; a plain type just gains 'null'.
+    if (out.allOf || out.anyOf || out.oneOf) return { anyOf: [out, { type: 'null' }] };
     if (typeof out.type === 'string') out.type = [out.type, 'null'];
-    else if (out.allOf || out.anyOf || out.oneOf) return { anyOf: [out, { type: 'null' }] };
     if (Array.isArray(out.enum)) out.enum = [...(out.enum as unknown[]), null];
   }
   return out;

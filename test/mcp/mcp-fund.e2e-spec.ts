@@ -108,6 +108,32 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     await readOnly.close();
   });
 
+  it('offers the four propose tools to fund:propose keys; a call stages a proposal and an idempotency key replays it', async () => {
+    const proposer = (await mintKey(app, { scopes: ['fund:read', 'fund:propose'], fund: DEMO_SLUG })).key;
+    const client = await connect(proposer);
+    const { tools } = await client.listTools();
+    const propose = tools.filter((t) => t.name.startsWith('propose_'));
+    expect(propose.map((t) => t.name).sort()).toEqual(['propose_capital_activity', 'propose_expense', 'propose_journal_entry', 'propose_lp_report']);
+    for (const t of propose) {
+      expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+      expect((t.inputSchema.properties as Record<string, unknown>).idempotencyKey).toBeDefined();
+      expect(t.description).toMatch(/human manager approves/);
+    }
+    const args = { category: 'legal', vendor: 'Counsel LLP', amount: '1200.00', accrualDate: params.journalTo, description: 'MCP-staged legal fee', idempotencyKey: `mcp-${Date.now()}` };
+    const first = await client.callTool({ name: 'propose_expense', arguments: args });
+    expect(first.isError).toBeFalsy();
+    const staged = first.structuredContent as { id: string; status: string; kind: string };
+    expect(staged).toMatchObject({ status: 'pending', kind: 'expense' });
+    const again = await client.callTool({ name: 'propose_expense', arguments: args });
+    expect((again.structuredContent as { id: string }).id).toBe(staged.id);
+    const rest = await call(app, 'GET', `/api/v1/fund/proposals/${staged.id}`, { key: proposer });
+    expect(rest.status).toBe(200);
+    const bad = await client.callTool({ name: 'propose_expense', arguments: { ...args, amount: '12.345', idempotencyKey: undefined } });
+    expect(bad.isError).toBe(true);
+    expect((bad.content as { text: string }[])[0].text).toMatch(/amount/);
+    await client.close();
+  });
+
   it('counts tool calls against the key\'s rate limit', async () => {
     const limited = await bootApp({}, { RATE_LIMITS: JSON.stringify({ 'fund-minute': { free: 2 } }) });
     await limited.listen({ port: 0, host: '127.0.0.1' });
