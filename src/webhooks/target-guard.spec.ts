@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { isPrivateAddress } from './target-guard';
+import { sendWebhook } from './sender';
 import { newSigningSecret, signatureHeader } from './signing';
 
 describe('isPrivateAddress', () => {
@@ -30,5 +31,20 @@ describe('signing', () => {
     expect(new Webhook(a).verify(body, headers)).toEqual(JSON.parse(body));
     expect(new Webhook(b).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(a).verify(body.replace('é', 'e'), headers)).toThrow();
+  });
+});
+
+describe('sendWebhook refuses private targets at connect time unless allowed', () => {
+  it('refuses an IP literal and a name resolving to loopback, without sending', async () => {
+    for (const url of ['http://127.0.0.1:9/x', 'http://localhost:9/x', 'http://[::1]:9/x']) {
+      const r = await sendWebhook(url, '{}', {}, { timeoutMs: 1000, allowPrivate: false });
+      expect({ url, statusCode: r.statusCode, error: r.error }).toEqual({ url, statusCode: null, error: expect.stringMatching(/private, loopback or link-local/) });
+    }
+  });
+
+  it('with allowPrivate the same target is tried (and here refused by the closed port)', async () => {
+    const r = await sendWebhook('http://127.0.0.1:9/x', '{}', {}, { timeoutMs: 1000, allowPrivate: true });
+    expect(r.statusCode).toBeNull();
+    expect(r.error).not.toMatch(/private/);
   });
 });
