@@ -1,3 +1,6 @@
+import Decimal from 'decimal.js';
+import { demoClock } from '../../src/fund/import/seed-demo-fund';
+import { NavRunService } from '../../src/fund/nav/nav-run.service';
 import { bootApp, dbOf, TestApp } from '../utils/app';
 import { DEMO_SLUG, OTHER_SLUG, allEndpoints, fundKey, get, seedFundsOnce } from './fixtures';
 
@@ -140,5 +143,31 @@ describe('trades pagination and tenant isolation (e2e)', () => {
     expect(otherAttr.json.navRunId).not.toBe(demoAttr.json.navRunId);
     // A date only the demo fund has a run for is not found for the other fund.
     expect((await get(app, `/api/v1/fund/pnl/attribution?date=${demoDates.latest}`, otherKey)).status).toBe(404);
+  });
+  it('attribution keeps its identities when a manual journal entry is booked and the run is redone', async () => {
+    const db = dbOf(app);
+    const last = (await get(app, '/api/v1/fund/pnl/attribution-dates', otherKey)).json.latest as string;
+    const before = (await get(app, `/api/v1/fund/pnl/attribution?date=${last}`, otherKey)).json;
+    const entryId = '6b1f3c52-0d7e-4c1a-9a55-000000000001';
+    await db.query(
+      `INSERT INTO journal_entries (id, fund_id, entry_number, entry_date, posted_at, description, source, source_ref, nav_run_id, status)
+       VALUES ($1, $2, (SELECT COALESCE(max(entry_number), 0) + 1 FROM journal_entries WHERE fund_id = $2), $3, now(), 'manual: consultant invoice', 'manual', 'TEST-1', NULL, 'posted')`,
+      [entryId, otherId, last],
+    );
+    await db.query(
+      `INSERT INTO journal_lines (fund_id, entry_id, line_no, entry_date, account_code, debit, credit, currency, description)
+       VALUES ($1, $2, 1, $3, '5600', 1234.56, 0, 'USD', 'consultant'), ($1, $2, 2, $3, '1000', 0, 1234.56, 'USD', 'consultant')`,
+      [otherId, entryId, last],
+    );
+    await new NavRunService(db).runNavRange(otherId, { from: last, to: last, clock: demoClock(9) });
+    const after = (await get(app, `/api/v1/fund/pnl/attribution?date=${last}`, otherKey)).json;
+    expect(after.navRunId).not.toBe(before.navRunId); // the redone run, not a cached answer
+    const manual = after.byAsset.find((r: { asset: string }) => r.asset === 'MANUAL-ENTRIES');
+    expect(manual.pnl).toBe('-1234.56');
+    const D = (v: string) => new Decimal(v);
+    const pnlSum = after.byAsset.reduce((a: Decimal, r: { pnl: string }) => a.plus(r.pnl), new Decimal(0));
+    expect(D(after.totalPnl).toFixed(2)).toBe(pnlSum.minus(after.fees.management).minus(after.fees.performance).minus(after.fees.expenses).toFixed(2));
+    expect(D(after.closingNav).minus(after.openingNav).toFixed(2)).toBe(D(after.totalPnl).plus(after.flows.subscriptions).minus(after.flows.redemptions).toFixed(2));
+    expect(D(before.closingNav).minus(after.closingNav).toFixed(2)).toBe('1234.56');
   });
 });

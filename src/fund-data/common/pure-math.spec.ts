@@ -1,5 +1,5 @@
 import { D, money, qty, ratio, roundToTotal, sum, units } from './decimals';
-import { nextDealingDate } from '../reporting/dealing-calendar';
+import { nextDealingDate } from '../../fund/reporting/dealing-calendar';
 import { performanceOf } from '../risk/performance.service';
 import { exposureOf } from '../positions/positions.service';
 

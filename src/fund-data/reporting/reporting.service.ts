@@ -3,7 +3,7 @@ import { notFound } from '../../common/errors/problem';
 import { todayUtc } from '../../common/validation/calendar-date';
 import { money } from '../common/decimals';
 import { FundProfileRepository } from '../overview/overview.repository';
-import { nextDealingDate } from './dealing-calendar';
+import { nextDealingDate } from '../../fund/reporting/dealing-calendar';
 import { DealingCalendarDto, ExpensesDto, LpReportsDto } from './reporting.dto';
 import { ReportingRepository } from './reporting.repository';
 

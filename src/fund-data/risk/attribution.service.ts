@@ -5,7 +5,7 @@ import { D, Dec, ZERO, money, sum } from '../common/decimals';
 import { AttributionDatesDto, AttributionDto } from './risk.dto';
 import { RiskRepository, RunAssetRow } from './risk.repository';
 
-/** Row name for P&L booked by manual journal entries (not attributable to an asset). */
+/** Row for investment P&L the runs booked outside the position book (manual journal entries). */
 export const MANUAL_PNL_ROW = 'MANUAL-ENTRIES';
 
 /**
@@ -67,9 +67,14 @@ export class AttributionService {
         priceEffect: money(priceEffect), tradingEffect: money(pnl.minus(priceEffect)), pnl: money(pnl),
       });
     }
-    const manualPnl = new D(manual);
-    if (!manualPnl.isZero()) {
-      byAsset.push({ asset: MANUAL_PNL_ROW, openingMarketValue: '0.00', closingMarketValue: '0.00', netTrades: '0.00', priceEffect: '0.00', tradingEffect: money(manualPnl), pnl: money(manualPnl) });
+    // Investment P&L the runs booked outside the position book (manual journal entries): the
+    // runs' own investment P&L less what the assets explain. Cross-checked against the ledger.
+    const outsideAssets = new D(totals.investment_pnl).minus(sum(byAsset.map((a) => a.pnl)));
+    if (!outsideAssets.equals(new D(manual))) {
+      this.logger.warn(`attribution ${run.valuation_date}: runs book ${outsideAssets.toFixed(2)} of non-asset P&L, the ledger's manual entries ${new D(manual).toFixed(2)}`);
+    }
+    if (!outsideAssets.isZero()) {
+      byAsset.push({ asset: MANUAL_PNL_ROW, openingMarketValue: '0.00', closingMarketValue: '0.00', netTrades: '0.00', priceEffect: '0.00', tradingEffect: money(outsideAssets), pnl: money(outsideAssets) });
     }
     const openingNav = new D(prev.net_asset_value);
     const closingNav = new D(run.net_asset_value);

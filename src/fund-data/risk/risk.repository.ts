@@ -16,6 +16,7 @@ export interface RunAssetRow {
 }
 
 export interface WindowTotals {
+  investment_pnl: string;
   management_fee: string;
   performance_fee: string;
   expenses: string;
@@ -96,7 +97,7 @@ export class RiskRepository {
 
   async runTotalsBetween(fundId: string, after: string, upTo: string): Promise<WindowTotals> {
     const rows = await this.db.query(
-      `SELECT COALESCE(sum(management_fee), 0)::text AS management_fee, COALESCE(sum(performance_fee), 0)::text AS performance_fee,
+      `SELECT COALESCE(sum(investment_pnl), 0)::text AS investment_pnl, COALESCE(sum(management_fee), 0)::text AS management_fee, COALESCE(sum(performance_fee), 0)::text AS performance_fee,
               COALESCE(sum(expenses), 0)::text AS expenses, COALESCE(sum(subscriptions), 0)::text AS subscriptions,
               COALESCE(sum(redemptions), 0)::text AS redemptions
          FROM nav_runs WHERE fund_id = $1 AND status = 'complete' AND valuation_date > $2::date AND valuation_date <= $3::date`,
@@ -105,7 +106,10 @@ export class RiskRepository {
     return rows[0];
   }
 
-  /** P&L booked by manual journal entries (income − expense) dated in (after, upTo]. */
+  /**
+   * P&L booked by manual journal entries (income − expense) dated in (after, upTo], as the NAV
+   * engine defines it: lines of entries that no NAV run posted.
+   */
   async manualPnlBetween(fundId: string, after: string, upTo: string): Promise<string> {
     const rows = await this.db.query(
       `SELECT COALESCE(sum(l.credit - l.debit), 0)::text AS pnl
@@ -113,9 +117,7 @@ export class RiskRepository {
          JOIN journal_entries e ON e.id = l.entry_id AND e.fund_id = $1
          JOIN chart_of_accounts a ON a.fund_id = $1 AND a.code = l.account_code
         WHERE l.fund_id = $1 AND l.entry_date > $2::date AND l.entry_date <= $3::date
-          AND a.account_type IN ('income', 'expense')
-          AND (e.source = 'manual' OR (e.source = 'reversal' AND EXISTS (
-                SELECT 1 FROM journal_entries o WHERE o.id = e.reverses_entry_id AND o.fund_id = $1 AND o.source = 'manual')))`,
+          AND e.nav_run_id IS NULL AND a.account_type IN ('income', 'expense')`,
       [fundId, after, upTo],
     );
     return rows[0].pnl;
