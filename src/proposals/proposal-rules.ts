@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { FieldError, ProblemError, unprocessable } from '../common/errors/problem';
 import { todayUtc } from '../common/validation/calendar-date';
-import { describeCalendar, DealingFrequency, isDealingDate, noticeDays } from './dealing-calendar';
+import { describeCalendar, DealingFrequency, isDealingDate, noticeDays } from '../fund/reporting/dealing-calendar';
 import type { ProposalKind } from './dto/proposal.dto';
 import type { CapitalActivityProposalDto, ExpenseProposalDto, JournalEntryProposalDto, LpReportProposalDto } from './dto/propose.dto';
 import { postJournalEntry } from './journal-poster';

@@ -1,4 +1,4 @@
-import { isDealingDate } from './dealing-calendar';
+import { isDealingDate } from '../fund/reporting/dealing-calendar';
 import { canonicalJson, requestFingerprint } from './idempotency.service';
 
 describe('dealing calendar', () => {
