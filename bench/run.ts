@@ -8,6 +8,10 @@ import { KeysRepository } from '../src/keys/keys.repository';
 import { KeysService } from '../src/keys/keys.service';
 import { load, ratio, startProcess, stopProcess } from './harness';
 import { seedDemoFund } from '../src/fund/import/seed-demo-fund';
+import { benchBooks } from './books.bench';
+import { benchCalculators } from './calculators.bench';
+import { benchFundData, benchJournalWindow, benchTradesDepth, prepareLargeFund } from './fund-data.bench';
+import { benchWebhooks } from './webhooks.bench';
 
 /**
  * `npm run bench [-- --only me,calculators,...]`: every figure is a ratio against a baseline
@@ -88,9 +92,66 @@ async function benchMcp(db: DataSource): Promise<Section> {
   };
 }
 
+async function benchReadApi(db: DataSource): Promise<Section> {
+  await ensureDemoFund(db);
+  const minted = await mintPlatformKey(db, ['fund:read'], 'demo');
+  const bare = await startProcess('bench/bare-server.ts', { PORT: String(BARE_PORT), DATABASE_URL }, `http://127.0.0.1:${BARE_PORT}/bare-db`);
+  try {
+    await load(`http://127.0.0.1:${BARE_PORT}/bare-db`, { seconds: 2 });
+    const baseline = await load(`http://127.0.0.1:${BARE_PORT}/bare-db`, { seconds: SECONDS });
+    const { overview, positions } = await benchFundData(`http://127.0.0.1:${API_PORT}`, minted.key, SECONDS);
+    const ro = ratio(overview.requestsPerSec, baseline.requestsPerSec);
+    const rp = ratio(positions.requestsPerSec, baseline.requestsPerSec);
+    return {
+      title: 'GET /fund/overview and /fund/positions vs a bare Fastify route running one PostgreSQL query (issue 4; target ratio ≥ 0.5)',
+      lines: [
+        `autocannon, 50 connections, ${SECONDS} s each, platform key (limits raised, still counted), demo fund, same run.`,
+        `| target | req/s | p50 ms | p99 ms | non-2xx |`,
+        `| --- | --- | --- | --- | --- |`,
+        `| bare Fastify + one PostgreSQL query | ${baseline.requestsPerSec} | ${baseline.latencyP50Ms} | ${baseline.latencyP99Ms} | ${baseline.non2xx} |`,
+        `| GET /api/v1/fund/overview | ${overview.requestsPerSec} | ${overview.latencyP50Ms} | ${overview.latencyP99Ms} | ${overview.non2xx} |`,
+        `| GET /api/v1/fund/positions | ${positions.requestsPerSec} | ${positions.latencyP50Ms} | ${positions.latencyP99Ms} | ${positions.non2xx} |`,
+        ``,
+        `ratios: overview **${ro}**, positions **${rp}** (${Math.min(ro, rp) >= 0.5 ? 'meet' : 'MISS'} the 0.5 target)`,
+      ],
+    };
+  } finally {
+    await stopProcess(bare);
+  }
+}
+
+async function benchCalc(): Promise<Section> {
+  const r = await benchCalculators(`http://127.0.0.1:${API_PORT}`, { seconds: Math.min(SECONDS, 5) });
+  return {
+    title: 'Calculators under load (issue 5; target p99 < 20 ms at 10 concurrent requests)',
+    lines: ['autocannon, 10 connections; JSON of the measured figures:', '```json', JSON.stringify(r, null, 2), '```'],
+  };
+}
+
+async function benchLargeFund(db: DataSource): Promise<Section> {
+  const slug = 'bench-1000000';
+  const fund = await db.query('SELECT id FROM funds WHERE slug = $1', [slug]);
+  if (fund.length === 0) throw new Error(`run "npm run bench -- --only books" first: it builds the ${slug} fund`);
+  await prepareLargeFund(db);
+  const minted = await mintPlatformKey(db, ['fund:read'], slug);
+  const base = `http://127.0.0.1:${API_PORT}`;
+  const trades = await benchTradesDepth(base, minted.key, db, { fundId: fund[0].id, cursorSecret: loadConfig({ ...process.env, DATABASE_URL }).cursorSecret });
+  const journal = await benchJournalWindow(base, minted.key, db, { fundId: fund[0].id });
+  return {
+    title: 'Trades deep page and journal window on the 1 000 000-trade fund (issue 4)',
+    lines: [
+      `trades: ${trades.trades} live trades; median first page ${trades.firstPageMedianMs} ms, page ${trades.depth} rows deep ${trades.deepPageMedianMs} ms: ratio **${trades.ratio}** (target ≤ 1.5)`,
+      `journal entries: ${journal.journalLines} journal lines in the fund; 92-day window ${journal.from}..${journal.to} (${journal.windowLines} lines, exact sums): median **${journal.medianMs} ms** (target < 300 ms)`,
+    ],
+  };
+}
+
 async function main(): Promise<void> {
-  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : null;
-  const want = (name: string) => only === null || only.includes(name);
+  // Default: the quick sections. `--only books,large` builds and measures the 1 000 000-trade fund (many minutes).
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : ['me', 'read', 'mcp', 'calc', 'webhooks'];
+  const want = (name: string) => only.includes(name);
+  const sections: Section[] = [];
+  if (want('books')) sections.push(await benchBooks({ databaseUrl: DATABASE_URL }));
   await migrate(DATABASE_URL, 'up');
   const db = createDataSource(DATABASE_URL, 4);
   await db.initialize();
@@ -98,13 +159,19 @@ async function main(): Promise<void> {
     PORT: String(API_PORT), HOST: '127.0.0.1', DATABASE_URL, REDIS_URL, LOG_LEVEL: 'warn',
     RATE_LIMITS: JSON.stringify({ 'fund-minute': { platform: 100_000_000 }, 'calc-daily': { platform: 100_000_000, free: 100_000_000 }, 'propose-minute': { platform: 100_000_000 } }),
   }, `http://127.0.0.1:${API_PORT}/health`);
-  const sections: Section[] = [];
   try {
     if (want('me')) sections.push(await benchMe(db));
+    if (want('read')) sections.push(await benchReadApi(db));
     if (want('mcp')) sections.push(await benchMcp(db));
+    if (want('calc')) sections.push(await benchCalc());
+    if (want('large')) sections.push(await benchLargeFund(db));
   } finally {
     await stopProcess(api);
     await db.destroy();
+  }
+  if (want('webhooks')) {
+    const w = await benchWebhooks({ databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, port: API_PORT + 10 });
+    sections.push({ title: w.title, lines: w.lines });
   }
   const stamp = new Date().toISOString();
   const text = sections.map((s) => `## ${s.title}\n\n${s.lines.join('\n')}\n`).join('\n');
