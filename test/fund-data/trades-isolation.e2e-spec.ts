@@ -170,4 +170,24 @@ describe('trades pagination and tenant isolation (e2e)', () => {
     expect(D(after.closingNav).minus(after.openingNav).toFixed(2)).toBe(D(after.totalPnl).plus(after.flows.subscriptions).minus(after.flows.redemptions).toFixed(2));
     expect(D(before.closingNav).minus(after.closingNav).toFixed(2)).toBe('1234.56');
   });
+  it('positions are live: a trade after the latest run moves the asset and the venue cash at once', async () => {
+    const db = dbOf(app);
+    const pos = async () => (await get(app, '/api/v1/fund/positions', otherKey)).json;
+    const before = await pos();
+    const held = before.positions.find((p: { asset: string; quantity: string }) => p.asset === 'BTC' && new Decimal(p.quantity).gt(0));
+    const conn = (await db.query(`SELECT id FROM connections WHERE fund_id = $1 AND venue = $2 AND mode = 'live'`, [otherId, held.venue]))[0].id;
+    const btc = (await db.query(`SELECT id FROM instruments WHERE fund_id = $1 AND symbol = 'BTC'`, [otherId]))[0].id;
+    await db.query(
+      `INSERT INTO trades (fund_id, external_id, executed_at, trade_date, connection_id, instrument_id, side, quantity, price, fee, fee_currency)
+       VALUES ($1, 'live-book-test', now(), CURRENT_DATE, $2, $3, 'buy', 0.5, 40000, 12.5, 'USD')`,
+      [otherId, conn, btc],
+    );
+    const after = await pos();
+    const row = (body: any, asset: string) => body.positions.find((p: { asset: string; venue: string }) => p.asset === asset && p.venue === held.venue);
+    expect(new Decimal(row(after, 'BTC').quantity).minus(row(before, 'BTC').quantity).toString()).toBe('0.5');
+    const cashBefore = row(before, 'USD') ? new Decimal(row(before, 'USD').marketValue) : new Decimal(0);
+    expect(new Decimal(row(after, 'USD').marketValue).minus(cashBefore).toFixed(2)).toBe('-20012.50');
+    const e = (await get(app, '/api/v1/fund/exposure', otherKey)).json;
+    expect(new Decimal(e.netExposure).plus(e.cashExposure).toFixed(2)).toBe(after.totalMarketValue);
+  });
 });
