@@ -21,10 +21,11 @@ export async function benchFundData(baseUrl: string, key: string, seconds = 10):
 
 /**
  * After a bulk load the tables have no planner statistics and no visibility map until
- * autovacuum runs (and autovacuum may be off, as on CI machines). Without statistics PostgreSQL
- * plans the trades page as "fetch every trade of the fund, then sort" (seconds instead of
- * milliseconds) and cannot sum journal amounts from the covering index. Call this once after
- * seeding a large fund, before measuring; production relies on autovacuum for the same.
+ * autovacuum runs (and autovacuum may be off, as on this CI machine). The trades and journal
+ * pages do not depend on statistics (ordered index walks), but the journal window sums are read
+ * from the covering index only once the visibility map is set (measured on 3.4 M lines: 160 ms
+ * median without, 61 ms with). Calling this after seeding a large fund measures what production
+ * (autovacuum on) sees; say which one you report.
  */
 export async function prepareLargeFund(db: DataSource): Promise<void> {
   for (const table of ['trades', 'journal_lines', 'journal_entries', 'nav_runs', 'nav_run_positions', 'nav_run_assets', 'prices', 'connections', 'instruments']) {

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { generateDemoFund } from '../../src/fund/import/demo-generator';
@@ -30,12 +31,15 @@ export async function seedFundsOnce(app: TestApp): Promise<{ demoId: string; oth
     await qr.query(`SELECT pg_advisory_lock(774411)`);
     const seeded = await qr.query(`SELECT count(*)::int AS n FROM nav_runs WHERE fund_id = ANY($1::uuid[]) AND status = 'complete'`, [[demoId, otherId]]);
     if (seeded[0].n === 0) {
-      await seedDemoFund(db, { slug: DEMO_SLUG, trades: DEMO_TRADES, workDir: join(tmpdir(), `fundgate-fd-test-demo-${process.pid}`) });
+      const demoDir = join(tmpdir(), `fundgate-fd-test-demo-${process.pid}`);
+      await seedDemoFund(db, { slug: DEMO_SLUG, trades: DEMO_TRADES, workDir: demoDir });
+      rmSync(demoDir, { recursive: true, force: true });
       // The second fund: another seed, imported under its own slug, valued for its first 45 days only.
       const dir = join(tmpdir(), `fundgate-fd-test-other-${process.pid}`);
       generateDemoFund({ seed: 4242, outDir: dir, trades: 600 });
       await importFundFolder(db, OTHER_SLUG, dir, { synthetic: true });
       await new NavRunService(db).runNavRange(otherId, { to: addDays(DEMO_INCEPTION_DATE, 45), clock: demoClock(2) });
+      rmSync(dir, { recursive: true, force: true });
     }
   } finally {
     await qr.query(`SELECT pg_advisory_unlock(774411)`);
