@@ -5,11 +5,13 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { FundDataProblems } from '../common/problem-responses';
 import { NoQuery } from '../common/no-query';
 import { CapitalAccountsDto, CapitalActivityListDto, CapitalActivityQueryDto, InvestorsDto, InvestorsQueryDto } from './investors.dto';
 import { InvestorsService } from './investors.service';
 
 @ApiTags('fund data: investors')
+@FundDataProblems()
 @Controller('api/v1/fund')
 export class InvestorsController {
   constructor(private readonly investors: InvestorsService) {}

@@ -5,6 +5,7 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { FundDataProblems } from '../common/problem-responses';
 import { NoQuery } from '../common/no-query';
 import {
   GlDetailDto, GlDetailQueryDto, JournalEntriesDto, JournalEntriesQueryDto, LedgerAccountsDto, TrialBalanceDto, TrialBalanceQueryDto,
@@ -12,6 +13,7 @@ import {
 import { LedgerService } from './ledger.service';
 
 @ApiTags('fund data: ledger')
+@FundDataProblems()
 @Controller('api/v1/fund')
 export class LedgerController {
   constructor(private readonly ledger: LedgerService) {}

@@ -5,10 +5,12 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { FundDataProblems } from '../common/problem-responses';
 import { NavHistoryDto, NavHistoryQueryDto, ReconciliationDto, ReconciliationQueryDto } from './nav.dto';
 import { NavService } from './nav.service';
 
 @ApiTags('fund data: NAV')
+@FundDataProblems()
 @Controller('api/v1/fund/nav')
 export class NavController {
   constructor(private readonly nav: NavService) {}

@@ -5,11 +5,13 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { FundDataProblems } from '../common/problem-responses';
 import { NoQuery } from '../common/no-query';
 import { FeeTermsDto, OverviewDto } from './overview.dto';
 import { OverviewService } from './overview.service';
 
 @ApiTags('fund data: overview')
+@FundDataProblems()
 @Controller('api/v1/fund')
 export class OverviewController {
   constructor(private readonly overview: OverviewService) {}

@@ -5,11 +5,13 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { FundDataProblems } from '../common/problem-responses';
 import { NoQuery } from '../common/no-query';
 import { BreakdownDto, ExposureDto, ExposureSeriesQueryDto, ExposureSeriesRowDto, PositionsDto } from './positions.dto';
 import { PositionsService } from './positions.service';
 
 @ApiTags('fund data: portfolio')
+@FundDataProblems()
 @Controller('api/v1/fund')
 export class PositionsController {
   constructor(private readonly positions: PositionsService) {}

@@ -5,11 +5,13 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { FundDataProblems } from '../common/problem-responses';
 import { NoQuery } from '../common/no-query';
 import { DealingCalendarDto, ExpensesDto, LimitQueryDto, LpReportsDto } from './reporting.dto';
 import { ReportingService } from './reporting.service';
 
 @ApiTags('fund data: reporting')
+@FundDataProblems()
 @Controller('api/v1/fund')
 export class ReportingController {
   constructor(private readonly reporting: ReportingService) {}

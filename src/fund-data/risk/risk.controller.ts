@@ -1,10 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequiresScopes } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { FundDataProblems } from '../common/problem-responses';
 import { NoQuery } from '../common/no-query';
 import { AttributionService } from './attribution.service';
 import { PerformanceService } from './performance.service';
@@ -16,6 +17,7 @@ import { StressService } from './stress.service';
 import { VarService } from './var.service';
 
 @ApiTags('fund data: risk and analytics')
+@FundDataProblems()
 @Controller('api/v1/fund')
 export class RiskController {
   constructor(
@@ -29,6 +31,7 @@ export class RiskController {
   @RequiresScopes('fund:read')
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'Parametric value at risk of the live book (sample or EWMA covariance), with Euler components' })
+  @ApiResponse({ status: 422, description: 'unprocessable: not enough aligned closes for windowDays' })
   @Returns(VarDto)
   valueAtRisk(@CurrentPrincipal() p: Principal, @Query() q: VarQueryDto): Promise<VarDto> {
     return this.var_.valueAtRisk(fundIdOf(p), q);
@@ -65,6 +68,7 @@ export class RiskController {
   @RequiresScopes('fund:read')
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'P&L attribution between the run on a date and the previous usable run (exact identities to the cent)' })
+  @ApiResponse({ status: 422, description: 'unprocessable: the date is the first usable run (nothing to attribute against)' })
   @Returns(AttributionDto)
   attributionOn(@CurrentPrincipal() p: Principal, @Query() q: AttributionQueryDto): Promise<AttributionDto> {
     return this.attribution.attribution(fundIdOf(p), q.date);

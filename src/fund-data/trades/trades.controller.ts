@@ -5,10 +5,12 @@ import type { Principal } from '../../common/auth/principal';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { fundIdOf } from '../common/fund-scope';
+import { FundDataProblems } from '../common/problem-responses';
 import { TradesPageDto, TradesQueryDto } from './trades.dto';
 import { TradesService } from './trades.service';
 
 @ApiTags('fund data: trades')
+@FundDataProblems()
 @Controller('api/v1/fund')
 export class TradesController {
   constructor(private readonly trades: TradesService) {}
