@@ -6,7 +6,7 @@ import { ProblemError } from '../common/errors/problem';
 import { RedactedElsewhere } from '../common/redaction/redaction.interceptor';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { McpServerName } from './mcp.catalog';
-import { McpService, SUPPORTED_PROTOCOL_VERSIONS } from './mcp.service';
+import { McpService, SerializedToolResult, SUPPORTED_PROTOCOL_VERSIONS } from './mcp.service';
 
 /** Transport checks of the Streamable HTTP spec: Origin, Accept, MCP-Protocol-Version. */
 function checkTransport(req: FastifyRequest, config: AppConfig): void {
@@ -39,7 +39,8 @@ export class McpController {
       reply.status(202).send();
       return;
     }
-    reply.status(200).header('content-type', 'application/json; charset=utf-8').send(answer);
+    reply.status(200).header('content-type', 'application/json; charset=utf-8')
+      .send(answer instanceof SerializedToolResult ? answer.json : answer);
   }
 
   @Post('public')

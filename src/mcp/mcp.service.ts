@@ -17,6 +17,21 @@ export type JsonRpcResponse =
   | { jsonrpc: '2.0'; id: Id; result: unknown }
   | { jsonrpc: '2.0'; id: Id; error: { code: number; message: string; data?: unknown } };
 
+/**
+ * A successful tool result, already serialized: the answer's JSON is produced once and used both as
+ * `structuredContent` and (escaped) as the text rendering, instead of serializing the object twice.
+ */
+export class SerializedToolResult {
+  constructor(readonly json: string) {}
+
+  static of(id: Id, body: unknown): SerializedToolResult {
+    const structured = JSON.stringify(body);
+    return new SerializedToolResult(
+      `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured}}}`,
+    );
+  }
+}
+
 export function rpcError(id: Id, code: number, message: string, data?: unknown): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
 }
@@ -43,7 +58,7 @@ export class McpService {
   ) {}
 
   /** Returns null for a notification (HTTP 202, no body). */
-  async handle(server: McpServerName, req: FastifyRequest, reply: FastifyReply, message: unknown): Promise<JsonRpcResponse | null> {
+  async handle(server: McpServerName, req: FastifyRequest, reply: FastifyReply, message: unknown): Promise<JsonRpcResponse | SerializedToolResult | null> {
     if (Array.isArray(message)) return rpcError(null, JSONRPC.INVALID_REQUEST, 'batch requests are not supported');
     if (typeof message !== 'object' || message === null) return rpcError(null, JSONRPC.INVALID_REQUEST, 'the body must be a JSON-RPC 2.0 object');
     const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
@@ -88,7 +103,7 @@ export class McpService {
     }
   }
 
-  private async callTool(id: Id, tool: McpTool, req: FastifyRequest, reply: FastifyReply, args: Record<string, unknown>): Promise<JsonRpcResponse> {
+  private async callTool(id: Id, tool: McpTool, req: FastifyRequest, reply: FastifyReply, args: Record<string, unknown>): Promise<JsonRpcResponse | SerializedToolResult> {
     if (tool.method === 'GET' && this.invoker.isBound(tool.path)) return this.callInProcess(id, tool, req, reply, args);
     const headers: Record<string, string> = { [MCP_TOOL_HEADER]: toolHeaderValue(tool.name), 'x-request-id': `${req.id}.tool` };
     if (req.headers.authorization) headers.authorization = req.headers.authorization;
@@ -127,7 +142,7 @@ export class McpService {
   }
 
   /** Plain GET routes run in-process through the same checks (see RouteInvoker); no second HTTP pipeline. */
-  private async callInProcess(id: Id, tool: McpTool, req: FastifyRequest, reply: FastifyReply, args: Record<string, unknown>): Promise<JsonRpcResponse> {
+  private async callInProcess(id: Id, tool: McpTool, req: FastifyRequest, reply: FastifyReply, args: Record<string, unknown>): Promise<JsonRpcResponse | SerializedToolResult> {
     const query: Record<string, string> = {};
     for (const [k, v] of Object.entries(args)) {
       if (v === undefined || v === null) continue;
@@ -156,9 +171,8 @@ function problemResult(id: Id, p: ProblemLike): JsonRpcResponse {
   return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `${p.code ?? 'error'}: ${fields || p.detail || 'request refused'}` }], isError: true } };
 }
 
-function success(id: Id, tool: McpTool, body: unknown): JsonRpcResponse {
-  const structuredContent = tool.wrapsArray ? { items: body } : body;
-  return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent } };
+function success(id: Id, tool: McpTool, body: unknown): SerializedToolResult {
+  return SerializedToolResult.of(id, tool.wrapsArray ? { items: body } : body);
 }
 
 function toolError(id: Id, message: string): JsonRpcResponse {
