@@ -1,9 +1,8 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequiresScopes } from '../../common/auth/auth.decorators';
+import { Controller, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
-import { Returns } from '../../common/redaction/redaction.interceptor';
-import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
+import { FundRead } from '../common/fund-read.decorator';
 import { fundIdOf } from '../common/fund-scope';
 import { FundDataProblems } from '../common/problem-responses';
 import { NoQuery } from '../common/no-query';
@@ -16,29 +15,17 @@ import { InvestorsService } from './investors.service';
 export class InvestorsController {
   constructor(private readonly investors: InvestorsService) {}
 
-  @Get('investors')
-  @RequiresScopes('fund:read')
-  @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'Investor register: display name, status, type, open subscription lots and units' })
-  @Returns(InvestorsDto)
+  @FundRead('investors', InvestorsDto, 'Investor register: display name, status, type, open subscription lots and units')
   list(@CurrentPrincipal() p: Principal, @Query() q: InvestorsQueryDto): Promise<InvestorsDto> {
     return this.investors.investors(fundIdOf(p), q.limit);
   }
 
-  @Get('capital-accounts')
-  @RequiresScopes('fund:read')
-  @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'Per-investor capital accounts of the latest complete NAV run (closing capital sums to its NAV)' })
-  @Returns(CapitalAccountsDto)
+  @FundRead('capital-accounts', CapitalAccountsDto, 'Per-investor capital accounts of the latest complete NAV run (closing capital sums to its NAV)')
   capitalAccounts(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<CapitalAccountsDto> {
     return this.investors.capitalAccounts(fundIdOf(p));
   }
 
-  @Get('capital-activity')
-  @RequiresScopes('fund:read')
-  @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'Subscription and redemption requests: type, amount or fraction, dealing date, status' })
-  @Returns(CapitalActivityListDto)
+  @FundRead('capital-activity', CapitalActivityListDto, 'Subscription and redemption requests: type, amount or fraction, dealing date, status')
   capitalActivity(@CurrentPrincipal() p: Principal, @Query() q: CapitalActivityQueryDto): Promise<CapitalActivityListDto> {
     return this.investors.capitalActivity(fundIdOf(p), q.status, q.limit);
   }

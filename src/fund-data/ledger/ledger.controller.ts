@@ -1,9 +1,8 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequiresScopes } from '../../common/auth/auth.decorators';
+import { Controller, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
-import { Returns } from '../../common/redaction/redaction.interceptor';
-import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
+import { FundRead } from '../common/fund-read.decorator';
 import { fundIdOf } from '../common/fund-scope';
 import { FundDataProblems } from '../common/problem-responses';
 import { NoQuery } from '../common/no-query';
@@ -18,38 +17,22 @@ import { LedgerService } from './ledger.service';
 export class LedgerController {
   constructor(private readonly ledger: LedgerService) {}
 
-  @Get('trial-balance')
-  @RequiresScopes('fund:read')
-  @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'Trial balance: the net balance of every account at the end of a date' })
-  @Returns(TrialBalanceDto)
+  @FundRead('trial-balance', TrialBalanceDto, 'Trial balance: the net balance of every account at the end of a date')
   trialBalance(@CurrentPrincipal() p: Principal, @Query() q: TrialBalanceQueryDto): Promise<TrialBalanceDto> {
     return this.ledger.trialBalance(fundIdOf(p), q.asOf);
   }
 
-  @Get('ledger/journal-entries')
-  @RequiresScopes('fund:read')
-  @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'Posted journal lines in a window of at most 92 days, with exact debit and credit sums over the whole window' })
-  @Returns(JournalEntriesDto)
+  @FundRead('ledger/journal-entries', JournalEntriesDto, 'Posted journal lines in a window of at most 92 days, with exact debit and credit sums over the whole window')
   journalEntries(@CurrentPrincipal() p: Principal, @Query() q: JournalEntriesQueryDto): Promise<JournalEntriesDto> {
     return this.ledger.journalEntries(fundIdOf(p), q);
   }
 
-  @Get('ledger/gl-detail')
-  @RequiresScopes('fund:read')
-  @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'One GL account: opening balance, each posted line with a running balance, closing balance' })
-  @Returns(GlDetailDto)
+  @FundRead('ledger/gl-detail', GlDetailDto, 'One GL account: opening balance, each posted line with a running balance, closing balance')
   glDetail(@CurrentPrincipal() p: Principal, @Query() q: GlDetailQueryDto): Promise<GlDetailDto> {
     return this.ledger.glDetail(fundIdOf(p), q);
   }
 
-  @Get('ledger/accounts')
-  @RequiresScopes('fund:read')
-  @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'The chart of accounts' })
-  @Returns(LedgerAccountsDto)
+  @FundRead('ledger/accounts', LedgerAccountsDto, 'The chart of accounts')
   accounts(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<LedgerAccountsDto> {
     return this.ledger.accounts(fundIdOf(p));
   }

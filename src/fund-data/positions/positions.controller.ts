@@ -1,9 +1,8 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequiresScopes } from '../../common/auth/auth.decorators';
+import { Controller, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../../common/auth/auth.decorators';
 import type { Principal } from '../../common/auth/principal';
-import { Returns } from '../../common/redaction/redaction.interceptor';
-import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
+import { FundRead } from '../common/fund-read.decorator';
 import { fundIdOf } from '../common/fund-scope';
 import { FundDataProblems } from '../common/problem-responses';
 import { NoQuery } from '../common/no-query';
@@ -16,38 +15,22 @@ import { PositionsService } from './positions.service';
 export class PositionsController {
   constructor(private readonly positions: PositionsService) {}
 
-  @Get('positions')
-  @RequiresScopes('fund:read')
-  @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'Live positions of live connections at the latest closes (never paper connections)' })
-  @Returns(PositionsDto)
+  @FundRead('positions', PositionsDto, 'Live positions of live connections at the latest closes (never paper connections)')
   list(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<PositionsDto> {
     return this.positions.positions(fundIdOf(p));
   }
 
-  @Get('breakdown')
-  @RequiresScopes('fund:read')
-  @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'Live market value by asset, by connection source type and by venue' })
-  @Returns(BreakdownDto)
+  @FundRead('breakdown', BreakdownDto, 'Live market value by asset, by connection source type and by venue')
   breakdown(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<BreakdownDto> {
     return this.positions.breakdown(fundIdOf(p));
   }
 
-  @Get('exposure')
-  @RequiresScopes('fund:read')
-  @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'Long, short, gross, net and cash exposure of the live book, with ratios over NAV' })
-  @Returns(ExposureDto)
+  @FundRead('exposure', ExposureDto, 'Long, short, gross, net and cash exposure of the live book, with ratios over NAV')
   exposure(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<ExposureDto> {
     return this.positions.exposure(fundIdOf(p));
   }
 
-  @Get('exposure/series')
-  @RequiresScopes('fund:read')
-  @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'Exposure per complete NAV run over a trailing window of days (one row per usable run)' })
-  @Returns(ExposureSeriesRowDto, { isArray: true })
+  @FundRead('exposure/series', ExposureSeriesRowDto, 'Exposure per complete NAV run over a trailing window of days (one row per usable run)', { isArray: true })
   series(@CurrentPrincipal() p: Principal, @Query() q: ExposureSeriesQueryDto): Promise<ExposureSeriesRowDto[]> {
     return this.positions.exposureSeries(fundIdOf(p), q.days);
   }
