@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CalculatorsModule } from './calculators/calculators.module';
 import { AuthGuard } from './common/auth/auth.guard';
 import { ProblemFilter } from './common/errors/problem.filter';
+import { CursorCodec } from './common/pagination/cursor';
 import { RedactionInterceptor } from './common/redaction/redaction.interceptor';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { dataSourceOptions } from './database/data-source';
@@ -25,7 +26,15 @@ const FEATURE_MODULES: Type<unknown>[] = [CalculatorsModule, FundModule, FundDat
 @Module({})
 class ConfigModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: ConfigModule, providers: [{ provide: APP_CONFIG, useValue: config }], exports: [APP_CONFIG] };
+    return {
+      module: ConfigModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        // One signer for every opaque cursor (trades, proposals, deliveries, activity).
+        { provide: CursorCodec, useValue: new CursorCodec(config.cursorSecret) },
+      ],
+      exports: [APP_CONFIG, CursorCodec],
+    };
   }
 }
 

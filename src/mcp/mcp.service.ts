@@ -116,13 +116,9 @@ export class McpService {
       delete rest.idempotencyKey;
     }
     if (tool.method === 'GET') {
-      const qs = new URLSearchParams();
-      for (const [k, v] of Object.entries(rest)) {
-        if (v === undefined || v === null) continue;
-        if (typeof v === 'object') return toolError(id, `${k}: must be a string, number or boolean`);
-        qs.set(k, String(v));
-      }
-      const q = qs.toString();
+      const query = queryFromArguments(rest);
+      if (typeof query === 'string') return toolError(id, query);
+      const q = new URLSearchParams(query).toString();
       if (q) url += `?${q}`;
     } else {
       headers['content-type'] = 'application/json';
@@ -143,12 +139,8 @@ export class McpService {
 
   /** Plain GET routes run in-process through the same checks (see RouteInvoker); no second HTTP pipeline. */
   private async callInProcess(id: Id, tool: McpTool, req: FastifyRequest, reply: FastifyReply, args: Record<string, unknown>): Promise<JsonRpcResponse | SerializedToolResult> {
-    const query: Record<string, string> = {};
-    for (const [k, v] of Object.entries(args)) {
-      if (v === undefined || v === null) continue;
-      if (typeof v === 'object') return toolError(id, `${k}: must be a string, number or boolean`);
-      query[k] = String(v);
-    }
+    const query = queryFromArguments(args);
+    if (typeof query === 'string') return toolError(id, query);
     try {
       return success(id, tool, await this.invoker.invoke(tool.path, req, reply, query));
     } catch (err) {
@@ -158,6 +150,17 @@ export class McpService {
       return problemResult(id, problem);
     }
   }
+}
+
+/** Tool arguments as the query string a REST client would send (values as strings); an error message otherwise. */
+function queryFromArguments(args: Record<string, unknown>): Record<string, string> | string {
+  const query: Record<string, string> = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'object') return `${k}: must be a string, number or boolean`;
+    query[k] = String(v);
+  }
+  return query;
 }
 
 interface ProblemLike {

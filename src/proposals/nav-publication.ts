@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
-import type { Principal } from '../common/auth/principal';
+import { fundIdOf, type Principal } from '../common/auth/principal';
 import { notFound, ProblemError } from '../common/errors/problem';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
@@ -18,8 +18,7 @@ export class NavPublicationService {
   constructor(@InjectDataSource() private readonly db: DataSource, private readonly outbox: EventOutbox) {}
 
   async publish(p: Principal, navRunId: string): Promise<NavPublicationDto> {
-    if (!p.fund) throw new ProblemError('forbidden', 'this key is not bound to a fund');
-    const fundId = p.fund.id;
+    const fundId = fundIdOf(p);
     return this.db.transaction(async (m) => {
       const rows = UUID.test(navRunId)
         ? await m.query(`SELECT id, status, published_at FROM nav_runs WHERE fund_id = $1 AND id = $2 FOR UPDATE`, [fundId, navRunId])

@@ -1,11 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import type { Principal } from '../common/auth/principal';
+import { fundIdOf, type Principal } from '../common/auth/principal';
 import { notFound, ProblemError } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor';
-import { APP_CONFIG, AppConfig } from '../config/config';
 import { EventOutbox } from '../webhooks/event-outbox';
 import { ProposalDto, ProposalKind, ProposalListDto } from './dto/proposal.dto';
 import { IdempotencyService, requestFingerprint } from './idempotency.service';
@@ -27,26 +26,17 @@ export interface ProposeOutcome {
  */
 @Injectable()
 export class ProposalsService {
-  private readonly cursors: CursorCodec;
-
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly repo: ProposalsRepository,
     private readonly rules: ProposalRules,
     private readonly idempotency: IdempotencyService,
     private readonly outbox: EventOutbox,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.cursors = new CursorCodec(config.cursorSecret);
-  }
-
-  private fundOf(p: Principal): string {
-    if (!p.fund) throw new ProblemError('forbidden', 'this key is not bound to a fund');
-    return p.fund.id;
-  }
+    private readonly cursors: CursorCodec,
+  ) {}
 
   async propose(p: Principal, kind: ProposalKind, input: object, rawKey: string | string[] | undefined): Promise<ProposeOutcome> {
-    const fundId = this.fundOf(p);
+    const fundId = fundIdOf(p);
     const key = this.idempotency.parseKey(rawKey);
     if (key === null) return { record: await this.stage(p, fundId, kind, input, null), replayed: false };
 
@@ -77,13 +67,13 @@ export class ProposalsService {
   }
 
   async get(p: Principal, id: string): Promise<ProposalDto> {
-    const row = UUID.test(id) ? await this.repo.ofFund(this.fundOf(p), id) : null;
+    const row = UUID.test(id) ? await this.repo.ofFund(fundIdOf(p), id) : null;
     if (!row) throw notFound(`proposal ${id}`);
     return proposalView(row);
   }
 
   async list(p: Principal, q: { status?: string; limit?: number; cursor?: string }): Promise<ProposalListDto> {
-    const fundId = this.fundOf(p);
+    const fundId = fundIdOf(p);
     const limit = q.limit ?? 100;
     const cursorKind = `proposals:${fundId}:${q.status ?? '*'}`;
     const after = q.cursor ? this.cursors.decode<{ createdAt: string; id: string }>(cursorKind, q.cursor) : null;
@@ -99,7 +89,7 @@ export class ProposalsService {
   }
 
   private async lockForDecision(m: EntityManager, p: Principal, id: string): Promise<ProposalRow> {
-    const row = UUID.test(id) ? await this.repo.lockOfFund(m, this.fundOf(p), id) : null;
+    const row = UUID.test(id) ? await this.repo.lockOfFund(m, fundIdOf(p), id) : null;
     if (!row) throw notFound(`proposal ${id}`);
     if (row.proposed_by_account_id === p.accountId) {
       throw new ProblemError('maker_checker_violation', 'the approving account must differ from the proposing account');

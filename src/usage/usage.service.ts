@@ -1,9 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Principal } from '../common/auth/principal';
 import { ProblemError, invalidParameter } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor';
 import { addDays, daysBetween, todayUtc } from '../common/validation/calendar-date';
-import { APP_CONFIG, AppConfig, PolicyName } from '../config/config';
+import type { PolicyName } from '../config/config';
 import { KeysService } from '../keys/keys.service';
 import { ActivityLogWriter } from './activity-log.writer';
 import { ActivityRepository } from './activity.repository';
@@ -18,17 +18,13 @@ function windowView(w: RateWindow) {
 
 @Injectable()
 export class UsageService {
-  private readonly cursors: CursorCodec;
-
   constructor(
     private readonly activity: ActivityRepository,
     private readonly writer: ActivityLogWriter,
     private readonly limits: RateLimitService,
     private readonly keys: KeysService,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.cursors = new CursorCodec(config.cursorSecret);
-  }
+    private readonly cursors: CursorCodec,
+  ) {}
 
   async usage(principal: Principal, ip: string, fromQ?: string, toQ?: string): Promise<UsageDto> {
     const to = toQ ?? todayUtc();

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Principal } from '../common/auth/principal';
+import { fundIdOf, type Principal } from '../common/auth/principal';
 import { invalidParameter, notFound, ProblemError, unprocessable } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -39,20 +39,12 @@ function deliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryDto {
 /** Subscription management for the calling key's fund (scope webhooks:manage). */
 @Injectable()
 export class WebhooksService {
-  private readonly cursors: CursorCodec;
-
   constructor(
     private readonly repo: WebhooksRepository,
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.cursors = new CursorCodec(config.cursorSecret);
-  }
-
-  private fundOf(p: Principal): string {
-    if (!p.fund) throw new ProblemError('forbidden', 'this key is not bound to a fund');
-    return p.fund.id;
-  }
+    private readonly cursors: CursorCodec,
+  ) {}
 
   private async checkTarget(raw: string): Promise<string> {
     let url: URL;
@@ -74,13 +66,13 @@ export class WebhooksService {
   async create(p: Principal, body: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const url = await this.checkTarget(body.url);
     const secret = newSigningSecret();
-    const row = await this.repo.insertSubscription({ id: randomUUID(), fundId: this.fundOf(p), url, eventTypes: body.eventTypes,
+    const row = await this.repo.insertSubscription({ id: randomUUID(), fundId: fundIdOf(p), url, eventTypes: body.eventTypes,
       description: body.description ?? null, secret, keyId: p.keyId });
     return { ...subscriptionView(row), signingSecret: secret };
   }
 
   async list(p: Principal): Promise<WebhookListDto> {
-    const rows = await this.repo.subscriptionsOfFund(this.fundOf(p));
+    const rows = await this.repo.subscriptionsOfFund(fundIdOf(p));
     return { items: rows.map(subscriptionView), total: rows.length };
   }
 
@@ -89,7 +81,7 @@ export class WebhooksService {
   }
 
   private async subscription(p: Principal, id: string): Promise<SubscriptionRow> {
-    const row = UUID.test(id) ? await this.repo.subscriptionOfFund(this.fundOf(p), id) : null;
+    const row = UUID.test(id) ? await this.repo.subscriptionOfFund(fundIdOf(p), id) : null;
     if (!row) throw notFound(`webhook ${id}`);
     return row;
   }
@@ -97,21 +89,21 @@ export class WebhooksService {
   async update(p: Principal, id: string, body: UpdateWebhookDto): Promise<WebhookDto> {
     await this.subscription(p, id);
     const url = body.url !== undefined ? await this.checkTarget(body.url) : undefined;
-    const row = await this.repo.updateSubscription(this.fundOf(p), id, { url, eventTypes: body.eventTypes, description: body.description, enabled: body.enabled });
+    const row = await this.repo.updateSubscription(fundIdOf(p), id, { url, eventTypes: body.eventTypes, description: body.description, enabled: body.enabled });
     if (!row) throw notFound(`webhook ${id}`);
     return subscriptionView(row);
   }
 
   async remove(p: Principal, id: string): Promise<void> {
     await this.subscription(p, id);
-    if (!(await this.repo.deleteSubscription(this.fundOf(p), id))) throw notFound(`webhook ${id}`);
+    if (!(await this.repo.deleteSubscription(fundIdOf(p), id))) throw notFound(`webhook ${id}`);
   }
 
   async rotate(p: Principal, id: string): Promise<RotatedSecretDto> {
     await this.subscription(p, id);
     const secret = newSigningSecret();
     const overlapUntil = new Date(Date.now() + ROTATION_OVERLAP_MS);
-    const row = await this.repo.rotateSecret(this.fundOf(p), id, secret, overlapUntil);
+    const row = await this.repo.rotateSecret(fundIdOf(p), id, secret, overlapUntil);
     if (!row) throw notFound(`webhook ${id}`);
     return { id, signingSecret: secret, previousSecretExpiresAt: overlapUntil.toISOString() };
   }

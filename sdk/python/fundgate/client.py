@@ -595,7 +595,7 @@ class FundgateClient(_Transport):
             timeout=timeout,
         )
 
-    def get_proposals(self, *, status: Optional[Literal["pending", "approved", "rejected"]] = None, limit: Optional[float] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> 'ProposalListDto':
+    def get_proposals(self, *, limit: Optional[float] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "approved", "rejected"]] = None, timeout: Optional[float] = None) -> 'ProposalListDto':
         """This fund's proposals, most recent first
 
         GET /api/v1/fund/proposals (scope fund:propose)
@@ -603,15 +603,15 @@ class FundgateClient(_Transport):
         return self._request(
             "GET",
             "/api/v1/fund/proposals",
-            query={"status": status, "limit": limit, "cursor": cursor},
+            query={"limit": limit, "cursor": cursor, "status": status},
             idempotent=True,
             timeout=timeout,
         )
 
-    def iter_proposals(self, *, status: Optional[Literal["pending", "approved", "rejected"]] = None, limit: Optional[float] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> Iterator['ProposalDto']:
+    def iter_proposals(self, *, limit: Optional[float] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "approved", "rejected"]] = None, timeout: Optional[float] = None) -> Iterator['ProposalDto']:
         """Every item of get_proposals, page after page (follows nextCursor until hasMore is false)."""
         while True:
-            page = self.get_proposals(status=status, limit=limit, cursor=cursor, timeout=timeout)
+            page = self.get_proposals(limit=limit, status=status, cursor=cursor, timeout=timeout)
             for item in page["items"]:
                 yield item
             if not page["hasMore"] or not page["nextCursor"]:

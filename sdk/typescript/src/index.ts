@@ -1103,11 +1103,11 @@ export interface GetPnlAttributionParams {
 }
 
 export interface GetProposalsParams {
-  status?: "pending" | "approved" | "rejected";
   /** default 100 */
   limit?: number;
   /** Opaque cursor from nextCursor */
   cursor?: string;
+  status?: "pending" | "approved" | "rejected";
 }
 
 export interface GetStressTestParams {

@@ -1,9 +1,8 @@
 import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../../common/auth/auth.decorators';
-import type { Principal } from '../../common/auth/principal';
+import { fundIdOf, type Principal } from '../../common/auth/principal';
 import { FundRead } from '../common/fund-read.decorator';
-import { fundIdOf } from '../common/fund-scope';
 import { FundDataProblems } from '../common/problem-responses';
 import { TradesPageDto, TradesQueryDto } from './trades.dto';
 import { TradesService } from './trades.service';

@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { invalidParameter } from '../../common/errors/problem';
 import { CursorCodec } from '../../common/pagination/cursor';
 import { addDays } from '../../common/validation/calendar-date';
-import { APP_CONFIG, AppConfig } from '../../config/config';
 import { D, money, qty } from '../common/decimals';
 import { assertOrdered } from '../common/query-params';
 import { TradesPageDto, TradesQueryDto } from './trades.dto';
@@ -13,14 +12,10 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 @Injectable()
 export class TradesService {
-  private readonly cursors: CursorCodec;
-
   constructor(
     private readonly repo: TradesRepository,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.cursors = new CursorCodec(config.cursorSecret);
-  }
+    private readonly cursors: CursorCodec,
+  ) {}
 
   async trades(fundId: string, q: TradesQueryDto): Promise<TradesPageDto> {
     assertOrdered(q.from, q.to);

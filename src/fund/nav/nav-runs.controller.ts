@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequiresScopes } from '../../common/auth/auth.decorators';
-import type { Principal } from '../../common/auth/principal';
+import { fundIdOf, type Principal } from '../../common/auth/principal';
 import { ProblemError, invalidParameter } from '../../common/errors/problem';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
@@ -21,15 +21,15 @@ export class NavRunsController {
   @ApiOperation({ summary: 'Run the NAV engine for a valuation date (superseding a complete run for that date) and answer the run' })
   @Returns(NavRunResultDto)
   async run(@CurrentPrincipal() caller: Principal, @Body() body: RunNavRequestDto): Promise<NavRunResultDto> {
-    if (!caller.fund) throw new ProblemError('forbidden', 'this key is not bound to a fund');
+    const fundId = fundIdOf(caller);
     if (!isIsoDate(body.valuationDate)) throw invalidParameter('valuationDate', 'must be a calendar date YYYY-MM-DD');
     let outcome;
     try {
-      outcome = await this.navRuns.runNavForDate(caller.fund.id, body.valuationDate);
+      outcome = await this.navRuns.runNavForDate(fundId, body.valuationDate);
     } catch (err) {
       throw new ProblemError('unprocessable', (err as Error).message);
     }
-    const run = await this.navRuns.latestRunFor(caller.fund.id, body.valuationDate);
+    const run = await this.navRuns.latestRunFor(fundId, body.valuationDate);
     if (!run) {
       const reason = outcome.failed ? `the run for ${outcome.failed.date} failed: ${outcome.failed.reason}` : 'no run was made for that date';
       throw new ProblemError('unprocessable', reason);

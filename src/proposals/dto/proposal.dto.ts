@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 
 export const PROPOSAL_KINDS = ['journal-entry', 'expense', 'capital-activity', 'lp-report'] as const;
 export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
@@ -65,18 +65,10 @@ export class ProposalListDto {
   @ApiProperty() hasMore: boolean;
 }
 
-export class ProposalListQueryDto {
+export class ProposalListQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ enum: PROPOSAL_STATUSES })
   @IsOptional() @IsIn(PROPOSAL_STATUSES)
   status?: string;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'Opaque cursor from nextCursor' })
-  @IsOptional() @IsString()
-  cursor?: string;
 }
 
 export class ApproveProposalDto {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, IsUUID, Max, Min, MaxLength } from 'class-validator';
-import { Type } from 'class-transformer';
+import { IsOptional, IsUUID } from 'class-validator';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
+import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 
 export class UsageQueryDto {
   @ApiPropertyOptional({ format: 'date', description: 'First day (UTC), default 29 days before `to`' })
@@ -48,14 +48,10 @@ export class UsageDto {
   @ApiProperty({ type: RateWindowDto, description: 'the calculator daily cap and its use' }) calculatorDaily: RateWindowDto;
 }
 
-export class ActivityQueryDto {
+export class ActivityQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() keyId?: string;
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() from?: string;
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() to?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(512) cursor?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000)
-  limit?: number;
 }
 
 export class ActivityItemDto {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { EVENT_TYPES } from '../event-types';
+import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 
 export class CreateWebhookDto {
   @ApiProperty({ example: 'https://example.com/hooks/fundgate', maxLength: 2048, description: 'http(s) URL; private, loopback and link-local targets are refused unless the operator allows them' })
@@ -98,12 +98,4 @@ export class DeliveryListDto {
   @ApiProperty() hasMore: boolean;
 }
 
-export class DeliveryListQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'Opaque cursor from nextCursor' })
-  @IsOptional() @IsString()
-  cursor?: string;
-}
+export class DeliveryListQueryDto extends CursorPageQueryDto {}
