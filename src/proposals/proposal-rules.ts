@@ -7,7 +7,8 @@ import { todayUtc } from '../common/validation/calendar-date';
 import { describeCalendar, DealingFrequency, isDealingDate, noticeDays } from '../fund/reporting/dealing-calendar';
 import type { ProposalKind } from './dto/proposal.dto';
 import type { CapitalActivityProposalDto, ExpenseProposalDto, JournalEntryProposalDto, LpReportProposalDto } from './dto/propose.dto';
-import { postJournalEntry } from './journal-poster';
+import { EntryBuilder, UnbalancedEntryError } from '../fund/ledger/journal-entry';
+import { JournalRepository } from '../fund/ledger/journal.repository';
 
 /** Anything that runs SQL: the DataSource (proposal time) or a transaction's manager (approval). */
 export interface Queryable {
@@ -184,10 +185,17 @@ export class ProposalRules {
     switch (kind) {
       case 'journal-entry': {
         const p = payload as JournalPayload;
-        const entry = await postJournalEntry(m, fundId, {
-          entryDate: p.entryDate, description: p.description, source: 'manual', sourceRef: ref,
-          lines: p.lines.map((l) => ({ accountCode: l.accountCode, debit: new Decimal(l.debit), credit: new Decimal(l.credit), description: l.description ?? p.description })),
-        });
+        const builder = new EntryBuilder(p.entryDate, 'manual', ref, p.description);
+        for (const l of p.lines) builder.post(l.accountCode, new Decimal(l.debit).minus(l.credit), l.description ?? p.description);
+        let draft;
+        try {
+          draft = builder.build();
+        } catch (err) {
+          if (err instanceof UnbalancedEntryError) throw new ProblemError('unbalanced_entry', err.message);
+          throw err;
+        }
+        if (!draft) throw new ProblemError('unbalanced_entry', 'the entry has no non-zero line');
+        const entry = await new JournalRepository(m).postEntry(fundId, draft);
         return { executionRef: `journal-entry:${entry.id}` };
       }
       case 'expense': {

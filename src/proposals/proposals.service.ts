@@ -98,24 +98,8 @@ export class ProposalsService {
     return row;
   }
 
-  /**
-   * Another writer (a NAV run posting its entries) may take the same journal entry number between
-   * our read and our insert; the whole approval transaction then rolls back and runs again.
-   */
-  private async retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
-    for (let round = 0; ; round++) {
-      try {
-        return await work();
-      } catch (err) {
-        const code = (err as { driverError?: { code?: string } }).driverError?.code ?? (err as { code?: unknown }).code;
-        if (round < 2 && (code === '23505' || code === '40001' || code === '40P01')) continue;
-        throw err;
-      }
-    }
-  }
-
   async approve(p: Principal, id: string, note: string | null): Promise<ProposalDto> {
-    return this.retryOnConflict(() => this.db.transaction(async (m) => {
+    return this.db.transaction(async (m) => {
       const row = await this.lockForDecision(m, p, id);
       const payload = await this.rules.check(m, row.fund_id, row.kind, row.payload, true);
       const execution = await this.rules.execute(m, row.fund_id, row.id, row.kind, payload);
@@ -131,7 +115,7 @@ export class ProposalsService {
           distributedAt: execution.distributedReport.distributedAt, proposalId: view.id });
       }
       return view;
-    }));
+    });
   }
 
   async reject(p: Principal, id: string, reason: string): Promise<ProposalDto> {

@@ -1,6 +1,4 @@
 import { IsoDate } from '../dates';
-import { fundScopedId } from '../ids';
-import { JournalEntryDraft } from '../ledger/journal-entry';
 import { Decimal } from '../money';
 import { deserializeState, serializeState } from './engine-state';
 import { DayFailure, DayValuation, EngineState } from './engine-types';
@@ -19,10 +17,6 @@ const m = (d: Decimal) => d.toFixed(2);
 /** Writes NAV runs, their results and their journal entries; reads run checkpoints. */
 export class NavRunRepository {
   constructor(private readonly q: Q) {}
-
-  async lockFund(fundId: string): Promise<void> {
-    await this.q.query(`SELECT id FROM funds WHERE id = $1 FOR UPDATE`, [fundId]);
-  }
 
   async lastCompleteRunBefore(fundId: string, date: IsoDate): Promise<{ ref: CompleteRunRef; state: EngineState } | null> {
     const [row] = await this.q.query(
@@ -48,11 +42,6 @@ export class NavRunRepository {
       `SELECT valuation_date::text AS d, count(*)::int AS n FROM nav_runs WHERE fund_id = $1 AND valuation_date BETWEEN $2 AND $3 GROUP BY 1`,
       [fundId, from, to]);
     return new Map(rows.map((r: { d: string; n: number }) => [r.d, r.n]));
-  }
-
-  async nextEntryNumber(fundId: string): Promise<number> {
-    const [row] = await this.q.query(`SELECT coalesce(max(entry_number), 0)::bigint AS n FROM journal_entries WHERE fund_id = $1`, [fundId]);
-    return Number(row.n) + 1;
   }
 
   async insertFailedRun(fundId: string, runId: string, failure: DayFailure, at: Date): Promise<void> {
@@ -105,27 +94,6 @@ export class NavRunRepository {
     await this.q.query(
       `UPDATE nav_runs r SET status = 'complete', completed_at = u.at FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE r.id = u.id`,
       [runIds, completedAt.map((d) => d.toISOString())]);
-  }
-
-  async insertEntries(fundId: string, entries: { draft: JournalEntryDraft; number: number; runId: string; postedAt: Date }[], currency: string): Promise<void> {
-    for (let i = 0; i < entries.length; i += LINE_BATCH / 4) {
-      const chunk = entries.slice(i, i + LINE_BATCH / 4);
-      const ids = chunk.map((e) => fundScopedId(fundId, 'journal-entry', String(e.number)));
-      await this.q.query(
-        `INSERT INTO journal_entries (fund_id, id, entry_number, entry_date, posted_at, description, source, source_ref, nav_run_id, status)
-         SELECT $1, *, 'posted' FROM unnest($2::uuid[], $3::bigint[], $4::date[], $5::timestamptz[], $6::text[], $7::text[], $8::text[], $9::uuid[])`,
-        [fundId, ids, chunk.map((e) => e.number), chunk.map((e) => e.draft.entryDate), chunk.map((e) => e.postedAt.toISOString()),
-          chunk.map((e) => e.draft.description), chunk.map((e) => e.draft.source), chunk.map((e) => e.draft.sourceRef), chunk.map((e) => e.runId)]);
-      const lines: (string | number | null)[][] = [[], [], [], [], [], [], [], []];
-      chunk.forEach((e, k) => e.draft.lines.forEach((l, n) => {
-        lines[0].push(ids[k]); lines[1].push(n + 1); lines[2].push(e.draft.entryDate); lines[3].push(l.accountCode);
-        lines[4].push(m(l.debit)); lines[5].push(m(l.credit)); lines[6].push(l.description); lines[7].push(l.shareClassId);
-      }));
-      await this.q.query(
-        `INSERT INTO journal_lines (fund_id, currency, entry_id, line_no, entry_date, account_code, debit, credit, description, share_class_id)
-         SELECT $1, $2, * FROM unnest($3::uuid[], $4::smallint[], $5::date[], $6::text[], $7::numeric[], $8::numeric[], $9::text[], $10::uuid[])`,
-        [fundId, currency, ...lines]);
-    }
   }
 
   async insertResults(fundId: string, runs: { id: string; day: DayValuation }[], symbolIds: Map<string, string>, connectionIds: Map<string, string>): Promise<void> {

@@ -1,12 +1,12 @@
 import { DataSource, QueryRunner } from 'typeorm';
 import { IsoDate, addDays } from '../dates';
 import { fundScopedId } from '../ids';
-import { JournalEntryDraft } from '../ledger/journal-entry';
 import { emptyState } from './engine-state';
 import { DayValuation, EngineState, FundTerms } from './engine-types';
 import { NavInputsRepository } from './nav-inputs.repository';
 import { NavRunRepository } from './nav-run.repository';
 import { valueDay } from './nav-engine';
+import { JournalRepository, NumberedEntry } from '../ledger/journal.repository';
 
 export interface NavRunOptions {
   from?: IsoDate;
@@ -123,7 +123,8 @@ export class NavRunService {
   ): Promise<{ superseded: number; failedRunId: string | null }> {
     return this.inTransaction(async (qr) => {
       const runs = new NavRunRepository(qr);
-      await runs.lockFund(fundId);
+      const journal = new JournalRepository(qr);
+      await journal.lockBooks(fundId);
       let superseded = 0;
       const first = valued[0]?.date ?? failure!.date;
       const last = failure?.date ?? valued[valued.length - 1].date;
@@ -133,8 +134,8 @@ export class NavRunService {
         const existing = await runs.completeRunsBetween(fundId, first, valued[valued.length - 1].date);
         const batch = valued.map((day) => ({ id: runId(day.date), day, at: clock(day.date) }));
         await runs.insertRunningRuns(fundId, batch);
-        let entryNumber = await runs.nextEntryNumber(fundId);
-        const entries: { draft: JournalEntryDraft; number: number; runId: string; postedAt: Date }[] = [];
+        let entryNumber = await journal.nextEntryNumber(fundId);
+        const entries: NumberedEntry[] = [];
         for (const run of batch) {
           const old = existing.get(run.day.date);
           if (old) {
@@ -143,7 +144,7 @@ export class NavRunService {
           }
           for (const draft of run.day.entries) entries.push({ draft, number: entryNumber++, runId: run.id, postedAt: run.at });
         }
-        await runs.insertEntries(fundId, entries, terms.baseCurrency);
+        await journal.insertEntries(fundId, entries, terms.baseCurrency);
         await runs.insertResults(fundId, batch, ids.symbols, ids.connections);
         await runs.completeRuns(batch.map((r) => r.id), batch.map((r) => r.at));
         await runs.settleActivity(fundId, valued[valued.length - 1].date);

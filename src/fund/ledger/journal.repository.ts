@@ -1,0 +1,65 @@
+import { fundScopedId } from '../ids';
+import { Decimal } from '../money';
+import { JournalEntryDraft } from './journal-entry';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Q = { query(sql: string, parameters?: unknown[]): Promise<any> };
+
+const LINE_BATCH = 20_000;
+const m = (d: Decimal) => d.toFixed(2);
+
+export interface NumberedEntry {
+  draft: JournalEntryDraft;
+  number: number;
+  /** The NAV run that booked it; null for a manual entry. */
+  runId: string | null;
+  postedAt: Date;
+}
+
+/**
+ * The one writer of journal entries (NAV runs and approved manual entries). Entry numbers are per
+ * fund and gapless: every writer takes the fund's row lock (`lockBooks`) before numbering, inside
+ * its transaction, so two writers can never take the same number.
+ */
+export class JournalRepository {
+  constructor(private readonly q: Q) {}
+
+  async lockBooks(fundId: string): Promise<void> {
+    await this.q.query(`SELECT id FROM funds WHERE id = $1 FOR UPDATE`, [fundId]);
+  }
+
+  async nextEntryNumber(fundId: string): Promise<number> {
+    const [row] = await this.q.query(`SELECT coalesce(max(entry_number), 0)::bigint AS n FROM journal_entries WHERE fund_id = $1`, [fundId]);
+    return Number(row.n) + 1;
+  }
+
+  async insertEntries(fundId: string, entries: NumberedEntry[], currency: string): Promise<void> {
+    for (let i = 0; i < entries.length; i += LINE_BATCH / 4) {
+      const chunk = entries.slice(i, i + LINE_BATCH / 4);
+      const ids = chunk.map((e) => fundScopedId(fundId, 'journal-entry', String(e.number)));
+      await this.q.query(
+        `INSERT INTO journal_entries (fund_id, id, entry_number, entry_date, posted_at, description, source, source_ref, nav_run_id, status)
+         SELECT $1, *, 'posted' FROM unnest($2::uuid[], $3::bigint[], $4::date[], $5::timestamptz[], $6::text[], $7::text[], $8::text[], $9::uuid[])`,
+        [fundId, ids, chunk.map((e) => e.number), chunk.map((e) => e.draft.entryDate), chunk.map((e) => e.postedAt.toISOString()),
+          chunk.map((e) => e.draft.description), chunk.map((e) => e.draft.source), chunk.map((e) => e.draft.sourceRef), chunk.map((e) => e.runId)]);
+      const lines: (string | number | null)[][] = [[], [], [], [], [], [], [], []];
+      chunk.forEach((e, k) => e.draft.lines.forEach((l, n) => {
+        lines[0].push(ids[k]); lines[1].push(n + 1); lines[2].push(e.draft.entryDate); lines[3].push(l.accountCode);
+        lines[4].push(m(l.debit)); lines[5].push(m(l.credit)); lines[6].push(l.description); lines[7].push(l.shareClassId);
+      }));
+      await this.q.query(
+        `INSERT INTO journal_lines (fund_id, currency, entry_id, line_no, entry_date, account_code, debit, credit, description, share_class_id)
+         SELECT $1, $2, * FROM unnest($3::uuid[], $4::smallint[], $5::date[], $6::text[], $7::numeric[], $8::numeric[], $9::text[], $10::uuid[])`,
+        [fundId, currency, ...lines]);
+    }
+  }
+
+  /** Posts one entry (lock, number, insert) inside the caller's transaction. */
+  async postEntry(fundId: string, draft: JournalEntryDraft, postedAt = new Date()): Promise<{ id: string; entryNumber: number }> {
+    await this.lockBooks(fundId);
+    const number = await this.nextEntryNumber(fundId);
+    const [{ currency }] = await this.q.query(`SELECT base_currency AS currency FROM funds WHERE id = $1`, [fundId]);
+    await this.insertEntries(fundId, [{ draft, number, runId: null, postedAt }], currency);
+    return { id: fundScopedId(fundId, 'journal-entry', String(number)), entryNumber: number };
+  }
+}
