@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { orderedRead } from '../common/ordered-read';
+import { JournalRepository } from '../../fund/ledger/journal.repository';
 
 export interface AccountRow {
   code: string;
@@ -52,13 +53,9 @@ export class LedgerRepository {
     return rows[0]?.d ?? null;
   }
 
-  /**
-   * The highest journal line id of the fund. Lines are append-only (immutable; corrections are
-   * reversing entries), so any new line — even one dated in the past — changes this value.
-   */
-  async lastLineId(fundId: string): Promise<string> {
-    const rows = await this.db.query(`SELECT COALESCE(max(id), 0)::text AS id FROM journal_lines WHERE fund_id = $1`, [fundId]);
-    return rows[0].id;
+  /** The books' own marker of "the ledger changed": the fund's last entry number. */
+  lastEntryNumber(fundId: string): Promise<number> {
+    return new JournalRepository(this.db).lastEntryNumber(fundId);
   }
 
   /** Debit and credit totals per account for every line dated on or before `asOf`. */

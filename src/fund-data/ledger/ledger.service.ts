@@ -29,9 +29,9 @@ export class LedgerService {
   /** Net balance of every account at the end of `asOf`, shown on its debit or credit side. */
   async trialBalance(fundId: string, asOfParam?: string): Promise<TrialBalanceDto> {
     const asOf = asOfParam ?? (await this.repo.latestEntryDate(fundId)) ?? todayUtc();
-    // Append-only ledger: the last line id names the exact set of lines the answer sums.
-    const lastLine = await this.repo.lastLineId(fundId);
-    return this.cache.immutableAnswer(`trial-balance:${fundId}:${asOf}:${lastLine}`, () => this.computeTrialBalance(fundId, asOf));
+    // Append-only ledger: the last entry number names the exact set of lines the answer sums.
+    const lastEntry = await this.repo.lastEntryNumber(fundId);
+    return this.cache.immutableAnswer(`trial-balance:${fundId}:${asOf}:${lastEntry}`, () => this.computeTrialBalance(fundId, asOf));
   }
 
   private async computeTrialBalance(fundId: string, asOf: string): Promise<TrialBalanceDto> {

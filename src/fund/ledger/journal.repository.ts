@@ -28,9 +28,17 @@ export class JournalRepository {
     await this.q.query(`SELECT id FROM funds WHERE id = $1 FOR UPDATE`, [fundId]);
   }
 
-  async nextEntryNumber(fundId: string): Promise<number> {
+  /**
+   * The fund's highest entry number (0 before any entry): one probe of the (fund_id, entry_number)
+   * index. The ledger is append-only, so any new line, even one dated in the past, changes it.
+   */
+  async lastEntryNumber(fundId: string): Promise<number> {
     const [row] = await this.q.query(`SELECT coalesce(max(entry_number), 0)::bigint AS n FROM journal_entries WHERE fund_id = $1`, [fundId]);
-    return Number(row.n) + 1;
+    return Number(row.n);
+  }
+
+  async nextEntryNumber(fundId: string): Promise<number> {
+    return (await this.lastEntryNumber(fundId)) + 1;
   }
 
   async insertEntries(fundId: string, entries: NumberedEntry[], currency: string): Promise<void> {
