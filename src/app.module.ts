@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CalculatorsModule } from './calculators/calculators.module';
 import { AuthGuard } from './common/auth/auth.guard';
 import { ProblemFilter } from './common/errors/problem.filter';
+import { developmentKeyRing, SecretSealer } from './common/crypto/sealer';
 import { CursorCodec } from './common/pagination/cursor';
 import { RedactionInterceptor } from './common/redaction/redaction.interceptor';
 import { APP_CONFIG, AppConfig } from './config/config';
@@ -32,8 +33,10 @@ class ConfigModule {
         { provide: APP_CONFIG, useValue: config },
         // One signer for every opaque cursor (trades, proposals, deliveries, activity).
         { provide: CursorCodec, useValue: new CursorCodec(config.cursorSecret) },
+        // One sealer for every secret stored at rest (webhook signing secrets, TOTP secrets).
+        { provide: SecretSealer, useValue: new SecretSealer(config.secretsKeyRing ?? developmentKeyRing()) },
       ],
-      exports: [APP_CONFIG, CursorCodec],
+      exports: [APP_CONFIG, CursorCodec, SecretSealer],
     };
   }
 }

@@ -1,3 +1,5 @@
+import { parseKeyRing, type SealingKey } from '../common/crypto/sealer';
+
 /**
  * The one typed configuration object. Built once at boot from the environment; nothing else in
  * the service reads process.env. A bad value stops the process with a message naming the variable.
@@ -32,6 +34,8 @@ export interface AppConfig {
   mcpAllowedOrigins: string[];
   /** Secret that signs opaque cursors (trades, activity). */
   cursorSecret: string;
+  /** Key ring sealing secrets at rest (SECRETS_KEY); null: the public development ring. */
+  secretsKeyRing: SealingKey[] | null;
 }
 
 export class ConfigError extends Error {
@@ -130,6 +134,16 @@ export function parseRateLimits(raw: string | undefined): RateLimits {
   return merged;
 }
 
+function keyRing(env: Env): SealingKey[] | null {
+  const raw = env.SECRETS_KEY;
+  if (raw === undefined || raw === '') return null;
+  try {
+    return parseKeyRing(raw);
+  } catch (err) {
+    throw new ConfigError('SECRETS_KEY', (err as Error).message);
+  }
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const demoApiKey = str(env, 'DEMO_API_KEY', DEFAULT_DEMO_API_KEY);
   if (!/^svc_dk_[0-9A-Za-z]{38}$/.test(demoApiKey)) {
@@ -160,6 +174,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '').split(',').map((s) => s.trim()).filter(Boolean),
     cursorSecret,
+    secretsKeyRing: keyRing(env),
   };
 }
 
