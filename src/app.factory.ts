@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createValidationPipe } from './common/errors/validation';
+import { clientErrorHandler, frameworkErrors, installJsonBodyParser } from './common/http/fastify-hardening';
 import { JsonLogger } from './common/logging/json-logger';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
@@ -11,6 +12,7 @@ import { ActivityLogWriter } from './usage/activity-log.writer';
 import { toolFromHeader, MCP_TOOL_HEADER } from './mcp/internal-call';
 import { McpCatalog } from './mcp/mcp.catalog';
 import { RouteInvoker } from './mcp/route-invoker';
+import { registerWebPages } from './web/web-pages';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -25,6 +27,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     },
     logger: false,
     return503OnClosing: true,
+    // Errors raised below the app (router, Node's HTTP parser) answer problem+json too.
+    frameworkErrors,
+    clientErrorHandler,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     logger: new JsonLogger(config.logLevel),
@@ -34,6 +39,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 
   // JSON is the only body we read; anything else is a 415.
   fastify.removeContentTypeParser(['text/plain']);
+  installJsonBodyParser(fastify);
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     reply.header('X-Request-Id', req.id);
     done();
@@ -60,6 +66,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     done();
   });
 
+  registerWebPages(fastify, config.webDistDir);
   app.useGlobalPipes(createValidationPipe());
   const document = SwaggerModule.createDocument(
     app,

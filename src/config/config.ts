@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseKeyRing, type SealingKey } from '../common/crypto/sealer';
 
 /**
@@ -34,6 +35,8 @@ export interface AppConfig {
   mcpAllowedOrigins: string[];
   /** Secret that signs opaque cursors (trades, activity). */
   cursorSecret: string;
+  /** Where `npm run build:web` put the landing page, console and tools (WEB_DIST_DIR). */
+  webDistDir: string;
   /** Key ring sealing secrets at rest (SECRETS_KEY); null: the public development ring. */
   secretsKeyRing: SealingKey[] | null;
 }
@@ -175,6 +178,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '').split(',').map((s) => s.trim()).filter(Boolean),
     cursorSecret,
     secretsKeyRing: keyRing(env),
+    webDistDir: resolve(str(env, 'WEB_DIST_DIR', 'dist/web')),
   };
 }
 

@@ -1,0 +1,84 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { AppConfig } from '../../src/config/config';
+import { bootApp, type TestApp } from './app';
+
+/**
+ * Browser tests: the real app listening on a free loopback port, driven by Debian's chromium through
+ * playwright-core. `.ci/run` installs chromium when it is missing.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
+export const SCREENSHOT_DIR = join(__dirname, '..', '..', 'test-results', 'screenshots');
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: FLAGS, headless: true });
+}
+
+export interface WebServer {
+  app: TestApp;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Boots the app (same factory as production) and listens on 127.0.0.1 with a free port. */
+export async function startWebServer(overrides: Partial<AppConfig> = {}, env: Record<string, string> = {}): Promise<WebServer> {
+  const app = await bootApp(overrides, env);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address();
+  if (!address || typeof address === 'string') throw new Error('the test server has no TCP address');
+  return { app, baseUrl: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+}
+
+/** Collects console errors and failed requests of a page, so a test can assert there were none. */
+export function watchPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  return errors;
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+let axeSource: string | null = null;
+
+/** Runs axe-core in the page; answers the serious and critical violations (WCAG 2 A/AA rules). */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource); // evaluated through the DevTools protocol: the page's CSP stays on
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Saves a full-page screenshot under test-results/screenshots (call it when a test fails, or to look). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name.replace(/[^A-Za-z0-9_-]+/g, '-')}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/**
+ * Runs a browser step and, when it throws, writes a screenshot of the page before rethrowing, so a
+ * failing CI run leaves a picture of what the page showed.
+ */
+export async function withScreenshotOnFailure<T>(page: Page, name: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    await screenshot(page, `FAILED-${name}`).catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,55 @@
+import type { Browser } from 'playwright-core';
+import { launchBrowser, screenshot, seriousA11yViolations, startWebServer, watchPageErrors, withScreenshotOnFailure, type WebServer } from '../utils/browser';
+
+describe('landing page and web shell (headless Chromium)', () => {
+  let server: WebServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startWebServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('/ says what the service is and links to the console, the tools, the API reference and MCP', async () => {
+    const page = await browser.newPage();
+    const errors = watchPageErrors(page);
+    await withScreenshotOnFailure(page, 'landing', async () => {
+      const res = await page.goto(`${server.baseUrl}/`);
+      expect(res?.status()).toBe(200);
+      expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+      await page.getByRole('heading', { level: 1, name: 'The API in front of your fund' }).waitFor();
+      const hrefs = await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      expect(hrefs).toEqual(expect.arrayContaining(['/console', '/tools', '/api/docs', '/tools/fee-calculator']));
+      await expect(page.locator('main').textContent()).resolves.toContain('/api/mcp/public');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshot(page, 'landing');
+    });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('serves each single-page app under its prefix and hashed assets as immutable', async () => {
+    for (const path of ['/console', '/console/keys', '/tools', '/tools/fee-calculator']) {
+      const res = await fetch(`${server.baseUrl}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      const html = await res.text();
+      const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(asset).toBeDefined();
+      const js = await fetch(`${server.baseUrl}${asset}`);
+      expect(js.status).toBe(200);
+      expect(js.headers.get('cache-control')).toContain('immutable');
+    }
+    const missing = await fetch(`${server.baseUrl}/assets/nope.js`);
+    expect(missing.status).toBe(404);
+  });
+
+  it('keeps API 404s as problem+json', async () => {
+    const res = await fetch(`${server.baseUrl}/api/v1/nope`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+  });
+});
