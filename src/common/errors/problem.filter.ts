@@ -9,10 +9,13 @@ const STATUS_CODES: Record<number, ProblemCode> = {
   404: 'not_found',
   405: 'method_not_allowed',
   406: 'not_acceptable',
+  408: 'request_timeout',
   413: 'payload_too_large',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
   422: 'unprocessable',
   429: 'rate_limited',
+  431: 'headers_too_large',
   503: 'unavailable',
 };
 
@@ -32,9 +35,12 @@ export function toProblemError(exception: unknown, req: FastifyRequest): Problem
   if (typeof fst?.code === 'string' && fst.code.startsWith('FST_') && typeof fst.statusCode === 'number') {
     if (fst.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ProblemError('payload_too_large', 'the request body is larger than allowed');
     if (fst.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupportedMediaType(req);
+    if (fst.code === 'FST_ERR_MAX_PARAM_LENGTH') return new ProblemError('uri_too_long', 'a path segment of the URL is longer than allowed');
+    if (fst.code === 'FST_ERR_BAD_URL') return new ProblemError('invalid_request', 'the URL has a path segment that is not valid percent-encoding');
     if (fst.statusCode === 400) return new ProblemError('invalid_request', fst.message ?? 'bad request');
     const code = STATUS_CODES[fst.statusCode];
     if (code) return new ProblemError(code, fst.message ?? code);
+    if (fst.statusCode >= 400 && fst.statusCode < 500) return new ProblemError('invalid_request', fst.message ?? 'bad request');
   }
   if (exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400) {
     return new ProblemError('invalid_request', `the body is not valid JSON: ${exception.message}`);

@@ -1,4 +1,5 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { unsafeTextFields } from '../validation/safe-text';
 import { FieldError, ProblemError } from './problem';
 
 /** Flattens class-validator errors into `{ field, message }` with dotted paths. */
@@ -29,9 +30,30 @@ export function validationProblem(errors: ValidationError[]): ProblemError {
   return new ProblemError(code, detail, list.map(({ field, message }) => ({ field, message })));
 }
 
+const BUILT_IN = new Set<unknown>([String, Number, Boolean, Array, Object, undefined]);
+const isDto = (metatype: unknown) => typeof metatype === 'function' && !BUILT_IN.has(metatype);
+
+/**
+ * Before class-validator runs: a DTO body must be a JSON object (null, arrays and scalars are a 400
+ * naming the body), and no string anywhere in a body, query or path parameter may hold NUL or
+ * invalid Unicode. Raw bodies (MCP) are checked when their tool runs the REST route.
+ */
+class ProblemValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'custom' || (metadata.type === 'body' && !isDto(metadata.metatype))) return super.transform(value, metadata);
+    if (metadata.type === 'body' && value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+      const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+      throw new ProblemError('invalid_request', `the body must be a JSON object, got ${got}`, [{ field: 'body', message: 'must be a JSON object' }]);
+    }
+    const bad = unsafeTextFields(value, metadata.data ?? '');
+    if (bad.length > 0) throw new ProblemError('invalid_parameter', bad.map((f) => `${f.field}: ${f.message}`).join('; '), bad);
+    return super.transform(value, metadata);
+  }
+}
+
 /** Global pipe: whitelist, forbid unknown members, transform; every failing field in one problem. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ProblemValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -1,0 +1,21 @@
+import { call } from '../utils/app';
+
+type Res = Awaited<ReturnType<typeof call>>;
+
+/** An RFC 9457 problem with the given status and code, its request id echoed, no stack. */
+export function expectProblem(res: Res, status: number, code: string): void {
+  expect({ status: res.status, body: res.json?.code }).toEqual({ status, body: code });
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(res.json).toMatchObject({ status, code, type: `https://fundgate.dev/problems/${code}` });
+  expect(res.body).not.toMatch(/at .*\.[jt]s:\d+/);
+}
+
+/** A 400 naming `field` among its field errors. */
+export function expectFieldError(res: Res, field: string): void {
+  expect(res.status).toBe(400);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(res.json.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+}
+
+/** `levels` nested arrays around a value. */
+export const deepArrays = (levels: number, inner = '1') => '['.repeat(levels) + inner + ']'.repeat(levels);
