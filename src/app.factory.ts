@@ -12,6 +12,7 @@ import { ActivityLogWriter } from './usage/activity-log.writer';
 import { toolFromHeader, MCP_TOOL_HEADER } from './mcp/internal-call';
 import { McpCatalog } from './mcp/mcp.catalog';
 import { RouteInvoker } from './mcp/route-invoker';
+import { registerWebPages } from './web/web-pages';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -65,6 +66,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     done();
   });
 
+  registerWebPages(fastify, config.webDistDir);
   app.useGlobalPipes(createValidationPipe());
   const document = SwaggerModule.createDocument(
     app,
