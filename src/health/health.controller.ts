@@ -31,7 +31,7 @@ export class HealthController {
   async ready() {
     const [pg, redis] = await Promise.allSettled([
       withTimeout(this.db.query('SELECT 1'), 2000),
-      withTimeout(this.redis.ping(), 2000),
+      this.redis.status === 'ready' ? withTimeout(this.redis.ping(), 2000) : Promise.reject(new Error(this.redis.status)),
     ]);
     const down = [pg.status === 'rejected' ? 'postgresql' : null, redis.status === 'rejected' ? 'redis' : null].filter(Boolean);
     if (down.length > 0) throw new ProblemError('unavailable', `not ready: ${down.join(' and ')} unreachable`);

@@ -1,13 +1,15 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { watchRedis } from './redis-state';
 
 export const REDIS = Symbol('REDIS');
 
 export function createRedis(url: string): Redis {
   // Commands fail fast when Redis is unreachable instead of queueing forever. Auto-pipelining sends
   // the commands of concurrent requests (one rate-limit check each) in one socket write.
-  return new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 2000, enableOfflineQueue: true, lazyConnect: false, enableAutoPipelining: true });
+  // Its reachability is logged once per change (JSON), and requests needing it answer 503 while it is away.
+  return watchRedis(new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 2000, enableOfflineQueue: true, lazyConnect: false, enableAutoPipelining: true }), 'main', url);
 }
 
 @Global()

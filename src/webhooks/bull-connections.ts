@@ -1,5 +1,6 @@
 import Redis, { RedisOptions } from 'ioredis';
 import { AppConfig } from '../config/config';
+import { watchRedis } from '../redis/redis-state';
 
 /**
  * BullMQ keys live under a prefix naming the Redis database index and the PostgreSQL database,
@@ -14,7 +15,7 @@ export function bullPrefix(config: Pick<AppConfig, 'redisUrl' | 'databaseUrl'>):
 
 /** A blocking connection for a BullMQ Worker (BullMQ requires maxRetriesPerRequest: null). */
 export function workerConnection(redisUrl: string): Redis {
-  return new Redis(redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true });
+  return watchRedis(new Redis(redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true }), 'bullmq worker', redisUrl);
 }
 
 /**
@@ -23,7 +24,7 @@ export function workerConnection(redisUrl: string): Redis {
  */
 export function producerConnection(redisUrl: string): Redis {
   const opts: RedisOptions = { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 5000, connectTimeout: 2000 };
-  return new Redis(redisUrl, opts);
+  return watchRedis(new Redis(redisUrl, opts), 'bullmq producer', redisUrl);
 }
 
 /** Closes a BullMQ object without hanging shutdown when Redis is unreachable. */

@@ -39,6 +39,7 @@ export class AnswerCache {
 
   async immutableAnswer<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const redisKey = `fundgate:fund-data:${key}`;
+    if (this.redis.status !== 'ready') return compute(); // Redis away: recompute rather than wait for the command timeout
     try {
       const cached = await this.redis.get(redisKey);
       if (cached !== null) return JSON.parse(cached) as T;

@@ -4,6 +4,7 @@ import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig, Plan, PolicyName } from '../../config/config';
 import type { Principal } from '../../common/auth/principal';
 import { REDIS } from '../../redis/redis.module';
+import { withRedis } from '../../redis/redis-state';
 
 export const POLICY_WINDOW_SECONDS: Record<PolicyName, number> = {
   'calc-daily': 86_400,
@@ -52,7 +53,8 @@ export class RateLimitService {
   async hit(policy: PolicyName, principal: Principal | undefined, ip: string): Promise<RateWindow> {
     const w = this.window(policy, principal, ip, Date.now());
     const limit = this.limitFor(policy, w.plan);
-    const rec = await this.storage.increment(w.key, w.ttlMs, limit, w.ttlMs, policy);
+    // Redis away: a 503 with Retry-After at once (never an unlimited pass, never a 2 s hang).
+    const rec = await withRedis(this.redis, 'rate limiting', () => this.storage.increment(w.key, w.ttlMs, limit, w.ttlMs, policy));
     return {
       policy, limit, used: rec.totalHits, remaining: Math.max(0, limit - rec.totalHits),
       reset: Math.max(1, Math.ceil(w.ttlMs / 1000)), windowSeconds: POLICY_WINDOW_SECONDS[policy],
@@ -65,7 +67,7 @@ export class RateLimitService {
     const w = this.window(policy, principal, ip, Date.now());
     const limit = this.limitFor(policy, w.plan);
     // The throttler storage names its counter `{key:policy}:hits`.
-    const raw = await this.redis.get(`{${w.key}:${policy}}:hits`);
+    const raw = await withRedis(this.redis, 'rate limiting', () => this.redis.get(`{${w.key}:${policy}}:hits`));
     const used = raw === null ? 0 : Number(raw);
     return {
       policy, limit, used, remaining: Math.max(0, limit - used), reset: Math.max(1, Math.ceil(w.ttlMs / 1000)),
