@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Job, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { SecretSealer } from '../common/crypto/sealer';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { bullPrefix, closeWithin, workerConnection } from './bull-connections';
 import { DELIVERY_QUEUE, DeliveryJobData } from './outbox-dispatcher';
@@ -39,6 +40,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly db: DataSource,
+    private readonly sealer: SecretSealer,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -71,8 +73,9 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
     if (!ctx) return this.unclaimable(deliveryId, generation);
 
     const now = new Date();
-    const secrets = [ctx.signing_secret];
-    if (ctx.previous_signing_secret && ctx.previous_secret_expires_at && new Date(ctx.previous_secret_expires_at) > now) secrets.push(ctx.previous_signing_secret);
+    const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const secrets = this.openSecrets(ctx, now);
+    if (typeof secrets === 'string') return this.record(deliveryId, generation, ctx.attempt_no, { statusCode: null, latencyMs: 0, error: secrets, responseSnippet: null }, final);
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'fundgate-webhooks/1',
@@ -81,8 +84,19 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
       'webhook-signature': signatureHeader(secrets, ctx.event_id, now, ctx.body),
     };
     const result = await sendWebhook(ctx.url, ctx.body, headers, { timeoutMs: this.config.webhookTimeoutMs, allowPrivate: this.config.webhookAllowPrivate });
-    const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     return this.record(deliveryId, generation, ctx.attempt_no, result, final);
+  }
+
+  /** Secrets are stored sealed; they are opened here, only to sign. A message instead when the ring cannot open them. */
+  private openSecrets(ctx: ClaimedAttempt, now: Date): string[] | string {
+    try {
+      const secrets = [this.sealer.unseal(ctx.signing_secret)];
+      const overlap = ctx.previous_secret_expires_at && new Date(ctx.previous_secret_expires_at) > now;
+      if (ctx.previous_signing_secret && overlap) secrets.push(this.sealer.unseal(ctx.previous_signing_secret));
+      return secrets;
+    } catch (err) {
+      return `the signing secret cannot be opened (${(err as Error).message}); check SECRETS_KEY`;
+    }
   }
 
   /**

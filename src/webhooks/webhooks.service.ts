@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { fundIdOf, type Principal } from '../common/auth/principal';
+import { SecretSealer } from '../common/crypto/sealer';
 import { invalidParameter, notFound, ProblemError, unprocessable } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -44,6 +45,7 @@ export class WebhooksService {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly cursors: CursorCodec,
+    private readonly sealer: SecretSealer,
   ) {}
 
   private async checkTarget(raw: string): Promise<string> {
@@ -66,8 +68,9 @@ export class WebhooksService {
   async create(p: Principal, body: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const url = await this.checkTarget(body.url);
     const secret = newSigningSecret();
+    // Stored sealed (AES-256-GCM under SECRETS_KEY); the plaintext is shown once, here.
     const row = await this.repo.insertSubscription({ id: randomUUID(), fundId: fundIdOf(p), url, eventTypes: body.eventTypes,
-      description: body.description ?? null, secret, keyId: p.keyId });
+      description: body.description ?? null, secret: this.sealer.seal(secret), keyId: p.keyId });
     return { ...subscriptionView(row), signingSecret: secret };
   }
 
@@ -103,7 +106,7 @@ export class WebhooksService {
     await this.subscription(p, id);
     const secret = newSigningSecret();
     const overlapUntil = new Date(Date.now() + ROTATION_OVERLAP_MS);
-    const row = await this.repo.rotateSecret(fundIdOf(p), id, secret, overlapUntil);
+    const row = await this.repo.rotateSecret(fundIdOf(p), id, this.sealer.seal(secret), overlapUntil);
     if (!row) throw notFound(`webhook ${id}`);
     return { id, signingSecret: secret, previousSecretExpiresAt: overlapUntil.toISOString() };
   }

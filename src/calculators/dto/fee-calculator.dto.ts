@@ -60,6 +60,8 @@ class FeePeriodRow {
   @ApiProperty() perfFeeUsd: number;
   @ApiProperty() closingNav: number;
   @ApiProperty({ type: 'number', nullable: true, description: 'After the period; null without a high-water mark.' }) highWaterMark: number | null;
+  @ApiProperty({ description: 'NAV after the period had no fee ever been charged (the gross path; compounded per period, so the last row may differ by a cent from totals.grossEndingNavUsd).' })
+  grossNav: number;
 }
 
 class FeeTotals {

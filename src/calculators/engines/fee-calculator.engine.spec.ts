@@ -177,7 +177,9 @@ describe('fee-calculator engine', () => {
       perfFeeUsd: 260_000,
       closingNav: 11_040_000,
       highWaterMark: 11_040_000,
+      grossNav: 11_500_000,
     });
+    expect(a.periods.map((p) => p.grossNav).at(-1)).toBe(a.totals.grossEndingNavUsd);
     // each year nets 10.4 %: 1.104^5
     expect(a.totals.netAnnualizedReturnPct).toBe(10.4);
     expect(a.totals.feeDragPct).toBe(4.6);

@@ -86,6 +86,8 @@ interface FeePeriodFx {
   perfFee: bigint;
   closing: bigint;
   hwm: bigint | null;
+  /** The NAV had no fee ever been charged: the gross path. */
+  grossOnly: bigint;
 }
 
 function periodCountOrThrow(input: FeeCalculatorInput): number {
@@ -115,9 +117,11 @@ function scheduleFx(input: FeeCalculatorInput, grossReturnPathPct?: readonly num
   let nav = fx(dec(input.startingNavUsd));
   let hwm = nav;
   let hurdleFactor = FX_UNIT; // hurdle growth since the reference was set
+  let grossOnly = nav;
   for (let p = 1; p <= count; p++) {
     const opening = nav;
     const growth = pathGrowth === undefined ? periodGrowth : pathGrowth[(p - 1) % pathGrowth.length];
+    grossOnly = fxMul(grossOnly, growth);
     const grossNav = fxMul(opening, growth);
     const cap = grossNav > 0n ? grossNav : 0n;
     const fee = fxMul(opening, mgmtRate);
@@ -145,6 +149,7 @@ function scheduleFx(input: FeeCalculatorInput, grossReturnPathPct?: readonly num
       perfFee,
       closing,
       hwm: input.hasHwm ? hwm : null,
+      grossOnly,
     };
     nav = closing;
   }
@@ -193,6 +198,7 @@ export interface FeeCalculatorAnswer {
     perfFeeUsd: number;
     closingNav: number;
     highWaterMark: number | null;
+    grossNav: number;
   }[];
   totals: {
     totalMgmtFeesUsd: number;
@@ -241,6 +247,7 @@ export function feeCalculator(input: FeeCalculatorInput): FeeCalculatorAnswer {
       perfFeeUsd: fxCents(r.perfFee),
       closingNav: fxCents(r.closing),
       highWaterMark: r.hwm === null ? null : fxCents(r.hwm),
+      grossNav: fxCents(r.grossOnly),
     })),
     totals: {
       totalMgmtFeesUsd: fxCents(mgmt),
