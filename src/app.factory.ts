@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createValidationPipe } from './common/errors/validation';
+import { CorsPolicy, registerCors } from './common/http/cors';
 import { clientErrorHandler, frameworkErrors, installJsonBodyParser } from './common/http/fastify-hardening';
 import { JsonLogger } from './common/logging/json-logger';
 import { AppModule } from './app.module';
@@ -66,6 +67,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     done();
   });
 
+  registerCors(fastify, new CorsPolicy(config));
   registerWebPages(fastify, config.webDistDir);
   app.useGlobalPipes(createValidationPipe());
   const document = SwaggerModule.createDocument(

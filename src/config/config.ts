@@ -33,6 +33,8 @@ export interface AppConfig {
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
   mcpAllowedOrigins: string[];
+  /** CORS_ORIGINS: `*` (the keyless calculators only) and/or named origins (every public API surface). */
+  corsOrigins: string[];
   /** Secret that signs opaque cursors (trades, activity). */
   cursorSecret: string;
   /** Where `npm run build:web` put the landing page, console and tools (WEB_DIST_DIR). */
@@ -137,6 +139,24 @@ export function parseRateLimits(raw: string | undefined): RateLimits {
   return merged;
 }
 
+/** `*` or browser origins (`https://example.com`, `http://localhost:5173`): scheme, host and port only. */
+export function parseCorsOrigins(raw: string): string[] {
+  const origins = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const o of origins) {
+    if (o === '*') continue;
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(o);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== o) {
+      throw new ConfigError('CORS_ORIGINS', `must list * or origins like https://example.com (no path or trailing slash), got "${o}"`);
+    }
+  }
+  return origins;
+}
+
 function keyRing(env: Env): SealingKey[] | null {
   const raw = env.SECRETS_KEY;
   if (raw === undefined || raw === '') return null;
@@ -176,6 +196,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '').split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: parseCorsOrigins(str(env, 'CORS_ORIGINS', '*')),
     cursorSecret,
     secretsKeyRing: keyRing(env),
     webDistDir: resolve(str(env, 'WEB_DIST_DIR', 'dist/web')),

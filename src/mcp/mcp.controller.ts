@@ -3,15 +3,19 @@ import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OptionalAuth, RequiresScopes } from '../common/auth/auth.decorators';
 import { ProblemError } from '../common/errors/problem';
+import { CorsPolicy } from '../common/http/cors';
 import { RedactedElsewhere } from '../common/redaction/redaction.interceptor';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { McpServerName } from './mcp.catalog';
 import { McpService, SerializedToolResult, SUPPORTED_PROTOCOL_VERSIONS } from './mcp.service';
 
-/** Transport checks of the Streamable HTTP spec: Origin, Accept, MCP-Protocol-Version. */
-function checkTransport(req: FastifyRequest, config: AppConfig): void {
+/**
+ * Transport checks of the Streamable HTTP spec: Origin (MCP_ALLOWED_ORIGINS and the origins named
+ * in CORS_ORIGINS; never `*`), Accept, MCP-Protocol-Version.
+ */
+function checkTransport(req: FastifyRequest, cors: CorsPolicy): void {
   const origin = req.headers.origin;
-  if (origin !== undefined && !config.mcpAllowedOrigins.includes(origin)) {
+  if (origin !== undefined && !cors.mcpOriginAllowed(origin)) {
     throw new ProblemError('forbidden', `Origin ${origin} is not allowed to call this MCP server`);
   }
   const accept = req.headers.accept ?? '*/*';
@@ -29,11 +33,15 @@ function checkTransport(req: FastifyRequest, config: AppConfig): void {
 export class McpController {
   constructor(
     private readonly mcp: McpService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cors = new CorsPolicy(config);
+  }
+
+  private readonly cors: CorsPolicy;
 
   private async serve(server: McpServerName, req: FastifyRequest, reply: FastifyReply, body: unknown): Promise<void> {
-    checkTransport(req, this.config);
+    checkTransport(req, this.cors);
     const answer = await this.mcp.handle(server, req, reply, body);
     if (answer === null) {
       reply.status(202).send();
