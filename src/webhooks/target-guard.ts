@@ -1,25 +1,29 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { promises as dns } from 'node:dns';
+import ipaddr from 'ipaddr.js';
 
-/** Loopback, private, link-local, CGNAT, multicast and reserved ranges: never a webhook target by default. */
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32]] as const) {
-  blocked.addSubnet(net, bits, 'ipv6');
-}
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 
+/**
+ * The one target guard: an address is a webhook target only if it is plain public unicast.
+ * IPv4: every special-purpose range ipaddr.js knows (unspecified, loopback, private, link-local,
+ * CGNAT, multicast, broadcast, documentation, benchmarking, 6to4 relay, reserved, AMT, AS112) is
+ * refused. IPv6: only global unicast 2000::/3 is considered, and inside it the special ranges
+ * (Teredo and the rest of 2001::/23, 6to4 2002::/16, documentation 2001:db8::/32 and 3fff::/20,
+ * benchmarking, ORCHID, segment routing) are refused; so IPv4-compatible ::a.b.c.d, IPv4-mapped,
+ * NAT64 64:ff9b::/96 and 64:ff9b:1::/48, ULA, link-local, multicast and loopback never pass,
+ * whichever way they are spelled.
+ */
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) return blocked.check(address, 'ipv6');
-  return true; // not an address at all: refuse
+  const literal = address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''); // brackets and zone ids
+  if (!isIP(literal) || !ipaddr.isValid(literal)) return true; // not an address at all: refuse
+  const parsed = ipaddr.parse(literal);
+  if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return true;
+  if (!v6.match(GLOBAL_UNICAST)) return true;
+  return v6.range() !== 'unicast';
 }
 
 export class TargetRefusedError extends Error {}
