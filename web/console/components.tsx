@@ -1,0 +1,226 @@
+import { useCallback, useEffect, useId, useRef, useState, type DependencyList, type InputHTMLAttributes, type ReactNode } from 'react';
+import { ApiError, describeError } from '../shared/api';
+
+/** What a problem code means for the person reading it, beyond the server's detail. */
+const EXPLANATIONS: Record<string, string> = {
+  maker_checker_violation:
+    'Maker-checker: a proposal is approved by a different person from the one whose key staged it, who holds manager or admin on the fund now (and, where the fund asks for it, has verified a TOTP code in the last 10 minutes).',
+  insufficient_scope: 'Your role on this fund (or the key used) does not allow this action. An admin of the fund can change your role.',
+  csrf_failed: 'The page’s security token is out of date. Reload the page and try again.',
+  totp_required: 'This account uses two-factor authentication: enter the 6-digit code from your authenticator app.',
+};
+
+export function problemCode(err: unknown): string | null {
+  return err instanceof ApiError ? (err.problem.code ?? null) : null;
+}
+
+/** The message region of a form or page: the problem's detail, what it means, and its field errors. */
+export function ErrorMessage({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  const code = problemCode(error);
+  const fields = error instanceof ApiError ? (error.problem.errors ?? []) : [];
+  return (
+    <div className="error" role="alert">
+      <strong>{title ?? 'That did not work.'}</strong> {describeError(error)}
+      {code && EXPLANATIONS[code] && <p className="explain">{EXPLANATIONS[code]}</p>}
+      {fields.length > 0 && (
+        <ul>
+          {fields.map((f) => (
+            <li key={`${f.field}:${f.message}`}>
+              <code>{f.field}</code>: {f.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A success or information message announced politely. */
+export function Notice({ children, kind = 'success' }: { children: ReactNode; kind?: 'success' | 'notice' }) {
+  return (
+    <div className={kind} role="status">
+      {children}
+    </div>
+  );
+}
+
+export function fieldError(err: unknown, field: string): string | undefined {
+  return err instanceof ApiError ? err.fieldErrors()[field] : undefined;
+}
+
+interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange'> {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  error?: string;
+  help?: ReactNode;
+}
+
+/** A labelled input with its help and its field error wired by aria-describedby. */
+export function TextField({ label, value, onChange, error, help, type = 'text', ...rest }: TextFieldProps) {
+  const id = useId();
+  const described = [help ? `${id}-help` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={described} {...rest} />
+      {help && (
+        <div className="help" id={`${id}-help`}>
+          {help}
+        </div>
+      )}
+      {error && (
+        <div className="field-error" id={`${id}-error`}>
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A secret shown once: the value, a copy button and a warning that it will not be shown again. */
+export function SecretReveal({ label, value, testId, onDone }: { label: string; value: string; testId: string; onDone?: () => void }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const ref = useRef<HTMLElement>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied('Copied to the clipboard.');
+    } catch {
+      const range = document.createRange();
+      if (ref.current) range.selectNodeContents(ref.current);
+      window.getSelection()?.removeAllRanges();
+      window.getSelection()?.addRange(range);
+      setCopied('Copying is blocked here: the secret is selected, press Ctrl+C (⌘C) to copy it.');
+    }
+  };
+  return (
+    <div className="secret panel" role="region" aria-label={label}>
+      <h3>{label}</h3>
+      <p className="notice">Copy it now: it is shown only once and cannot be recovered.</p>
+      <code className="secret-value" data-testid={testId} ref={ref}>
+        {value}
+      </code>
+      <div className="actions">
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
+        {onDone && (
+          <button type="button" className="secondary" onClick={onDone}>
+            I have stored it
+          </button>
+        )}
+        <span role="status">{copied}</span>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A confirmation step in a modal <dialog> (focus is trapped and Escape cancels). `children` says
+ * what will happen; `extra` holds inputs such as a reason.
+ */
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  danger?: boolean;
+  busy?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (props.open && !dialog.open) dialog.showModal();
+    if (!props.open && dialog.open) dialog.close();
+  }, [props.open]);
+  return (
+    <dialog ref={ref} aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); props.onCancel(); }}>
+      <h2 id={titleId}>{props.title}</h2>
+      {props.children}
+      <div className="actions">
+        <button type="button" className={props.danger ? 'danger' : undefined} onClick={props.onConfirm} disabled={props.busy}>
+          {props.confirmLabel}
+        </button>
+        <button type="button" className="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+export interface Loaded<T> {
+  data: T | null;
+  error: unknown;
+  loading: boolean;
+  reload(): void;
+}
+
+/** Loads once per change of `deps`, ignoring answers that arrive after a newer request. */
+export function useLoad<T>(load: () => Promise<T>, deps: DependencyList): Loaded<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    load().then(
+      (d) => live && (setData(d), setError(null), setLoading(false)),
+      (e) => live && (setError(e), setLoading(false)),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data, error, loading, reload };
+}
+
+/** A form action: runs, keeps the error for the message region and field errors, reports busy. */
+export function useAction() {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const run = useCallback(async <T,>(action: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await action();
+    } catch (err) {
+      setError(err);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { error, busy, run, setError };
+}
+
+export function formatDateTime(iso: string | null | undefined, empty = '—'): string {
+  if (!iso) return empty;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="muted" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** A page title that also names the document (the browser tab and screen readers). */
+export function PageTitle({ children, title }: { children: ReactNode; title: string }) {
+  useEffect(() => {
+    document.title = `${title} — fundgate console`;
+  }, [title]);
+  return <h1>{children}</h1>;
+}

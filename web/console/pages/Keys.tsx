@@ -1,0 +1,179 @@
+import { useId, useState, type FormEvent } from 'react';
+import { consoleRequest, PLANS, SCOPES, type KeySummary } from '../api';
+import { ConfirmDialog, ErrorMessage, fieldError, formatDateTime, Loading, Notice, PageTitle, SecretReveal, TextField, useAction, useLoad } from '../components';
+import { useSession } from '../session';
+
+interface CreatedKey extends KeySummary {
+  token: string;
+}
+
+const KEYS = '/api/v1/admin/keys';
+
+export function keyLabel(k: Pick<KeySummary, 'displayPrefix' | 'lastFour'>): string {
+  return `${k.displayPrefix}…${k.lastFour}`;
+}
+
+function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
+  const { session, membership, fund } = useSession();
+  const allowedScopes = SCOPES.filter((s) => membership?.scopes.includes(s));
+  const allowedPlans = PLANS.slice(0, Math.max(1, PLANS.indexOf((session?.user.plan ?? 'free') as (typeof PLANS)[number]) + 1));
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>(allowedScopes.includes('fund:read') ? ['fund:read'] : []);
+  const [expiry, setExpiry] = useState('');
+  const [plan, setPlan] = useState<string>(allowedPlans[allowedPlans.length - 1]);
+  const { error, busy, run } = useAction();
+  const planId = useId();
+
+  const toggle = (scope: string, on: boolean) => setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const body = { name, scopes, plan, ...(expiry ? { expiresAt: new Date(`${expiry}T23:59:59Z`).toISOString() } : {}) };
+    const created = await run(() => consoleRequest<CreatedKey>(KEYS, { method: 'POST', body }));
+    if (created) {
+      onCreated(created);
+      setName('');
+    }
+  };
+
+  return (
+    <form className="panel" onSubmit={submit} noValidate aria-labelledby="create-key-title">
+      <h2 id="create-key-title">Create a key</h2>
+      <p className="muted">
+        {fund
+          ? `The key is yours, bound to ${membership?.fund.name}; it can hold only the scopes of your role (${membership?.role}).`
+          : 'Without a fund the key is calculator-only: it calls /api/v1/calc and the public MCP tools with your plan’s daily cap.'}
+      </p>
+      <ErrorMessage error={error} title="The key was not created." />
+      <TextField label="Key name" value={name} onChange={setName} required maxLength={200} help="What it is for, e.g. “Reporting agent”." error={fieldError(error, 'name')} />
+      {fund && (
+        <fieldset aria-describedby={fieldError(error, 'scopes') ? 'scopes-error' : undefined}>
+          <legend>Scopes</legend>
+          {allowedScopes.map((s) => (
+            <label className="checkbox" key={s}>
+              <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => toggle(s, e.target.checked)} />
+              {s}
+            </label>
+          ))}
+          {fieldError(error, 'scopes') && (
+            <div className="field-error" id="scopes-error">
+              {fieldError(error, 'scopes')}
+            </div>
+          )}
+        </fieldset>
+      )}
+      <TextField label="Expires on" type="date" value={expiry} onChange={setExpiry} help="Leave empty for a key that does not expire. It stops working at the end of that day (UTC)."
+        error={fieldError(error, 'expiresAt')} />
+      <div className="field">
+        <label htmlFor={planId}>Plan</label>
+        <select id={planId} value={plan} onChange={(e) => setPlan(e.target.value)} aria-describedby={`${planId}-help`}>
+          {allowedPlans.map((p) => (
+            <option key={p}>{p}</option>
+          ))}
+        </select>
+        <div className="help" id={`${planId}-help`}>
+          Up to your account’s plan ({session?.user.plan}); it sets the rate limits and the calculator daily cap.
+        </div>
+        {fieldError(error, 'plan') && <div className="field-error">{fieldError(error, 'plan')}</div>}
+      </div>
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          Create key
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void }) {
+  const revoked = k.revokedAt !== null;
+  const expired = !revoked && k.expiresAt !== null && new Date(k.expiresAt) < new Date();
+  return (
+    <tr data-testid="key-row" data-key-id={k.id}>
+      <td>
+        {k.name}
+        {k.owner && <div className="muted small">{k.owner.kind === 'service' ? `service: ${k.owner.displayName}` : k.owner.displayName}</div>}
+      </td>
+      <td className="mono">{keyLabel(k)}</td>
+      <td>{k.scopes.length ? k.scopes.join(', ') : <span className="muted">calculators only</span>}</td>
+      <td>{k.fund?.name ?? <span className="muted">none</span>}</td>
+      <td>{k.plan}</td>
+      <td>{formatDateTime(k.lastUsedAt, 'never')}</td>
+      <td>{formatDateTime(k.expiresAt, 'never')}</td>
+      <td>
+        {revoked ? <span className="badge bad">revoked</span> : expired ? <span className="badge">expired</span> : <span className="badge ok">active</span>}
+      </td>
+      <td>
+        {!revoked && (
+          <button type="button" className="secondary small" onClick={() => onRevoke(k)} aria-label={`Revoke ${k.name} (${keyLabel(k)})`}>
+            Revoke
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export function KeysPage() {
+  const { fund, membership } = useSession();
+  const keys = useLoad(() => consoleRequest<{ items: KeySummary[]; total: number }>(KEYS), []);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [revoking, setRevoking] = useState<KeySummary | null>(null);
+  const [revokedMsg, setRevokedMsg] = useState<string | null>(null);
+  const revoke = useAction();
+
+  const confirmRevoke = async () => {
+    if (!revoking) return;
+    const done = await revoke.run(() => consoleRequest<KeySummary>(`${KEYS}/${revoking.id}`, { method: 'DELETE' }));
+    if (done) {
+      setRevokedMsg(`Revoked ${done.name} (${keyLabel(done)}). It stops working on every instance within 5 seconds.`);
+      setRevoking(null);
+      keys.reload();
+    }
+  };
+
+  return (
+    <>
+      <PageTitle title="Keys">API keys{membership ? ` — ${membership.fund.name}` : fund ? '' : ' — calculator keys'}</PageTitle>
+      {created && <SecretReveal label={`Secret of “${created.name}”`} value={created.token} testId="key-secret" onDone={() => setCreated(null)} />}
+      <CreateKeyForm onCreated={(k) => { setCreated(k); setRevokedMsg(null); keys.reload(); }} />
+      <section className="panel" aria-labelledby="keys-title">
+        <h2 id="keys-title">Keys</h2>
+        {revokedMsg && <Notice>{revokedMsg}</Notice>}
+        <ErrorMessage error={keys.error} title="The keys could not be loaded." />
+        {keys.loading && !keys.data && <Loading what="keys" />}
+        {keys.data && keys.data.items.length === 0 && <p className="muted">No keys yet.</p>}
+        {keys.data && keys.data.items.length > 0 && (
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Keys table">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Fund</th>
+                  <th scope="col">Plan</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Status</th>
+                  <th scope="col"><span className="visually-hidden">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.items.map((k) => (
+                  <KeyRow key={k.id} k={k} onRevoke={(x) => { revoke.setError(null); setRevoking(x); }} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <ConfirmDialog open={revoking !== null} title="Revoke this key?" confirmLabel="Revoke key" danger busy={revoke.busy} onConfirm={confirmRevoke} onCancel={() => setRevoking(null)}>
+        <p>
+          <strong>{revoking?.name}</strong> (<span className="mono">{revoking ? keyLabel(revoking) : ''}</span>) stops working within 5 seconds, everywhere. This cannot
+          be undone.
+        </p>
+        <ErrorMessage error={revoke.error} title="The key was not revoked." />
+      </ConfirmDialog>
+    </>
+  );
+}

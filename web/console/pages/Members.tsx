@@ -1,0 +1,140 @@
+import { useId, useState, type FormEvent } from 'react';
+import { consoleRequest, ROLES, type Role } from '../api';
+import { ConfirmDialog, ErrorMessage, fieldError, formatDateTime, Loading, Notice, PageTitle, SecretReveal, TextField, useAction, useLoad } from '../components';
+import { useSession } from '../session';
+
+interface Member {
+  userId: string;
+  email: string;
+  displayName: string;
+  role: Role;
+  joinedAt: string;
+}
+interface PendingInvitation {
+  id?: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+}
+interface Members {
+  items: Member[];
+  invitations: PendingInvitation[];
+}
+
+const ROLE_HELP = 'viewer reads; analyst also proposes; manager also reviews proposals and publishes NAV; admin also manages keys, webhooks and members.';
+
+function RoleSelect({ value, onChange, label, error }: { value: Role; onChange(r: Role): void; label: string; error?: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value as Role)} aria-invalid={error ? true : undefined}>
+        {ROLES.map((r) => <option key={r}>{r}</option>)}
+      </select>
+      {error && <div className="field-error">{error}</div>}
+    </div>
+  );
+}
+
+function InviteForm({ onInvited }: { onInvited(): void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const [link, setLink] = useState<string | null>(null);
+  const { error, busy, run } = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const r = await run(() => consoleRequest<{ inviteUrl: string; token: string }>('/api/v1/console/invitations', { method: 'POST', body: { email, role } }));
+    if (r) {
+      setLink(r.inviteUrl ?? `${location.origin}/console/invite/${r.token}`);
+      setEmail('');
+      onInvited();
+    }
+  };
+  return (
+    <form className="panel" onSubmit={submit} noValidate aria-labelledby="invite-title">
+      <h2 id="invite-title">Invite a person</h2>
+      {link && <SecretReveal label="Invitation link" value={link} testId="invite-link" onDone={() => setLink(null)} />}
+      <ErrorMessage error={error} title="The invitation was not created." />
+      <TextField label="Email" type="email" value={email} onChange={setEmail} required error={fieldError(error, 'email')} help="Send them the link; it works once, for 7 days." />
+      <RoleSelect label="Role" value={role} onChange={setRole} error={fieldError(error, 'role')} />
+      <p className="help muted small">{ROLE_HELP}</p>
+      <button type="submit" disabled={busy}>Create invitation</button>
+    </form>
+  );
+}
+
+function MemberRow({ m, isMe, onChanged, onRemove }: { m: Member; isMe: boolean; onChanged(msg: string): void; onRemove(m: Member): void }) {
+  const [role, setRole] = useState<Role>(m.role);
+  const action = useAction();
+  const id = useId();
+  const save = async () => {
+    if (await action.run(() => consoleRequest(`/api/v1/console/members/${m.userId}`, { method: 'PATCH', body: { role } }))) onChanged(`${m.displayName} is now ${role}.`);
+  };
+  return (
+    <tr data-testid="member-row">
+      <td>{m.displayName}{isMe && <span className="muted small"> (you)</span>}<div className="muted small">{m.email}</div></td>
+      <td>
+        <label htmlFor={id} className="visually-hidden">Role of {m.displayName}</label>
+        <select id={id} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          {ROLES.map((r) => <option key={r}>{r}</option>)}
+        </select>
+        <ErrorMessage error={action.error} title="Role not changed." />
+      </td>
+      <td>{formatDateTime(m.joinedAt)}</td>
+      <td className="actions-cell">
+        <button type="button" className="secondary small" disabled={role === m.role || action.busy} onClick={save}>Save role</button>{' '}
+        <button type="button" className="danger small" onClick={() => onRemove(m)} aria-label={`Remove ${m.displayName}`}>Remove</button>
+      </td>
+    </tr>
+  );
+}
+
+export function MembersPage() {
+  const { session, membership } = useSession();
+  const members = useLoad(() => consoleRequest<Members>('/api/v1/console/members'), []);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const remove = useAction();
+  const changed = (msg: string) => { setMessage(msg); members.reload(); };
+  const confirmRemove = async () => {
+    if (!removing) return;
+    if ((await remove.run(() => consoleRequest(`/api/v1/console/members/${removing.userId}`, { method: 'DELETE' }).then(() => true)))) {
+      changed(`${removing.displayName} was removed; their keys on this fund are revoked.`);
+      setRemoving(null);
+    }
+  };
+  return (
+    <>
+      <PageTitle title="Members">Members of {membership?.fund.name}</PageTitle>
+      <InviteForm onInvited={members.reload} />
+      <section className="panel" aria-labelledby="members-title">
+        <h2 id="members-title">People</h2>
+        {message && <Notice>{message}</Notice>}
+        <ErrorMessage error={members.error} title="The members could not be loaded." />
+        {members.loading && !members.data && <Loading what="members" />}
+        {members.data && (
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Members">
+            <table>
+              <thead><tr><th scope="col">Person</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+              <tbody>
+                {members.data.items.map((m) => <MemberRow key={`${m.userId}:${m.role}`} m={m} isMe={m.userId === session?.user.id} onChanged={changed} onRemove={(x) => { remove.setError(null); setRemoving(x); }} />)}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {members.data && members.data.invitations.length > 0 && (
+          <>
+            <h3>Pending invitations</h3>
+            <ul>
+              {members.data.invitations.map((i) => <li key={i.id ?? i.email}>{i.email} as {i.role}, until {formatDateTime(i.expiresAt)}</li>)}
+            </ul>
+          </>
+        )}
+      </section>
+      <ConfirmDialog open={removing !== null} title={`Remove ${removing?.displayName ?? ''}?`} confirmLabel="Remove member" danger busy={remove.busy} onConfirm={confirmRemove} onCancel={() => setRemoving(null)}>
+        <p>They lose access to {membership?.fund.name}, and every key they hold on it is revoked at once.</p>
+        <ErrorMessage error={remove.error} title="Not removed." />
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,157 @@
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { consoleRequest, query, type Page } from '../api';
+import { ConfirmDialog, ErrorMessage, formatDateTime, Loading, Notice, PageTitle, useAction, useLoad } from '../components';
+import { ProposalPayloadView, type ProposalPayload } from './ProposalPayload';
+import { StepUp } from './StepUp';
+
+interface Actor {
+  accountId: string;
+  keyId?: string | null;
+  displayName?: string | null;
+  userId?: string | null;
+}
+
+interface Proposal {
+  id: string;
+  kind: string;
+  status: string;
+  payload: ProposalPayload;
+  proposedBy: Actor;
+  createdAt: string;
+  decidedAt: string | null;
+  decidedBy: Actor | null;
+  decisionNote: string | null;
+  executionRef: string | null;
+}
+
+const BASE = '/api/v1/admin/proposals';
+const KIND_TITLES: Record<string, string> = {
+  'journal-entry': 'Journal entry',
+  expense: 'Expense',
+  'capital-activity': 'Capital activity',
+  'lp-report': 'LP report distribution',
+};
+
+function actorName(a: Actor | null): string {
+  if (!a) return '—';
+  return a.displayName ?? `account ${a.accountId.slice(0, 8)}`;
+}
+
+/** Whether a refusal is the TOTP step-up (the person can fix it here) rather than the person rule. */
+function needsStepUp(err: unknown): boolean {
+  const e = err as { problem?: { code?: string; detail?: string } };
+  return e?.problem?.code === 'maker_checker_violation' && /totp|two-factor|step-up/i.test(e.problem.detail ?? '');
+}
+
+function Decide({ proposal, decision, onClose, onDone }: { proposal: Proposal; decision: 'approve' | 'reject'; onClose(): void; onDone(p: Proposal): void }) {
+  const [text, setText] = useState('');
+  const action = useAction();
+  const id = useId();
+  const approve = decision === 'approve';
+  const submit = async () => {
+    const body = approve ? (text.trim() ? { note: text.trim() } : {}) : { reason: text.trim() };
+    const done = await action.run(() => consoleRequest<Proposal>(`${BASE}/${proposal.id}/${decision}`, { method: 'POST', body }));
+    if (done) onDone(done);
+  };
+  const fieldErr = action.error ? (action.error as { fieldErrors?: () => Record<string, string> }).fieldErrors?.()[approve ? 'note' : 'reason'] : undefined;
+  return (
+    <ConfirmDialog open title={`${approve ? 'Approve' : 'Reject'} this ${KIND_TITLES[proposal.kind]?.toLowerCase() ?? 'proposal'}?`} confirmLabel={approve ? 'Approve proposal' : 'Reject proposal'}
+      danger={!approve} busy={action.busy || (!approve && !text.trim())} onConfirm={submit} onCancel={onClose}>
+      <p>{approve ? 'Approval executes it in the books now and notifies the webhooks.' : 'The proposer sees the reason.'}</p>
+      <div className="field">
+        <label htmlFor={id}>{approve ? 'Note (optional)' : 'Reason'}</label>
+        <textarea id={id} value={text} onChange={(e) => setText(e.target.value)} maxLength={2000} required={!approve} aria-invalid={fieldErr ? true : undefined} />
+        {fieldErr && <div className="field-error">{fieldErr}</div>}
+      </div>
+      <ErrorMessage error={action.error} title={approve ? 'The proposal was not approved.' : 'The proposal was not rejected.'} />
+      {needsStepUp(action.error) && <StepUp onVerified={() => action.setError(null)} />}
+    </ConfirmDialog>
+  );
+}
+
+function PendingRow({ p, onDecide }: { p: Proposal; onDecide(p: Proposal, d: 'approve' | 'reject'): void }) {
+  const titleId = `proposal-${p.id}`;
+  return (
+    <article className="proposal" data-testid="proposal-row" aria-labelledby={titleId}>
+      <h3 id={titleId}>
+        {KIND_TITLES[p.kind] ?? p.kind} <span className="muted small">staged {formatDateTime(p.createdAt)} by {actorName(p.proposedBy)}</span>
+      </h3>
+      <ProposalPayloadView kind={p.kind} payload={p.payload} />
+      <div className="actions">
+        <button type="button" onClick={() => onDecide(p, 'approve')}>Approve</button>
+        <button type="button" className="secondary" onClick={() => onDecide(p, 'reject')}>Reject</button>
+      </div>
+    </article>
+  );
+}
+
+function History() {
+  const [cursor, setCursor] = useState<string | null>(null);
+  const list = useLoad(() => consoleRequest<Page<Proposal>>(`${BASE}${query({ cursor, limit: 50 })}`), [cursor]);
+  const decided = list.data?.items.filter((p) => p.status !== 'pending') ?? [];
+  return (
+    <section className="panel" aria-labelledby="history">
+      <h2 id="history">Decided</h2>
+      <ErrorMessage error={list.error} title="The history could not be loaded." />
+      {list.loading && <Loading what="decided proposals" />}
+      {list.data && decided.length === 0 && <p className="muted">Nothing decided yet.</p>}
+      {decided.length > 0 && (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Decided proposals">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Decided</th><th scope="col">Kind</th><th scope="col">Outcome</th><th scope="col">By</th><th scope="col">Note or reason</th><th scope="col">In the books</th>
+              </tr>
+            </thead>
+            <tbody>
+              {decided.map((p) => (
+                <tr key={p.id} data-testid="decided-row">
+                  <td>{formatDateTime(p.decidedAt)}</td>
+                  <td>{KIND_TITLES[p.kind] ?? p.kind}</td>
+                  <td><span className={p.status === 'approved' ? 'badge ok' : 'badge bad'}>{p.status}</span></td>
+                  <td>{actorName(p.decidedBy)}</td>
+                  <td>{p.decisionNote ?? ''}</td>
+                  <td className="mono small">{p.executionRef ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list.data?.hasMore && <button type="button" className="secondary" onClick={() => setCursor(list.data!.nextCursor)}>Older</button>}
+    </section>
+  );
+}
+
+export function ProposalsPage() {
+  const pending = useLoad(() => consoleRequest<Page<Proposal>>(`${BASE}${query({ status: 'pending', limit: 100 })}`), []);
+  const [deciding, setDeciding] = useState<{ p: Proposal; d: 'approve' | 'reject' } | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [historyKey, setHistoryKey] = useState(0);
+  const done = (p: Proposal) => {
+    setDeciding(null);
+    setMessage(`${KIND_TITLES[p.kind] ?? 'Proposal'} ${p.status}${p.executionRef ? ` (${p.executionRef})` : ''}.`);
+    pending.reload();
+    setHistoryKey((k) => k + 1);
+  };
+  return (
+    <>
+      <PageTitle title="Proposals">Proposals</PageTitle>
+      <p className="muted">
+        Agents and analysts stage changes with their keys; a different person with manager or admin approves them. Two-factor step-up, when the fund requires it, is on
+        the <Link to="/account">account page</Link>.
+      </p>
+      {message && <Notice>{message}</Notice>}
+      <section className="panel" aria-labelledby="pending">
+        <h2 id="pending">Pending</h2>
+        <ErrorMessage error={pending.error} title="The queue could not be loaded." />
+        {pending.loading && !pending.data && <Loading what="pending proposals" />}
+        {pending.data?.items.length === 0 && <p className="muted">Nothing waits for review.</p>}
+        {pending.data?.items.map((p) => <PendingRow key={p.id} p={p} onDecide={(x, d) => setDeciding({ p: x, d })} />)}
+      </section>
+      <History key={historyKey} />
+      {deciding && <Decide proposal={deciding.p} decision={deciding.d} onClose={() => setDeciding(null)} onDone={done} />}
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { consoleRequest, type SessionInfo } from '../api';
+import { ErrorMessage, fieldError, Notice, PageTitle, problemCode, TextField, useAction } from '../components';
+import { useSession } from '../session';
+
+/** Where to go after signing in: a console path from ?next=, never another site. */
+export function nextPath(params: URLSearchParams): string {
+  const next = params.get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/keys';
+}
+
+export function SignInPage() {
+  const { signedIn, endedMessage } = useSession();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [totpCode, setTotpCode] = useState('');
+  const [needsTotp, setNeedsTotp] = useState(false);
+  const { error, busy, run } = useAction();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const session = await run(async () => {
+      try {
+        return await consoleRequest<SessionInfo>('/api/v1/console/sign-in', {
+          method: 'POST',
+          body: { email, password, ...(needsTotp && totpCode ? { totpCode } : {}) },
+          expect401: true,
+          noFund: true,
+        });
+      } catch (err) {
+        if (problemCode(err) === 'totp_required') setNeedsTotp(true);
+        throw err;
+      }
+    });
+    if (session) {
+      signedIn(session);
+      navigate(nextPath(params), { replace: true });
+    }
+  };
+
+  return (
+    <section className="panel narrow" aria-labelledby="sign-in-title">
+      <PageTitle title="Sign in">
+        <span id="sign-in-title">Sign in to the console</span>
+      </PageTitle>
+      {endedMessage && <Notice kind="notice">{endedMessage}</Notice>}
+      <form onSubmit={submit} noValidate>
+        <ErrorMessage error={error} title="Could not sign in." />
+        <TextField label="Email" type="email" value={email} onChange={setEmail} autoComplete="username" required error={fieldError(error, 'email')} />
+        <TextField label="Password" type="password" value={password} onChange={setPassword} autoComplete="current-password" required error={fieldError(error, 'password')} />
+        {needsTotp && (
+          <TextField label="Authentication code" value={totpCode} onChange={setTotpCode} inputMode="numeric" autoComplete="one-time-code"
+            help="The 6-digit code from your authenticator app, or one of your recovery codes." error={fieldError(error, 'totpCode')} />
+        )}
+        <div className="actions">
+          <button type="submit" disabled={busy}>
+            Sign in
+          </button>
+        </div>
+      </form>
+      <p>
+        New here? <Link to="/sign-up">Create an account</Link> for calculator keys; an admin of a fund can invite you to it.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { consoleRequest, type SessionInfo } from '../api';
+import { ErrorMessage, fieldError, PageTitle, TextField, useAction } from '../components';
+import { useSession } from '../session';
+
+export const PASSWORD_HELP = 'At least 12 characters. A passphrase of several words is easiest to remember.';
+
+export function SignUpPage() {
+  const { signedIn } = useSession();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [password, setPassword] = useState('');
+  const { error, busy, run } = useAction();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const session = await run(() =>
+      consoleRequest<SessionInfo>('/api/v1/console/sign-up', { method: 'POST', body: { email, displayName, password }, expect401: true, noFund: true }),
+    );
+    if (session) {
+      signedIn(session);
+      navigate('/keys', { replace: true });
+    }
+  };
+
+  return (
+    <section className="panel narrow" aria-labelledby="sign-up-title">
+      <PageTitle title="Sign up">
+        <span id="sign-up-title">Create an account</span>
+      </PageTitle>
+      <p className="muted">
+        An account without a fund mints calculator-only keys on the free plan. To work on a fund’s data, ask one of its admins for an
+        invitation.
+      </p>
+      <form onSubmit={submit} noValidate>
+        <ErrorMessage error={error} title="Could not create the account." />
+        <TextField label="Email" type="email" value={email} onChange={setEmail} autoComplete="email" required error={fieldError(error, 'email')} />
+        <TextField label="Display name" value={displayName} onChange={setDisplayName} autoComplete="name" required error={fieldError(error, 'displayName')} />
+        <TextField label="Password" type="password" value={password} onChange={setPassword} autoComplete="new-password" required minLength={12}
+          help={PASSWORD_HELP} error={fieldError(error, 'password')} />
+        <div className="actions">
+          <button type="submit" disabled={busy}>
+            Create account
+          </button>
+        </div>
+      </form>
+      <p>
+        Already have an account? <Link to="/sign-in">Sign in</Link>.
+      </p>
+    </section>
+  );
+}

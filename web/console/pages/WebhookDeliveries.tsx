@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import { consoleRequest, query, type Page } from '../api';
+import { ErrorMessage, formatDateTime, Loading, Notice, useAction, useLoad } from '../components';
+
+interface Attempt {
+  attemptNo: number;
+  attemptedAt: string;
+  statusCode: number | null;
+  latencyMs: number | null;
+  error: string | null;
+  responseSnippet: string | null;
+}
+
+interface Delivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attemptCount: number;
+  createdAt: string;
+  completedAt: string | null;
+  attempts: Attempt[];
+}
+
+function AttemptsTable({ attempts }: { attempts: Attempt[] }) {
+  if (attempts.length === 0) return <p className="muted small">No attempt yet.</p>;
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">At</th>
+            <th scope="col" className="num">HTTP</th>
+            <th scope="col" className="num">ms</th>
+            <th scope="col">Error / answer</th>
+          </tr>
+        </thead>
+        <tbody>
+          {attempts.map((a) => (
+            <tr key={a.attemptNo}>
+              <td>{a.attemptNo}</td>
+              <td>{formatDateTime(a.attemptedAt)}</td>
+              <td className="num">{a.statusCode ?? '—'}</td>
+              <td className="num">{a.latencyMs ?? '—'}</td>
+              <td className="mono small">{a.error ?? a.responseSnippet ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function statusBadge(status: string) {
+  const cls = status === 'succeeded' ? 'badge ok' : status === 'failed' ? 'badge bad' : 'badge';
+  return <span className={cls}>{status}</span>;
+}
+
+/** A subscription's deliveries, newest first, each with every attempt; failed ones can be retried. */
+export function Deliveries({ webhookId }: { webhookId: string }) {
+  const [cursor, setCursor] = useState<string | null>(null);
+  const base = `/api/v1/webhooks/${webhookId}/deliveries`;
+  const list = useLoad(() => consoleRequest<Page<Delivery>>(`${base}${query({ cursor, limit: 20 })}`), [cursor]);
+  const retry = useAction();
+  const [message, setMessage] = useState<string | null>(null);
+
+  const retryOne = async (d: Delivery) => {
+    if (await retry.run(() => consoleRequest(`${base}/${d.id}/retry`, { method: 'POST' }))) {
+      setMessage(`Delivery of ${d.eventId} queued again.`);
+      list.reload();
+    }
+  };
+
+  return (
+    <section aria-label="Deliveries" className="deliveries">
+      <div className="actions">
+        <button type="button" className="secondary small" onClick={list.reload}>Refresh deliveries</button>
+      </div>
+      {message && <Notice>{message}</Notice>}
+      <ErrorMessage error={retry.error} title="The retry was refused." />
+      <ErrorMessage error={list.error} title="The deliveries could not be loaded." />
+      {list.loading && <Loading what="deliveries" />}
+      {list.data?.items.length === 0 && <p className="muted">No deliveries yet. “Send test” queues one.</p>}
+      {list.data?.items.map((d) => (
+        <div key={d.id} className="proposal">
+          <p>
+            <strong>{d.eventType}</strong> <span className="mono small">{d.eventId}</span> {statusBadge(d.status)}{' '}
+            <span className="muted small">
+              created {formatDateTime(d.createdAt)}, {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}
+            </span>
+          </p>
+          <AttemptsTable attempts={d.attempts} />
+          {d.status === 'failed' && (
+            <button type="button" className="secondary small" onClick={() => retryOne(d)} disabled={retry.busy}>
+              Retry delivery of {d.eventId}
+            </button>
+          )}
+        </div>
+      ))}
+      {list.data?.hasMore && (
+        <button type="button" className="secondary small" onClick={() => setCursor(list.data!.nextCursor)}>
+          Older deliveries
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+import { useState, type FormEvent } from 'react';
+import { consoleRequest } from '../api';
+import { ConfirmDialog, ErrorMessage, fieldError, Loading, Notice, PageTitle, SecretReveal, TextField, useAction, useLoad, formatDateTime } from '../components';
+import { Deliveries } from './WebhookDeliveries';
+
+export const EVENT_TYPES = ['nav.published', 'report.distributed', 'proposal.approved', 'proposal.rejected'];
+const HOOKS = '/api/v1/webhooks';
+
+export interface Webhook {
+  id: string;
+  url: string;
+  eventTypes: string[];
+  description: string | null;
+  enabled: boolean;
+  disabledReason: string | null;
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+}
+
+function CreateWebhookForm({ onCreated }: { onCreated(hook: Webhook & { signingSecret: string }): void }) {
+  const [url, setUrl] = useState('');
+  const [types, setTypes] = useState<string[]>(['proposal.approved']);
+  const [description, setDescription] = useState('');
+  const { error, busy, run } = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const body = { url, eventTypes: types, ...(description ? { description } : {}) };
+    const created = await run(() => consoleRequest<Webhook & { signingSecret: string }>(HOOKS, { method: 'POST', body }));
+    if (created) {
+      onCreated(created);
+      setUrl('');
+      setDescription('');
+    }
+  };
+  return (
+    <form className="panel" onSubmit={submit} noValidate aria-labelledby="new-hook">
+      <h2 id="new-hook">Subscribe a URL</h2>
+      <ErrorMessage error={error} title="The subscription was not created." />
+      <TextField label="Endpoint URL" type="url" value={url} onChange={setUrl} required placeholder="https://example.com/hooks/fundgate" error={fieldError(error, 'url')}
+        help="Deliveries are signed (Standard Webhooks) and retried with back-off; a 410 answer disables the subscription." />
+      <fieldset>
+        <legend>Event types</legend>
+        {EVENT_TYPES.map((t) => (
+          <label className="checkbox" key={t}>
+            <input type="checkbox" checked={types.includes(t)} onChange={(e) => setTypes((x) => (e.target.checked ? [...x, t] : x.filter((y) => y !== t)))} />
+            {t}
+          </label>
+        ))}
+        {fieldError(error, 'eventTypes') && <div className="field-error">{fieldError(error, 'eventTypes')}</div>}
+      </fieldset>
+      <TextField label="Description (optional)" value={description} onChange={setDescription} maxLength={500} error={fieldError(error, 'description')} />
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          Create subscription
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function WebhookCard({ hook, onChanged }: { hook: Webhook; onChanged(): void }) {
+  const [secret, setSecret] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [showDeliveries, setShowDeliveries] = useState(false);
+  const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null);
+  const action = useAction();
+  const base = `${HOOKS}/${hook.id}`;
+
+  const rotate = async () => {
+    const r = await action.run(() => consoleRequest<{ signingSecret: string; previousSecretExpiresAt: string }>(`${base}/rotate-secret`, { method: 'POST' }));
+    setConfirm(null);
+    if (r) {
+      setSecret(r.signingSecret);
+      setMessage(`New secret issued. The previous one also signs until ${formatDateTime(r.previousSecretExpiresAt)}.`);
+    }
+  };
+  const test = async () => {
+    const r = await action.run(() => consoleRequest<{ eventId: string }>(`${base}/test`, { method: 'POST' }));
+    if (r) setMessage(`Test event ${r.eventId} queued. Open the deliveries to follow it.`);
+  };
+  const remove = async () => {
+    const r = await action.run(() => consoleRequest(base, { method: 'DELETE' }).then(() => true));
+    setConfirm(null);
+    if (r) onChanged();
+  };
+  const enable = async () => {
+    if (await action.run(() => consoleRequest(base, { method: 'PATCH', body: { enabled: !hook.enabled } }))) onChanged();
+  };
+
+  return (
+    <article className="panel" aria-labelledby={`hook-${hook.id}`} data-testid="webhook">
+      <h3 id={`hook-${hook.id}`} className="mono">
+        {hook.url}
+      </h3>
+      <dl className="facts">
+        <dt>Events</dt>
+        <dd>{hook.eventTypes.join(', ')}</dd>
+        {hook.description && (<><dt>Description</dt><dd>{hook.description}</dd></>)}
+        <dt>Status</dt>
+        <dd>{hook.enabled ? <span className="badge ok">enabled</span> : <span className="badge bad">disabled{hook.disabledReason ? `: ${hook.disabledReason}` : ''}</span>}</dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(hook.createdAt)}</dd>
+      </dl>
+      {secret && <SecretReveal label="New signing secret" value={secret} testId="webhook-secret" onDone={() => setSecret(null)} />}
+      {message && <Notice>{message}</Notice>}
+      <ErrorMessage error={action.error} />
+      <div className="actions">
+        <button type="button" className="secondary" onClick={test} disabled={action.busy}>Send test</button>
+        <button type="button" className="secondary" onClick={() => setConfirm('rotate')}>Rotate secret</button>
+        <button type="button" className="secondary" onClick={enable} disabled={action.busy}>{hook.enabled ? 'Pause' : 'Re-enable'}</button>
+        <button type="button" className="secondary" aria-expanded={showDeliveries} onClick={() => setShowDeliveries((x) => !x)}>
+          {showDeliveries ? 'Hide deliveries' : 'Deliveries'}
+        </button>
+        <button type="button" className="danger" onClick={() => setConfirm('delete')}>Delete</button>
+      </div>
+      {showDeliveries && <Deliveries webhookId={hook.id} />}
+      <ConfirmDialog open={confirm === 'rotate'} title="Rotate the signing secret?" confirmLabel="Rotate secret" busy={action.busy} onConfirm={rotate} onCancel={() => setConfirm(null)}>
+        <p>A new secret is shown once. The current one keeps signing for 24 hours, so the receiver can switch without missing deliveries.</p>
+      </ConfirmDialog>
+      <ConfirmDialog open={confirm === 'delete'} title="Delete this subscription?" confirmLabel="Delete subscription" danger busy={action.busy} onConfirm={remove} onCancel={() => setConfirm(null)}>
+        <p>Deliveries to <span className="mono">{hook.url}</span> stop, and pending ones are cancelled.</p>
+      </ConfirmDialog>
+    </article>
+  );
+}
+
+export function WebhooksPage() {
+  const hooks = useLoad(() => consoleRequest<{ items: Webhook[] }>(HOOKS), []);
+  const [created, setCreated] = useState<{ url: string; signingSecret: string } | null>(null);
+  return (
+    <>
+      <PageTitle title="Webhooks">Webhooks</PageTitle>
+      {created && <SecretReveal label={`Signing secret for ${created.url}`} value={created.signingSecret} testId="webhook-secret" onDone={() => setCreated(null)} />}
+      <CreateWebhookForm onCreated={(h) => { setCreated(h); hooks.reload(); }} />
+      <h2>Subscriptions</h2>
+      <ErrorMessage error={hooks.error} title="The subscriptions could not be loaded." />
+      {hooks.loading && !hooks.data && <Loading what="subscriptions" />}
+      {hooks.data?.items.length === 0 && <p className="muted">No subscriptions yet.</p>}
+      {hooks.data?.items.map((h) => <WebhookCard key={h.id} hook={h} onChanged={hooks.reload} />)}
+    </>
+  );
+}

@@ -1,0 +1,116 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { ApiError } from '../shared/api';
+import { configureConsoleApi, consoleRequest, type Membership, type SessionInfo } from './api';
+
+/**
+ * The signed-in person, their memberships, the fund they are working on (null: their own
+ * calculator-only keys) and the ways to change those. The fund choice is remembered per browser.
+ */
+const FUND_STORAGE = 'fundgate.console.fund';
+export const NO_FUND = '';
+
+type Status = 'loading' | 'signed-out' | 'signed-in';
+
+export interface SessionContextValue {
+  status: Status;
+  session: SessionInfo | null;
+  /** Slug of the fund chosen, or null. */
+  fund: string | null;
+  membership: Membership | null;
+  /** Why the person was sent back to sign-in (expired session), shown there once. */
+  endedMessage: string | null;
+  setFund(slug: string | null): void;
+  signedIn(session: SessionInfo): void;
+  refresh(): Promise<void>;
+  signOut(everywhere?: boolean): Promise<void>;
+  /** Whether the chosen fund's role grants a scope. */
+  can(scope: string): boolean;
+}
+
+const SessionContext = createContext<SessionContextValue | null>(null);
+
+export function useSession(): SessionContextValue {
+  const ctx = useContext(SessionContext);
+  if (!ctx) throw new Error('useSession outside SessionProvider');
+  return ctx;
+}
+
+function pickFund(session: SessionInfo, wanted: string | null): string | null {
+  const slugs = session.memberships.map((m) => m.fund.slug);
+  if (wanted !== null && slugs.includes(wanted)) return wanted;
+  if (wanted === NO_FUND) return null;
+  return slugs[0] ?? null;
+}
+
+function storedFund(): string | null {
+  try {
+    return localStorage.getItem(FUND_STORAGE);
+  } catch {
+    return null;
+  }
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<Status>('loading');
+  const [session, setSession] = useState<SessionInfo | null>(null);
+  const [fund, setFundState] = useState<string | null>(null);
+  const [endedMessage, setEndedMessage] = useState<string | null>(null);
+
+  const adopt = useCallback((s: SessionInfo) => {
+    const chosen = pickFund(s, storedFund());
+    configureConsoleApi({ csrfToken: s.csrfToken, fund: chosen });
+    setSession(s);
+    setFundState(chosen);
+    setStatus('signed-in');
+    setEndedMessage(null);
+  }, []);
+
+  const dropSession = useCallback((message: string | null) => {
+    configureConsoleApi({ csrfToken: null, fund: null });
+    setSession(null);
+    setStatus('signed-out');
+    setEndedMessage(message);
+  }, []);
+
+  const refresh = useCallback(async () => {
+    try {
+      adopt(await consoleRequest<SessionInfo>('/api/v1/console/session', { expect401: true, noFund: true }));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) dropSession(null);
+      else throw err;
+    }
+  }, [adopt, dropSession]);
+
+  useEffect(() => {
+    configureConsoleApi({ onSessionEnded: () => dropSession('Your session has ended (it expired or you signed out elsewhere). Sign in again to continue.') });
+    refresh().catch(() => dropSession('The service could not be reached. Try again in a moment.'));
+  }, [refresh, dropSession]);
+
+  const value = useMemo<SessionContextValue>(() => {
+    const membership = session?.memberships.find((m) => m.fund.slug === fund) ?? null;
+    return {
+      status, session, fund, membership, endedMessage,
+      setFund(slug) {
+        try {
+          localStorage.setItem(FUND_STORAGE, slug ?? NO_FUND);
+        } catch {
+          /* private mode: the choice lasts this page only */
+        }
+        configureConsoleApi({ fund: slug });
+        setFundState(slug);
+      },
+      signedIn(s) {
+        if (s && s.csrfToken) adopt(s);
+        else void refresh();
+      },
+      refresh,
+      async signOut(everywhere = false) {
+        await consoleRequest(everywhere ? '/api/v1/console/sign-out-everywhere' : '/api/v1/console/sign-out', { method: 'POST', noFund: true, expect401: true });
+        dropSession(everywhere ? 'You are signed out on every device.' : 'You are signed out.');
+      },
+      can: (scope) => membership?.scopes.includes(scope) ?? false,
+    };
+  }, [status, session, fund, endedMessage, adopt, refresh, dropSession]);
+
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
