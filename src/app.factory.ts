@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createValidationPipe } from './common/errors/validation';
 import { CorsPolicy, registerCors } from './common/http/cors';
 import { clientErrorHandler, frameworkErrors, installJsonBodyParser } from './common/http/fastify-hardening';
+import { sanitizeForDisplay } from './common/validation/safe-text';
 import { JsonLogger } from './common/logging/json-logger';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
@@ -62,7 +63,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       status: reply.statusCode,
       durationMs: reply.elapsedTime,
       clientIp: req.ip ?? null,
-      userAgent: typeof ua === 'string' ? ua.slice(0, 200) : null,
+      userAgent: typeof ua === 'string' ? sanitizeForDisplay(ua, 200) : null,
     });
     done();
   });

@@ -18,6 +18,10 @@ export interface AppConfig {
   host: string;
   role: AppRole;
   demoApiKey: string;
+  /** NODE_ENV or APP_ENV is "production": unsafe development defaults refuse to start. */
+  production: boolean;
+  /** DEMO_API_KEY_ENABLED (default: true outside production): the shared demo key authenticates. */
+  demoApiKeyEnabled: boolean;
   trustedProxies: string[];
   logLevel: LogLevel;
   rateLimits: RateLimits;
@@ -167,14 +171,39 @@ function keyRing(env: Env): SealingKey[] | null {
   }
 }
 
+/** The public development default of CURSOR_SECRET: production refuses to start with it. */
+export const DEVELOPMENT_CURSOR_SECRET = 'fundgate-dev-cursor-secret-change-me';
+
+const isProduction = (env: Env) => env.NODE_ENV === 'production' || env.APP_ENV === 'production';
+
 export function loadConfig(env: Env = process.env): AppConfig {
+  const config = readConfig(env);
+  if (config.production) assertProductionSafe(config);
+  return config;
+}
+
+/** Production never runs on a public development secret or with the public demo key. */
+export function assertProductionSafe(config: AppConfig): void {
+  if (config.cursorSecret === DEVELOPMENT_CURSOR_SECRET || config.cursorSecret.length < 32) {
+    throw new ConfigError('CURSOR_SECRET', 'must be a private value of at least 32 characters in production (the development default is public)');
+  }
+  if (config.demoApiKeyEnabled) {
+    throw new ConfigError('DEMO_API_KEY_ENABLED', 'must be false in production (the demo key is published in the README)');
+  }
+  if (!config.secretsKeyRing) {
+    throw new ConfigError('SECRETS_KEY', 'is required in production (secrets at rest would be sealed under the public development key); ' +
+      'generate one with: node -e "console.log(\'k1:\' + require(\'crypto\').randomBytes(32).toString(\'base64\'))"');
+  }
+}
+
+function readConfig(env: Env): AppConfig {
   const demoApiKey = str(env, 'DEMO_API_KEY', DEFAULT_DEMO_API_KEY);
   if (!/^svc_dk_[0-9A-Za-z]{38}$/.test(demoApiKey)) {
     throw new ConfigError('DEMO_API_KEY', 'must be a svc_dk_ key (svc_dk_ + 38 base62 characters)');
   }
   const tolerance = str(env, 'NAV_TOLERANCE_RATIO', '0.0005');
   if (!/^0?\.\d{1,8}$/.test(tolerance)) throw new ConfigError('NAV_TOLERANCE_RATIO', 'must be a decimal fraction below 1');
-  const cursorSecret = str(env, 'CURSOR_SECRET', 'fundgate-dev-cursor-secret-change-me');
+  const cursorSecret = str(env, 'CURSOR_SECRET', DEVELOPMENT_CURSOR_SECRET);
   if (cursorSecret.length < 16) throw new ConfigError('CURSOR_SECRET', 'must be at least 16 characters');
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/fundgate', ['postgres:', 'postgresql:']),
@@ -183,6 +212,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     host: str(env, 'HOST', '0.0.0.0'),
     role: oneOf<AppRole>(env, 'APP_ROLE', 'all', ['all', 'api', 'worker']),
     demoApiKey,
+    production: isProduction(env),
+    demoApiKeyEnabled: bool(env, 'DEMO_API_KEY_ENABLED', !isProduction(env)),
     trustedProxies: str(env, 'TRUSTED_PROXIES', '').split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error', 'silent']),
     rateLimits: parseRateLimits(env.RATE_LIMITS),

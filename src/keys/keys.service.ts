@@ -70,6 +70,7 @@ export class KeysService {
     }
     if (row.revoked_at) return { ok: false, reason: 'revoked' };
     if (row.expires_at && row.expires_at.getTime() <= now) return { ok: false, reason: 'expired' };
+    if (row.is_demo && !this.config.demoApiKeyEnabled) return { ok: false, reason: 'unknown' }; // DEMO_API_KEY_ENABLED=false
     this.touch(row.id, now);
     return { ok: true, principal: entry.principal! };
   }

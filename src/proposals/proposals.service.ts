@@ -76,7 +76,7 @@ export class ProposalsService {
     const fundId = fundIdOf(p);
     const limit = q.limit ?? 100;
     const cursorKind = `proposals:${fundId}:${q.status ?? '*'}`;
-    const after = q.cursor ? this.cursors.decode<{ createdAt: string; id: string }>(cursorKind, q.cursor) : null;
+    const after = q.cursor ? this.cursors.decode(cursorKind, q.cursor, { createdAt: 'timestamp', id: 'uuid' }) : null;
     const rows = await this.repo.pageOfFund(fundId, q.status ?? null, limit + 1, after);
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;

@@ -5,11 +5,14 @@ import { CursorCodec } from '../common/pagination/cursor';
 import { addDays, daysBetween, todayUtc } from '../common/validation/calendar-date';
 import type { PolicyName } from '../config/config';
 import { KeysService } from '../keys/keys.service';
+import { sanitizeForDisplay } from '../common/validation/safe-text';
 import { ActivityLogWriter } from './activity-log.writer';
 import { ActivityRepository } from './activity.repository';
 import type { ActivityPageDto, ActivityQueryDto, UsageDto } from './dto/usage.dto';
 import { RateLimitService, RateWindow } from './rate-limit/rate-limit.service';
 
+/** User agents are client-chosen text: capped and stripped of control and bidi characters when shown. */
+export const USER_AGENT_MAX = 200;
 const POLICIES: PolicyName[] = ['fund-minute', 'propose-minute', 'calc-daily'];
 
 function windowView(w: RateWindow) {
@@ -58,7 +61,9 @@ export class UsageService {
     if (q.keyId && !visible.includes(q.keyId)) throw new ProblemError('not_found', `key ${q.keyId} was not found`);
     if (q.from && q.to && daysBetween(q.from, q.to) < 0) throw invalidParameter('from', 'must not be after to');
     const limit = q.limit ?? 100;
-    const after = q.cursor ? this.cursors.decode<{ occurredAt: string; id: string }>('activity', q.cursor) : null;
+    // Bound to the caller's fund and account and to the key filter: another listing's cursor is a 400.
+    const cursorKind = `activity:${caller.fund?.id ?? '-'}:${caller.accountId}:${q.keyId ?? '*'}`;
+    const after = q.cursor ? this.cursors.decode(cursorKind, q.cursor, { occurredAt: 'timestamp', id: 'bigint' }) : null;
     await this.writer.flush();
     const rows = await this.activity.activityPage(
       q.keyId ? [q.keyId] : visible,
@@ -74,9 +79,10 @@ export class UsageService {
       items: page.map((r) => ({
         id: r.id, occurredAt: r.occurred_at.toISOString(), requestId: r.request_id, keyId: r.key_id,
         accountId: r.account_id, method: r.method, route: r.route, tool: r.tool, status: r.status,
-        durationMs: r.duration_ms, clientIp: r.client_ip, userAgent: r.user_agent,
+        durationMs: r.duration_ms, clientIp: r.client_ip,
+        userAgent: r.user_agent === null ? null : sanitizeForDisplay(r.user_agent, USER_AGENT_MAX),
       })),
-      nextCursor: hasMore && last ? this.cursors.encode('activity', { occurredAt: last.occurred_at.toISOString(), id: last.id }) : null,
+      nextCursor: hasMore && last ? this.cursors.encode(cursorKind, { occurredAt: last.occurred_at.toISOString(), id: last.id }) : null,
       hasMore,
     };
   }

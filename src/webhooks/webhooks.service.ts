@@ -121,7 +121,7 @@ export class WebhooksService {
 
   async deliveries(p: Principal, id: string, limit = 100, cursor?: string): Promise<DeliveryListDto> {
     const sub = await this.subscription(p, id);
-    const after = cursor ? this.cursors.decode<{ createdAt: string; id: string }>(`deliveries:${sub.id}`, cursor) : null;
+    const after = cursor ? this.cursors.decode(`deliveries:${sub.id}`, cursor, { createdAt: 'timestamp', id: 'uuid' }) : null;
     const rows = await this.repo.deliveriesOfSubscription(sub.id, limit + 1, after);
     const page = rows.slice(0, limit);
     const attempts = await this.repo.attemptsOf(page.map((d) => d.id));

@@ -19,7 +19,12 @@ export class CursorCodec {
     return `${payload}.${this.sign(kind, payload)}`;
   }
 
-  decode<T extends Record<string, string>>(kind: string, cursor: string, field = 'cursor'): T {
+  /**
+   * The position of a cursor this service issued for `kind` (which names the listing, and the fund
+   * or owner it belongs to). After the signature, every member is checked against `fields`: exactly
+   * those members, each a string of its shape. Anything else is a 400 naming the parameter.
+   */
+  decode<K extends string>(kind: string, cursor: string, fields: Record<K, CursorField>, field = 'cursor'): Record<K, string> {
     const bad = () => invalidParameter(field, 'is not a valid cursor for this listing');
     if (cursor.length > 512) throw bad();
     const [payload, mac, extra] = cursor.split('.');
@@ -33,8 +38,35 @@ export class CursorCodec {
     } catch {
       throw bad();
     }
-    if (typeof parsed !== 'object' || parsed === null || (parsed as { v?: unknown }).v !== VERSION) throw bad();
-    const { v: _v, ...position } = parsed as Record<string, string>;
-    return position as T;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || (parsed as { v?: unknown }).v !== VERSION) throw bad();
+    const { v: _v, ...position } = parsed as Record<string, unknown>;
+    const names = Object.keys(fields) as K[];
+    if (Object.keys(position).length !== names.length) throw bad();
+    for (const name of names) {
+      const value = position[name];
+      if (typeof value !== 'string' || !FIELD_CHECKS[fields[name]](value)) throw bad();
+    }
+    return position as Record<K, string>;
   }
 }
+
+/** Shapes a cursor member may take. */
+export type CursorField = 'timestamp' | 'uuid' | 'bigint';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** ISO 8601 (…T…Z) or PostgreSQL's timestamptz text (… …+00), microseconds at most. */
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-]\d{2}(:?\d{2})?)$/;
+
+export function isCursorTimestamp(value: string): boolean {
+  const m = TIMESTAMP.exec(value);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
+  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth && h < 24 && mi < 60 && s < 60;
+}
+
+const FIELD_CHECKS: Record<CursorField, (v: string) => boolean> = {
+  timestamp: isCursorTimestamp,
+  uuid: (v) => UUID.test(v),
+  bigint: (v) => /^\d{1,19}$/.test(v) && BigInt(v) <= 9223372036854775807n,
+};

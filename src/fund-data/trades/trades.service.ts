@@ -23,8 +23,8 @@ export class TradesService {
     let after: { executedAt: string; id: string } | null = null;
     if (q.cursor !== undefined) {
       // The cursor is bound to the fund as well: another fund's cursor is not valid here.
-      const pos = this.cursors.decode<{ f: string; t: string; i: string }>(CURSOR_KIND, q.cursor);
-      if (pos.f !== fundId || typeof pos.t !== 'string' || !TIMESTAMP.test(pos.t) || typeof pos.i !== 'string' || !/^\d{1,19}$/.test(pos.i)) {
+      const pos = this.cursors.decode(CURSOR_KIND, q.cursor, { f: 'uuid', t: 'timestamp', i: 'bigint' });
+      if (pos.f !== fundId || !TIMESTAMP.test(pos.t)) {
         throw invalidParameter('cursor', 'is not a valid cursor for this listing');
       }
       after = { executedAt: pos.t, id: pos.i };

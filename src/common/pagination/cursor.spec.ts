@@ -1,0 +1,46 @@
+import { CursorCodec, isCursorTimestamp } from './cursor';
+
+describe('CursorCodec: signed, then checked member by member', () => {
+  const codec = new CursorCodec('a-test-secret-of-some-length');
+  const shape = { createdAt: 'timestamp', id: 'uuid' } as const;
+  const id = '0b6f3f7e-5d0c-4c57-9a55-1f0d2b1c9e01';
+
+  it('round-trips a position', () => {
+    const c = codec.encode('k', { createdAt: '2026-03-01 10:00:00.123456+00', id });
+    expect(codec.decode('k', c, shape)).toEqual({ createdAt: '2026-03-01 10:00:00.123456+00', id });
+  });
+
+  it.each([
+    ['a date that is not one', { createdAt: 'not-a-date', id }],
+    ['garbage', { createdAt: 'garbage', id: 'garbage' }],
+    ['February 30th', { createdAt: '2026-02-30T00:00:00Z', id }],
+    ['hour 24', { createdAt: '2026-02-01T24:00:00Z', id }],
+    ['a bad uuid', { createdAt: '2026-02-01T00:00:00Z', id: `${id}x` }],
+    ['a missing member', { createdAt: '2026-02-01T00:00:00Z' }],
+    ['an extra member', { createdAt: '2026-02-01T00:00:00Z', id, sql: 'x' }],
+    ['a non-string member', { createdAt: 5, id }],
+  ])('a validly signed cursor with %s → 400 naming cursor', (_name, position) => {
+    const c = codec.encode('k', position as never);
+    expect(() => codec.decode('k', c, shape)).toThrow(expect.objectContaining({ code: 'invalid_parameter', errors: [{ field: 'cursor', message: 'is not a valid cursor for this listing' }] }));
+  });
+
+  it('a cursor of another kind (listing, fund) or signed with another secret → 400', () => {
+    const c = codec.encode('activity:fund-a', { createdAt: '2026-02-01T00:00:00Z', id });
+    expect(() => codec.decode('activity:fund-b', c, shape)).toThrow(expect.objectContaining({ code: 'invalid_parameter' }));
+    const foreign = new CursorCodec('another-secret-entirely').encode('activity:fund-a', { createdAt: '2026-02-01T00:00:00Z', id });
+    expect(() => codec.decode('activity:fund-a', foreign, shape)).toThrow(expect.objectContaining({ code: 'invalid_parameter' }));
+  });
+
+  it('bigint members stay within PostgreSQL bigint', () => {
+    const big = { createdAt: 'timestamp', id: 'bigint' } as const;
+    expect(codec.decode('k', codec.encode('k', { createdAt: '2026-02-01T00:00:00Z', id: '9223372036854775807' }), big).id).toBe('9223372036854775807');
+    expect(() => codec.decode('k', codec.encode('k', { createdAt: '2026-02-01T00:00:00Z', id: '9223372036854775808' }), big)).toThrow();
+  });
+
+  it('timestamps: ISO and PostgreSQL text, real calendar dates only', () => {
+    expect(isCursorTimestamp('2024-02-29T23:59:59.999Z')).toBe(true);
+    expect(isCursorTimestamp('2025-02-29T00:00:00Z')).toBe(false);
+    expect(isCursorTimestamp('2026-01-01 00:00:00+00')).toBe(true);
+    expect(isCursorTimestamp('2026-01-01')).toBe(false);
+  });
+});

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { ConfigError, DEVELOPMENT_CURSOR_SECRET, loadConfig } from './config';
+
+const ring = `k1:${randomBytes(32).toString('base64')}`;
+const safe = { NODE_ENV: 'production', CURSOR_SECRET: 'x'.repeat(40), DEMO_API_KEY_ENABLED: 'false', SECRETS_KEY: ring };
+
+function refusal(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).variable;
+  }
+  return 'started';
+}
+
+describe('production refuses unsafe development defaults', () => {
+  it('starts with private settings, under NODE_ENV or APP_ENV', () => {
+    expect(loadConfig(safe)).toMatchObject({ production: true, demoApiKeyEnabled: false });
+    expect(loadConfig({ ...safe, NODE_ENV: 'test', APP_ENV: 'production' }).production).toBe(true);
+  });
+
+  it.each([
+    ['the development CURSOR_SECRET (default)', { CURSOR_SECRET: '' }, 'CURSOR_SECRET'],
+    ['the development CURSOR_SECRET (spelled out)', { CURSOR_SECRET: DEVELOPMENT_CURSOR_SECRET }, 'CURSOR_SECRET'],
+    ['a short CURSOR_SECRET', { CURSOR_SECRET: 'short-but-16-chars' }, 'CURSOR_SECRET'],
+    ['the demo key enabled', { DEMO_API_KEY_ENABLED: 'true' }, 'DEMO_API_KEY_ENABLED'],
+    ['the demo key left at its default', { DEMO_API_KEY_ENABLED: '' }, 'started'],
+    ['no SECRETS_KEY', { SECRETS_KEY: '' }, 'SECRETS_KEY'],
+    ['a malformed SECRETS_KEY', { SECRETS_KEY: 'k1:short' }, 'SECRETS_KEY'],
+  ])('%s → %s', (_name, change, variable) => {
+    expect(refusal({ ...safe, ...change })).toBe(variable);
+  });
+
+  it('outside production the development defaults still work (demo key on by default)', () => {
+    const dev = loadConfig({});
+    expect(dev).toMatchObject({ production: false, demoApiKeyEnabled: true, cursorSecret: DEVELOPMENT_CURSOR_SECRET, secretsKeyRing: null });
+    expect(loadConfig({ DEMO_API_KEY_ENABLED: 'false' }).demoApiKeyEnabled).toBe(false);
+  });
+});
