@@ -1,4 +1,15 @@
 import { Client } from 'pg';
+import { isConnectionError, ServiceUnreachableError, unreachableMessage } from '../common/startup/reachability';
+
+/** Connects, turning "nothing listens there" into the one line a newcomer can act on. */
+async function connectAdmin(databaseUrl: string, client: Client): Promise<void> {
+  try {
+    await client.connect();
+  } catch (err) {
+    if (isConnectionError(err)) throw new ServiceUnreachableError(unreachableMessage('PostgreSQL', 'DATABASE_URL', databaseUrl, err));
+    throw err;
+  }
+}
 
 /** Creates the database named in the URL when it does not exist (a fresh machine has none). */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
@@ -7,8 +18,8 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`DATABASE_URL names an unusual database "${name}"`);
   const admin = new URL(databaseUrl);
   admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
+  const client = new Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
+  await connectAdmin(databaseUrl, client);
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);

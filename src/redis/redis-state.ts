@@ -9,9 +9,11 @@ export const REDIS_RETRY_AFTER_SECONDS = 5;
 export const REDIS_READY_WAIT_MS = 150;
 
 const watched = new WeakSet<Redis>();
+/** Reachability per Redis URL, shared by every client of this process (main, BullMQ): one line per change, not one per client. */
+const stateByUrl = new Map<string, 'up' | 'down'>();
 
 /**
- * Logs a client's reachability once per change of state, as one JSON line (the ioredis default
+ * Logs Redis reachability once per change of state, as one JSON line (the ioredis default
  * without an `error` listener is a raw stack trace per reconnect attempt). ioredis reconnects by
  * itself; the "reachable again" line says when it did.
  */
@@ -19,16 +21,15 @@ export function watchRedis(client: Redis, name: string, url: string): Redis {
   if (watched.has(client)) return client;
   watched.add(client);
   const logger = new Logger('Redis');
-  let state: 'unknown' | 'up' | 'down' = 'unknown';
   client.on('error', (err: Error) => {
-    if (state === 'down') return;
-    state = 'down';
-    logger.warn(`redis (${name}) unreachable at ${redactUrl(url)} (REDIS_URL): ${err.message}; rate-limited routes answer 503 ` +
-      `until it is back, reconnecting automatically. ${START_SERVICES_HINT}`);
+    if (stateByUrl.get(url) === 'down') return;
+    stateByUrl.set(url, 'down');
+    logger.warn(`redis unreachable at ${redactUrl(url)} (REDIS_URL; first noticed by the ${name} client): ${err.message}; ` +
+      `rate-limited routes answer 503 until it is back, reconnecting automatically. ${START_SERVICES_HINT}`);
   });
   client.on('ready', () => {
-    if (state === 'down') logger.log(`redis (${name}) reachable again at ${redactUrl(url)}`);
-    state = 'up';
+    if (stateByUrl.get(url) === 'down') logger.log(`redis reachable again at ${redactUrl(url)}`);
+    stateByUrl.set(url, 'up');
   });
   return client;
 }

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a CLI entry point as `npm run` would (swc-node), with the given environment; collects its output. */
+function run(entry: string, args: string[], env: Record<string, string>, untilLine?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', entry, ...args], {
+      cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: 'UTC', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout.on('data', (c) => {
+      stdout += c;
+      if (untilLine && untilLine.test(stdout)) child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (c) => { stderr += c; });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A newcomer without PostgreSQL or Redis gets one line naming the variable, the address and how to start them. */
+describe('newcomer messages when PostgreSQL or Redis is not running (e2e, child processes)', () => {
+  let deadPg: string;
+  let deadRedis: string;
+  let pgPort: number;
+  beforeAll(async () => {
+    pgPort = await freePort();
+    deadPg = `postgres://postgres:hunter2@127.0.0.1:${pgPort}/fundgate_newcomer`;
+    deadRedis = `redis://127.0.0.1:${await freePort()}/0`;
+  });
+
+  function expectOneClearLine(out: { code: number | null; stdout: string; stderr: string }): void {
+    expect(out.code).toBe(1);
+    const lines = out.stderr.split('\n').filter((l) => l.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`PostgreSQL is not reachable at 127.0.0.1:${pgPort}`);
+    expect(lines[0]).toContain('DATABASE_URL=postgres://postgres:***@127.0.0.1:');
+    expect(lines[0]).not.toContain('hunter2');
+    expect(lines[0]).toContain('ECONNREFUSED');
+    expect(lines[0]).toContain('docker compose -f docker/compose.yml up -d postgres redis');
+    expect(lines[0]).toContain('apt-get install -y postgresql redis-server');
+    expect(out.stderr + out.stdout).not.toMatch(/\n\s+at /);
+  }
+
+  it('db:migrate', async () => {
+    expectOneClearLine(await run('src/database/migrate.ts', ['up'], { DATABASE_URL: deadPg, REDIS_URL: deadRedis }));
+  });
+
+  it('seed:demo', async () => {
+    expectOneClearLine(await run('src/cli/seed-demo.ts', [], { DATABASE_URL: deadPg, REDIS_URL: deadRedis }));
+  });
+
+  it('the server', async () => {
+    expectOneClearLine(await run('src/main.ts', [], { DATABASE_URL: deadPg, REDIS_URL: deadRedis, PORT: '0', HOST: '127.0.0.1' }));
+  });
+
+  it('the server with PostgreSQL up and Redis away starts degraded and says so in one JSON line', async () => {
+    const out = await run('src/main.ts', [], {
+      DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: deadRedis, PORT: '0', HOST: '127.0.0.1', APP_ROLE: 'all', LOG_LEVEL: 'info', WEB_DIST_DIR: '/nonexistent',
+    }, /listening on[\s\S]*redis unreachable|redis unreachable[\s\S]*listening on/);
+    const lines = out.stdout.split('\n').filter((l) => l.trim() !== '');
+    for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
+    const redis = lines.filter((l) => l.includes('redis unreachable'));
+    expect(redis).toHaveLength(1);
+    expect(JSON.parse(redis[0]).msg).toContain('REDIS_URL');
+    expect(JSON.parse(redis[0]).msg).toContain('docker compose -f docker/compose.yml up -d postgres redis');
+    expect(out.stderr).not.toContain('[ioredis] Unhandled error event');
+  });
+});
