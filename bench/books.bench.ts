@@ -43,7 +43,7 @@ export async function benchBooks(options: BooksBenchOptions): Promise<{ title: s
     t = Date.now();
     const imported = await importFundFolder(ds, slug, dir);
     lines.push(`import ${trades} trades (streamed, batched unnest inserts, one transaction): ${seconds(t)} s (target < 300 s); peak RSS so far ${rssMb()} MB`);
-    for (const d of seeded.failedRuns.map((f) => f.date)) await importFundFolder(ds, slug, join(dir, 'late-prices', d));
+    for (const d of seeded.scenario.failedThenFixed.map((f) => f.date)) await importFundFolder(ds, slug, join(dir, 'late-prices', d));
     const nav = new NavRunService(ds);
     if (!options.skipLargeNav) {
       t = Date.now();

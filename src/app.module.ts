@@ -12,6 +12,7 @@ import { dataSourceOptions } from './database/data-source';
 import { FundDataModule } from './fund-data/fund-data.module';
 import { FundModule } from './fund/fund.module';
 import { HealthController } from './health/health.controller';
+import { IdentityModule } from './identity/identity.module';
 import { KeysModule } from './keys/keys.module';
 import { ProposalsModule } from './proposals/proposals.module';
 import { McpModule } from './mcp/mcp.module';
@@ -48,9 +49,13 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(config.databaseUrl), migrations: [] }),
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(config.databaseUrl, undefined, { statementTimeoutMs: config.dbStatementTimeoutMs, lockTimeoutMs: config.dbLockTimeoutMs }),
+          migrations: [],
+        }),
         RedisModule,
         KeysModule,
+        IdentityModule,
         UsageModule,
         ...FEATURE_MODULES,
         McpModule, // last: its tools are derived from every other module's routes

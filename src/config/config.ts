@@ -33,6 +33,11 @@ export interface AppConfig {
   navToleranceRatio: string;
   /** Seconds a live (non-run-derived) read answer may be cached. */
   liveCacheSeconds: number;
+  /** Most valuation dates one admin NAV-run job may cover (NAV_RUN_MAX_DAYS). */
+  navRunMaxDays: number;
+  /** PostgreSQL statement_timeout / lock_timeout of the app's pool (DB_STATEMENT_TIMEOUT_MS, DB_LOCK_TIMEOUT_MS). */
+  dbStatementTimeoutMs: number;
+  dbLockTimeoutMs: number;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
@@ -45,6 +50,12 @@ export interface AppConfig {
   webDistDir: string;
   /** Key ring sealing secrets at rest (SECRETS_KEY); null: the public development ring. */
   secretsKeyRing: SealingKey[] | null;
+  /** Public console sign-up (CONSOLE_SIGNUP). */
+  consoleSignup: boolean;
+  /** Base of links the service hands out (invitations), e.g. https://fundgate.example.com. */
+  publicBaseUrl: string;
+  /** seed:demo sets this password for the demo console people; null: generate and print one. */
+  demoAdminPassword: string | null;
 }
 
 export class ConfigError extends Error {
@@ -204,11 +215,14 @@ function readConfig(env: Env): AppConfig {
   const tolerance = str(env, 'NAV_TOLERANCE_RATIO', '0.0005');
   if (!/^0?\.\d{1,8}$/.test(tolerance)) throw new ConfigError('NAV_TOLERANCE_RATIO', 'must be a decimal fraction below 1');
   const cursorSecret = str(env, 'CURSOR_SECRET', DEVELOPMENT_CURSOR_SECRET);
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const demoAdminPassword = env.DEMO_ADMIN_PASSWORD || null;
+  if (demoAdminPassword !== null && demoAdminPassword.length < 12) throw new ConfigError('DEMO_ADMIN_PASSWORD', 'must be at least 12 characters');
   if (cursorSecret.length < 16) throw new ConfigError('CURSOR_SECRET', 'must be at least 16 characters');
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/fundgate', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379/0', ['redis:', 'rediss:']),
-    port: int(env, 'PORT', 3000, 0, 65535),
+    port,
     host: str(env, 'HOST', '0.0.0.0'),
     role: oneOf<AppRole>(env, 'APP_ROLE', 'all', ['all', 'api', 'worker']),
     demoApiKey,
@@ -223,6 +237,9 @@ function readConfig(env: Env): AppConfig {
     activityBufferMax: int(env, 'ACTIVITY_BUFFER_MAX', 50_000, 10, 10_000_000),
     navToleranceRatio: tolerance,
     liveCacheSeconds: int(env, 'LIVE_CACHE_SECONDS', 5, 0, 300),
+    navRunMaxDays: int(env, 'NAV_RUN_MAX_DAYS', 92, 1, 3660),
+    dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    dbLockTimeoutMs: int(env, 'DB_LOCK_TIMEOUT_MS', 5_000, 100, 600_000),
     webhookRetryDelaysMs: parseDurations('WEBHOOK_RETRY_DELAYS', str(env, 'WEBHOOK_RETRY_DELAYS', '5s,5m,30m,2h,5h,10h,10h')),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
@@ -231,6 +248,9 @@ function readConfig(env: Env): AppConfig {
     cursorSecret,
     secretsKeyRing: keyRing(env),
     webDistDir: resolve(str(env, 'WEB_DIST_DIR', 'dist/web')),
+    consoleSignup: bool(env, 'CONSOLE_SIGNUP', true),
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']).replace(/\/+$/, ''),
+    demoAdminPassword,
   };
 }
 

@@ -6,7 +6,19 @@ import { DataSource, DataSourceOptions } from 'typeorm';
  * We use TypeORM for connections, transactions and migrations, and write intention-named SQL in
  * `*.repository.ts` files (no entity metadata, no synchronize).
  */
-export function dataSourceOptions(databaseUrl: string, poolSize = 20): DataSourceOptions {
+export interface PoolTimeouts {
+  /** PostgreSQL statement_timeout for every connection of the pool (ms). */
+  statementTimeoutMs: number;
+  /** PostgreSQL lock_timeout: how long a statement may wait for a row or table lock (ms). */
+  lockTimeoutMs: number;
+}
+
+/**
+ * `timeouts` (the app passes DB_STATEMENT_TIMEOUT_MS / DB_LOCK_TIMEOUT_MS) bound every statement
+ * of the pool, so no request can hold a connection or wait on a lock for minutes. The CLIs
+ * (seed, import, NAV over a fund's whole history) run without them.
+ */
+export function dataSourceOptions(databaseUrl: string, poolSize = 20, timeouts?: PoolTimeouts): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -16,7 +28,11 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 20): DataSourc
     // Works from both src/ (swc-node, jest) and dist/ (compiled): migrations/ sits beside src/.
     migrations: [join(__dirname, '..', '..', 'migrations', '*.{ts,js}')],
     entities: [],
-    extra: { max: poolSize, application_name: 'fundgate' },
+    extra: {
+      max: poolSize,
+      application_name: 'fundgate',
+      ...(timeouts ? { statement_timeout: timeouts.statementTimeoutMs, lock_timeout: timeouts.lockTimeoutMs } : {}),
+    },
   };
 }
 

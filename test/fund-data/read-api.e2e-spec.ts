@@ -15,7 +15,7 @@ const DECIMAL_MEMBERS = new Set([
   'openingMarketValue', 'closingMarketValue', 'netTrades', 'priceEffect', 'tradingEffect', 'pnl', 'management', 'performance',
   'expenses', 'subscriptions', 'redemptions', 'confidence', 'valueAtRisk', 'valueAtRiskRatio', 'portfolioVolatility',
   'componentVar', 'contributionRatio', 'debit', 'credit', 'totalDebits', 'totalCredits', 'openingCapital', 'contributions',
-  'managementFee', 'performanceFee', 'closingCapital', 'units', 'navPerUnit', 'ownershipRatio', 'amount', 'notional', 'fee',
+  'managementFee', 'performanceFee', 'closingCapital', 'units', 'navPerUnit', 'classNavPerUnit', 'investorNavPerUnit', 'ownershipRatio', 'amount', 'notional', 'fee',
   'openingBalance', 'runningBalance', 'closingBalance', 'requestedAmount', 'requestedFraction', 'returnRatio', 'pnlRatio',
   'shadowNav', 'administratorNav', 'difference', 'differenceRatio', 'toleranceRatio', 'mtd', 'qtd', 'ytd', 'itd',
   'annualizedItd', 'return', 'annualizedVolatility', 'maxDrawdown',

@@ -7,17 +7,30 @@ import { demoClock } from '../../src/fund/import/seed-demo-fund';
 import { addDays } from '../../src/fund/dates';
 import { fundIdForSlug } from '../../src/fund/ids';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
-import { bootApp, call, dbOf, mintKey, TestApp } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, TestApp } from '../utils/app';
 
 const SLUG = 'nav-admin-fund';
+const MAX_DAYS = 40;
 
-describe('POST /api/v1/admin/nav-runs (e2e)', () => {
+/** NAV runs as jobs (issue 13, finding 8): enqueue → 202, poll the job, one job per fund, bounded ranges. */
+describe('admin NAV runs as jobs (e2e)', () => {
   let app: TestApp;
   let fundId: string;
   let publisher: string;
 
+  const post = (valuationDate: unknown, key = publisher) => call(app, 'POST', '/api/v1/admin/nav-runs', { key, body: { valuationDate } });
+  async function settle(jobId: string): Promise<any> {
+    for (let i = 0; i < 600; i++) {
+      const res = await call(app, 'GET', `/api/v1/admin/nav-runs/jobs/${jobId}`, { key: publisher });
+      expect(res.status).toBe(200);
+      if (res.json.status === 'succeeded' || res.json.status === 'failed') return res.json;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`job ${jobId} did not finish`);
+  }
+
   beforeAll(async () => {
-    app = await bootApp();
+    app = await bootApp({}, { NAV_RUN_MAX_DAYS: String(MAX_DAYS), DB_STATEMENT_TIMEOUT_MS: '45000', DB_LOCK_TIMEOUT_MS: '7000' });
     const dir = join(tmpdir(), `fundgate-nav-admin-${process.pid}`);
     generateDemoFund({ seed: 99, outDir: dir, trades: 300 });
     await importFundFolder(dbOf(app), SLUG, dir, { synthetic: true });
@@ -27,37 +40,79 @@ describe('POST /api/v1/admin/nav-runs (e2e)', () => {
   });
   afterAll(() => app.close());
 
-  it('runs the engine for the next date and answers the complete run', async () => {
+  it('enqueues a run (202 + job resource), records progress and outcome, and the run lands in the books', async () => {
     const date = addDays(DEMO_INCEPTION_DATE, 6);
-    const res = await call(app, 'POST', '/api/v1/admin/nav-runs', { key: publisher, body: { valuationDate: date } });
-    expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ valuationDate: date, status: 'complete', completedRuns: 1, supersededRuns: 0, supersedesRunId: null });
-    expect(res.json.netAssetValue).toMatch(/^-?\d+\.\d{2}$/);
-    const [row] = await dbOf(app).query(`SELECT net_asset_value::text AS nav FROM nav_runs WHERE id = $1 AND fund_id = $2 AND status = 'complete'`, [res.json.navRunId, fundId]);
-    expect(row.nav).toBe(res.json.netAssetValue);
+    const res = await post(date);
+    expect(res.status).toBe(202);
+    expect(res.json).toMatchObject({ valuationDate: date, fromDate: date, toDate: date, status: expect.stringMatching(/^(queued|running|succeeded)$/) });
+    expect(res.headers.location).toBe(`/api/v1/admin/nav-runs/jobs/${res.json.jobId}`);
+    const job = await settle(res.json.jobId);
+    expect(job).toMatchObject({ status: 'succeeded', progress: { completedDates: 1, totalDates: 1 }, error: null });
+    expect(job.outcome).toMatchObject({ completedRuns: 1, supersededRuns: 0, failedRun: null, lastCompleteDate: date });
+    expect(job.startedAt).not.toBeNull();
+    expect(job.finishedAt).not.toBeNull();
+    const [row] = await dbOf(app).query(`SELECT id, net_asset_value::text AS nav FROM nav_runs WHERE fund_id = $1 AND valuation_date = $2 AND status = 'complete'`, [fundId, date]);
+    expect(job.outcome.navRunId).toBe(row.id);
+    expect(job.outcome.netAssetValue).toBe(row.nav);
   });
 
-  it('re-running a date supersedes its complete run', async () => {
+  it('a re-run supersedes the complete run; the listing shows both, newest first, cursor-paged', async () => {
     const date = addDays(DEMO_INCEPTION_DATE, 6);
     const [before] = await dbOf(app).query(`SELECT id FROM nav_runs WHERE fund_id = $1 AND valuation_date = $2 AND status = 'complete'`, [fundId, date]);
-    const res = await call(app, 'POST', '/api/v1/admin/nav-runs', { key: publisher, body: { valuationDate: date } });
-    expect(res.status).toBe(200);
-    expect(res.json.supersedesRunId).toBe(before.id);
-    expect(res.json.supersededRuns).toBe(1);
-    const [old] = await dbOf(app).query('SELECT status FROM nav_runs WHERE id = $1', [before.id]);
-    expect(old.status).toBe('superseded');
+    const job = await settle((await post(date)).json.jobId);
+    expect(job.outcome.supersededRuns).toBe(1);
+    const page = await call(app, 'GET', '/api/v1/admin/nav-runs?limit=2', { key: publisher });
+    expect(page.status).toBe(200);
+    expect(page.json.items.map((r: { status: string; valuationDate: string }) => [r.valuationDate, r.status])).toEqual([[date, 'complete'], [date, 'superseded']]);
+    expect(page.json.items[1].navRunId).toBe(before.id);
+    expect(page.json.items[0]).toMatchObject({ failureReason: null, publishedAt: null, netAssetValue: expect.stringMatching(/^\d+\.\d{2}$/) });
+    expect(page.json.hasMore).toBe(true);
+    const next = await call(app, 'GET', `/api/v1/admin/nav-runs?limit=100&cursor=${encodeURIComponent(page.json.nextCursor)}`, { key: publisher });
+    expect(next.json.items[0].valuationDate).toBe(addDays(DEMO_INCEPTION_DATE, 5));
+    expect(next.json.items).toHaveLength(6);
+    expect(next.json.hasMore).toBe(false);
+    const bad = await call(app, 'GET', '/api/v1/admin/nav-runs?cursor=nope', { key: publisher });
+    expect(bad.status).toBe(400);
   });
 
-  it('validates the date and the scope', async () => {
-    const bad = await call(app, 'POST', '/api/v1/admin/nav-runs', { key: publisher, body: { valuationDate: '2026-02-30' } });
+  it('one job per fund at a time: a second request gets 409 naming the running job', async () => {
+    const first = await post(addDays(DEMO_INCEPTION_DATE, 6 + MAX_DAYS));
+    expect(first.status).toBe(202);
+    const second = await post(addDays(DEMO_INCEPTION_DATE, 8));
+    expect(second.status).toBe(409);
+    expect(second.json.code).toBe('nav_job_in_progress');
+    expect(second.json.detail).toContain(first.json.jobId);
+    expect(second.headers.location).toBe(`/api/v1/admin/nav-runs/jobs/${first.json.jobId}`);
+    const job = await settle(first.json.jobId);
+    expect(job.status).toBe('succeeded');
+    expect(job.progress).toEqual({ completedDates: MAX_DAYS, totalDates: MAX_DAYS });
+  });
+
+  it('bounds the range per call: re-running from 1900 is refused, not run for a minute', async () => {
+    const res = await post('1900-01-01');
+    expect(res.status).toBe(422);
+    expect(res.json.code).toBe('range_too_large');
+    expect(res.json.errors[0].field).toBe('valuationDate');
+    const far = await post(addDays(DEMO_INCEPTION_DATE, 400));
+    expect(far.status).toBe(422);
+    const [{ n }] = await dbOf(app).query(`SELECT count(*)::int AS n FROM nav_run_jobs WHERE fund_id = $1`, [fundId]);
+    expect(n).toBe(3);
+  });
+
+  it('jobs of another fund are not found; date, scope and pool timeouts are checked', async () => {
+    const other = (await mintKey(app, { scopes: ['nav:publish'], fund: (await createFund(app)).slug })).key;
+    const [job] = await dbOf(app).query(`SELECT id FROM nav_run_jobs WHERE fund_id = $1 LIMIT 1`, [fundId]);
+    expect((await call(app, 'GET', `/api/v1/admin/nav-runs/jobs/${job.id}`, { key: other })).status).toBe(404);
+    expect((await call(app, 'GET', '/api/v1/admin/nav-runs/jobs/not-a-uuid', { key: publisher })).status).toBe(404);
+    const bad = await post('2026-02-30');
     expect(bad.status).toBe(400);
     expect(bad.json.errors[0].field).toBe('valuationDate');
     const missing = await call(app, 'POST', '/api/v1/admin/nav-runs', { key: publisher, body: {} });
-    expect(missing.status).toBe(400);
     expect(missing.json.code).toBe('missing_parameter');
     const reader = (await mintKey(app, { scopes: ['fund:read'], fund: SLUG })).key;
-    const forbidden = await call(app, 'POST', '/api/v1/admin/nav-runs', { key: reader, body: { valuationDate: addDays(DEMO_INCEPTION_DATE, 7) } });
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.json.code).toBe('insufficient_scope');
+    expect((await post(addDays(DEMO_INCEPTION_DATE, 7), reader)).json.code).toBe('insufficient_scope');
+    expect((await call(app, 'GET', '/api/v1/admin/nav-runs', { key: reader })).status).toBe(403);
+    const [timeouts] = await dbOf(app).query(`SELECT current_setting('statement_timeout') AS s, current_setting('lock_timeout') AS l`);
+    expect(timeouts).toEqual({ s: '45s', l: '7s' });
   });
 });

@@ -1,6 +1,7 @@
 import { ProblemError } from '../../common/errors/problem';
 import { FEE_CALCULATOR_DEFAULTS, feeCalculator, FeeCalculatorInput, feePeriodCount, feeSchedule } from './fee-calculator.engine';
 import fc from 'fast-check';
+import Decimal from 'decimal.js';
 
 const base: FeeCalculatorInput = {
   startingNavUsd: 100,
@@ -225,6 +226,73 @@ describe('fee-calculator engine', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it('rates stay exact when the NAV decays towards zero (the issue 13 vectors)', () => {
+    const halving = feeCalculator({ ...FEE_CALCULATOR_DEFAULTS, annualGrossReturnPct: -50, horizonYears: 100 });
+    // each year: 0.5 of the opening NAV gross, less 2 % of it as management fee → 0.48
+    expect(halving.totals.netAnnualizedReturnPct).toBe(-52);
+    expect(halving.totals.feeDragPct).toBe(2);
+    const tenth = feeCalculator({ ...FEE_CALCULATOR_DEFAULTS, annualGrossReturnPct: -90, horizonYears: 30 });
+    expect(tenth.totals.netAnnualizedReturnPct).toBe(-92);
+    expect(tenth.totals.feeDragPct).toBe(2);
+    expect(tenth.totals.endingNavUsd).toBe(0);
+  });
+
+  /**
+   * An independent computation of the contract: plain decimal.js at 60 digits on the money itself
+   * (decimal.js exponents never underflow), no fixed point, no normalisation.
+   */
+  function referenceRates(input: FeeCalculatorInput): { net: number; drag: number } {
+    const R = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, minE: -9e15 });
+    const n = input.crystallization === 'annual' ? 1 : 4;
+    const count = Math.round(input.horizonYears * n);
+    const growth = new R(1).plus(new R(input.annualGrossReturnPct).div(100)).pow(new R(1).div(n));
+    const hurdle = input.hurdlePct === null ? null : new R(1).plus(new R(input.hurdlePct).div(100)).pow(new R(1).div(n));
+    let nav = new R(input.startingNavUsd);
+    let hwm = nav;
+    let sinceHwm = 0;
+    for (let p = 0; p < count; p++) {
+      const gross = nav.times(growth);
+      const fee = R.min(nav.times(input.mgmtFeePct).div(100).div(n), R.max(gross, 0));
+      const pre = gross.minus(fee);
+      sinceHwm++;
+      const reference = input.hasHwm ? hwm : nav;
+      const threshold = hurdle === null ? reference : reference.times(hurdle.pow(input.hasHwm ? sinceHwm : 1));
+      const perf = R.max(pre.minus(threshold), 0).times(input.perfFeePct).div(100);
+      nav = pre.minus(perf);
+      if (input.hasHwm && perf.gt(0)) { hwm = nav; sinceHwm = 0; }
+    }
+    const years = new R(count).div(n);
+    const netGrowth = nav.div(input.startingNavUsd);
+    const net = netGrowth.isZero() ? new R(-1) : netGrowth.pow(new R(1).div(years)).minus(1);
+    const gross = new R(input.annualGrossReturnPct).div(100);
+    return { net: Number(net.times(100).toFixed(4)), drag: Number(gross.minus(net).times(100).toFixed(4)) };
+  }
+
+  it('net annualized return and fee drag match an independent computation across ±99 % returns and 100-year horizons (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          startingNavUsd: fc.integer({ min: 1, max: 1_000_000_000 }),
+          annualGrossReturnPct: fc.double({ min: -99, max: 99, noNaN: true }),
+          mgmtFeePct: fc.double({ min: 0, max: 10, noNaN: true }),
+          perfFeePct: fc.double({ min: 0, max: 50, noNaN: true }),
+          hurdlePct: fc.option(fc.double({ min: 0, max: 20, noNaN: true }), { nil: null }),
+          hasHwm: fc.boolean(),
+          crystallization: fc.constantFrom('annual' as const, 'quarterly' as const),
+          horizonYears: fc.integer({ min: 1, max: 100 }),
+        }),
+        (input) => {
+          const answer = feeCalculator(input).totals;
+          const ref = referenceRates(input);
+          // 4-decimal percentages: at most one unit of the last place apart (a rounding boundary)
+          expect(Math.abs(answer.netAnnualizedReturnPct - ref.net)).toBeLessThanOrEqual(0.00011);
+          expect(Math.abs(answer.feeDragPct - ref.drag)).toBeLessThanOrEqual(0.00011);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,7 +1,7 @@
 import type Decimal from 'decimal.js';
 import { ProblemError } from '../../common/errors/problem';
 import { divRound } from './fixed';
-import { cents, dec, DISCLAIMER, HUNDRED, ONE, pctOf } from './numeric';
+import { cents, dec, Dec, DISCLAIMER, HUNDRED, ONE, pctOf, ZERO } from './numeric';
 
 export type Crystallization = 'annual' | 'quarterly';
 export const CRYSTALLIZATIONS: readonly Crystallization[] = ['annual', 'quarterly'];
@@ -181,6 +181,44 @@ export function feeSchedule(input: FeeCalculatorInput, grossReturnPathPct?: read
   }));
 }
 
+/**
+ * The net growth over the horizon as the product of the period factors (closing / opening NAV),
+ * each computed on a NAV normalised to 1 at the period's opening. The schedule is homogeneous in
+ * NAV (every fee is proportional to it), so this is exact however far the money decays: the
+ * fixed-point money track rounds to 1e-19 USD and reaches zero long before a −50 % year does
+ * over a century, while the normalised factors and their decimal product never underflow.
+ * The high-water mark is carried as its ratio to the opening NAV.
+ */
+function netGrowth(input: FeeCalculatorInput, count: number): Decimal {
+  const n = dec(PERIODS_PER_YEAR[input.crystallization]);
+  const growth = ONE.plus(dec(input.annualGrossReturnPct).div(HUNDRED)).pow(ONE.div(n));
+  const mgmtRate = dec(input.mgmtFeePct).div(HUNDRED).div(n);
+  const perfRate = dec(input.perfFeePct).div(HUNDRED);
+  const hurdleStep = input.hurdlePct === null ? null : ONE.plus(dec(input.hurdlePct).div(HUNDRED)).pow(ONE.div(n));
+  let product = ONE;
+  let hwmRatio = ONE; // high-water mark / opening NAV
+  let hurdleFactor = ONE;
+  for (let p = 1; p <= count; p++) {
+    const mgmtFee = Dec.min(mgmtRate, Dec.max(growth, 0));
+    const preFee = growth.minus(mgmtFee);
+    const reference = input.hasHwm ? hwmRatio : ONE;
+    if (hurdleStep !== null) hurdleFactor = input.hasHwm ? hurdleFactor.times(hurdleStep) : hurdleStep;
+    const threshold = hurdleStep === null ? reference : reference.times(hurdleFactor);
+    const excess = preFee.minus(threshold);
+    const perfFee = excess.gt(0) ? excess.times(perfRate) : ZERO;
+    const factor = preFee.minus(perfFee);
+    if (factor.lte(0)) return ZERO; // a total loss stays a total loss
+    product = product.times(factor);
+    if (input.hasHwm && perfFee.gt(0)) {
+      hwmRatio = ONE;
+      hurdleFactor = ONE;
+    } else {
+      hwmRatio = hwmRatio.div(factor);
+    }
+  }
+  return product;
+}
+
 function periodLabel(p: number, perYear: number): string {
   if (perYear === 1) return `Year ${p}`;
   return `Year ${Math.ceil(p / perYear)} Q${((p - 1) % perYear) + 1}`;
@@ -234,7 +272,9 @@ export function feeCalculator(input: FeeCalculatorInput): FeeCalculatorAnswer {
   const grossGrowth = ONE.plus(dec(input.annualGrossReturnPct).div(HUNDRED));
   const grossEnding = start.times(grossGrowth.pow(years));
   const grossAnnual = grossGrowth.minus(ONE);
-  const netAnnual = ending.div(start).pow(ONE.div(years)).minus(ONE);
+  // Rates from the ratio of period factors, never from the (possibly underflowed) money.
+  const growthFactor = netGrowth(input, count);
+  const netAnnual = growthFactor.isZero() ? ONE.negated() : growthFactor.pow(ONE.div(years)).minus(ONE);
   return {
     assumptions: { ...input, periodsPerYear: perYear, periodCount: count, years: years.toNumber() },
     periods: rows.map((r) => ({

@@ -1,7 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { REDIS } from '../../redis/redis.module';
+import { JournalRepository } from '../../fund/ledger/journal.repository';
+
+/**
+ * A short name for the database the answers come from (host, port and database name; never the
+ * credentials), so two databases sharing one Redis index never read each other's answers.
+ */
+export function cacheNamespace(databaseUrl: string): string {
+  const u = new URL(databaseUrl);
+  return createHash('sha256').update(`${u.hostname}:${u.port || '5432'}/${decodeURIComponent(u.pathname)}`).digest('hex').slice(0, 16);
+}
 
 /**
  * Two honest caches for read answers:
@@ -9,7 +22,10 @@ import { REDIS } from '../../redis/redis.module';
  *   `liveCacheSeconds` (so never staler than the configured bound on any instance). Concurrent
  *   misses for the same key share one computation.
  * - `immutable`: answers derived only from complete NAV runs (immutable once complete). The key
- *   must name every run id the answer depends on; a new or superseding run changes the key.
+ *   must name every run id the answer depends on; a new or superseding run changes the key. The
+ *   Redis key also carries the database namespace and the fund's books generation (bumped in the
+ *   same transaction as every purge, NAV run batch and journal entry), so a re-seed that
+ *   reproduces the same run ids and entry numbers never hits the old books' answers.
  *   Stored in Redis; Redis being unavailable only costs a recomputation.
  */
 @Injectable()
@@ -17,12 +33,15 @@ export class AnswerCache {
   private readonly logger = new Logger('AnswerCache');
   private readonly live = new Map<string, { expires: number; value: Promise<unknown> }>();
   private readonly ttlMs: number;
+  private readonly namespace: string;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis,
+    @InjectDataSource() private readonly db: DataSource,
   ) {
     this.ttlMs = config.liveCacheSeconds * 1000;
+    this.namespace = cacheNamespace(config.databaseUrl);
   }
 
   liveAnswer<T>(key: string, compute: () => Promise<T>): Promise<T> {
@@ -37,8 +56,9 @@ export class AnswerCache {
     return value;
   }
 
-  async immutableAnswer<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    const redisKey = `fundgate:fund-data:${key}`;
+  async immutableAnswer<T>(fundId: string, key: string, compute: () => Promise<T>): Promise<T> {
+    const generation = await new JournalRepository(this.db).generation(fundId);
+    const redisKey = `fundgate:${this.namespace}:fund-data:${fundId}:g${generation}:${key}`;
     if (this.redis.status !== 'ready') return compute(); // Redis away: recompute rather than wait for the command timeout
     try {
       const cached = await this.redis.get(redisKey);

@@ -6,6 +6,7 @@ const kinds = {
   quantity: { pattern: '^-?\\d+(\\.\\d{1,10})?$', note: 'decimal string, up to 10 decimals' },
   units: { pattern: '^-?\\d+\\.\\d{8}$', note: 'decimal string, 8 decimals' },
   navPerUnit: { pattern: '^-?\\d+\\.\\d{6}$', note: 'decimal string, 6 decimals' },
+  valuePerUnit: { pattern: '^-?\\d+\\.\\d{12}$', note: 'decimal string, 12 decimals: units × value is exact to the cent' },
   ratio: { pattern: '^-?\\d+\\.\\d{8}$', note: 'decimal string, fraction of 1, 8 decimals' },
 } as const;
 

@@ -23,6 +23,8 @@ export const qty = (v: In): string => {
   return t === '-0' ? '0' : t;
 };
 
+/** A value per unit precise enough that units × it rounds back to the money it came from (12 decimals). */
+export const valuePerUnit = (v: In): string => d(v).toFixed(12, Decimal.ROUND_HALF_UP);
 export const moneyOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : money(v));
 export const navPerUnitOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : navPerUnit(v));
 export const ratioOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : ratio(v));

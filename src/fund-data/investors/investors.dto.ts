@@ -33,7 +33,14 @@ export class CapitalAccountDto {
   @DecimalProperty('money', { example: '441.03' }) performanceFee: string;
   @DecimalProperty('money', { example: '1501787.33' }) closingCapital: string;
   @DecimalProperty('units', { example: '1203.11881188' }) units: string;
-  @DecimalProperty('navPerUnit', { example: '1248.252101', nullable: true }) navPerUnit: string | null;
+  @DecimalProperty('navPerUnit', {
+    example: '1248.252101', nullable: true,
+    description: "the share class's NAV per unit in this run (class NAV / class units), the same for every investor of the class; not this investor's value per unit",
+  }) classNavPerUnit: string | null;
+  @DecimalProperty('valuePerUnit', {
+    example: '1231.004560187202', nullable: true,
+    description: "this investor's own value per unit: closingCapital / units (below the class figure while a performance fee is accrued on the investor's lots); units × investorNavPerUnit = closingCapital to the cent; null without units",
+  }) investorNavPerUnit: string | null;
   @DecimalProperty('ratio', { example: '0.14423411', description: 'closing capital / run NAV' }) ownershipRatio: string;
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AnswerCache } from '../common/answer-cache';
 import { BooksRepository } from '../common/books.repository';
-import { Dec, money, moneyOrNull, navPerUnitOrNull, ratio, ratioOrNull, sum, units } from '../common/decimals';
+import { D, Dec, money, moneyOrNull, navPerUnitOrNull, ratio, ratioOrNull, sum, units, valuePerUnit } from '../common/decimals';
 import { CapitalAccountsDto, CapitalActivityListDto, InvestorsDto } from './investors.dto';
 import { CapitalAccountRow, InvestorsRepository } from './investors.repository';
 
@@ -37,7 +37,7 @@ export class InvestorsService {
       const zero = Object.fromEntries(MONEY_MEMBERS.map(([k]) => [k, '0.00'])) as unknown as CapitalAccountsDto['totals'];
       return { navRunId: null, valuationDate: null, accounts: [], totals: zero };
     }
-    return this.cache.immutableAnswer(`capital-accounts:${fundId}:${run.id}`, async () => {
+    return this.cache.immutableAnswer(fundId, `capital-accounts:${run.id}`, async () => {
       const rows = await this.repo.capitalAccountsOfRun(fundId, run.id);
       const totals = Object.fromEntries(
         MONEY_MEMBERS.map(([k, col]) => [k, money(sum(rows.map((r: CapitalAccountRow) => r[col])) as Dec)]),
@@ -49,7 +49,8 @@ export class InvestorsService {
           investorId: r.investor_id, displayName: r.display_name, shareClass: r.share_class,
           openingCapital: money(r.opening_capital), contributions: money(r.contributions), redemptions: money(r.redemptions),
           pnl: money(r.pnl), managementFee: money(r.management_fee), performanceFee: money(r.performance_fee),
-          closingCapital: money(r.closing_capital), units: units(r.units), navPerUnit: navPerUnitOrNull(r.nav_per_unit),
+          closingCapital: money(r.closing_capital), units: units(r.units), classNavPerUnit: navPerUnitOrNull(r.nav_per_unit),
+          investorNavPerUnit: new D(r.units).isZero() ? null : valuePerUnit(new D(r.closing_capital).dividedBy(r.units)),
           ownershipRatio: ratio(r.ownership_ratio),
         })),
         totals,

@@ -31,7 +31,7 @@ export class LedgerService {
     const asOf = asOfParam ?? (await this.repo.latestEntryDate(fundId)) ?? todayUtc();
     // Append-only ledger: the last entry number names the exact set of lines the answer sums.
     const lastEntry = await this.repo.lastEntryNumber(fundId);
-    return this.cache.immutableAnswer(`trial-balance:${fundId}:${asOf}:${lastEntry}`, () => this.computeTrialBalance(fundId, asOf));
+    return this.cache.immutableAnswer(fundId, `trial-balance:${asOf}:${lastEntry}`, () => this.computeTrialBalance(fundId, asOf));
   }
 
   private async computeTrialBalance(fundId: string, asOf: string): Promise<TrialBalanceDto> {

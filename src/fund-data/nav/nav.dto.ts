@@ -27,6 +27,11 @@ export class NavRunDto {
   @ApiProperty({ format: 'uuid' }) navRunId: string;
   @ApiProperty({ format: 'date', example: '2026-10-31' }) valuationDate: string;
   @ApiProperty({ enum: ['running', 'complete', 'failed', 'superseded'], example: 'complete' }) status: string;
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'why a failed run could not value the date (e.g. a missing price); null otherwise' })
+  failureReason: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-11-01T02:00:00.000Z', description: 'when the run was started' }) createdAt: string;
+  @ApiProperty({ format: 'date-time', type: String, nullable: true, example: '2026-11-01T02:00:00.000Z', description: 'when it completed or failed; null while running' })
+  completedAt: string | null;
   @DecimalProperty('money', { example: '10920331.07', nullable: true, description: 'null for a run that did not complete' }) grossAssetValue: string | null;
   @DecimalProperty('money', { example: '10411877.20', nullable: true }) netAssetValue: string | null;
   @ApiProperty({ type: NavClassDto, isArray: true }) shareClasses: NavClassDto[];

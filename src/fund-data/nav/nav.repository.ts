@@ -8,7 +8,7 @@ export class NavRepository {
 
   runsForFund(fundId: string, from: string | null, to: string | null, limit: number) {
     return this.db.query(
-      `SELECT r.id, to_char(r.valuation_date, 'YYYY-MM-DD') AS valuation_date, r.status,
+      `SELECT r.id, to_char(r.valuation_date, 'YYYY-MM-DD') AS valuation_date, r.status, r.failure_reason, r.started_at, r.completed_at,
               r.gross_asset_value::text, r.net_asset_value::text,
               COALESCE((
                 SELECT json_agg(json_build_object('name', sc.name, 'navPerUnit', c.nav_per_unit::text, 'units', c.units::text,
@@ -21,7 +21,7 @@ export class NavRepository {
         ORDER BY r.valuation_date DESC, r.started_at DESC, r.id
         LIMIT $4`,
       [fundId, from, to, limit],
-    ) as Promise<{ id: string; valuation_date: string; status: string; gross_asset_value: string | null; net_asset_value: string | null; classes: { name: string; navPerUnit: string | null; units: string; netAssetValue: string }[] }[]>;
+    ) as Promise<{ id: string; valuation_date: string; status: string; failure_reason: string | null; started_at: Date; completed_at: Date | null; gross_asset_value: string | null; net_asset_value: string | null; classes: { name: string; navPerUnit: string | null; units: string; netAssetValue: string }[] }[]>;
   }
 
   async runCount(fundId: string, from: string | null, to: string | null): Promise<number> {

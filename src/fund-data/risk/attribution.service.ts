@@ -33,7 +33,7 @@ export class AttributionService {
     if (!run) throw notFound(`a complete NAV run on ${date}`);
     const prev = await this.repo.completeRunBefore(fundId, date);
     if (!prev) throw unprocessable(`${date} is the first usable NAV run; there is no previous run to attribute against`, [{ field: 'date', message: 'is the first usable NAV run' }]);
-    return this.cache.immutableAnswer(`attribution:${fundId}:${run.id}:${prev.id}`, () => this.compute(fundId, run, prev));
+    return this.cache.immutableAnswer(fundId, `attribution:${run.id}:${prev.id}`, () => this.compute(fundId, run, prev));
   }
 
   private async compute(fundId: string, run: { id: string; valuation_date: string; net_asset_value: string }, prev: { id: string; valuation_date: string; net_asset_value: string }): Promise<AttributionDto> {

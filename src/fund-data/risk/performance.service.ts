@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { notFound } from '../../common/errors/problem';
 import { daysBetween } from '../../common/validation/calendar-date';
+import { CrystallizationFrequency } from '../../fund/dates';
+import { leadSeriesValues } from '../../fund/nav/lead-series';
+import { Decimal } from '../../fund/money';
 import { D, Dec, ZERO, ratio } from '../common/decimals';
 import { PerformanceDto } from './risk.dto';
 import { RiskRepository } from './risk.repository';
@@ -20,7 +23,10 @@ function baseBefore(points: Point[], date: string, launch: Point): Point {
   return base;
 }
 
-/** Net-of-fee performance of a share class from its NAV per unit in complete runs. */
+/**
+ * Performance from a value-per-unit series (`npu`): period returns against the last value before
+ * each period, monthly table, annualized volatility (daily × √365) and max drawdown.
+ */
 export function performanceOf(className: string, launch: Point, points: Point[]): PerformanceDto {
   const last = points[points.length - 1];
   if (!last) {
@@ -83,7 +89,14 @@ export class PerformanceService {
   async performance(fundId: string, shareClass?: string): Promise<PerformanceDto> {
     const cls = await this.repo.shareClass(fundId, shareClass ?? null);
     if (!cls) throw notFound(shareClass ? `share class ${shareClass}` : 'share class');
-    const series = await this.repo.classNavPerUnitSeries(fundId, cls.id);
-    return performanceOf(cls.name, { d: cls.launch_date, npu: new D(cls.initial_nav_per_unit) }, series.map((s) => ({ d: s.d, npu: new D(s.npu) })));
+    const series = await this.repo.classGrossNavPerUnitSeries(fundId, cls.id);
+    // The investor's basis: the lead series' value per original unit, net of every fee (docs/performance-basis.md).
+    const values = leadSeriesValues({
+      perfFeeRate: new Decimal(cls.perf_fee_rate), hurdleAnnualRate: cls.hurdle_annual_rate === null ? null : new Decimal(cls.hurdle_annual_rate),
+      feeExempt: cls.fee_exempt, crystallizationFrequency: cls.crystallization_frequency as CrystallizationFrequency,
+      initialNavPerUnit: new Decimal(cls.initial_nav_per_unit),
+    }, cls.launch_date, series.map((s) => ({ d: s.d, gnav: new Decimal(s.gnav) })));
+    const launch = { d: cls.launch_date, npu: new D(cls.initial_nav_per_unit) };
+    return performanceOf(cls.name, launch, values.map((v) => ({ d: v.d, npu: new D(v.valuePerOriginalUnit.toString()) })));
   }
 }

@@ -15,6 +15,17 @@ export interface RunAssetRow {
   market_value: string;
 }
 
+export interface ShareClassRow {
+  id: string;
+  name: string;
+  initial_nav_per_unit: string;
+  launch_date: string;
+  perf_fee_rate: string;
+  hurdle_annual_rate: string | null;
+  crystallization_frequency: string;
+  fee_exempt: boolean;
+}
+
 export interface WindowTotals {
   investment_pnl: string;
   management_fee: string;
@@ -141,20 +152,22 @@ export class RiskRepository {
 
   async shareClass(fundId: string, name: string | null) {
     const rows = await this.db.query(
-      `SELECT id, name, initial_nav_per_unit::text, to_char(launch_date, 'YYYY-MM-DD') AS launch_date
+      `SELECT id, name, initial_nav_per_unit::text, to_char(launch_date, 'YYYY-MM-DD') AS launch_date,
+              perf_fee_rate::text, hurdle_annual_rate::text, crystallization_frequency, fee_exempt
          FROM share_classes WHERE fund_id = $1 AND ($2::text IS NULL OR name = $2) ORDER BY sort_order, name LIMIT 1`,
       [fundId, name],
     );
-    return (rows[0] ?? null) as { id: string; name: string; initial_nav_per_unit: string; launch_date: string } | null;
+    return (rows[0] ?? null) as ShareClassRow | null;
   }
 
-  classNavPerUnitSeries(fundId: string, classId: string) {
+  /** The class's GNAV (NAV per unit after management fee, before performance fee) on each complete run where it has units. */
+  classGrossNavPerUnitSeries(fundId: string, classId: string) {
     return this.db.query(
-      `SELECT to_char(r.valuation_date, 'YYYY-MM-DD') AS d, c.nav_per_unit::text AS npu
+      `SELECT to_char(r.valuation_date, 'YYYY-MM-DD') AS d, c.gross_nav_per_unit::text AS gnav
          FROM nav_run_classes c JOIN nav_runs r ON r.id = c.nav_run_id AND r.fund_id = $1 AND r.status = 'complete'
         WHERE c.fund_id = $1 AND c.share_class_id = $2 AND c.nav_per_unit IS NOT NULL
         ORDER BY r.valuation_date`,
       [fundId, classId],
-    ) as Promise<{ d: string; npu: string }[]>;
+    ) as Promise<{ d: string; gnav: string }[]>;
   }
 }

@@ -7,6 +7,7 @@ import { emptyState } from '../nav/engine-state';
 import { DayInputs, EngineState, FlowEvent, FundTerms, TradeEvent, TransferEvent } from '../nav/engine-types';
 import { ExpenseTerms, expenseEventForDay } from '../nav/expense-accrual';
 import { valueDay } from '../nav/nav-engine';
+import { leadSeriesValues } from '../nav/lead-series';
 import { SeededRandom } from './prng';
 import {
   DEMO_CASH_CONNECTION, DEMO_CONNECTIONS, DEMO_DEFAULT_TRADES, DEMO_END_DATE, DEMO_INCEPTION_DATE, DEMO_INSTRUMENTS,
@@ -175,7 +176,7 @@ export function generateDemoFund(options: GenerateOptions): GenerateSummary {
   let tradeBudget = 0;
   const paperQty = new Map<string, number>();
   const monthEndNav = new Map<string, Decimal>();
-  const classNavPerUnit = new Map<string, Map<string, Decimal>>();
+  const classGrossNavPerUnit = new Map<string, Map<string, Decimal>>();
   const expenseTerms: ExpenseTerms[] = expenses.map((e) => ({ ...e, periodEnd: endOfMonth(e.accrualDate) }));
   for (let d = 0; d < dates.length; d++) {
     const date = dates[d];
@@ -318,8 +319,8 @@ export function generateDemoFund(options: GenerateOptions): GenerateSummary {
     state = outcome.state;
     if (isMonthEnd(date)) monthEndNav.set(date, outcome.summary.nav);
     for (const c of outcome.classes) {
-      if (!classNavPerUnit.has(c.classId)) classNavPerUnit.set(c.classId, new Map());
-      if (c.navPerUnit) classNavPerUnit.get(c.classId)!.set(date, c.navPerUnit);
+      if (!classGrossNavPerUnit.has(c.classId)) classGrossNavPerUnit.set(c.classId, new Map());
+      if (c.navPerUnit && c.grossNavPerUnit) classGrossNavPerUnit.get(c.classId)!.set(date, c.grossNavPerUnit);
     }
   }
   tradesCsv.close();
@@ -334,17 +335,21 @@ export function generateDemoFund(options: GenerateOptions): GenerateSummary {
   }
   adminCsv.close();
 
-  // Quarterly LP reports with a short narrative built from Class A's NAV per unit.
+  // Quarterly LP reports with a short narrative: Class A's return on the investor's basis (the lead
+  // series' value per original unit, as /fund/performance), from the previous quarter end.
   const lpCsv = new CsvFile(join(out, 'lp-reports.csv'), ['report_id', 'period_start', 'period_end', 'status', 'preview', 'distributed_at']);
-  const classA = classNavPerUnit.get(fundScopedId(GEN_FUND, 'share-class', 'Class A'))!;
+  const classATerms = terms.classes.find((c) => c.name === 'Class A')!;
+  const classAGnav = [...classGrossNavPerUnit.get(classATerms.id)!].map(([d, gnav]) => ({ d, gnav }));
+  const classA = new Map(leadSeriesValues(classATerms, DEMO_INCEPTION_DATE, classAGnav).map((v) => [v.d, v.valuePerOriginalUnit]));
+  let previousEnd = classATerms.initialNavPerUnit;
   let periodStart = DEMO_INCEPTION_DATE;
   let n = 0;
   for (const date of dates) {
     if (!isMonthEnd(date) || ![3, 6, 9, 12].includes(Number(date.slice(5, 7)))) continue;
     n++;
-    const open = classA.get(periodStart) ?? new Decimal(1000);
     const close = classA.get(date)!;
-    const ret = close.dividedBy(open).minus(1).times(100).toFixed(2);
+    const ret = close.dividedBy(previousEnd).minus(1).times(100).toFixed(2);
+    previousEnd = close;
     const nav = monthEndNav.get(date)!;
     const last = addDays(date, 92) > DEMO_END_DATE;
     const q = `Q${Math.ceil(Number(date.slice(5, 7)) / 3)} ${date.slice(0, 4)}`;
@@ -403,6 +408,7 @@ function generatorTerms(): FundTerms {
       initialNavPerUnit: new Decimal(c.initialNavPerUnit),
     })),
     connections: new Map(DEMO_CONNECTIONS.map((c) => [c.code, { code: c.code, sourceType: c.sourceType, mode: c.mode }])),
+    stablecoins: new Set(DEMO_INSTRUMENTS.filter((i) => i.assetClass === 'stablecoin').map((i) => i.symbol)),
   };
 }
 

@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
+import { JournalRepository } from '../ledger/journal.repository';
 
 /** Child tables first; the funds row (and the API keys bound to it) stays. */
 const FUND_BOOK_TABLES = [
-  'nav_run_flows', 'nav_run_assets', 'nav_run_positions', 'nav_run_lots', 'nav_run_capital_accounts', 'nav_run_classes',
+  'nav_run_jobs', 'nav_run_flows', 'nav_run_assets', 'nav_run_positions', 'nav_run_lots', 'nav_run_capital_accounts', 'nav_run_classes',
   'journal_lines', 'journal_entries', 'nav_runs', 'subscription_lots', 'capital_activity', 'expenses', 'admin_navs', 'lp_reports',
   'stress_preset_returns', 'stress_presets', 'chart_of_accounts', 'prices', 'trades', 'transfers', 'investors', 'share_classes',
   'instruments', 'connections',
@@ -19,5 +20,7 @@ export async function purgeSyntheticFundBooks(ds: DataSource, fundId: string): P
     if (!fund.is_synthetic) throw new Error('refusing to purge the books of a fund that is not synthetic');
     await m.query(`SET LOCAL fundgate.purge = 'on'`);
     for (const table of FUND_BOOK_TABLES) await m.query(`DELETE FROM ${table} WHERE fund_id = $1`, [fundId]);
+    // Same transaction: no reader can see the emptied books under the old generation's cache.
+    await new JournalRepository(m).bumpGeneration(fundId);
   });
 }

@@ -29,6 +29,20 @@ export class JournalRepository {
   }
 
   /**
+   * Marks the books as rewritten: every writer (NAV run batches, manual entries, purge) bumps the
+   * fund's generation in its own transaction, and cached answers are keyed by it.
+   */
+  async bumpGeneration(fundId: string): Promise<void> {
+    await this.q.query(`UPDATE funds SET books_generation = books_generation + 1 WHERE id = $1`, [fundId]);
+  }
+
+  /** The fund's books generation (0 for a fund never written; null for no such fund). */
+  async generation(fundId: string): Promise<string | null> {
+    const [row] = await this.q.query(`SELECT books_generation::text AS g FROM funds WHERE id = $1`, [fundId]);
+    return row?.g ?? null;
+  }
+
+  /**
    * The fund's highest entry number (0 before any entry): one probe of the (fund_id, entry_number)
    * index. The ledger is append-only, so any new line, even one dated in the past, changes it.
    */
@@ -68,6 +82,7 @@ export class JournalRepository {
     const number = await this.nextEntryNumber(fundId);
     const [{ currency }] = await this.q.query(`SELECT base_currency AS currency FROM funds WHERE id = $1`, [fundId]);
     await this.insertEntries(fundId, [{ draft, number, runId: null, postedAt }], currency);
+    await this.bumpGeneration(fundId);
     return { id: fundScopedId(fundId, 'journal-entry', String(number)), entryNumber: number };
   }
 }

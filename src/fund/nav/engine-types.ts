@@ -28,6 +28,8 @@ export interface FundTerms {
   settlementDays: number;
   classes: ShareClassTerms[];
   connections: Map<string, ConnectionTerms>;
+  /** Symbols of stablecoins: booked in 1100 with cash (at cost, their price effect beside it), not in 1200. */
+  stablecoins: ReadonlySet<string>;
 }
 
 export interface TradeEvent {
@@ -119,7 +121,10 @@ export interface RedemptionPayable {
 export interface EngineState {
   valuationDate: IsoDate | null;
   positions: Map<string, PositionState>;
+  /** Unrealized appreciation of investments (account 1250); stablecoins excluded. */
   unrealized: Decimal;
+  /** Price effect of stablecoins held (market value − cost), booked in 1100. */
+  stableUnrealized: Decimal;
   accruedExpenses: Decimal;
   /** Net assets booked by manual entries outside the position book. */
   otherNetAssets: Decimal;

@@ -18,6 +18,7 @@ function fund(spec: ClassSpec): FundTerms {
       feeExempt: spec.exempt ?? false, initialNavPerUnit: d(100),
     }],
     connections: new Map([['bank', { code: 'bank', sourceType: 'bank', mode: 'live' }]]),
+    stablecoins: new Set(),
   };
 }
 

@@ -98,7 +98,7 @@ function valueDayOrThrow(terms: FundTerms, previous: EngineState, day: DayInputs
   for (const t of day.trades) {
     const conn = connectionTerms(terms, t.connection);
     if (conn.mode !== 'live') continue;
-    const posting = postTrade(book, t, conn, date);
+    const posting = postTrade(book, t, conn, date, terms.stablecoins);
     entries.push(posting.entry);
     realized = realized.plus(posting.realized);
     tradingFees = tradingFees.plus(posting.fee);
@@ -116,6 +116,7 @@ function valueDayOrThrow(terms: FundTerms, previous: EngineState, day: DayInputs
   // 3. Valuation at today's closes; a held asset without a close fails the run.
   const positions: PositionResult[] = [];
   let unrealized = ZERO;
+  let stableUnrealized = ZERO;
   let marketValueTotal = ZERO;
   let shortMarketValue = ZERO;
   for (const [key, p] of state.positions) {
@@ -128,7 +129,8 @@ function valueDayOrThrow(terms: FundTerms, previous: EngineState, day: DayInputs
       price = close;
     }
     const marketValue = isCash ? p.quantity : toCents(p.quantity.times(price));
-    if (!isCash) unrealized = unrealized.plus(marketValue.minus(p.cost));
+    if (terms.stablecoins.has(p.symbol)) stableUnrealized = stableUnrealized.plus(marketValue.minus(p.cost));
+    else if (!isCash) unrealized = unrealized.plus(marketValue.minus(p.cost));
     if (!isCash && marketValue.isNegative()) shortMarketValue = shortMarketValue.plus(marketValue.negated());
     marketValueTotal = marketValueTotal.plus(marketValue);
     positions.push({ connection: p.connection, symbol: p.symbol, quantity: p.quantity, cost: p.cost, price, marketValue });
@@ -143,6 +145,13 @@ function valueDayOrThrow(terms: FundTerms, previous: EngineState, day: DayInputs
     .post(ACCOUNTS.changeInUnrealized, unrealizedChange.negated())
     .build());
   state.unrealized = unrealized;
+  // Stablecoins sit with cash in 1100: their price effect (a de-peg) is booked there, not in 1250.
+  const stableChange = stableUnrealized.minus(state.stableUnrealized);
+  push(new EntryBuilder(date, 'mark_to_market', null, `stablecoin price effect at ${date} closes`)
+    .post(ACCOUNTS.cashAtVenues, stableChange)
+    .post(ACCOUNTS.changeInUnrealized, stableChange.negated())
+    .build());
+  state.stableUnrealized = stableUnrealized;
 
   // 4. Expense accruals.
   let expenses = ZERO;
@@ -159,7 +168,7 @@ function valueDayOrThrow(terms: FundTerms, previous: EngineState, day: DayInputs
   state.otherNetAssets = state.otherNetAssets.plus(day.manualPnl);
 
   // 5. Class allocation of the day's P&L and expenses, pro-rata to capital at the start of the day.
-  const investmentPnl = realized.minus(tradingFees).plus(unrealizedChange).plus(day.manualPnl);
+  const investmentPnl = realized.minus(tradingFees).plus(unrealizedChange).plus(stableChange).plus(day.manualPnl);
   const classIds = terms.classes.map((c) => c.id);
   const weights = classIds.map((id) => openingNavByClass.get(id) ?? ZERO);
   if (openingNav.lte(0) && !(investmentPnl.isZero() && expenses.isZero())) {

@@ -23,6 +23,7 @@ export class NavInputsRepository {
               crystallization_frequency, fee_exempt, initial_nav_per_unit::text AS initial
          FROM share_classes WHERE fund_id = $1 ORDER BY sort_order, name`, [fundId]);
     const connections = await this.q.query(`SELECT code, source_type, mode FROM connections WHERE fund_id = $1`, [fundId]);
+    const stablecoins = await this.q.query(`SELECT symbol FROM instruments WHERE fund_id = $1 AND asset_class = 'stablecoin'`, [fundId]);
     return {
       fundId, baseCurrency: fund.base_currency.trim(), cashConnection: fund.cash_connection_code, settlementDays: fund.settlement_days,
       classes: classes.map((c: Record<string, string | boolean | null>) => ({
@@ -32,6 +33,7 @@ export class NavInputsRepository {
         initialNavPerUnit: new Decimal(c.initial as string),
       })),
       connections: new Map(connections.map((c: { code: string; source_type: 'bank'; mode: 'live' }) => [c.code, { code: c.code, sourceType: c.source_type, mode: c.mode }])),
+      stablecoins: new Set(stablecoins.map((s: { symbol: string }) => s.symbol)),
     };
   }
 

@@ -1,5 +1,5 @@
 import { DataSource, QueryRunner } from 'typeorm';
-import { IsoDate, addDays } from '../dates';
+import { IsoDate, addDays, daysBetween } from '../dates';
 import { fundScopedId } from '../ids';
 import { emptyState } from './engine-state';
 import { DayValuation, EngineState, FundTerms } from './engine-types';
@@ -15,6 +15,21 @@ export interface NavRunOptions {
   clock?: (date: IsoDate) => Date;
   /** Dates per load-compute-write batch. */
   batchDays?: number;
+  /** Called after each written batch with the number of dates done so far (complete or failed). */
+  onProgress?: (datesDone: number) => Promise<void>;
+}
+
+/**
+ * The dates a run for `date` covers: any earlier dates not yet run (from the day after the last
+ * complete run), and, when `date` already has a complete run, every later complete date (a
+ * correction cascades so the chain stays consistent). Null when there is nothing to run.
+ */
+export function navRangeFor(date: IsoDate, lastComplete: IsoDate | null, inception: IsoDate): { from: IsoDate; to: IsoDate } | null {
+  let from = lastComplete && date > addDays(lastComplete, 1) ? addDays(lastComplete, 1) : date;
+  if (from < inception) from = inception;
+  let to = date;
+  if (lastComplete && from <= lastComplete && to < lastComplete) to = lastComplete;
+  return from > to ? null : { from, to };
 }
 
 export interface NavRunOutcome {
@@ -56,6 +71,15 @@ export class NavRunService {
     const lastComplete = await new NavRunRepository(this.dataSource).lastCompleteDate(fundId);
     const from = lastComplete && date > addDays(lastComplete, 1) ? addDays(lastComplete, 1) : date;
     return this.runNavRange(fundId, { from, to: date, clock });
+  }
+
+  /** The range `runNavForDate(date)` would cover, with its number of dates. */
+  async planForDate(fundId: string, date: IsoDate): Promise<{ from: IsoDate; to: IsoDate; days: number } | null> {
+    const [lastComplete, calendar] = await Promise.all([
+      new NavRunRepository(this.dataSource).lastCompleteDate(fundId), new NavInputsRepository(this.dataSource).calendar(fundId),
+    ]);
+    const range = navRangeFor(date, lastComplete, calendar.inceptionDate);
+    return range && { ...range, days: daysBetween(range.from, range.to) + 1 };
   }
 
   /** The newest run for a date (complete, failed or running), as the admin endpoint answers it. */
@@ -113,6 +137,7 @@ export class NavRunService {
       outcome.superseded += written.superseded;
       if (failure) outcome.failed = { ...failure, runId: written.failedRunId! };
       if (valued.length) outcome.lastCompleteDate = valued[valued.length - 1].date;
+      await options.onProgress?.(outcome.completed + (failure ? 1 : 0));
     }
     return outcome;
   }
@@ -125,6 +150,7 @@ export class NavRunService {
       const runs = new NavRunRepository(qr);
       const journal = new JournalRepository(qr);
       await journal.lockBooks(fundId);
+      await journal.bumpGeneration(fundId);
       let superseded = 0;
       const first = valued[0]?.date ?? failure!.date;
       const last = failure?.date ?? valued[valued.length - 1].date;

@@ -1,39 +1,46 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequiresScopes } from '../../common/auth/auth.decorators';
+import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../../common/auth/auth.decorators';
 import { fundIdOf, type Principal } from '../../common/auth/principal';
-import { ProblemError, invalidParameter } from '../../common/errors/problem';
+import { invalidParameter } from '../../common/errors/problem';
+import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 import { Returns } from '../../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { isIsoDate } from '../dates';
-import { NavRunResultDto, RunNavRequestDto } from './nav-run.dto';
-import { NavRunService } from './nav-run.service';
+import { NavJobDto, NavRunListDto, RunNavRequestDto } from './nav-run.dto';
+import { jobLocation, NavJobsService } from './nav-jobs.service';
 
 @ApiTags('admin: NAV runs')
 @Controller('api/v1/admin/nav-runs')
 @RequiresScopes('nav:publish')
+@SessionAccess()
 @RateLimitPolicy('fund-minute')
 export class NavRunsController {
-  constructor(private readonly navRuns: NavRunService) {}
+  constructor(private readonly jobs: NavJobsService) {}
 
   @Post()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Run the NAV engine for a valuation date (superseding a complete run for that date) and answer the run' })
-  @Returns(NavRunResultDto)
-  async run(@CurrentPrincipal() caller: Principal, @Body() body: RunNavRequestDto): Promise<NavRunResultDto> {
-    const fundId = fundIdOf(caller);
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Queue a NAV run for a valuation date (earlier missing dates included; a correction supersedes and cascades). Answers the job to poll; at most NAV_RUN_MAX_DAYS dates per call, one job per fund at a time (409)' })
+  @Returns(NavJobDto)
+  async run(@CurrentPrincipal() caller: Principal, @Body() body: RunNavRequestDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<NavJobDto> {
     if (!isIsoDate(body.valuationDate)) throw invalidParameter('valuationDate', 'must be a calendar date YYYY-MM-DD');
-    let outcome;
-    try {
-      outcome = await this.navRuns.runNavForDate(fundId, body.valuationDate);
-    } catch (err) {
-      throw new ProblemError('unprocessable', (err as Error).message);
-    }
-    const run = await this.navRuns.latestRunFor(fundId, body.valuationDate);
-    if (!run) {
-      const reason = outcome.failed ? `the run for ${outcome.failed.date} failed: ${outcome.failed.reason}` : 'no run was made for that date';
-      throw new ProblemError('unprocessable', reason);
-    }
-    return { ...run, completedRuns: outcome.completed, supersededRuns: outcome.superseded };
+    const job = await this.jobs.request(fundIdOf(caller), caller.keyId ?? null, body.valuationDate);
+    reply.header('location', jobLocation(job.jobId));
+    return job;
+  }
+
+  @Get('jobs/:id')
+  @ApiOperation({ summary: 'A NAV run job: status, progress (dates done of total) and, once run, its outcome' })
+  @Returns(NavJobDto)
+  job(@CurrentPrincipal() caller: Principal, @Param('id') id: string): Promise<NavJobDto> {
+    return this.jobs.job(fundIdOf(caller), id);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The fund's NAV runs, newest first (complete, failed with the reason, superseded), cursor-paged; publish one with POST /{id}/publish" })
+  @Returns(NavRunListDto)
+  runs(@CurrentPrincipal() caller: Principal, @Query() q: CursorPageQueryDto): Promise<NavRunListDto> {
+    return this.jobs.runs(fundIdOf(caller), q.limit ?? 100, q.cursor);
   }
 }

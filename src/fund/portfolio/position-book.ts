@@ -9,6 +9,11 @@ export function cashAccountFor(connection: ConnectionTerms): string {
   return connection.sourceType === 'bank' ? ACCOUNTS.cashAtBank : ACCOUNTS.cashAtVenues;
 }
 
+/** Where a holding is carried at cost: stablecoins with cash in 1100, everything else in 1200. */
+export function costAccountFor(symbol: string, stablecoins: ReadonlySet<string>): string {
+  return stablecoins.has(symbol) ? ACCOUNTS.cashAtVenues : ACCOUNTS.investmentsAtCost;
+}
+
 /** Positions (cash included, as the base-currency symbol) per connection and asset. */
 export class PositionBook {
   constructor(
@@ -46,11 +51,14 @@ export interface TradePosting {
  * reduces a position, shorts carried as a liability at proceeds. A trade that crosses zero is
  * booked as a close and an open in one entry.
  */
-export function postTrade(book: PositionBook, trade: TradeEvent, connection: ConnectionTerms, date: string): TradePosting {
+export function postTrade(
+  book: PositionBook, trade: TradeEvent, connection: ConnectionTerms, date: string, stablecoins: ReadonlySet<string> = new Set(),
+): TradePosting {
   const pos = book.get(trade.connection, trade.symbol);
   const notional = toCents(trade.quantity.times(trade.price));
   const fee = toCents(trade.fee);
   const cashAccount = cashAccountFor(connection);
+  const costAccount = costAccountFor(trade.symbol, stablecoins);
   const sign = trade.side === 'buy' ? 1 : -1;
   const label = `${trade.side} ${trade.quantity.toString()} ${trade.symbol} @ ${trade.price.toString()} on ${trade.connection}`;
   const entry = new EntryBuilder(date, 'trade', trade.ref, label);
@@ -68,14 +76,14 @@ export function postTrade(book: PositionBook, trade: TradeEvent, connection: Con
     const relieved = reducing.equals(pos.quantity.abs()) ? pos.cost : toCents(pos.cost.times(reducing).dividedBy(pos.quantity.abs()));
     // relieved is signed: positive cost of a long, negative proceeds of a short.
     realized = trade.side === 'sell' ? reducingNotional.minus(relieved) : relieved.negated().minus(reducingNotional);
-    if (pos.quantity.isPositive()) entry.post(ACCOUNTS.investmentsAtCost, relieved.negated());
+    if (pos.quantity.isPositive()) entry.post(costAccount, relieved.negated());
     else entry.post(ACCOUNTS.securitiesSoldShort, relieved.negated());
     entry.post(ACCOUNTS.realizedGains, realized.negated());
     pos.cost = pos.cost.minus(relieved);
     pos.quantity = pos.quantity.minus(reducing.times(Math.sign(pos.quantity.toNumber())));
   }
   if (opening.gt(0)) {
-    if (trade.side === 'buy') entry.post(ACCOUNTS.investmentsAtCost, openingNotional);
+    if (trade.side === 'buy') entry.post(costAccount, openingNotional);
     else entry.post(ACCOUNTS.securitiesSoldShort, openingNotional.negated());
     pos.cost = pos.cost.plus(openingNotional.times(sign));
     pos.quantity = pos.quantity.plus(opening.times(sign));

@@ -1,0 +1,91 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Job, Queue, Worker } from 'bullmq';
+import type Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+import { bullPrefix, closeWithin, producerConnection, workerConnection } from '../../webhooks/bull-connections';
+import { NavJobsRepository } from './nav-jobs.repository';
+import { NavRunOutcome, NavRunService } from './nav-run.service';
+
+export const NAV_RUN_QUEUE = 'nav-runs';
+/** Dates per written batch inside a job: progress is recorded after each. */
+const JOB_BATCH_DAYS = 15;
+
+/**
+ * NAV runs requested over the admin API, as BullMQ jobs: the API role enqueues (the job row in
+ * PostgreSQL is the resource clients poll), the worker role runs the engine over the job's
+ * bounded range, recording progress after each batch and the outcome at the end. BullMQ job id
+ * = the job row id, so a re-enqueue is a no-op; a job whose worker died is picked up again as a
+ * stalled job and resumes (the row stays `running`).
+ */
+@Injectable()
+export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('NavJobQueue');
+  private queue: Queue | null = null;
+  private worker: Worker | null = null;
+  private connections: Redis[] = [];
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(getDataSourceToken()) private readonly db: DataSource,
+    private readonly navRuns: NavRunService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const producer = producerConnection(this.config.redisUrl);
+    producer.on('error', () => undefined);
+    this.connections.push(producer);
+    this.queue = new Queue(NAV_RUN_QUEUE, { connection: producer, prefix: bullPrefix(this.config) });
+    this.queue.on('error', () => undefined);
+    if (this.config.role === 'api') return;
+    const connection = workerConnection(this.config.redisUrl);
+    connection.on('error', () => undefined);
+    this.connections.push(connection);
+    this.worker = new Worker(NAV_RUN_QUEUE, (job: Job<{ jobId: string }>) => this.process(job.data.jobId), {
+      connection, prefix: bullPrefix(this.config), concurrency: 2,
+    });
+    this.worker.on('error', (err) => this.logger.warn(`worker error: ${err.message}`));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.worker) await closeWithin(5000, () => this.worker!.close(), () => undefined);
+    if (this.queue) await closeWithin(2000, () => this.queue!.close(), () => undefined);
+    for (const c of this.connections) c.disconnect();
+  }
+
+  async enqueue(jobId: string): Promise<void> {
+    if (!this.queue) throw new Error('the NAV run queue is not started');
+    await this.queue.add('nav-run', { jobId }, { jobId, removeOnComplete: 1000, removeOnFail: 1000 });
+  }
+
+  /** Runs one job's range; the outcome (or the error) is recorded on the job row, never thrown away. */
+  async process(jobId: string): Promise<void> {
+    const jobs = new NavJobsRepository(this.db);
+    const job = await jobs.start(jobId);
+    if (!job) return;
+    try {
+      const outcome = await this.navRuns.runNavRange(job.fund_id, {
+        from: job.from_date, to: job.to_date, batchDays: JOB_BATCH_DAYS, onProgress: (done) => jobs.progress(jobId, done),
+      });
+      const run = await this.navRuns.latestRunFor(job.fund_id, job.valuation_date);
+      const failed = outcome.failed ? `the run for ${outcome.failed.date} failed: ${outcome.failed.reason}` : null;
+      await jobs.finish(jobId, failed ? 'failed' : 'succeeded', outcomeView(outcome, run), failed);
+    } catch (err) {
+      this.logger.warn(`NAV run job ${jobId} failed: ${(err as Error).message}`);
+      await jobs.finish(jobId, 'failed', null, (err as Error).message);
+    }
+  }
+}
+
+function outcomeView(outcome: NavRunOutcome, run: Awaited<ReturnType<NavRunService['latestRunFor']>>): Record<string, unknown> {
+  return {
+    completedRuns: outcome.completed,
+    supersededRuns: outcome.superseded,
+    failedRun: outcome.failed ? { valuationDate: outcome.failed.date, navRunId: outcome.failed.runId, reason: outcome.failed.reason } : null,
+    lastCompleteDate: outcome.lastCompleteDate,
+    navRunId: run?.navRunId ?? null,
+    runStatus: run?.status ?? null,
+    netAssetValue: run?.netAssetValue ?? null,
+  };
+}

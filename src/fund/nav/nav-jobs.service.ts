@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/config';
+import { CursorCodec } from '../../common/pagination/cursor';
+import { notFound, ProblemError } from '../../common/errors/problem';
+import { IsoDate } from '../dates';
+import { NavJobQueue } from './nav-job.queue';
+import { NavJobRow, NavJobsRepository } from './nav-jobs.repository';
+import { NavJobDto, NavJobOutcomeDto, NavRunListDto } from './nav-run.dto';
+import { NavRunService } from './nav-run.service';
+
+export const jobLocation = (jobId: string) => `/api/v1/admin/nav-runs/jobs/${jobId}`;
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+/** The admin NAV-run job lifecycle: plan and bound the range, one active job per fund, enqueue, answer. */
+@Injectable()
+export class NavJobsService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(getDataSourceToken()) private readonly db: DataSource,
+    private readonly navRuns: NavRunService,
+    private readonly queue: NavJobQueue,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async request(fundId: string, keyId: string | null, date: IsoDate): Promise<NavJobDto> {
+    const plan = await this.navRuns.planForDate(fundId, date);
+    if (!plan) {
+      throw new ProblemError('unprocessable', `nothing to run for ${date}: it is before the fund's inception`, [{ field: 'valuationDate', message: 'must be on or after the fund inception' }]);
+    }
+    const max = this.config.navRunMaxDays;
+    if (plan.days > max) {
+      throw new ProblemError('range_too_large',
+        `a run for ${date} covers ${plan.from} … ${plan.to} (${plan.days} dates); one call may cover at most ${max} (NAV_RUN_MAX_DAYS). ` +
+        'Run forward in steps, or re-run a whole history with npm run fund:nav.',
+        [{ field: 'valuationDate', message: `must need at most ${max} dates to be run` }]);
+    }
+    const jobs = new NavJobsRepository(this.db);
+    const { job, activeJobId } = await jobs.insertQueued(fundId, keyId, date, plan.from, plan.to, plan.days);
+    if (!job) {
+      throw new ProblemError('nav_job_in_progress', `NAV run job ${activeJobId} is still queued or running for this fund; poll it and try again when it has finished`,
+        undefined, activeJobId ? { location: jobLocation(activeJobId) } : undefined);
+    }
+    try {
+      await this.queue.enqueue(job.id);
+    } catch (err) {
+      await jobs.finish(job.id, 'failed', null, `could not be queued: ${(err as Error).message}`);
+      throw new ProblemError('unavailable', 'the job queue is unavailable; nothing was run, try again shortly');
+    }
+    return jobView(job);
+  }
+
+  async job(fundId: string, jobId: string): Promise<NavJobDto> {
+    const job = await new NavJobsRepository(this.db).find(fundId, jobId);
+    if (!job) throw notFound(`NAV run job ${jobId}`);
+    return jobView(job);
+  }
+
+  async runs(fundId: string, limit = 100, cursor?: string): Promise<NavRunListDto> {
+    const kind = `nav-runs:${fundId}`; // a cursor is bound to its listing and fund
+    const after = cursor ? this.cursors.decode(kind, cursor, { t: 'timestamp', id: 'uuid' }) : null;
+    const rows = await new NavJobsRepository(this.db).listRuns(fundId, after, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map((r) => ({
+        navRunId: r.id, valuationDate: r.valuation_date, status: r.status, failureReason: r.failure_reason, netAssetValue: r.net_asset_value,
+        createdAt: iso(r.started_at)!, completedAt: iso(r.completed_at), publishedAt: iso(r.published_at),
+      })),
+      nextCursor: rows.length > limit && last ? this.cursors.encode(kind, { t: last.started_key, id: last.id }) : null,
+      hasMore: rows.length > limit,
+    };
+  }
+}
+
+function jobView(j: NavJobRow): NavJobDto {
+  return {
+    jobId: j.id, valuationDate: j.valuation_date, fromDate: j.from_date, toDate: j.to_date, status: j.status,
+    progress: { completedDates: j.completed_dates, totalDates: j.total_dates },
+    outcome: (j.outcome as unknown as NavJobOutcomeDto) ?? null, error: j.error,
+    createdAt: iso(j.created_at)!, startedAt: iso(j.started_at), finishedAt: iso(j.finished_at),
+  };
+}
