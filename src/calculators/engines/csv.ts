@@ -1,3 +1,4 @@
+import { CSV_MAX_BYTES } from '../dto/limits';
 import { FieldError, ProblemError } from '../../common/errors/problem';
 import { Amount, parseAmount, TOO_LARGE } from './amount';
 
@@ -14,7 +15,7 @@ import { Amount, parseAmount, TOO_LARGE } from './amount';
  */
 
 /** Byte limit of one CSV field (UTF-8), answered with 413 when exceeded. */
-export const CSV_MAX_BYTES = 512 * 1024;
+export { CSV_MAX_BYTES };
 /** At most this many bad rows are itemised in one problem; the rest are counted. */
 export const MAX_ROW_ERRORS = 100;
 

@@ -1,10 +1,11 @@
 import { ProblemError } from '../../common/errors/problem';
+import { REPORT_TEXT_MAX_CHARS } from '../dto/limits';
 import { DISCLAIMER } from './numeric';
 import { InputMethod, TextDigest, textDigest } from './text-input';
 
 export type ReportingFrequency = 'monthly' | 'quarterly' | 'adhoc';
 export const REPORTING_FREQUENCIES: readonly ReportingFrequency[] = ['monthly', 'quarterly', 'adhoc'];
-export const REPORT_TEXT_MAX_CHARS = 200_000;
+export { REPORT_TEXT_MAX_CHARS };
 
 export interface LpReportGraderInput {
   reportText: string;

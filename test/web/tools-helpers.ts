@@ -1,0 +1,60 @@
+import type { Browser, Page, Response } from 'playwright-core';
+import { randomIp } from '../utils/app';
+
+export const TOOL_NAMES = [
+  'fee-calculator',
+  'nav-validator',
+  'exposure-analysis',
+  'operating-cost-calculator',
+  'back-office-savings',
+  'fund-health-check',
+  'lp-report-grader',
+] as const;
+
+/**
+ * A page whose requests come from their own client address (the server trusts 127.0.0.1 as a
+ * proxy), so each test has its own calculator day and never eats another's cap.
+ */
+export async function newToolPage(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; ip: string }> {
+  const ip = randomIp();
+  const context = await browser.newContext({ viewport, extraHTTPHeaders: { 'x-forwarded-for': ip }, acceptDownloads: true });
+  const page = await context.newPage();
+  return { page, ip };
+}
+
+/** Clicks Calculate and answers the calculator response the page received. */
+export async function calculate(page: Page): Promise<Response> {
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().includes('/api/v1/calc/') && r.request().method() === 'POST'),
+    page.getByRole('button', { name: 'Calculate' }).click(),
+  ]);
+  return response;
+}
+
+/** The value of `member` in an answer: the shallowest occurrence (totals.endingNavUsd → endingNavUsd). */
+export function memberOf(answer: unknown, member: string): unknown {
+  let level: unknown[] = [answer];
+  while (level.length) {
+    const next: unknown[] = [];
+    for (const node of level) {
+      if (node && typeof node === 'object' && !Array.isArray(node)) {
+        if (member in node) return (node as Record<string, unknown>)[member];
+        next.push(...Object.values(node));
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}
+
+/** The headline figures shown: member → text. */
+export async function shownFigures(page: Page): Promise<Record<string, string>> {
+  return page.locator('[data-testid^="figure-"]').evaluateAll((els) =>
+    Object.fromEntries(els.map((e) => [e.getAttribute('data-testid')!.slice('figure-'.length), (e.textContent ?? '').trim()])),
+  );
+}
+
+/** A figure as the page prints it: the JSON number or string verbatim, null as a dash. */
+export function asShown(v: unknown): string {
+  return v === null || v === undefined ? '—' : String(v);
+}

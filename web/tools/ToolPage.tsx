@@ -1,0 +1,155 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { apiRequest, ApiError, describeError, type RateLimitInfo } from '../shared/api';
+import { calcPath, type ToolInfo } from './catalog';
+import { sizeProblem } from './download';
+import { Field } from './Fields';
+import { fromSearch, RUN_PARAM, toBody, toSearch, type FormValues } from './form-state';
+import { loadFields, type FieldSpec } from './schema';
+import { RateLimitNote } from './RateLimitNote';
+import { ResultPanel } from './ResultPanel';
+
+export type Outcome =
+  | { kind: 'idle' }
+  | { kind: 'answer'; answer: Record<string, unknown> }
+  | { kind: 'error'; message: string; fieldErrors: Record<string, string>; status: number | null; retryAfter: number | null };
+
+function errorOutcome(err: unknown): Outcome {
+  if (err instanceof ApiError) {
+    const fieldErrors = err.fieldErrors();
+    const listed = Object.keys(fieldErrors).length;
+    const message = err.status === 429 ? describeError(err) : listed ? `${describeError(err)} (${listed} field${listed > 1 ? 's' : ''} to fix below).` : describeError(err);
+    return { kind: 'error', message, fieldErrors, status: err.status, retryAfter: err.retryAfter ?? err.rateLimit.reset };
+  }
+  return { kind: 'error', message: describeError(err), fieldErrors: {}, status: null, retryAfter: null };
+}
+
+/** Client-side size limits of CSV and text fields: refused before anything is sent. */
+function oversize(fields: FieldSpec[], values: FormValues): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of fields) {
+    const problem = f.limit ? sizeProblem(String(values[f.name] ?? ''), f.limit) : null;
+    if (problem) out[f.name] = `${f.label} ${problem}; nothing was sent.`;
+  }
+  return out;
+}
+
+/** One tool: the form from the API document, Calculate, the answer, limits and exports. */
+export function ToolPage({ tool }: { tool: ToolInfo }) {
+  const [params, setParams] = useSearchParams();
+  const [fields, setFields] = useState<FieldSpec[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [values, setValues] = useState<FormValues>({});
+  const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
+  const [rate, setRate] = useState<RateLimitInfo | null>(null);
+  const [omitted, setOmitted] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const resultRef = useRef<HTMLElement>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
+
+  const run = useCallback(
+    async (specs: FieldSpec[], vals: FormValues, writeUrl: boolean) => {
+      const tooBig = oversize(specs, vals);
+      if (Object.keys(tooBig).length) {
+        setOutcome({ kind: 'error', message: 'An input is over its size limit.', fieldErrors: tooBig, status: null, retryAfter: null });
+        return;
+      }
+      if (writeUrl) {
+        const { search, omitted: left } = toSearch(specs, vals);
+        setOmitted(left);
+        setParams(search, { replace: true });
+      }
+      setBusy(true);
+      try {
+        const res = await apiRequest<Record<string, unknown>>(calcPath(tool.name), { method: 'POST', body: toBody(specs, vals) });
+        setRate(res.rateLimit);
+        setOutcome({ kind: 'answer', answer: res.body });
+      } catch (err) {
+        if (err instanceof ApiError && err.rateLimit.limit !== null) setRate(err.rateLimit);
+        setOutcome(errorOutcome(err));
+      } finally {
+        setBusy(false);
+      }
+    },
+    [tool.name, setParams],
+  );
+
+  useEffect(() => {
+    let live = true;
+    document.title = `${tool.title} — fundgate free tools`;
+    setFields(null);
+    setOutcome({ kind: 'idle' });
+    loadFields(tool.name).then(
+      (specs) => {
+        if (!live) return;
+        const initial = fromSearch(specs, params);
+        setFields(specs);
+        setValues(initial);
+        if (params.get(RUN_PARAM) === '1') void run(specs, initial, false);
+      },
+      (err) => live && setLoadError(describeError(err)),
+    );
+    return () => {
+      live = false;
+    };
+    // the URL is read once per tool: later changes to it are our own
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [tool.name]);
+
+  useEffect(() => {
+    if (outcome.kind === 'answer') resultRef.current?.focus();
+    if (outcome.kind === 'error') errorRef.current?.focus();
+  }, [outcome]);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (fields) void run(fields, values, true);
+  };
+  const set = (name: string) => (v: string | boolean) => setValues((prev) => ({ ...prev, [name]: v }));
+  const fieldErrors = outcome.kind === 'error' ? outcome.fieldErrors : {};
+
+  return (
+    <>
+      <p className="breadcrumbs no-print">
+        <Link to="/">Free tools</Link> › {tool.title}
+      </p>
+      <h1>{tool.title}</h1>
+      <p className="lede">{tool.question}</p>
+      <div className={fields?.some((f) => f.kind === 'csv' || f.kind === 'text') ? 'tool-layout stacked' : 'tool-layout'}>
+        <form className="panel tool-form no-print" onSubmit={onSubmit} noValidate aria-label={`${tool.title} inputs`}>
+          <h2>Inputs</h2>
+          {loadError && <div className="error" role="alert">The form could not load: {loadError}</div>}
+          {!fields && !loadError && <p className="muted">Loading the form…</p>}
+          {fields?.map((f) => (
+            <Field key={f.name} field={f} value={values[f.name] ?? ''} error={fieldErrors[f.name]} onChange={set(f.name)}
+              onInputMethod={(m) => setValues((prev) => ('inputMethod' in prev ? { ...prev, inputMethod: m } : prev))} />
+          ))}
+          {fields && 'inputMethod' in values && <p className="muted small">Entered by: {String(values.inputMethod)}</p>}
+          <div className="actions">
+            <button type="submit" disabled={!fields || busy}>
+              Calculate
+            </button>
+            {busy && <span role="status">Calculating…</span>}
+          </div>
+          <RateLimitNote rate={rate} />
+        </form>
+        <div className="tool-output">
+          {outcome.kind === 'error' && (
+            <div className="error" role="alert" data-testid="error" tabIndex={-1} ref={errorRef}>
+              <strong>{outcome.status === 429 ? 'Daily limit reached. ' : ''}</strong>
+              {outcome.message}
+              {outcome.status === 429 && outcome.retryAfter !== null && (
+                <> The cap resets at {new Date(Date.now() + outcome.retryAfter * 1000).toISOString().slice(11, 16)} UTC.</>
+              )}
+            </div>
+          )}
+          {omitted.length > 0 && (
+            <p className="notice no-print">The link leaves out {omitted.join(', ')} (too long for a URL): whoever opens it starts from the default there.</p>
+          )}
+          {outcome.kind === 'answer' && <ResultPanel tool={tool} answer={outcome.answer} focusRef={resultRef} />}
+          {outcome.kind === 'idle' && fields && <p className="muted">Change any input and press Calculate. The defaults are the engine’s documented ones.</p>}
+        </div>
+      </div>
+    </>
+  );
+}

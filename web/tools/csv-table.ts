@@ -1,0 +1,42 @@
+/**
+ * Just enough CSV for the paste/edit table (RFC 4180 quoting, LF/CRLF/CR). The calculator reads
+ * and validates the text itself; this only turns it into cells to edit and back.
+ */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const src = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (quoted) {
+      if (c === '"' && src[i + 1] === '"') (cell += '"'), i++;
+      else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(cell), (cell = '');
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && src[i + 1] === '\n') i++;
+      row.push(cell), rows.push(row), (row = []), (cell = '');
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) row.push(cell), rows.push(row);
+  return rows.filter((r) => r.some((c) => c.trim() !== ''));
+}
+
+function quote(cell: string): string {
+  return /[",\r\n]/.test(cell) || /^\s|\s$/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+export function toCsv(rows: readonly (readonly unknown[])[]): string {
+  return rows.map((r) => r.map((c) => quote(c === null || c === undefined ? '' : String(c))).join(',')).join('\n');
+}
+
+/** Objects to CSV: one column per key of the first row (nested values as JSON). */
+export function objectsToCsv(items: readonly Record<string, unknown>[]): string {
+  if (items.length === 0) return '';
+  const keys = Object.keys(items[0]);
+  const cell = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+  return toCsv([keys, ...items.map((it) => keys.map((k) => cell(it[k])))]);
+}
