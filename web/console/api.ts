@@ -68,6 +68,8 @@ export interface Membership {
   fund: FundRef;
   role: Role;
   scopes: string[];
+  /** Approvals on this fund need a TOTP check in the last 10 minutes. */
+  approvalRequiresTotp?: boolean;
 }
 
 export interface SessionInfo {

@@ -10,6 +10,10 @@ const EXPLANATIONS: Record<string, string> = {
   totp_required: 'This account uses two-factor authentication: enter the 6-digit code from your authenticator app.',
 };
 
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export function problemCode(err: unknown): string | null {
   return err instanceof ApiError ? (err.problem.code ?? null) : null;
 }
@@ -21,7 +25,7 @@ export function ErrorMessage({ error, title }: { error: unknown; title?: string 
   const fields = error instanceof ApiError ? (error.problem.errors ?? []) : [];
   return (
     <div className="error" role="alert">
-      <strong>{title ?? 'That did not work.'}</strong> {describeError(error)}
+      <strong>{title ?? 'That did not work.'}</strong> {sentence(describeError(error))}
       {code && EXPLANATIONS[code] && <p className="explain">{EXPLANATIONS[code]}</p>}
       {fields.length > 0 && (
         <ul>
@@ -97,7 +101,7 @@ export function SecretReveal({ label, value, testId, onDone }: { label: string; 
   };
   return (
     <div className="secret panel" role="region" aria-label={label}>
-      <h3>{label}</h3>
+      <h2>{label}</h2>
       <p className="notice">Copy it now: it is shown only once and cannot be recovered.</p>
       <code className="secret-value" data-testid={testId} ref={ref}>
         {value}

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiError } from '../shared/api';
+import { ApiError, describeError } from '../shared/api';
 import { configureConsoleApi, consoleRequest, type Membership, type SessionInfo } from './api';
 
 /**
@@ -83,7 +83,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     configureConsoleApi({ onSessionEnded: () => dropSession('Your session has ended (it expired or you signed out elsewhere). Sign in again to continue.') });
-    refresh().catch(() => dropSession('The service could not be reached. Try again in a moment.'));
+    refresh().catch((err) => dropSession(`Your session could not be loaded: ${describeError(err)}`));
   }, [refresh, dropSession]);
 
   const value = useMemo<SessionContextValue>(() => {

@@ -93,7 +93,7 @@ function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void 
         {k.name}
         {k.owner && <div className="muted small">{k.owner.kind === 'service' ? `service: ${k.owner.displayName}` : k.owner.displayName}</div>}
       </td>
-      <td className="mono">{keyLabel(k)}</td>
+      <td className="mono nowrap">{keyLabel(k)}</td>
       <td>{k.scopes.length ? k.scopes.join(', ') : <span className="muted">calculators only</span>}</td>
       <td>{k.fund?.name ?? <span className="muted">none</span>}</td>
       <td>{k.plan}</td>

@@ -4,6 +4,7 @@ import { consoleRequest, query, type Page } from '../api';
 import { ConfirmDialog, ErrorMessage, formatDateTime, Loading, Notice, PageTitle, useAction, useLoad } from '../components';
 import { ProposalPayloadView, type ProposalPayload } from './ProposalPayload';
 import { StepUp } from './StepUp';
+import { useSession } from '../session';
 
 interface Actor {
   accountId: string;
@@ -33,9 +34,10 @@ const KIND_TITLES: Record<string, string> = {
   'lp-report': 'LP report distribution',
 };
 
-function actorName(a: Actor | null): string {
+function actorName(a: Actor | null, myUserId: string | undefined): string {
   if (!a) return '—';
-  return a.displayName ?? `account ${a.accountId.slice(0, 8)}`;
+  if (a.userId && a.userId === myUserId) return 'you';
+  return a.displayName ?? (a.userId ? `person ${a.userId.slice(0, 8)}` : `service ${a.accountId.slice(0, 8)}`);
 }
 
 /** Whether a refusal is the TOTP step-up (the person can fix it here) rather than the person rule. */
@@ -71,11 +73,12 @@ function Decide({ proposal, decision, onClose, onDone }: { proposal: Proposal; d
 }
 
 function PendingRow({ p, onDecide }: { p: Proposal; onDecide(p: Proposal, d: 'approve' | 'reject'): void }) {
+  const { session } = useSession();
   const titleId = `proposal-${p.id}`;
   return (
     <article className="proposal" data-testid="proposal-row" aria-labelledby={titleId}>
       <h3 id={titleId}>
-        {KIND_TITLES[p.kind] ?? p.kind} <span className="muted small">staged {formatDateTime(p.createdAt)} by {actorName(p.proposedBy)}</span>
+        {KIND_TITLES[p.kind] ?? p.kind} <span className="muted small">staged {formatDateTime(p.createdAt)} by {actorName(p.proposedBy, session?.user.id)}</span>
       </h3>
       <ProposalPayloadView kind={p.kind} payload={p.payload} />
       <div className="actions">
@@ -87,6 +90,7 @@ function PendingRow({ p, onDecide }: { p: Proposal; onDecide(p: Proposal, d: 'ap
 }
 
 function History() {
+  const { session } = useSession();
   const [cursor, setCursor] = useState<string | null>(null);
   const list = useLoad(() => consoleRequest<Page<Proposal>>(`${BASE}${query({ cursor, limit: 50 })}`), [cursor]);
   const decided = list.data?.items.filter((p) => p.status !== 'pending') ?? [];
@@ -110,7 +114,7 @@ function History() {
                   <td>{formatDateTime(p.decidedAt)}</td>
                   <td>{KIND_TITLES[p.kind] ?? p.kind}</td>
                   <td><span className={p.status === 'approved' ? 'badge ok' : 'badge bad'}>{p.status}</span></td>
-                  <td>{actorName(p.decidedBy)}</td>
+                  <td>{actorName(p.decidedBy, session?.user.id)}</td>
                   <td>{p.decisionNote ?? ''}</td>
                   <td className="mono small">{p.executionRef ?? ''}</td>
                 </tr>
@@ -120,6 +124,26 @@ function History() {
         </div>
       )}
       {list.data?.hasMore && <button type="button" className="secondary" onClick={() => setCursor(list.data!.nextCursor)}>Older</button>}
+    </section>
+  );
+}
+
+const TEN_MINUTES = 10 * 60_000;
+
+/** On a fund that requires it, the step-up state and the way to renew it, before a decision fails. */
+function TotpRequirement() {
+  const { membership, session } = useSession();
+  if (!membership?.approvalRequiresTotp) return null;
+  const verifiedAt = session?.totpVerifiedAt ? new Date(session.totpVerifiedAt).getTime() : 0;
+  const fresh = Date.now() - verifiedAt < TEN_MINUTES;
+  return (
+    <section className="panel" aria-labelledby="totp-req">
+      <h2 id="totp-req">Two-factor check</h2>
+      <p>
+        {membership.fund.name} requires a two-factor check in the last 10 minutes to approve.{' '}
+        {fresh ? `Verified at ${formatDateTime(session!.totpVerifiedAt)}.` : 'Verify a code before approving.'}
+      </p>
+      {!fresh && <StepUp />}
     </section>
   );
 }
@@ -143,6 +167,7 @@ export function ProposalsPage() {
         the <Link to="/account">account page</Link>.
       </p>
       {message && <Notice>{message}</Notice>}
+      <TotpRequirement />
       <section className="panel" aria-labelledby="pending">
         <h2 id="pending">Pending</h2>
         <ErrorMessage error={pending.error} title="The queue could not be loaded." />

@@ -1,0 +1,54 @@
+import type { Browser, Page } from 'playwright-core';
+import { ensurePerson, uniqueName, type TestApp } from '../utils/app';
+import { seriousA11yViolations, watchPageErrors } from '../utils/browser';
+import type { Role } from '../../src/common/auth/scopes';
+
+/** Shared steps of the console browser tests. */
+export const PASSWORD = 'correct horse battery staple';
+
+export interface Person {
+  email: string;
+  userId: string;
+  accountId: string;
+}
+
+/** A person with a password and a role on the fund (the same code path the users CLI takes). */
+export async function person(app: TestApp, fundSlug: string | null, role: Role | null, plan: 'free' | 'developer' | 'platform' = 'developer'): Promise<Person> {
+  const email = `${uniqueName(role ?? 'dev')}@console.test`;
+  const p = await ensurePerson(app, email, plan, fundSlug, role, PASSWORD);
+  return { email: p.email, userId: p.userId, accountId: p.accountId };
+}
+
+/**
+ * Chromium reports every 4xx/5xx fetch answer as a console error line. The console probes its
+ * session on load (401 when signed out) and the error-path tests cause refusals on purpose; those
+ * lines are filtered by status, anything else (script errors, other statuses) stays.
+ */
+export function pageErrors(page: Page, expectedStatuses: number[] = [401]): () => string[] {
+  const errors = watchPageErrors(page);
+  return () =>
+    errors.filter((e) => !expectedStatuses.some((s) => e.startsWith(`console: Failed to load resource: the server responded with a status of ${s}`)));
+}
+
+export async function newPage(browser: Browser, width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  return context.newPage();
+}
+
+export async function signIn(page: Page, baseUrl: string, email: string, path = '/console/keys'): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('.console-nav').waitFor();
+}
+
+/** axe-core serious/critical violations of the page as it is now, with a readable label. */
+export async function a11y(page: Page): Promise<string[]> {
+  return (await seriousA11yViolations(page)).map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** True when the page is wider than the viewport (something does not fit at 375 px). */
+export async function overflowsHorizontally(page: Page): Promise<boolean> {
+  return page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1') as Promise<boolean>;
+}

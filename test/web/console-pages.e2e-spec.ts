@@ -1,0 +1,192 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { createFund, dbOf, uniqueName } from '../utils/app';
+import { launchBrowser, screenshot, startWebServer, withScreenshotOnFailure, type WebServer } from '../utils/browser';
+import { seedBooks, type Books } from '../proposals/books-fixture';
+import { a11y, newPage, overflowsHorizontally, pageErrors, PASSWORD, person, signIn, type Person } from './console-helpers';
+
+/**
+ * Every console page at phone width (375 px) with axe-core, and the flows that start on them:
+ * invitation → a new person with a fund, public sign-up → calculator keys, webhooks with a
+ * one-time secret and delivered test events, and NAV publication.
+ */
+const PAGES: [string, string | RegExp][] = [
+  ['/console/keys', /API keys/],
+  ['/console/usage', 'Usage'],
+  ['/console/activity', 'Activity'],
+  ['/console/webhooks', 'Webhooks'],
+  ['/console/proposals', 'Proposals'],
+  ['/console/nav-runs', 'NAV runs'],
+  ['/console/members', /Members of/],
+  ['/console/account', 'Account'],
+];
+
+describe('console pages (headless Chromium, 375 px)', () => {
+  let server: WebServer;
+  let browser: Browser;
+  let fund: { id: string; slug: string };
+  let books: Books;
+  let admin: Person;
+  let receiver: Server;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    server = await startWebServer({ webhookAllowPrivate: true, webhookRetryDelaysMs: [200, 200] });
+    browser = await launchBrowser();
+    fund = await createFund(server.app);
+    books = await seedBooks(server.app, fund.id);
+    admin = await person(server.app, fund.slug, 'admin');
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    receiver?.close();
+  });
+
+  async function settle(page: Page, heading: string | RegExp): Promise<void> {
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    await page.getByRole('status').filter({ hasText: /^Loading/ }).first().waitFor({ state: 'detached' });
+  }
+
+  it('every signed-in page: axe-core clean, fits 375 px, no console errors', async () => {
+    const page = await newPage(browser, 375);
+    const errors = pageErrors(page);
+    await signIn(page, server.baseUrl, admin.email);
+    for (const [path, heading] of PAGES) {
+      await withScreenshotOnFailure(page, `console-375${path}`, async () => {
+        await page.goto(`${server.baseUrl}${path}`);
+        await settle(page, heading);
+        expect({ path, violations: await a11y(page) }).toEqual({ path, violations: [] });
+        expect({ path, overflow: await overflowsHorizontally(page) }).toEqual({ path, overflow: false });
+        await screenshot(page, `console-375${path}`);
+      });
+    }
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
+  it('an admin invites a person; the link opens a sign-up for that fund, and the new viewer mints a read key', async () => {
+    const page = await newPage(browser);
+    const errors = pageErrors(page);
+    const inviteeEmail = `${uniqueName('invitee')}@console.test`;
+    let link = '';
+    await withScreenshotOnFailure(page, 'console-invite', async () => {
+      await signIn(page, server.baseUrl, admin.email, '/console/members');
+      await page.getByLabel('Email').fill(inviteeEmail);
+      await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+      await page.getByRole('button', { name: 'Create invitation' }).click();
+      link = (await page.getByTestId('invite-link').textContent())!.trim();
+      expect(link).toMatch(/\/console\/invite\/[A-Za-z0-9_-]+$/);
+      await page.getByText(`${inviteeEmail} as viewer`).waitFor();
+    });
+    expect(errors()).toEqual([]);
+
+    const guest = await newPage(browser, 375);
+    const guestErrors = pageErrors(guest);
+    await withScreenshotOnFailure(guest, 'console-invite-accept', async () => {
+      await guest.goto(new URL(new URL(link).pathname, server.baseUrl).toString());
+      await guest.getByText(`as viewer, with the email ${inviteeEmail}`, { exact: false }).waitFor();
+      expect(await a11y(guest)).toEqual([]);
+      expect(await overflowsHorizontally(guest)).toBe(false);
+      await screenshot(guest, 'console-375-invite');
+      await guest.getByLabel('Display name').fill('Ivy Invitee');
+      await guest.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await guest.getByRole('button', { name: 'Accept invitation' }).click();
+      await guest.waitForURL(/\/console\/keys$/);
+      expect(await guest.getByLabel('Fund', { exact: true }).inputValue()).toBe(fund.slug);
+      // A viewer is offered fund:read only.
+      expect(await guest.getByRole('checkbox').count()).toBe(1);
+      await guest.getByLabel('Key name').fill('viewer key');
+      await guest.getByRole('button', { name: 'Create key' }).click();
+      const secret = (await guest.getByTestId('key-secret').textContent())!.trim();
+      const me = await fetch(`${server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } });
+      expect(await me.json()).toMatchObject({ scopes: ['fund:read'], role: 'viewer', fund: { slug: fund.slug } });
+    });
+    expect(guestErrors()).toEqual([]);
+    // The same link a second time: a clear refusal in the page.
+    const again = await newPage(browser);
+    const againErrors = pageErrors(again, [401, 404, 409, 410]);
+    await again.goto(new URL(new URL(link).pathname, server.baseUrl).toString());
+    await again.getByRole('alert').filter({ hasText: 'This invitation cannot be used.' }).waitFor();
+    expect(againErrors()).toEqual([]);
+    await Promise.all([page.context().close(), guest.context().close(), again.context().close()]);
+  });
+
+  it('public sign-up gives a person with no fund calculator-only keys', async () => {
+    const page = await newPage(browser, 375);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-sign-up', async () => {
+      await page.goto(`${server.baseUrl}/console/sign-up`);
+      expect(await a11y(page)).toEqual([]);
+      await screenshot(page, 'console-375-sign-up');
+      await page.getByLabel('Email').fill(`${uniqueName('dev')}@console.test`);
+      await page.getByLabel('Display name').fill('Dee Veloper');
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.getByRole('heading', { level: 1, name: /calculator keys/ }).waitFor();
+      expect(await page.getByRole('checkbox').count()).toBe(0);
+      await page.getByLabel('Key name').fill('calc key');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const secret = (await page.getByTestId('key-secret').textContent())!.trim();
+      const me = await (await fetch(`${server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } })).json();
+      expect(me).toMatchObject({ fund: null, scopes: [], plan: 'free' });
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
+  it('webhooks: the secret is shown once, a test event is delivered and its attempt listed', async () => {
+    const page = await newPage(browser);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-webhooks', async () => {
+      await signIn(page, server.baseUrl, admin.email, '/console/webhooks');
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      await page.getByLabel('Endpoint URL').fill(url);
+      await page.getByRole('checkbox', { name: 'nav.published' }).check();
+      await page.getByRole('button', { name: 'Create subscription' }).click();
+      await expect(page.getByTestId('webhook-secret').textContent()).resolves.toMatch(/^whsec_/);
+      const card = page.getByTestId('webhook').filter({ hasText: url });
+      await card.getByRole('button', { name: 'Send test' }).click();
+      await card.getByRole('status').filter({ hasText: 'Test event' }).waitFor();
+      await card.getByRole('button', { name: 'Deliveries' }).click();
+      for (let i = 0; i < 20 && !(await card.getByText('succeeded').count()); i++) {
+        await new Promise((r) => setTimeout(r, 300));
+        await card.getByRole('button', { name: 'Refresh deliveries' }).click();
+      }
+      await card.getByText('succeeded').waitFor();
+      expect(received.some((b) => b.includes('webhook.test'))).toBe(true);
+      expect(await a11y(page)).toEqual([]);
+      await screenshot(page, 'console-webhooks');
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
+  it('NAV runs: a complete run is published after confirmation, once', async () => {
+    const page = await newPage(browser);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-nav-runs', async () => {
+      await signIn(page, server.baseUrl, admin.email, '/console/nav-runs');
+      const row = page.getByTestId('nav-run-row').filter({ hasText: '2025-03-31' });
+      await expect(row.textContent()).resolves.toContain('1,234,567.89');
+      await row.getByRole('button', { name: 'Publish the NAV of 2025-03-31' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Publish NAV' }).click();
+      await page.getByRole('status').filter({ hasText: 'Published the NAV of 2025-03-31' }).waitFor();
+      await row.getByRole('button').waitFor({ state: 'detached' });
+      const [run] = await dbOf(server.app).query(`SELECT published_at FROM nav_runs WHERE id = $1`, [books.completeRunId]);
+      expect(run.published_at).not.toBeNull();
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,182 @@
+import type { Browser, Page } from 'playwright-core';
+import { createFund, mintKey } from '../utils/app';
+import { launchBrowser, screenshot, startWebServer, withScreenshotOnFailure, type WebServer } from '../utils/browser';
+import { seedBooks } from '../proposals/books-fixture';
+import { a11y, newPage, pageErrors, person, signIn, type Person } from './console-helpers';
+
+/**
+ * The developer console in headless Chromium against the real app: sign-in, minting a key in the
+ * page and calling the API with it, revoking it, maker-checker between two people, the activity log,
+ * and an ended session.
+ */
+describe('developer console (headless Chromium)', () => {
+  let server: WebServer;
+  let browser: Browser;
+  let fund: { id: string; slug: string };
+  let admin: Person;
+  let manager: Person;
+  let analyst: Person;
+
+  beforeAll(async () => {
+    server = await startWebServer();
+    browser = await launchBrowser();
+    fund = await createFund(server.app);
+    await seedBooks(server.app, fund.id);
+    [admin, manager, analyst] = [await person(server.app, fund.slug, 'admin'), await person(server.app, fund.slug, 'manager'), await person(server.app, fund.slug, 'analyst')];
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const me = (key: string) => fetch(`${server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+
+  it('refuses a wrong password with a clear message, then signs in and lands on the keys page', async () => {
+    const page = await newPage(browser);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-sign-in', async () => {
+      await page.goto(`${server.baseUrl}/console/keys`);
+      await page.waitForURL(/\/console\/sign-in\?next=%2Fkeys/);
+      await page.getByLabel('Email').fill(admin.email);
+      await page.getByLabel('Password', { exact: true }).fill('not the password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expectAlert(page, /Could not sign in/);
+      expect(await a11y(page)).toEqual([]);
+      await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/console\/keys$/);
+      await page.getByRole('heading', { level: 1, name: /API keys/ }).waitFor();
+      expect(await page.getByLabel('Fund', { exact: true }).inputValue()).toBe(fund.slug);
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
+  it('mints a key in the page, which calls /api/v1/me; revoking it in the page makes the key answer 401', async () => {
+    const page = await newPage(browser);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-keys', async () => {
+      await signIn(page, server.baseUrl, admin.email);
+      await page.getByLabel('Key name').fill('Browser test key');
+      // Only the admin role's scopes are offered; fund:read is ticked by default.
+      expect(await page.getByRole('checkbox').count()).toBe(6);
+      await page.getByRole('checkbox', { name: 'fund:propose' }).check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const secret = (await page.getByTestId('key-secret').textContent())!.trim();
+      expect(secret).toMatch(/^svc_dk_/);
+      expect(await a11y(page)).toEqual([]);
+      await screenshot(page, 'console-keys-created');
+
+      const res = await me(secret);
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body).toMatchObject({ via: 'key', name: 'Browser test key', fund: { slug: fund.slug }, userId: admin.userId });
+      expect([...body.scopes].sort()).toEqual(['fund:propose', 'fund:read']);
+
+      const row = page.getByTestId('key-row').filter({ hasText: 'Browser test key' });
+      await expect(row.textContent()).resolves.toContain(body.displayPrefix);
+      await row.getByRole('button', { name: /Revoke/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
+      await dialog.getByRole('button', { name: 'Revoke key' }).click();
+      await page.getByRole('status').filter({ hasText: 'Revoked Browser test key' }).waitFor();
+      await row.getByText('revoked').waitFor();
+      expect(await untilStatus(() => me(secret), 401)).toBe(401);
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a manager approves in the page a journal entry an analyst staged with a key, and sees it in the activity log', async () => {
+    const key = await mintKey(server.app, { account: analyst.email, fund: fund.slug, scopes: ['fund:read', 'fund:propose'] });
+    const staged = await fetch(`${server.baseUrl}/api/v1/fund/proposals/journal-entry`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ entryDate: '2025-03-31', description: 'Browser-reviewed reclass', lines: [{ accountCode: '5500', debit: '1250.00', description: 'legal' }, { accountCode: '5600', credit: '1250.00' }] }),
+    });
+    expect(staged.status).toBe(201);
+    const proposalId = (await staged.json()).id;
+
+    const page = await newPage(browser);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-proposals', async () => {
+      await signIn(page, server.baseUrl, manager.email, '/console/proposals');
+      const row = page.getByTestId('proposal-row').filter({ hasText: 'Browser-reviewed reclass' });
+      await row.waitFor();
+      // The payload is rendered for a person: the journal lines as a table with balanced totals.
+      await expect(row.getByRole('table').textContent()).resolves.toMatch(/5500.*legal.*1,250\.00.*5600.*1,250\.00/s);
+      await expect(row.textContent()).resolves.toContain('(balanced)');
+      expect(await a11y(page)).toEqual([]);
+      await row.getByRole('button', { name: 'Approve' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Note (optional)').fill('checked against the invoice');
+      await dialog.getByRole('button', { name: 'Approve proposal' }).click();
+      await page.getByRole('status').filter({ hasText: /Journal entry approved/ }).waitFor();
+      await row.waitFor({ state: 'detached' });
+      await page.getByTestId('decided-row').filter({ hasText: 'checked against the invoice' }).waitFor();
+
+      await page.getByRole('link', { name: 'Activity' }).click();
+      const approval = page.getByTestId('activity-row').filter({ hasText: `/api/v1/admin/proposals/${proposalId}/approve` });
+      await approval.or(page.getByTestId('activity-row').filter({ hasText: '/api/v1/admin/proposals/:id/approve' })).first().waitFor();
+      expect(await a11y(page)).toEqual([]);
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
+  it('explains a maker-checker refusal: the admin cannot approve what their own key staged', async () => {
+    const key = await mintKey(server.app, { account: admin.email, fund: fund.slug, scopes: ['fund:propose'] });
+    const staged = await fetch(`${server.baseUrl}/api/v1/fund/proposals/expense`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ category: 'audit', vendor: 'Self Review LLP', amount: '900.00', accrualDate: '2025-03-31', description: 'own proposal' }),
+    });
+    expect(staged.status).toBe(201);
+    const page = await newPage(browser);
+    const errors = pageErrors(page, [401, 403]);
+    await withScreenshotOnFailure(page, 'console-maker-checker', async () => {
+      await signIn(page, server.baseUrl, admin.email, '/console/proposals');
+      const row = page.getByTestId('proposal-row').filter({ hasText: 'Self Review LLP' });
+      await row.getByRole('button', { name: 'Approve' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Approve proposal' }).click();
+      const alert = page.getByRole('dialog').getByRole('alert');
+      await alert.waitFor();
+      await expect(alert.textContent()).resolves.toMatch(/Maker-checker: a proposal is approved by a different person/);
+      await screenshot(page, 'console-maker-checker');
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+      await expect(row.count()).resolves.toBe(1);
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
+  it('sends a person whose session ended back to sign-in with a message', async () => {
+    const page = await newPage(browser);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-expired', async () => {
+      await signIn(page, server.baseUrl, manager.email, '/console/account');
+      await page.context().clearCookies();
+      await page.getByRole('link', { name: 'Keys' }).click();
+      await page.waitForURL(/\/console\/sign-in/);
+      await page.getByRole('status').filter({ hasText: 'Your session has ended' }).waitFor();
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+});
+
+async function expectAlert(page: Page, text: RegExp): Promise<void> {
+  const alert = page.getByRole('alert').filter({ hasText: text });
+  await alert.waitFor();
+}
+
+/** Polls until the answer has `status` (revocation reaches every instance within 5 s). */
+async function untilStatus(request: () => Promise<Response>, status: number, ms = 7000): Promise<number> {
+  const end = Date.now() + ms;
+  let last = 0;
+  while (Date.now() < end) {
+    last = (await request()).status;
+    if (last === status) return last;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return last;
+}
