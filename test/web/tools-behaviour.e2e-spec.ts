@@ -1,0 +1,189 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, screenshot, seriousA11yViolations, startWebServer, watchPageErrors, withScreenshotOnFailure, type WebServer } from '../utils/browser';
+import { randomIp } from '../utils/app';
+import { calculate, newToolPage } from './tools-helpers';
+
+async function restAnswer(server: WebServer, name: string, body: unknown) {
+  const res = await fetch(`${server.baseUrl}/api/v1/calc/${name}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': randomIp() }, body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+describe('free web tools: behaviour (headless Chromium)', () => {
+  let server: WebServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startWebServer({}, { TRUSTED_PROXIES: '127.0.0.1' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('fee calculator: two numbers changed → the REST figures, the NAV paths drawn, a link that reproduces, JSON and CSV downloads, clean print', async () => {
+    const { page } = await newToolPage(browser);
+    const errors = watchPageErrors(page);
+    await withScreenshotOnFailure(page, 'fee-story', async () => {
+      await page.goto(`${server.baseUrl}/tools`);
+      await page.getByRole('link', { name: 'Fee calculator' }).click();
+      await page.getByLabel('Annual gross return').fill('12');
+      await page.getByLabel('Horizon').fill('10');
+      expect((await calculate(page)).status()).toBe(200);
+      const rest = await restAnswer(server, 'fee-calculator', { annualGrossReturnPct: 12, horizonYears: 10 });
+      await expect(page.getByTestId('figure-endingNavUsd').textContent()).resolves.toBe(String(rest.totals.endingNavUsd));
+      await expect(page.getByTestId('figure-totalFeesUsd').textContent()).resolves.toBe(String(rest.totals.totalFeesUsd));
+      expect(await page.getByTestId('chart').first().locator('.recharts-line').count()).toBe(2);
+      const url = new URL(page.url());
+      expect(url.pathname).toBe('/tools/fee-calculator');
+      expect(url.searchParams.get('annualGrossReturnPct')).toBe('12');
+      expect(url.searchParams.get('horizonYears')).toBe('10');
+      expect(url.searchParams.has('mgmtFeePct')).toBe(false); // defaults stay out of the link
+
+      const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
+      expect(JSON.parse(readFileSync((await json.path())!, 'utf8'))).toEqual(rest);
+      const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+      const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\n');
+      expect(lines[0]).toBe('period,label,openingNav,grossReturnUsd,mgmtFeeUsd,hurdleThresholdNav,perfFeeUsd,closingNav,highWaterMark,grossNav');
+      expect(lines).toHaveLength(11);
+      expect(lines[10].split(',')[7]).toBe(String(rest.periods[9].closingNav));
+
+      await page.emulateMedia({ media: 'print' });
+      expect(await page.locator('form.tool-form').isVisible()).toBe(false);
+      expect(await page.getByTestId('result').isVisible()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Download JSON' }).isVisible()).toBe(false);
+      await screenshot(page, 'tools-fee-print');
+      await page.emulateMedia({ media: 'screen' });
+    });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows the calculator’s own field errors next to the fields and keeps what was typed', async () => {
+    const { page } = await newToolPage(browser);
+    await withScreenshotOnFailure(page, 'fee-field-errors', async () => {
+      await page.goto(`${server.baseUrl}/tools/fee-calculator`);
+      await page.getByLabel('Horizon').fill('ten');
+      await page.getByLabel('Management fee').fill('150');
+      expect((await calculate(page)).status()).toBe(400);
+      await page.getByTestId('error').waitFor();
+      await expect(page.getByTestId('field-error-horizonYears').textContent()).resolves.toContain('must be a number');
+      await expect(page.getByTestId('field-error-mgmtFeePct').textContent()).resolves.toContain('at most 100');
+      expect(await page.getByLabel('Horizon').inputValue()).toBe('ten');
+      expect(await page.getByLabel('Management fee').inputValue()).toBe('150');
+      expect(await page.getByLabel('Management fee').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByTestId('result').count()).toBe(0);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshot(page, 'tools-fee-field-errors');
+    });
+    await page.context().close();
+  });
+
+  it('CSV fields: an oversize file is refused before upload naming the limit; a file sets inputMethod upload, the table sets manual', async () => {
+    const { page } = await newToolPage(browser);
+    const calcRequests: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/v1/calc/') && calcRequests.push(r.url()));
+    await withScreenshotOnFailure(page, 'exposure-upload', async () => {
+      await page.goto(`${server.baseUrl}/tools/exposure-analysis`);
+      const file = page.locator('#f-positionsCsv-file');
+      await file.setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.alloc(600 * 1024, 'a') });
+      await expect(page.getByTestId('upload-error-positionsCsv').textContent()).resolves.toMatch(/big\.csv is 600 KiB: the limit is 512 KiB/);
+      expect(calcRequests).toEqual([]);
+
+      const csv = 'Asset,Value,Venue,Class\nBTC,1000,Kraken,crypto\nSPY,-250,IBKR,equity\n';
+      await file.setInputFiles({ name: 'book.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await expect(page.getByText('Entered by: upload').count()).resolves.toBe(1);
+      let res = await calculate(page);
+      let answer = await res.json();
+      expect(answer.assumptions.inputMethod).toBe('upload');
+      expect(answer.positionsCount).toBe(2);
+      await expect(page.getByTestId('figure-longUsd').textContent()).resolves.toBe('1000');
+
+      await page.getByLabel('Positions: Value, row 2').fill('-500');
+      await expect(page.getByText('Entered by: manual').count()).resolves.toBe(1);
+      res = await calculate(page);
+      answer = await res.json();
+      expect(answer.assumptions.inputMethod).toBe('manual');
+      await expect(page.getByTestId('figure-shortUsd').textContent()).resolves.toBe('500');
+    });
+    await page.context().close();
+  });
+
+  it('works at 375 px wide: no sideways scrolling, chart drawn, axe clean', async () => {
+    const { page } = await newToolPage(browser, { width: 375, height: 812 });
+    const errors = watchPageErrors(page);
+    await withScreenshotOnFailure(page, 'fee-375', async () => {
+      for (const name of ['fee-calculator', 'exposure-analysis']) {
+        await page.goto(`${server.baseUrl}/tools/${name}`);
+        await calculate(page);
+        await page.getByTestId('chart').first().locator('svg').first().waitFor();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+        expect(await seriousA11yViolations(page)).toEqual([]);
+        await screenshot(page, `tools-${name}-375`);
+      }
+    });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a page on another origin (another port) calls the keyless fee calculator through CORS', async () => {
+    const api = server.baseUrl;
+    const html = `<!doctype html><html lang="en"><head><title>elsewhere</title></head><body><pre id="out">pending</pre><script>
+      fetch(${JSON.stringify(api)} + '/api/v1/calc/fee-calculator', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ horizonYears: 3 }) })
+        .then(async (r) => { document.getElementById('out').textContent = JSON.stringify({ status: r.status, rateLimit: r.headers.get('RateLimit'), answer: await r.json() }); })
+        .catch((e) => { document.getElementById('out').textContent = 'failed: ' + e; });
+    </script></body></html>`;
+    const other: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const page = await browser.newPage();
+    try {
+      const origin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      expect(origin).not.toBe(api);
+      await page.goto(`${origin}/`);
+      await page.waitForFunction(() => document.getElementById('out')?.textContent !== 'pending');
+      const out = JSON.parse((await page.locator('#out').textContent())!);
+      expect(out.status).toBe(200);
+      expect(out.rateLimit).toMatch(/r=\d+/);
+      expect(out.answer).toEqual(await restAnswer(server, 'fee-calculator', { horizonYears: 3 }));
+    } finally {
+      await page.close();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+});
+
+describe('free web tools: the daily cap (calc-daily = 2)', () => {
+  let server: WebServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startWebServer({}, { TRUSTED_PROXIES: '127.0.0.1', RATE_LIMITS: JSON.stringify({ 'calc-daily': { free: 2 } }) });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('counts down from the RateLimit headers and shows a 429 as a clear message with the reset time', async () => {
+    const { page } = await newToolPage(browser);
+    await withScreenshotOnFailure(page, 'tools-429', async () => {
+      await page.goto(`${server.baseUrl}/tools/operating-cost-calculator`);
+      await calculate(page);
+      await expect(page.getByTestId('rate-limit').textContent()).resolves.toMatch(/Daily cap: 2 calculations · 1 left · resets in/);
+      await calculate(page);
+      await expect(page.getByTestId('rate-remaining').textContent()).resolves.toBe('0');
+      expect((await calculate(page)).status()).toBe(429);
+      const text = await page.getByTestId('error').textContent();
+      expect(text).toMatch(/Daily limit reached/);
+      expect(text).toMatch(/try again in \d+ (h|min|s)/);
+      expect(text).toMatch(/resets at \d\d:\d\d UTC/);
+      await screenshot(page, 'tools-429');
+    });
+    await page.context().close();
+  });
+});
