@@ -29,6 +29,7 @@ const router = createBrowserRouter(
         { path: '/sign-in', element: <SignInPage /> },
         { path: '/sign-up', element: <SignUpPage /> },
         { path: '/invite/:token', element: <InvitePage /> },
+        { path: '/invitations/:token', element: <InvitePage /> },
       ],
     },
     {

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { consoleRequest, query, type KeySummary, type Page } from '../api';
-import { ErrorMessage, formatDateTime, Loading, PageTitle, TextField, useLoad } from '../components';
+import { ErrorMessage, Loading, PageTitle, TextField, useLoad } from '../components';
 import { keyLabel } from './Keys';
 
 interface ActivityItem {
@@ -69,7 +69,7 @@ function ActivityTable({ items, keyNames }: { items: ActivityItem[]; keyNames: M
       <table>
         <thead>
           <tr>
-            <th scope="col">Time</th>
+            <th scope="col">Time (UTC)</th>
             <th scope="col">Key</th>
             <th scope="col">Request</th>
             <th scope="col">MCP tool</th>
@@ -80,7 +80,7 @@ function ActivityTable({ items, keyNames }: { items: ActivityItem[]; keyNames: M
         <tbody>
           {items.map((a) => (
             <tr key={a.id} data-testid="activity-row">
-              <td>{formatDateTime(a.occurredAt)}</td>
+              <td className="nowrap">{a.occurredAt.replace('T', ' ').slice(0, 19)}</td>
               <td>{a.keyId ? (keyNames.get(a.keyId) ?? <span className="mono">{a.keyId.slice(0, 8)}</span>) : <span className="muted">console session</span>}</td>
               <td className="mono">
                 {a.method} {a.route}

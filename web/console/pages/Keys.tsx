@@ -97,8 +97,8 @@ function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void 
       <td>{k.scopes.length ? k.scopes.join(', ') : <span className="muted">calculators only</span>}</td>
       <td>{k.fund?.name ?? <span className="muted">none</span>}</td>
       <td>{k.plan}</td>
-      <td>{formatDateTime(k.lastUsedAt, 'never')}</td>
-      <td>{formatDateTime(k.expiresAt, 'never')}</td>
+      <td className="nowrap">{formatDateTime(k.lastUsedAt, 'never')}</td>
+      <td className="nowrap">{formatDateTime(k.expiresAt, 'never')}</td>
       <td>
         {revoked ? <span className="badge bad">revoked</span> : expired ? <span className="badge">expired</span> : <span className="badge ok">active</span>}
       </td>

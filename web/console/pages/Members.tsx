@@ -80,7 +80,7 @@ function MemberRow({ m, isMe, onChanged, onRemove }: { m: Member; isMe: boolean;
         </select>
         <ErrorMessage error={action.error} title="Role not changed." />
       </td>
-      <td>{formatDateTime(m.joinedAt)}</td>
+      <td className="nowrap">{formatDateTime(m.joinedAt)}</td>
       <td className="actions-cell">
         <button type="button" className="secondary small" disabled={role === m.role || action.busy} onClick={save}>Save role</button>{' '}
         <button type="button" className="danger small" onClick={() => onRemove(m)} aria-label={`Remove ${m.displayName}`}>Remove</button>

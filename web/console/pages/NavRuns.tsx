@@ -29,7 +29,7 @@ function RunRow({ r, onPublish }: { r: NavRun; onPublish(r: NavRun): void }) {
         {r.failureReason && <div className="small muted">{r.failureReason}</div>}
       </td>
       <td className="num">{money(r.netAssetValue) || '—'}</td>
-      <td>{formatDateTime(r.completedAt)}</td>
+      <td className="nowrap">{formatDateTime(r.completedAt)}</td>
       <td>{r.publishedAt ? formatDateTime(r.publishedAt) : <span className="muted">not published</span>}</td>
       <td>
         {publishable && (

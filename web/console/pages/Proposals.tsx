@@ -111,7 +111,7 @@ function History() {
             <tbody>
               {decided.map((p) => (
                 <tr key={p.id} data-testid="decided-row">
-                  <td>{formatDateTime(p.decidedAt)}</td>
+                  <td className="nowrap">{formatDateTime(p.decidedAt)}</td>
                   <td>{KIND_TITLES[p.kind] ?? p.kind}</td>
                   <td><span className={p.status === 'approved' ? 'badge ok' : 'badge bad'}>{p.status}</span></td>
                   <td>{actorName(p.decidedBy, session?.user.id)}</td>

@@ -28,6 +28,17 @@ interface Usage {
   calculatorDaily: RateWindow | null;
 }
 
+/** Every day from `from` to `to`, zero where the API has no row (it lists only days with requests). */
+export function everyDay(from: string, to: string, days: UsageDay[]): UsageDay[] {
+  const byDate = new Map(days.map((d) => [d.date, d]));
+  const out: UsageDay[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`), end = Date.parse(`${to}T00:00:00Z`); t <= end && out.length < 400; t += 86_400_000) {
+    const date = new Date(t).toISOString().slice(0, 10);
+    out.push(byDate.get(date) ?? { date, requests: 0, errors: 0 });
+  }
+  return out;
+}
+
 function DaysChart({ days }: { days: UsageDay[] }) {
   const total = days.reduce((n, d) => n + d.requests, 0);
   return (
@@ -98,6 +109,7 @@ function WindowFigure({ w, label }: { w: RateWindow; label: string }) {
 }
 
 function UsageBody({ usage }: { usage: Usage }) {
+  const days = everyDay(usage.from, usage.to, usage.days);
   return (
     <>
       <div className="figures">
@@ -113,7 +125,7 @@ function UsageBody({ usage }: { usage: Usage }) {
       </div>
       <section className="panel" aria-labelledby="per-day">
         <h2 id="per-day">Per day</h2>
-        {usage.days.length ? <DaysChart days={usage.days} /> : <p className="muted">No requests in this period.</p>}
+        {usage.days.length ? <DaysChart days={days} /> : <p className="muted">No requests in this period.</p>}
         {usage.days.length > 0 && <DaysTable days={usage.days} />}
       </section>
       <section className="panel" aria-labelledby="per-route">

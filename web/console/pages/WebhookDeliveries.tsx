@@ -40,7 +40,7 @@ function AttemptsTable({ attempts }: { attempts: Attempt[] }) {
           {attempts.map((a) => (
             <tr key={a.attemptNo}>
               <td>{a.attemptNo}</td>
-              <td>{formatDateTime(a.attemptedAt)}</td>
+              <td className="nowrap">{formatDateTime(a.attemptedAt)}</td>
               <td className="num">{a.statusCode ?? '—'}</td>
               <td className="num">{a.latencyMs ?? '—'}</td>
               <td className="mono small">{a.error ?? a.responseSnippet ?? ''}</td>
