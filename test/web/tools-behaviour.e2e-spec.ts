@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, screenshot, seriousA11yViolations, startWebServer, watchPageErrors, withScreenshotOnFailure, type WebServer } from '../utils/browser';
-import { randomIp } from '../utils/app';
+import { mintKey, randomIp } from '../utils/app';
 import { calculate, newToolPage } from './tools-helpers';
 
 async function restAnswer(server: WebServer, name: string, body: unknown) {
@@ -179,10 +179,19 @@ describe('free web tools: the daily cap (calc-daily = 2)', () => {
       await expect(page.getByTestId('rate-remaining').textContent()).resolves.toBe('0');
       expect((await calculate(page)).status()).toBe(429);
       const text = await page.getByTestId('error').textContent();
-      expect(text).toMatch(/Daily limit reached/);
-      expect(text).toMatch(/try again in \d+ (h|min|s)/);
-      expect(text).toMatch(/resets at \d\d:\d\d UTC/);
+      expect(text).toMatch(/Daily limit reached: all 2 calculations of today are used/);
+      expect(text).toMatch(/It resets at \d\d:\d\d UTC, in \d+ (h|min|s)/);
       await screenshot(page, 'tools-429');
+
+      // a calculator key (minted in the console) raises the cap: the page sends it as a bearer token
+      const key = await mintKey(server.app, { scopes: [], plan: 'developer' });
+      await page.getByText('Have a calculator key? Raise the daily cap').click();
+      await page.getByLabel('Calculator key (optional)').fill(key.key);
+      const withKey = await calculate(page);
+      expect(withKey.status()).toBe(200);
+      expect(withKey.request().headers()['authorization']).toBe(`Bearer ${key.key}`);
+      await expect(page.getByTestId('rate-limit').textContent()).resolves.toMatch(/Daily cap: 10000 calculations · 9999 left/);
+      expect(await page.getByTestId('error').count()).toBe(0);
     });
     await page.context().close();
   });

@@ -5,7 +5,8 @@ import { describedBy, fieldId, FieldNotes, type FieldProps } from './FieldNotes'
 function bounds(f: FieldSpec): string | null {
   if (f.min === null && f.max === null) return null;
   const lower = f.min === null ? null : f.exclusiveMin ? `above ${f.min}` : `at least ${f.min}`;
-  const parts = [lower, f.max !== null ? `at most ${f.max}` : null].filter(Boolean);
+  // the money ceiling (1e15) only catches typos: not worth a line of help
+  const parts = [lower, f.max !== null && f.max < 1e15 ? `at most ${f.max}` : null].filter(Boolean);
   return parts.join(', ');
 }
 

@@ -1,27 +1,37 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { apiRequest, ApiError, describeError, type RateLimitInfo } from '../shared/api';
+import { apiRequest, ApiError, describeError, formatDuration, type RateLimitInfo } from '../shared/api';
 import { calcPath, type ToolInfo } from './catalog';
 import { sizeProblem } from './download';
 import { Field } from './Fields';
 import { fromSearch, RUN_PARAM, toBody, toSearch, type FormValues } from './form-state';
 import { loadFields, type FieldSpec } from './schema';
+import { initialKey, KeyField } from './KeyField';
 import { RateLimitNote } from './RateLimitNote';
 import { ResultPanel } from './ResultPanel';
 
 export type Outcome =
   | { kind: 'idle' }
   | { kind: 'answer'; answer: Record<string, unknown> }
-  | { kind: 'error'; message: string; fieldErrors: Record<string, string>; status: number | null; retryAfter: number | null };
+  | { kind: 'error'; message: string; fieldErrors: Record<string, string>; status: number | null };
 
-function errorOutcome(err: unknown): Outcome {
+/** A 429 in words: the cap, and when it resets (clock time and how long from now). */
+function capMessage(err: ApiError, withKey: boolean): string {
+  const wait = err.retryAfter ?? err.rateLimit.reset;
+  const cap = err.rateLimit.limit !== null ? `all ${err.rateLimit.limit} calculations of today are used` : 'the calculations of today are used';
+  if (wait === null) return `Daily limit reached: ${cap}.`;
+  const at = new Date(Date.now() + wait * 1000).toISOString().slice(11, 16);
+  return `Daily limit reached: ${cap} (${withKey ? 'a cap per key' : 'a cap per address without a key'}). It resets at ${at} UTC, in ${formatDuration(wait)}.`;
+}
+
+function errorOutcome(err: unknown, withKey: boolean): Outcome {
   if (err instanceof ApiError) {
     const fieldErrors = err.fieldErrors();
     const listed = Object.keys(fieldErrors).length;
-    const message = err.status === 429 ? describeError(err) : listed ? `${describeError(err)} (${listed} field${listed > 1 ? 's' : ''} to fix below).` : describeError(err);
-    return { kind: 'error', message, fieldErrors, status: err.status, retryAfter: err.retryAfter ?? err.rateLimit.reset };
+    const message = err.status === 429 ? capMessage(err, withKey) : listed ? `${describeError(err)} (${listed} field${listed > 1 ? 's' : ''} to fix below).` : describeError(err);
+    return { kind: 'error', message, fieldErrors, status: err.status };
   }
-  return { kind: 'error', message: describeError(err), fieldErrors: {}, status: null, retryAfter: null };
+  return { kind: 'error', message: describeError(err), fieldErrors: {}, status: null };
 }
 
 /** Client-side size limits of CSV and text fields: refused before anything is sent. */
@@ -44,6 +54,7 @@ export function ToolPage({ tool }: { tool: ToolInfo }) {
   const [rate, setRate] = useState<RateLimitInfo | null>(null);
   const [omitted, setOmitted] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const [key, setKey] = useState(initialKey);
   const resultRef = useRef<HTMLElement>(null);
   const errorRef = useRef<HTMLDivElement>(null);
 
@@ -51,7 +62,7 @@ export function ToolPage({ tool }: { tool: ToolInfo }) {
     async (specs: FieldSpec[], vals: FormValues, writeUrl: boolean) => {
       const tooBig = oversize(specs, vals);
       if (Object.keys(tooBig).length) {
-        setOutcome({ kind: 'error', message: 'An input is over its size limit.', fieldErrors: tooBig, status: null, retryAfter: null });
+        setOutcome({ kind: 'error', message: 'An input is over its size limit.', fieldErrors: tooBig, status: null });
         return;
       }
       if (writeUrl) {
@@ -61,17 +72,18 @@ export function ToolPage({ tool }: { tool: ToolInfo }) {
       }
       setBusy(true);
       try {
-        const res = await apiRequest<Record<string, unknown>>(calcPath(tool.name), { method: 'POST', body: toBody(specs, vals) });
+        const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+        const res = await apiRequest<Record<string, unknown>>(calcPath(tool.name), { method: 'POST', body: toBody(specs, vals), headers });
         setRate(res.rateLimit);
         setOutcome({ kind: 'answer', answer: res.body });
       } catch (err) {
         if (err instanceof ApiError && err.rateLimit.limit !== null) setRate(err.rateLimit);
-        setOutcome(errorOutcome(err));
+        setOutcome(errorOutcome(err, key !== ''));
       } finally {
         setBusy(false);
       }
     },
-    [tool.name, setParams],
+    [tool.name, setParams, key],
   );
 
   useEffect(() => {
@@ -132,15 +144,12 @@ export function ToolPage({ tool }: { tool: ToolInfo }) {
             {busy && <span role="status">Calculating…</span>}
           </div>
           <RateLimitNote rate={rate} />
+          <KeyField value={key} onChange={setKey} />
         </form>
         <div className="tool-output">
           {outcome.kind === 'error' && (
             <div className="error" role="alert" data-testid="error" tabIndex={-1} ref={errorRef}>
-              <strong>{outcome.status === 429 ? 'Daily limit reached. ' : ''}</strong>
               {outcome.message}
-              {outcome.status === 429 && outcome.retryAfter !== null && (
-                <> The cap resets at {new Date(Date.now() + outcome.retryAfter * 1000).toISOString().slice(11, 16)} UTC.</>
-              )}
             </div>
           )}
           {omitted.length > 0 && (

@@ -31,12 +31,12 @@ function GraderResult({ answer }: { answer: GraderAnswer }) {
       <p>
         {answer.summary.pass} criteria met, {answer.summary.partial} partly, {answer.summary.missing} missing.
       </p>
-      <Chart title="Points earned against each criterion’s weight" tableId="grader-criteria" height={340}>
+      <Chart title="Points earned against each criterion’s weight" tableId="grader-criteria" height={380}>
         <ResponsiveContainer>
           <BarChart data={answer.criteria} layout="vertical" margin={{ top: 8, right: 24, bottom: 8, left: 8 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" tickFormatter={axisTick} />
-            <YAxis type="category" dataKey="title" width={150} tick={{ fontSize: 12 }} />
+            <YAxis type="category" dataKey="id" width={120} tick={{ fontSize: 12 }} />
             <Tooltip />
             <Legend />
             <Bar dataKey="weight" name="Weight" fill={COLORS.grey} isAnimationActive={false} />
@@ -59,6 +59,7 @@ function GraderResult({ answer }: { answer: GraderAnswer }) {
         caption="Criteria"
         rows={answer.criteria}
         columns={[
+          { key: 'id', label: 'Id' },
           { key: 'title', label: 'Criterion' },
           { key: 'status', label: 'Status' },
           { key: 'points', label: 'Points', num: true },
