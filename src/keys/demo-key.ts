@@ -11,9 +11,11 @@ export async function ensureDemoKey(db: DataSource, demoApiKey: string, fundId: 
   if (fund.length === 0) throw new Error(`fund ${fundId} does not exist`);
   const { displayPrefix, lastFour } = displayParts(demoApiKey);
   return db.transaction(async (m) => {
+    // The demo key's owner is a service identity of the demo fund (never a person, never a reviewer).
     const account = await m.query(
-      `INSERT INTO accounts (name, kind) VALUES ('demo', 'service')
-       ON CONFLICT (name) DO UPDATE SET kind = 'service' RETURNING id`,
+      `INSERT INTO accounts (name, kind, owner_fund_id) VALUES ('demo', 'service', $1)
+       ON CONFLICT (name) DO UPDATE SET kind = 'service', owner_fund_id = EXCLUDED.owner_fund_id, user_id = NULL RETURNING id`,
+      [fundId],
     );
     const rows = await m.query(
       `INSERT INTO api_keys (account_id, fund_id, name, key_hash, display_prefix, last_four, scopes, plan, is_demo)

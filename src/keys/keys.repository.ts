@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Plan } from '../config/config';
-import type { Scope } from '../common/auth/scopes';
+import type { Role, Scope } from '../common/auth/scopes';
 
 export interface KeyRow {
   id: string;
@@ -19,6 +19,13 @@ export interface KeyRow {
   last_used_at: Date | null;
   account_id: string;
   account_name: string;
+  account_kind: 'person' | 'service';
+  owner_fund_id: string | null;
+  user_id: string | null;
+  user_status: 'active' | 'disabled' | null;
+  owner_display_name: string;
+  /** The owning person's CURRENT role on the key's fund (null: none, or a service identity). */
+  role: Role | null;
   fund_id: string | null;
   fund_slug: string | null;
   fund_name: string | null;
@@ -37,12 +44,26 @@ export interface NewKey {
   createdByKeyId: string | null;
 }
 
+export interface IdentityRow {
+  account_id: string;
+  account_name: string;
+  kind: 'person' | 'service';
+  owner_fund_id: string | null;
+  user_id: string | null;
+  plan: Plan | null;
+  status: 'active' | 'disabled' | null;
+}
+
 const KEY_SELECT = `
   SELECT k.id, k.name, k.display_prefix, k.last_four, k.key_hash, k.scopes, k.plan, k.is_demo,
          k.created_at, k.expires_at, k.revoked_at, k.last_used_at,
-         a.id AS account_id, a.name AS account_name, f.id AS fund_id, f.slug AS fund_slug, f.name AS fund_name
+         a.id AS account_id, a.name AS account_name, a.kind AS account_kind, a.owner_fund_id, a.user_id,
+         u.status AS user_status, coalesce(u.display_name, a.name) AS owner_display_name, m.role,
+         f.id AS fund_id, f.slug AS fund_slug, f.name AS fund_name
     FROM api_keys k
     JOIN accounts a ON a.id = k.account_id
+    LEFT JOIN users u ON u.id = a.user_id
+    LEFT JOIN fund_members m ON m.fund_id = k.fund_id AND m.user_id = a.user_id
     LEFT JOIN funds f ON f.id = k.fund_id`;
 
 @Injectable()
@@ -59,13 +80,16 @@ export class KeysRepository {
     return rows[0] ?? null;
   }
 
-  /** Keys a manager may see: those bound to the manager's fund, or (no fund) those its account created. */
-  async keysVisibleTo(fundId: string | null, accountId: string): Promise<KeyRow[]> {
-    if (fundId) return this.db.query(`${KEY_SELECT} WHERE k.fund_id = $1 ORDER BY k.created_at DESC, k.id`, [fundId]);
+  /** Every key bound to a fund (what keys:manage on that fund sees). */
+  async keysOfFund(fundId: string): Promise<KeyRow[]> {
+    return this.db.query(`${KEY_SELECT} WHERE k.fund_id = $1 ORDER BY k.created_at DESC, k.id`, [fundId]);
+  }
+
+  /** One identity's own keys on a fund (or its fund-less calculator keys). */
+  async keysOfAccount(accountId: string, fundId: string | null): Promise<KeyRow[]> {
     return this.db.query(
-      `${KEY_SELECT} WHERE k.fund_id IS NULL AND (k.account_id = $1 OR k.created_by_key_id IN
-         (SELECT id FROM api_keys WHERE account_id = $1)) ORDER BY k.created_at DESC, k.id`,
-      [accountId],
+      `${KEY_SELECT} WHERE k.account_id = $1 AND k.fund_id IS NOT DISTINCT FROM $2 ORDER BY k.created_at DESC, k.id`,
+      [accountId, fundId],
     );
   }
 
@@ -78,22 +102,46 @@ export class KeysRepository {
     return rows[0] ?? null;
   }
 
-  /** Creates the account if needed and the key, in one transaction. */
-  async createKeyForAccount(accountName: string, k: Omit<NewKey, 'accountId'>): Promise<{ id: string; accountId: string }> {
-    return this.db.transaction(async (m) => {
-      const accountId = await this.upsertAccount(accountName, m);
-      const id = await this.insertKey({ ...k, accountId }, m);
-      return { id, accountId };
-    });
+  transaction<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
   }
 
-  async upsertAccount(name: string, manager: EntityManager = this.db.manager): Promise<string> {
-    const rows = await manager.query(
-      `INSERT INTO accounts (name) VALUES ($1)
-       ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
-      [name],
+  /** The identity behind an account (for minting); a person's plan and status come from users. */
+  async identityOf(m: EntityManager, where: { accountId?: string; accountName?: string; email?: string }): Promise<IdentityRow | null> {
+    const rows = await m.query(
+      `SELECT a.id AS account_id, a.name AS account_name, a.kind, a.owner_fund_id, a.user_id, u.plan, u.status
+         FROM accounts a LEFT JOIN users u ON u.id = a.user_id
+        WHERE ($1::uuid IS NULL OR a.id = $1) AND ($2::text IS NULL OR a.name = $2) AND ($3::text IS NULL OR u.email = lower($3))
+        LIMIT 1`,
+      [where.accountId ?? null, where.accountName ?? null, where.email ?? null],
     );
-    return rows[0].id;
+    return rows[0] ?? null;
+  }
+
+  /** A person's current role on a fund, the membership row held until the transaction ends. */
+  async lockedRole(m: EntityManager, fundId: string, userId: string): Promise<Role | null> {
+    const rows = await m.query(`SELECT role FROM fund_members WHERE fund_id = $1 AND user_id = $2 FOR SHARE`, [fundId, userId]);
+    return rows[0]?.role ?? null;
+  }
+
+  /** A fund's service identity by its full account name or its short name (`<fund-slug>/<name>`). */
+  async serviceAccountOfFund(m: EntityManager, fundId: string, name: string): Promise<IdentityRow | null> {
+    const rows = await m.query(
+      `SELECT a.id AS account_id, a.name AS account_name, a.kind, a.owner_fund_id, a.user_id, NULL AS plan, NULL AS status
+         FROM accounts a JOIN funds f ON f.id = a.owner_fund_id
+        WHERE a.kind = 'service' AND a.owner_fund_id = $1 AND (a.name = $2 OR a.name = f.slug || '/' || $2)`,
+      [fundId, name],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Revokes every key an identity holds on a fund (member removal); returns how many. */
+  async revokeKeysOfAccountOnFund(m: EntityManager, accountId: string, fundId: string): Promise<number> {
+    const [rows] = await m.query(
+      `UPDATE api_keys SET revoked_at = now() WHERE account_id = $1 AND fund_id = $2 AND revoked_at IS NULL RETURNING id`,
+      [accountId, fundId],
+    );
+    return rows.length;
   }
 
   async insertKey(k: NewKey, manager: EntityManager = this.db.manager): Promise<string> {
