@@ -56,6 +56,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       requestId: String(req.id),
       keyId: p?.keyId ?? null,
       accountId: p?.accountId ?? null,
+      userId: p?.userId ?? null,
       fundId: p?.fund?.id ?? null,
       method: req.method,
       route: req.routeOptions?.url ?? '(unmatched)',

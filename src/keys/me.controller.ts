@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
+import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
@@ -12,8 +12,9 @@ import { meView } from './key-views';
 export class MeController {
   @Get()
   @RequiresScopes()
+  @SessionAccess()
   @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'The calling key: scopes, fund, plan, account, dates' })
+  @ApiOperation({ summary: 'The calling key (or, with a console session, the signed-in person): scopes, fund, plan, account, dates' })
   @Returns(MeDto)
   me(@CurrentPrincipal() principal: Principal): MeDto {
     return meView(principal);

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
+import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
@@ -11,6 +11,7 @@ import { ProposalsService } from './proposals.service';
 @ApiTags('admin: proposals')
 @Controller('api/v1/admin/proposals')
 @RequiresScopes('proposals:review')
+@SessionAccess()
 @RateLimitPolicy('fund-minute')
 export class AdminProposalsController {
   constructor(private readonly proposals: ProposalsService) {}

@@ -2,7 +2,7 @@ import { Controller, HttpCode, Injectable, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
+import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import { fundIdOf, type Principal } from '../common/auth/principal';
 import { notFound, ProblemError } from '../common/errors/problem';
 import { Returns } from '../common/redaction/redaction.interceptor';
@@ -27,9 +27,9 @@ export class NavPublicationService {
       if (rows[0].status !== 'complete') throw new ProblemError('invalid_state', `NAV run ${navRunId} is ${rows[0].status}; only a complete run can be published`);
       if (rows[0].published_at) throw new ProblemError('invalid_state', `NAV run ${navRunId} was already published at ${new Date(rows[0].published_at).toISOString()}`);
       const [updated] = await m.query(
-        `UPDATE nav_runs SET published_at = clock_timestamp(), published_by_key_id = $2 WHERE id = $1
+        `UPDATE nav_runs SET published_at = clock_timestamp(), published_by_key_id = $2, published_by_user_id = $3 WHERE id = $1
          RETURNING id, valuation_date::text AS valuation_date, status, net_asset_value::text AS net_asset_value, published_at`,
-        [navRunId, p.keyId],
+        [navRunId, p.keyId, p.userId],
       );
       const run = updated[0];
       const view: NavPublicationDto = {
@@ -46,6 +46,7 @@ export class NavPublicationService {
 @ApiTags('admin: NAV')
 @Controller('api/v1/admin/nav-runs')
 @RequiresScopes('nav:publish')
+@SessionAccess()
 @RateLimitPolicy('fund-minute')
 export class NavPublicationController {
   constructor(private readonly publication: NavPublicationService) {}

@@ -7,6 +7,8 @@ export interface ActivityRecord {
   requestId: string;
   keyId: string | null;
   accountId: string | null;
+  /** The person behind the request (key owner or console session); null for service identities. */
+  userId: string | null;
   fundId: string | null;
   method: string;
   route: string;
@@ -23,6 +25,7 @@ export interface ActivityRow {
   request_id: string;
   key_id: string | null;
   account_id: string | null;
+  user_id: string | null;
   fund_id: string | null;
   method: string;
   route: string;
@@ -33,6 +36,17 @@ export interface ActivityRow {
   user_agent: string | null;
 }
 
+/** Whose requests: these keys, plus (when set) the console-session requests of this person. */
+export interface UsageSubject {
+  keyIds: string[];
+  sessionUserId: string | null;
+}
+
+/** Two shapes so a key's usage keeps its plain index walk on (key_id, occurred_at). */
+const subject = (who: UsageSubject) => (who.sessionUserId === null
+  ? `(key_id = ANY($1::uuid[]) AND $2::uuid IS NULL)`
+  : `(key_id = ANY($1::uuid[]) OR (key_id IS NULL AND user_id = $2::uuid))`);
+
 @Injectable()
 export class ActivityRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -41,51 +55,51 @@ export class ActivityRepository {
   async insertMany(batch: ActivityRecord[]): Promise<void> {
     if (batch.length === 0) return;
     await this.db.query(
-      `INSERT INTO activity_log (occurred_at, request_id, key_id, account_id, fund_id, method, route, tool, status,
+      `INSERT INTO activity_log (occurred_at, request_id, key_id, account_id, user_id, fund_id, method, route, tool, status,
                                  duration_ms, client_ip, user_agent)
-       SELECT "occurredAt", "requestId", "keyId", "accountId", "fundId", method, route, tool, status,
+       SELECT "occurredAt", "requestId", "keyId", "accountId", "userId", "fundId", method, route, tool, status,
               round("durationMs"::numeric, 3), "clientIp", "userAgent"
          FROM json_to_recordset($1::json) AS r("occurredAt" timestamptz, "requestId" text, "keyId" uuid, "accountId" uuid,
-              "fundId" uuid, method text, route text, tool text, status smallint, "durationMs" float8, "clientIp" text, "userAgent" text)`,
+              "userId" uuid, "fundId" uuid, method text, route text, tool text, status smallint, "durationMs" float8, "clientIp" text, "userAgent" text)`,
       [JSON.stringify(batch)],
     );
   }
 
-  async usageByDay(keyId: string, from: string, to: string) {
+  async usageByDay(who: UsageSubject, from: string, to: string) {
     return this.db.query(
       `SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS requests,
               count(*) FILTER (WHERE status >= 400)::int AS errors
          FROM activity_log
-        WHERE key_id = $1 AND occurred_at >= $2::date AND occurred_at < ($3::date + 1)
+        WHERE ${subject(who)} AND occurred_at >= $3::date AND occurred_at < ($4::date + 1)
         GROUP BY 1 ORDER BY 1`,
-      [keyId, from, to],
+      [who.keyIds, who.sessionUserId, from, to],
     ) as Promise<{ date: string; requests: number; errors: number }[]>;
   }
 
-  async usageByRoute(keyId: string, from: string, to: string) {
+  async usageByRoute(who: UsageSubject, from: string, to: string) {
     return this.db.query(
       `SELECT method, route, count(*)::int AS requests, count(*) FILTER (WHERE status >= 400)::int AS errors
          FROM activity_log
-        WHERE key_id = $1 AND occurred_at >= $2::date AND occurred_at < ($3::date + 1)
+        WHERE ${subject(who)} AND occurred_at >= $3::date AND occurred_at < ($4::date + 1)
         GROUP BY method, route ORDER BY requests DESC, route, method`,
-      [keyId, from, to],
+      [who.keyIds, who.sessionUserId, from, to],
     ) as Promise<{ method: string; route: string; requests: number; errors: number }[]>;
   }
 
-  /** Keyset page, newest first, restricted to the given keys. */
-  async activityPage(keyIds: string[], from: Date | null, to: Date | null,
+  /** Keyset page, newest first, restricted to the given keys (and a person's console requests). */
+  async activityPage(who: UsageSubject, from: Date | null, to: Date | null,
     after: { occurredAt: string; id: string } | null, limit: number): Promise<ActivityRow[]> {
     return this.db.query(
-      `SELECT id::text, occurred_at, request_id, key_id, account_id, fund_id, method, route, tool, status,
+      `SELECT id::text, occurred_at, request_id, key_id, account_id, user_id, fund_id, method, route, tool, status,
               duration_ms, client_ip, user_agent
          FROM activity_log
-        WHERE key_id = ANY($1::uuid[])
-          AND ($2::timestamptz IS NULL OR occurred_at >= $2)
-          AND ($3::timestamptz IS NULL OR occurred_at < $3)
-          AND ($4::timestamptz IS NULL OR (occurred_at, id) < ($4::timestamptz, $5::bigint))
+        WHERE ${subject(who)}
+          AND ($3::timestamptz IS NULL OR occurred_at >= $3)
+          AND ($4::timestamptz IS NULL OR occurred_at < $4)
+          AND ($5::timestamptz IS NULL OR (occurred_at, id) < ($5::timestamptz, $6::bigint))
         ORDER BY occurred_at DESC, id DESC
-        LIMIT $6`,
-      [keyIds, from, to, after?.occurredAt ?? null, after?.id ?? null, limit],
+        LIMIT $7`,
+      [who.keyIds, who.sessionUserId, from, to, after?.occurredAt ?? null, after?.id ?? null, limit],
     );
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
+import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { ActivityPageDto, ActivityQueryDto, UsageDto, UsageQueryDto } from './dto/usage.dto';
@@ -15,8 +15,9 @@ export class UsageController {
 
   @Get()
   @RequiresScopes()
+  @SessionAccess()
   @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'Requests per day and per route for the calling key, errors, and current rate-limit windows' })
+  @ApiOperation({ summary: 'Requests per day and per route for the calling key (a console session: the person\'s keys on the fund and their console requests), errors, and current rate-limit windows' })
   @Returns(UsageDto)
   get(@CurrentPrincipal() p: Principal, @Req() req: FastifyRequest, @Query() q: UsageQueryDto): Promise<UsageDto> {
     return this.usage.usage(p, req.ip, q.from, q.to);
@@ -30,8 +31,9 @@ export class AdminActivityController {
 
   @Get()
   @RequiresScopes('keys:manage')
+  @SessionAccess({ selfService: true })
   @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'The per-request activity log of the keys the caller manages, newest first' })
+  @ApiOperation({ summary: 'The per-request activity log of the keys the caller manages (a console session without keys:manage: the person\'s own keys and console requests), newest first' })
   @Returns(ActivityPageDto)
   list(@CurrentPrincipal() p: Principal, @Query() q: ActivityQueryDto): Promise<ActivityPageDto> {
     return this.usage.activityPage(p, q);

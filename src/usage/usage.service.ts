@@ -7,7 +7,7 @@ import type { PolicyName } from '../config/config';
 import { KeysService } from '../keys/keys.service';
 import { sanitizeForDisplay } from '../common/validation/safe-text';
 import { ActivityLogWriter } from './activity-log.writer';
-import { ActivityRepository } from './activity.repository';
+import { ActivityRepository, UsageSubject } from './activity.repository';
 import type { ActivityPageDto, ActivityQueryDto, UsageDto } from './dto/usage.dto';
 import { RateLimitService, RateWindow } from './rate-limit/rate-limit.service';
 
@@ -36,9 +36,10 @@ export class UsageService {
     if (daysBetween(from, to) > 366) throw new ProblemError('window_too_large', 'from..to spans more than 366 days', [{ field: 'to', message: 'at most 366 days after from' }]);
     // This instance's buffered rows are written first so the answer includes the requests just made.
     await this.writer.flush();
+    const who = await this.subjectOf(principal, false);
     const [days, routes, windows] = await Promise.all([
-      this.activity.usageByDay(principal.keyId, from, to),
-      this.activity.usageByRoute(principal.keyId, from, to),
+      this.activity.usageByDay(who, from, to),
+      this.activity.usageByRoute(who, from, to),
       Promise.all(POLICIES.map((p) => this.limits.peek(p, principal, ip))),
     ]);
     const calc = windows[POLICIES.indexOf('calc-daily')];
@@ -55,10 +56,21 @@ export class UsageService {
     };
   }
 
+  /**
+   * Whose requests a caller sees: a key, itself (usage) or the keys it may list (activity); a console
+   * session, the person's own keys on the fund (usage) or the keys it may list (activity), plus the
+   * person's own console requests.
+   */
+  private async subjectOf(caller: Principal, manageable: boolean): Promise<UsageSubject> {
+    if (caller.keyId && !manageable) return { keyIds: [caller.keyId], sessionUserId: null };
+    const keyIds = (await (manageable ? this.keys.listVisibleTo(caller) : this.keys.ownKeys(caller))).map((k) => k.id);
+    if (caller.keyId && !keyIds.includes(caller.keyId)) keyIds.push(caller.keyId);
+    return { keyIds, sessionUserId: caller.keyId ? null : caller.userId };
+  }
+
   async activityPage(caller: Principal, q: ActivityQueryDto): Promise<ActivityPageDto> {
-    const visible = (await this.keys.listVisibleTo(caller)).map((k) => k.id);
-    if (!visible.includes(caller.keyId)) visible.push(caller.keyId);
-    if (q.keyId && !visible.includes(q.keyId)) throw new ProblemError('not_found', `key ${q.keyId} was not found`);
+    const all = await this.subjectOf(caller, true);
+    if (q.keyId && !all.keyIds.includes(q.keyId)) throw new ProblemError('not_found', `key ${q.keyId} was not found`);
     if (q.from && q.to && daysBetween(q.from, q.to) < 0) throw invalidParameter('from', 'must not be after to');
     const limit = q.limit ?? 100;
     // Bound to the caller's fund and account and to the key filter: another listing's cursor is a 400.
@@ -66,7 +78,7 @@ export class UsageService {
     const after = q.cursor ? this.cursors.decode(cursorKind, q.cursor, { occurredAt: 'timestamp', id: 'bigint' }) : null;
     await this.writer.flush();
     const rows = await this.activity.activityPage(
-      q.keyId ? [q.keyId] : visible,
+      q.keyId ? { keyIds: [q.keyId], sessionUserId: null } : all,
       q.from ? new Date(`${q.from}T00:00:00Z`) : null,
       q.to ? new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000) : null,
       after,
@@ -78,7 +90,7 @@ export class UsageService {
     return {
       items: page.map((r) => ({
         id: r.id, occurredAt: r.occurred_at.toISOString(), requestId: r.request_id, keyId: r.key_id,
-        accountId: r.account_id, method: r.method, route: r.route, tool: r.tool, status: r.status,
+        accountId: r.account_id, userId: r.user_id, method: r.method, route: r.route, tool: r.tool, status: r.status,
         durationMs: r.duration_ms, clientIp: r.client_ip,
         userAgent: r.user_agent === null ? null : sanitizeForDisplay(r.user_agent, USER_AGENT_MAX),
       })),

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
+import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
@@ -13,6 +13,7 @@ import { WebhooksService } from './webhooks.service';
 @ApiTags('webhooks')
 @Controller('api/v1/webhooks')
 @RequiresScopes('webhooks:manage')
+@SessionAccess()
 @RateLimitPolicy('fund-minute')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}

@@ -47,11 +47,11 @@ export interface AttemptRow {
 export class WebhooksRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insertSubscription(s: { id: string; fundId: string; url: string; eventTypes: string[]; description: string | null; secret: string; keyId: string }): Promise<SubscriptionRow> {
+  async insertSubscription(s: { id: string; fundId: string; url: string; eventTypes: string[]; description: string | null; secret: string; keyId: string | null; userId: string | null }): Promise<SubscriptionRow> {
     const rows = await this.db.query(
-      `INSERT INTO webhook_subscriptions (id, fund_id, url, event_types, description, signing_secret, created_by_key_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-      [s.id, s.fundId, s.url, s.eventTypes, s.description, s.secret, s.keyId],
+      `INSERT INTO webhook_subscriptions (id, fund_id, url, event_types, description, signing_secret, created_by_key_id, created_by_user_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+      [s.id, s.fundId, s.url, s.eventTypes, s.description, s.secret, s.keyId, s.userId],
     );
     return rows[0];
   }

@@ -70,7 +70,7 @@ export class WebhooksService {
     const secret = newSigningSecret();
     // Stored sealed (AES-256-GCM under SECRETS_KEY); the plaintext is shown once, here.
     const row = await this.repo.insertSubscription({ id: randomUUID(), fundId: fundIdOf(p), url, eventTypes: body.eventTypes,
-      description: body.description ?? null, secret: this.sealer.seal(secret), keyId: p.keyId });
+      description: body.description ?? null, secret: this.sealer.seal(secret), keyId: p.keyId, userId: p.userId });
     return { ...subscriptionView(row), signingSecret: secret };
   }
 

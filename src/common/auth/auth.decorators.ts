@@ -24,6 +24,24 @@ export const RequiresScopes = (...scopes: Scope[]) =>
 export const OptionalAuth = () =>
   applyDecorators(SetMetadata(AUTH_MODE, 'optional'), ApiSecurity('bearer'), ApiSecurity({}));
 
+export const SESSION_ACCESS = 'fundgate:session-access';
+export interface SessionAccessOptions {
+  /** Console-only: a bearer key is refused; only a signed-in person's session is accepted. */
+  only?: boolean;
+  /**
+   * The route's scope applies to keys; a session reaches it without the scope, and the service
+   * limits it to the person's own resources (admin keys: a person's own keys).
+   */
+  selfService?: boolean;
+}
+
+/**
+ * The route also accepts a console session cookie (instead of a bearer key). With a session, the
+ * fund comes from `X-Fundgate-Fund` and every non-GET request must pass CSRF (Origin + X-CSRF-Token).
+ */
+export const SessionAccess = (options: SessionAccessOptions = {}) =>
+  applyDecorators(SetMetadata(SESSION_ACCESS, options), ApiExtension('x-session-access', { csrf: true, ...options }));
+
 /** No authentication at all (health, docs). */
 export const PublicRoute = () => SetMetadata(AUTH_MODE, 'none');
 

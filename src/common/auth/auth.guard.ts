@@ -3,7 +3,8 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ProblemError } from '../errors/problem';
 import { KeysService } from '../../keys/keys.service';
-import { AUTH_MODE, AuthMode, REQUIRED_SCOPES } from './auth.decorators';
+import { SessionAuth } from '../../identity/session-auth';
+import { AUTH_MODE, AuthMode, REQUIRED_SCOPES, SESSION_ACCESS, SessionAccessOptions } from './auth.decorators';
 import type { Scope } from './scopes';
 
 const BEARER = /^Bearer ([!-~]{1,200})$/;
@@ -12,6 +13,7 @@ const REASONS = {
   unknown: 'the API key is not valid',
   revoked: 'the API key has been revoked',
   expired: 'the API key has expired',
+  disabled: 'the API key belongs to a person whose account is disabled',
 } as const;
 
 export function unauthenticated(detail: string, invalidToken = true): ProblemError {
@@ -23,6 +25,7 @@ export function unauthenticated(detail: string, invalidToken = true): ProblemErr
 interface RouteAuth {
   mode: AuthMode;
   scopes: Scope[] | undefined;
+  session: SessionAccessOptions | undefined;
 }
 
 /**
@@ -36,6 +39,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: KeysService,
+    private readonly sessions: SessionAuth,
   ) {}
 
   private authOf(ctx: ExecutionContext): RouteAuth {
@@ -46,6 +50,7 @@ export class AuthGuard implements CanActivate {
       auth = {
         mode: this.reflector.getAllAndOverride<AuthMode>(AUTH_MODE, targets) ?? 'required',
         scopes: this.reflector.getAllAndOverride<Scope[]>(REQUIRED_SCOPES, targets),
+        session: this.reflector.getAllAndOverride<SessionAccessOptions>(SESSION_ACCESS, targets),
       };
       this.routeAuth.set(handler, auth);
     }
@@ -53,9 +58,16 @@ export class AuthGuard implements CanActivate {
   }
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const { mode, scopes } = this.authOf(ctx);
+    const { mode, scopes, session } = this.authOf(ctx);
     if (mode === 'none') return true;
     const req = ctx.switchToHttp().getRequest<FastifyRequest>();
+    if (session && (session.only || !req.headers.authorization) && this.sessions.cookieValue(req) !== null) {
+      await this.sessions.authenticate(req);
+      if (scopes === undefined) throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
+      if (!session.selfService) assertScopes(req, scopes);
+      return true;
+    }
+    if (session?.only) throw new ProblemError('unauthenticated', 'sign in to the console: this route takes a console session, not an API key');
     await authenticateRequest(req, this.keys, mode === 'optional');
     if (mode === 'optional') return true;
     if (scopes === undefined) throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
@@ -82,7 +94,8 @@ export function assertScopes(req: FastifyRequest, scopes: readonly Scope[]): voi
   const held = req.principal?.scopes ?? [];
   const missing = scopes.filter((s) => !held.includes(s));
   if (missing.length > 0) {
-    throw new ProblemError('insufficient_scope', `the key lacks the scope ${missing.join(', ')}`,
+    const who = req.principal?.via === 'session' ? 'your role on this fund lacks' : 'the key lacks';
+    throw new ProblemError('insufficient_scope', `${who} the scope ${missing.join(', ')}`,
       missing.map((s) => ({ field: 'scope', message: `requires ${s}` })));
   }
 }

@@ -1,21 +1,41 @@
 import type { Plan } from '../../config/config';
 import { ProblemError } from '../errors/problem';
-import type { Scope } from './scopes';
+import type { Role, Scope } from './scopes';
 
-/** Who is calling: the key, its account, its fund (or none), scopes and plan. */
+/**
+ * Who is calling: a key (of a person or of a fund's service identity) or a person's console
+ * session. `scopes` are effective: a person key's stored scopes ∩ the person's current role on the
+ * key's fund; a session's are its role's on the fund chosen by X-Fundgate-Fund (none without one).
+ */
 export interface Principal {
-  keyId: string;
-  keyName: string;
-  displayPrefix: string;
+  via: 'key' | 'session';
+  /** Null for a session. */
+  keyId: string | null;
+  keyName: string | null;
+  displayPrefix: string | null;
   accountId: string;
   accountName: string;
+  /** The person behind the key or session; null for a service identity. */
+  userId: string | null;
+  /** The person's role on `fund` (null: no fund, or a service identity). */
+  role: Role | null;
   fund: { id: string; slug: string; name: string } | null;
   scopes: readonly Scope[];
   plan: Plan;
   isDemo: boolean;
   createdAt: string;
+  /** The key's expiry (null for a session and for keys that never expire). */
   expiresAt: string | null;
   lastUsedAt: string | null;
+  /** Session only: its id (SHA-256 of the cookie) and when the person last passed a TOTP check. */
+  sessionId?: Buffer;
+  totpVerifiedAt?: Date | null;
+}
+
+/** The key behind a request; routes that only keys reach (propose, idempotency) use it. */
+export function keyIdOf(principal: Principal): string {
+  if (!principal.keyId) throw new ProblemError('forbidden', 'this action needs an API key; a console session cannot do it');
+  return principal.keyId;
 }
 
 /**

@@ -14,6 +14,17 @@ export const WALLET_FORMAT = 'wallet-address';
 
 export class RedactionError extends Error {}
 
+const DELIBERATE = 'fundgate:deliberate-sensitive';
+
+/**
+ * Marks one property whose name the redactor refuses (email, secret…) as deliberately served, with
+ * the reason (e.g. the signed-in person's own email; a TOTP secret shown once at enrolment).
+ */
+export const DeliberatelyServed = (reason: string): PropertyDecorator => (target, key) => {
+  if (!reason) throw new Error('DeliberatelyServed needs a reason');
+  Reflect.defineMetadata(DELIBERATE, reason, target, key);
+};
+
 type Plan =
   | { kind: 'passthrough-primitive' }
   | { kind: 'wallet' }
@@ -46,7 +57,7 @@ function planFor(dto: Ctor): Plan {
   try {
     for (const raw of names) {
       const name = raw.replace(/^:/, '');
-      if (FORBIDDEN_PROPERTY.test(name)) throw new RedactionError(`${dto.name}.${name} may carry PII or a secret`);
+      if (FORBIDDEN_PROPERTY.test(name) && !Reflect.getMetadata(DELIBERATE, dto.prototype, name)) throw new RedactionError(`${dto.name}.${name} may carry PII or a secret`);
       const meta: Record<string, unknown> = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype, name) ?? {};
       plan.fields.push([name, fieldPlan(meta), meta.isArray === true || Array.isArray(meta.type)]);
     }

@@ -36,7 +36,7 @@ export class RateWindowDto {
 }
 
 export class UsageDto {
-  @ApiProperty({ format: 'uuid' }) keyId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The calling key; null for a console session (its figures cover the person\'s keys on the fund and their console requests)' }) keyId: string | null;
   @ApiProperty({ format: 'date' }) from: string;
   @ApiProperty({ format: 'date' }) to: string;
   @ApiProperty() totalRequests: number;
@@ -60,6 +60,7 @@ export class ActivityItemDto {
   @ApiProperty() requestId: string;
   @ApiProperty({ type: String, nullable: true }) keyId: string | null;
   @ApiProperty({ type: String, nullable: true }) accountId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The person who acted (key owner or console session)' }) userId: string | null;
   @ApiProperty({ example: 'GET' }) method: string;
   @ApiProperty({ example: '/api/v1/fund/trades' }) route: string;
   @ApiProperty({ type: String, nullable: true, description: 'MCP tool name for tool calls' }) tool: string | null;

@@ -45,6 +45,7 @@ export class RateLimitService {
     const ttlMs = (index + 1) * windowMs - now;
     let caller: string;
     if (!principal) caller = `ip:${ip}`;
+    else if (!principal.keyId) caller = `u:${principal.userId}`; // a console session: per person
     else if (principal.isDemo) caller = `k:${principal.keyId}:ip:${ip}`; // the shared demo key: per key and IP
     else caller = `k:${principal.keyId}`;
     return { key: `rl:${policy}:${caller}:${index}`, ttlMs, plan: principal?.plan ?? 'free' };
