@@ -6,6 +6,7 @@ import { createDataSource } from '../src/database/data-source';
 import { migrate } from '../src/database/migrate';
 import { KeysRepository } from '../src/keys/keys.repository';
 import { KeysService } from '../src/keys/keys.service';
+import { upsertPerson } from '../src/identity/people';
 import { load, ratio, startProcess, stopProcess } from './harness';
 import { seedDemoFund } from '../src/fund/import/seed-demo-fund';
 import { benchBooks } from './books.bench';
@@ -27,7 +28,9 @@ type Section = { title: string; lines: string[] };
 
 async function mintPlatformKey(db: DataSource, scopes: string[], fundSlug: string | null) {
   const service = new KeysService(new KeysRepository(db), loadConfig({ ...process.env, DATABASE_URL }));
-  return service.mint({ accountName: 'bench', name: 'bench key', fundSlug, scopes: scopes as never, plan: 'platform', expiresAt: null });
+  const email = 'bench@fundgate.invalid';
+  await upsertPerson(db, { email, displayName: 'bench', plan: 'platform', fund: fundSlug ? { slug: fundSlug, role: 'admin' } : undefined });
+  return service.mint(await service.minterForPerson({ email }, fundSlug), { name: 'bench key', scopes: fundSlug ? scopes as never : [], plan: 'platform', expiresAt: null });
 }
 
 async function benchMe(db: DataSource): Promise<Section> {

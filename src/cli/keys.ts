@@ -10,12 +10,13 @@ import { KeysService } from '../keys/keys.service';
 import { keySummary } from '../keys/key-views';
 
 /**
- * Bootstrap CLI (the console uses the admin endpoints):
- *   npm run keys -- create --account <name> [--fund <slug>] --scopes a,b --plan <plan> [--expires <date>] [--name N] [--json]
+ * Operator CLI (people mint their own keys in the console). A key is minted for a person, through
+ * the same minting function as the API: scopes within their role on the fund, plan within theirs.
+ *   npm run keys -- create --email <person> [--fund <slug>] --scopes a,b --plan <plan> [--expires <date>] [--name N] [--json]
  *   npm run keys -- list [--json]
  *   npm run keys -- revoke <id>
  */
-const USAGE = 'usage: keys create --account <name> [--fund <slug>] --scopes a,b --plan free|developer|platform [--expires <date>] [--name <name>] [--json] | keys list [--json] | keys revoke <id>';
+const USAGE = 'usage: keys create --email <person> [--fund <slug>] --scopes a,b --plan free|developer|platform [--expires <date>] [--name <name>] [--json] | keys list [--json] | keys revoke <id>';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -28,14 +29,14 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
     args: rest,
     allowPositionals: true,
     options: {
-      account: { type: 'string' }, fund: { type: 'string' }, scopes: { type: 'string' }, plan: { type: 'string' },
+      email: { type: 'string' }, fund: { type: 'string' }, scopes: { type: 'string' }, plan: { type: 'string' },
       expires: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean', default: false },
     },
   });
   const repo = new KeysRepository(db);
   const service = new KeysService(repo, loadConfig());
   if (command === 'create') {
-    if (!values.account) fail('--account is required\n' + USAGE);
+    if (!values.email) fail('--email is required (create the person first: npm run users -- create)\n' + USAGE);
     const scopes = (values.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     const bad = scopes.filter((s) => !isScope(s));
     if (bad.length > 0) fail(`--scopes: unknown scope(s) ${bad.join(', ')}`);
@@ -46,11 +47,9 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
       expiresAt = new Date(values.expires);
       if (Number.isNaN(expiresAt.getTime())) fail('--expires must be a date or timestamp');
     }
-    const minted = await service.mint({
-      accountName: values.account, name: values.name ?? `${values.account} key`, fundSlug: values.fund ?? null,
-      scopes: scopes as Scope[], plan, expiresAt,
-    });
-    if (values.json) process.stdout.write(JSON.stringify(minted) + '\n');
+    const minter = await service.minterForPerson({ email: values.email }, values.fund ?? null);
+    const { row, ...minted } = await service.mint(minter, { name: values.name ?? `${values.email} key`, scopes: scopes as Scope[], plan, expiresAt });
+    if (values.json) process.stdout.write(JSON.stringify({ ...minted, owner: keySummary(row).owner }) + '\n');
     else process.stdout.write(`Created key ${minted.id} (${minted.scopes.join(', ') || 'no scopes'}; fund ${minted.fund?.slug ?? 'none'}; plan ${minted.plan}).\nKey (shown once): ${minted.key}\n`);
   } else if (command === 'list') {
     const rows = (await repo.allKeys()).map(keySummary);

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
+import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { invalidParameter } from '../common/errors/problem';
 import { Returns } from '../common/redaction/redaction.interceptor';
@@ -14,31 +14,28 @@ const uuid = new ParseUUIDPipe({ exceptionFactory: () => invalidParameter('id', 
 @ApiTags('admin: keys')
 @Controller('api/v1/admin/keys')
 @RequiresScopes('keys:manage')
+@SessionAccess({ selfService: true })
 @RateLimitPolicy('fund-minute')
 export class AdminKeysController {
   constructor(private readonly keys: KeysService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Mint a key (never with a scope, fund or plan the calling key does not hold). The secret is shown once.' })
+  @ApiOperation({ summary: 'Mint a key into the caller\'s own identity (or a service identity of the fund, by its admin): scopes within the role and the calling key, the caller\'s fund, expiry no later and plan no higher than the caller\'s. The secret is shown once.' })
   @Returns(CreatedKeyDto, { status: 201 })
   async create(@CurrentPrincipal() caller: Principal, @Body() body: CreateKeyDto): Promise<CreatedKeyDto> {
     const minted = await this.keys.mintFor(caller, {
       name: body.name,
-      accountName: body.account,
-      fundSlug: body.fund === undefined ? (caller.fund?.slug ?? null) : body.fund,
+      account: body.account,
+      fund: body.fund,
       scopes: body.scopes,
       plan: body.plan ?? 'free',
       expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
     });
-    return {
-      id: minted.id, name: minted.name, displayPrefix: minted.displayPrefix, lastFour: minted.lastFour,
-      scopes: minted.scopes, fund: minted.fund, plan: minted.plan, account: minted.account,
-      createdAt: minted.createdAt, expiresAt: minted.expiresAt, revokedAt: null, lastUsedAt: null, token: minted.key,
-    };
+    return { ...keySummary(minted.row), token: minted.key };
   }
 
   @Get()
-  @ApiOperation({ summary: 'Keys of the calling key\'s fund (or, without a fund, those its account created)' })
+  @ApiOperation({ summary: 'With keys:manage: every key of the caller\'s fund; otherwise (console session) the person\'s own keys on the fund, or their calculator-only keys without a fund' })
   @Returns(KeyListDto)
   async list(@CurrentPrincipal() caller: Principal): Promise<KeyListDto> {
     const rows = await this.keys.listVisibleTo(caller);

@@ -14,6 +14,7 @@ export function keySummary(row: KeyRow): KeySummaryDto {
     fund: row.fund_id ? { id: row.fund_id, slug: row.fund_slug!, name: row.fund_name! } : null,
     plan: row.plan,
     account: { id: row.account_id, name: row.account_name },
+    owner: { kind: row.account_kind, displayName: row.owner_display_name },
     createdAt: row.created_at.toISOString(),
     expiresAt: iso(row.expires_at),
     revokedAt: iso(row.revoked_at),
@@ -23,6 +24,7 @@ export function keySummary(row: KeyRow): KeySummaryDto {
 
 export function meView(p: Principal): MeDto {
   return {
+    via: p.via,
     keyId: p.keyId,
     name: p.keyName,
     displayPrefix: p.displayPrefix,
@@ -30,6 +32,8 @@ export function meView(p: Principal): MeDto {
     fund: p.fund,
     plan: p.plan,
     account: { id: p.accountId, name: p.accountName },
+    userId: p.userId,
+    role: p.role,
     createdAt: p.createdAt,
     lastUsedAt: p.lastUsedAt,
     expiresAt: p.expiresAt,

@@ -2,21 +2,38 @@ import { Inject, Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, AppConfig, Plan } from '../config/config';
 import type { Principal } from '../common/auth/principal';
-import type { Scope } from '../common/auth/scopes';
+import { ROLE_SCOPES, SERVICE_FORBIDDEN_SCOPES, type Scope } from '../common/auth/scopes';
+import type { EntityManager } from 'typeorm';
 import { ProblemError } from '../common/errors/problem';
 import { displayParts, generateKey, hashKey, isWellFormedKey } from './key-format';
 import { KeyRow, KeysRepository } from './keys.repository';
 
-export type AuthFailure = 'malformed' | 'unknown' | 'revoked' | 'expired';
+export type AuthFailure = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'disabled';
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: AuthFailure };
 
+type FundRef = { id: string; slug: string; name: string };
+
 export interface MintRequest {
-  accountName: string;
   name: string;
-  fundSlug: string | null;
   scopes: Scope[];
   plan: Plan;
   expiresAt: Date | null;
+  /** Fund slug; undefined: the minter's fund. Anything else than the minter's fund is refused. */
+  fund?: string | null;
+  /** Owning account; undefined: the minter's own. Only a service identity of the fund may be named. */
+  account?: string;
+}
+
+/** Who mints: the caller's identity, fund, scopes, plan and (for a key) the key's expiry. */
+export interface Minter {
+  accountId: string;
+  accountName: string;
+  userId: string | null;
+  fund: FundRef | null;
+  scopes: readonly Scope[];
+  plan: Plan;
+  expiresAt: Date | null;
+  keyId: string | null;
 }
 
 export interface MintedKey {
@@ -31,6 +48,7 @@ export interface MintedKey {
   account: { id: string; name: string };
   expiresAt: string | null;
   createdAt: string;
+  row: KeyRow;
 }
 
 const PLAN_RANK: Record<Plan, number> = { free: 0, developer: 1, platform: 2 };
@@ -71,6 +89,7 @@ export class KeysService {
     if (row.revoked_at) return { ok: false, reason: 'revoked' };
     if (row.expires_at && row.expires_at.getTime() <= now) return { ok: false, reason: 'expired' };
     if (row.is_demo && !this.config.demoApiKeyEnabled) return { ok: false, reason: 'unknown' }; // DEMO_API_KEY_ENABLED=false
+    if (row.user_status === 'disabled') return { ok: false, reason: 'disabled' };
     this.touch(row.id, now);
     return { ok: true, principal: entry.principal! };
   }
@@ -82,59 +101,101 @@ export class KeysService {
     this.keys.touchLastUsed(keyId).catch(() => this.lastTouched.delete(keyId));
   }
 
-  /** Mint on behalf of a caller: never more scopes, another fund, or a higher plan than it holds. */
-  async mintFor(caller: Principal, req: Omit<MintRequest, 'accountName'> & { accountName?: string }): Promise<MintedKey> {
-    const missing = req.scopes.filter((s) => !caller.scopes.includes(s));
-    if (missing.length > 0) {
-      throw new ProblemError('insufficient_scope', `cannot grant scopes the calling key does not hold: ${missing.join(', ')}`,
-        missing.map(() => ({ field: 'scopes', message: 'not held by the calling key' })));
-    }
-    if (req.fundSlug !== null && req.fundSlug !== caller.fund?.slug) {
-      throw new ProblemError('insufficient_scope', 'cannot grant access to a fund the calling key is not bound to',
-        [{ field: 'fund', message: 'not the calling key\'s fund' }]);
-    }
-    if (PLAN_RANK[req.plan] > PLAN_RANK[caller.plan]) {
-      throw new ProblemError('insufficient_scope', 'cannot grant a plan above the calling key\'s plan',
-        [{ field: 'plan', message: 'above the calling key\'s plan' }]);
-    }
-    return this.mint({ ...req, accountName: req.accountName ?? caller.accountName }, caller.keyId);
+  /** Clears the auth cache of this instance (other instances follow within keyCacheSeconds). */
+  forget(): void {
+    this.cache.clear();
   }
 
-  /** Mint without a caller (CLI bootstrap). */
-  async mint(req: MintRequest, createdByKeyId: string | null = null): Promise<MintedKey> {
-    let fund: { id: string; slug: string; name: string } | null = null;
-    if (req.fundSlug !== null) {
-      fund = await this.keys.fundBySlug(req.fundSlug);
-      if (!fund) throw new ProblemError('unprocessable', `fund "${req.fundSlug}" does not exist`, [{ field: 'fund', message: 'unknown fund' }]);
-    }
-    if (req.expiresAt && req.expiresAt.getTime() <= Date.now()) {
-      throw new ProblemError('invalid_parameter', 'expiresAt must be in the future', [{ field: 'expiresAt', message: 'must be in the future' }]);
-    }
+  /** Mint on behalf of an authenticated caller (admin API, console): all the rules of `mint`. */
+  mintFor(caller: Principal, req: MintRequest): Promise<MintedKey> {
+    return this.mint(minterOf(caller), req);
+  }
+
+  /** The operator CLI mints for a person as that person would: within their role and plan. */
+  async minterForPerson(who: { email?: string; accountName?: string }, fundSlug: string | null): Promise<Minter> {
+    const fund = fundSlug === null ? null : await this.fundOrFail(fundSlug);
+    return this.keys.transaction(async (m) => {
+      const id = await this.keys.identityOf(m, who);
+      if (!id || id.kind !== 'person' || !id.user_id) throw new ProblemError('not_found', `no person ${who.email ?? who.accountName}`);
+      const role = fund ? await this.keys.lockedRole(m, fund.id, id.user_id) : null;
+      return { accountId: id.account_id, accountName: id.account_name, userId: id.user_id, fund,
+        scopes: role ? ROLE_SCOPES[role] : [], plan: id.plan ?? 'free', expiresAt: null, keyId: null };
+    });
+  }
+
+  /**
+   * THE minting function (CLI, admin API, console). A key goes into the minter's own identity (or, by
+   * a fund admin, into a service identity of that fund); its fund is the minter's fund; its scopes ⊆
+   * the person's CURRENT role there (minus proposals:review for a service identity) and ⊆ the minter's
+   * scopes; its expiry ≤ the minting key's; its plan ≤ the minter's and ≤ the owner's. Anything else is
+   * 403 insufficient_scope naming the field, and nothing is written.
+   */
+  async mint(minter: Minter, req: MintRequest): Promise<MintedKey> {
+    const fund = checkFund(minter, req.fund);
+    checkExpiry(minter, req.expiresAt);
+    const scopes = [...new Set(req.scopes)];
     const key = generateKey();
     const { displayPrefix, lastFour } = displayParts(key);
-    const scopes = [...new Set(req.scopes)];
-    const { id, accountId } = await this.keys.createKeyForAccount(req.accountName, {
-      fundId: fund?.id ?? null, name: req.name, keyHash: hashKey(key), displayPrefix, lastFour,
-      scopes, plan: req.plan, expiresAt: req.expiresAt, createdByKeyId,
+    const { id, owner } = await this.keys.transaction(async (m) => {
+      const owner = await this.targetOf(m, minter, req.account, fund);
+      const allowed = await this.allowedScopes(m, minter, owner, fund);
+      refuse(scopes.filter((s) => !allowed.includes(s)), 'scopes', (bad) => `cannot grant ${bad.join(', ')}: beyond ${fund ? 'the role on this fund' : 'a key without a fund (no fund scopes)'}`);
+      refuse(scopes.filter((s) => !minter.scopes.includes(s)), 'scopes', (bad) => `cannot grant scopes the caller does not hold: ${bad.join(', ')}`);
+      if (PLAN_RANK[req.plan] > PLAN_RANK[minter.plan] || PLAN_RANK[req.plan] > PLAN_RANK[owner.plan]) {
+        refuse(['plan'], 'plan', () => `cannot grant plan ${req.plan}: above the caller's plan (${minter.plan}) or the owner's (${owner.plan})`);
+      }
+      const id = await this.keys.insertKey({ accountId: owner.accountId, fundId: fund?.id ?? null, name: req.name, keyHash: hashKey(key),
+        displayPrefix, lastFour, scopes, plan: req.plan, expiresAt: req.expiresAt, createdByKeyId: minter.keyId }, m);
+      return { id, owner };
     });
-    const row = await this.keys.keyById(id);
-    return {
-      id,
-      key,
-      name: req.name,
-      displayPrefix,
-      lastFour,
-      scopes,
-      fund,
-      plan: req.plan,
-      account: { id: accountId, name: req.accountName },
-      expiresAt: req.expiresAt ? req.expiresAt.toISOString() : null,
-      createdAt: (row?.created_at ?? new Date()).toISOString(),
-    };
+    const row = (await this.keys.keyById(id))!;
+    return { id, key, name: req.name, displayPrefix, lastFour, scopes, fund, plan: req.plan,
+      account: { id: owner.accountId, name: owner.accountName }, expiresAt: req.expiresAt?.toISOString() ?? null,
+      createdAt: row.created_at.toISOString(), row };
   }
 
+  private async fundOrFail(slug: string): Promise<FundRef> {
+    const fund = await this.keys.fundBySlug(slug);
+    if (!fund) throw new ProblemError('unprocessable', `fund "${slug}" does not exist`, [{ field: 'fund', message: 'unknown fund' }]);
+    return fund;
+  }
+
+  /** The caller's own identity, or a service identity of the caller's fund when the caller is its admin. */
+  private async targetOf(m: EntityManager, minter: Minter, account: string | undefined, fund: FundRef | null): Promise<MintTarget> {
+    if (account === undefined || account === minter.accountName) {
+      const own = await this.keys.identityOf(m, { accountId: minter.accountId });
+      if (!own || (own.kind === 'person' && own.status !== 'active')) refuse(['account'], 'account', () => 'the caller\'s identity is not active');
+      return { accountId: own!.account_id, accountName: own!.account_name, service: own!.kind === 'service', plan: own!.plan ?? minter.plan };
+    }
+    const service = fund && minter.userId ? await this.keys.serviceAccountOfFund(m, fund.id, account) : null;
+    const role = service ? await this.keys.lockedRole(m, fund!.id, minter.userId!) : null;
+    if (!service || role !== 'admin') {
+      refuse(['account'], 'account', () => 'a key can only be minted into the caller\'s own identity (or, by a fund admin, a service identity of that fund)');
+    }
+    return { accountId: service!.account_id, accountName: service!.account_name, service: true, plan: minter.plan };
+  }
+
+  private async allowedScopes(m: EntityManager, minter: Minter, owner: MintTarget, fund: FundRef | null): Promise<readonly Scope[]> {
+    if (!fund) return [];
+    let base: readonly Scope[];
+    if (minter.userId) {
+      const role = await this.keys.lockedRole(m, fund.id, minter.userId);
+      base = role ? ROLE_SCOPES[role] : [];
+    } else {
+      base = minter.scopes; // a service identity minting for itself: within what it holds
+    }
+    return owner.service ? base.filter((s) => !SERVICE_FORBIDDEN_SCOPES.includes(s)) : base;
+  }
+
+  /** The caller's own keys on its fund (or its calculator-only keys without a fund). */
+  ownKeys(caller: Principal): Promise<KeyRow[]> {
+    return this.keys.keysOfAccount(caller.accountId, caller.fund?.id ?? null);
+  }
+
+  /** What the caller may see: keys:manage on a fund sees the fund's keys; anyone else, their own. */
   async listVisibleTo(caller: Principal): Promise<KeyRow[]> {
-    return this.keys.keysVisibleTo(caller.fund?.id ?? null, caller.accountId);
+    if (caller.fund && caller.scopes.includes('keys:manage')) return this.keys.keysOfFund(caller.fund.id);
+    return this.ownKeys(caller);
   }
 
   /** Revoke a key the caller may see; others are "not found" (their existence is not revealed). */
@@ -149,15 +210,63 @@ export class KeysService {
   }
 }
 
+interface MintTarget {
+  accountId: string;
+  accountName: string;
+  service: boolean;
+  plan: Plan;
+}
+
+function refuse(bad: string[], field: string, detail: (bad: string[]) => string): void {
+  if (bad.length === 0) return;
+  throw new ProblemError('insufficient_scope', detail(bad), bad.map(() => ({ field, message: detail(bad) })).slice(0, 1));
+}
+
+function checkFund(minter: Minter, requested: string | null | undefined): FundRef | null {
+  const slug = requested === undefined ? (minter.fund?.slug ?? null) : requested;
+  if (slug !== (minter.fund?.slug ?? null)) {
+    refuse(['fund'], 'fund', () => `a key can only be bound to the caller's fund (${minter.fund?.slug ?? 'none'})`);
+  }
+  return minter.fund;
+}
+
+function checkExpiry(minter: Minter, expiresAt: Date | null): void {
+  if (expiresAt && expiresAt.getTime() <= Date.now()) {
+    throw new ProblemError('invalid_parameter', 'expiresAt must be in the future', [{ field: 'expiresAt', message: 'must be in the future' }]);
+  }
+  if (minter.expiresAt && (!expiresAt || expiresAt > minter.expiresAt)) {
+    refuse(['expiresAt'], 'expiresAt', () => `the key must expire no later than the minting key (${minter.expiresAt!.toISOString()})`);
+  }
+}
+
+/** The minting view of an authenticated caller. */
+export function minterOf(p: Principal): Minter {
+  return { accountId: p.accountId, accountName: p.accountName, userId: p.userId, fund: p.fund, scopes: p.scopes,
+    plan: p.plan, expiresAt: p.via === 'key' && p.expiresAt ? new Date(p.expiresAt) : null, keyId: p.keyId };
+}
+
+/** Effective scopes: stored ∩ the owner's current role (person), minus review (service of its own fund). */
+export function effectiveScopes(row: KeyRow): Scope[] {
+  if (!row.fund_id) return [];
+  if (row.account_kind === 'service') {
+    return row.owner_fund_id === row.fund_id ? row.scopes.filter((s) => !SERVICE_FORBIDDEN_SCOPES.includes(s)) : [];
+  }
+  const allowed = row.role ? ROLE_SCOPES[row.role] : [];
+  return row.scopes.filter((s) => allowed.includes(s));
+}
+
 export function toPrincipal(row: KeyRow): Principal {
   return {
+    via: 'key',
+    userId: row.user_id,
+    role: row.role,
     keyId: row.id,
     keyName: row.name,
     displayPrefix: row.display_prefix,
     accountId: row.account_id,
     accountName: row.account_name,
     fund: row.fund_id ? { id: row.fund_id, slug: row.fund_slug!, name: row.fund_name! } : null,
-    scopes: row.scopes,
+    scopes: effectiveScopes(row),
     plan: row.plan,
     isDemo: row.is_demo,
     createdAt: row.created_at.toISOString(),

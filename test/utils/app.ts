@@ -3,7 +3,11 @@ import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../src/app.factory';
-import type { Scope } from '../../src/common/auth/scopes';
+import { PLANS, smallestRoleCovering, type Role, type Scope } from '../../src/common/auth/scopes';
+import { hashPassword } from '../../src/identity/password';
+import { UsersRepository } from '../../src/identity/users.repository';
+import { displayParts, generateKey, hashKey } from '../../src/keys/key-format';
+import { KeysRepository } from '../../src/keys/keys.repository';
 import { AppConfig, loadConfig, Plan } from '../../src/config/config';
 import { KeysService } from '../../src/keys/keys.service';
 
@@ -35,16 +39,51 @@ export interface TestKey {
   accountId: string;
 }
 
+/**
+ * A key as the tests need it, minted through the one minting function: the named account (or a fresh
+ * one) is a person whose plan and role on the fund are raised to cover the request first. A fund-less
+ * key with fund scopes cannot be minted any more; it is written directly (the legacy shape, which
+ * authenticates with no effective scope) so tests can prove such keys reach nothing.
+ */
 export async function mintKey(app: TestApp, opts: { scopes: Scope[]; plan?: Plan; fund?: string | null; account?: string; expiresAt?: Date | null }): Promise<TestKey> {
-  const minted = await app.get(KeysService).mint({
-    accountName: opts.account ?? uniqueName('acct'),
-    name: 'test key',
-    fundSlug: opts.fund ?? null,
-    scopes: opts.scopes,
-    plan: opts.plan ?? 'free',
-    expiresAt: opts.expiresAt ?? null,
+  const accountName = opts.account ?? uniqueName('acct');
+  const plan = opts.plan ?? 'free';
+  const fund = opts.fund ?? null;
+  const person = await ensurePerson(app, accountName, plan, fund, fund ? smallestRoleCovering(opts.scopes) : null);
+  const keys = app.get(KeysService);
+  if (fund === null && opts.scopes.length > 0) {
+    const key = generateKey();
+    const id = await app.get(KeysRepository).insertKey({ accountId: person.accountId, fundId: null, name: 'test key', keyHash: hashKey(key),
+      ...displayParts(key), scopes: opts.scopes, plan, expiresAt: opts.expiresAt ?? null, createdByKeyId: null });
+    return { id, key, accountId: person.accountId };
+  }
+  const minted = await keys.mint(await keys.minterForPerson({ accountName }, fund), {
+    name: 'test key', scopes: opts.scopes, plan, expiresAt: opts.expiresAt ?? null,
   });
   return { id: minted.id, key: minted.key, accountId: minted.account.id };
+}
+
+/** Creates (or reuses) a person named by an account; raises their plan and role on the fund (never lowers). */
+export async function ensurePerson(app: TestApp, accountName: string, plan: Plan, fundSlug: string | null, role: Role | null,
+  password: string | null = null): Promise<{ userId: string; accountId: string; email: string }> {
+  const users = app.get(UsersRepository);
+  return users.transaction(async (m) => {
+    const [existing] = await m.query(`SELECT a.id AS "accountId", u.id AS "userId", u.email, u.plan FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.name = $1`, [accountName]);
+    let person = existing;
+    if (!person) {
+      const email = accountName.includes('@') ? accountName.toLowerCase() : `${accountName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(3).toString('hex')}@test.invalid`;
+      const ids = await users.createPerson(m, { email, displayName: accountName, passwordHash: password ? await hashPassword(password) : null, plan, accountName });
+      person = { ...ids, email, plan };
+    } else if (PLANS.indexOf(plan) > PLANS.indexOf(person.plan)) {
+      await users.setPlan(person.userId, plan, m);
+    }
+    if (fundSlug && role) {
+      const [fund] = await m.query(`SELECT id FROM funds WHERE slug = $1`, [fundSlug]);
+      if (!fund) throw new Error(`fund ${fundSlug} does not exist`);
+      await users.grantAtLeast(m, fund.id, person.userId, role);
+    }
+    return { userId: person.userId, accountId: person.accountId, email: person.email };
+  });
 }
 
 export function bearer(key: string): Record<string, string> {

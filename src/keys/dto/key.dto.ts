@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsDateString, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { PLANS, SCOPES, Scope } from '../../common/auth/scopes';
+import { PLANS, ROLES, SCOPES, Scope } from '../../common/auth/scopes';
 import type { Plan } from '../../config/config';
 
 export class FundRefDto {
@@ -15,14 +15,22 @@ export class AccountRefDto {
   @ApiProperty({ example: 'alice' }) name: string;
 }
 
+export class KeyOwnerDto {
+  @ApiProperty({ enum: ['person', 'service'], description: 'A person, or a service identity owned by the fund' }) kind: string;
+  @ApiProperty({ example: 'Alice Example' }) displayName: string;
+}
+
 export class MeDto {
-  @ApiProperty({ format: 'uuid' }) keyId: string;
-  @ApiProperty({ example: 'CI reader' }) name: string;
-  @ApiProperty({ example: 'svc_dk_Ab3x', description: 'svc_dk_ + the first 4 characters; the key itself is never shown again' }) displayPrefix: string;
+  @ApiProperty({ enum: ['key', 'session'], description: 'An API key, or a signed-in person\'s console session' }) via: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Null for a console session' }) keyId: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'CI reader' }) name: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'svc_dk_Ab3x', description: 'svc_dk_ + the first 4 characters; the key itself is never shown again' }) displayPrefix: string | null;
   @ApiProperty({ enum: SCOPES, isArray: true }) scopes: string[];
   @ApiProperty({ type: FundRefDto, nullable: true }) fund: FundRefDto | null;
   @ApiProperty({ enum: PLANS }) plan: string;
   @ApiProperty({ type: AccountRefDto }) account: AccountRefDto;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The person; null for a service identity' }) userId: string | null;
+  @ApiProperty({ type: String, enum: ROLES, nullable: true, description: 'The person\'s role on the fund' }) role: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
@@ -37,6 +45,7 @@ export class KeySummaryDto {
   @ApiProperty({ type: FundRefDto, nullable: true }) fund: FundRefDto | null;
   @ApiProperty({ enum: PLANS }) plan: string;
   @ApiProperty({ type: AccountRefDto }) account: AccountRefDto;
+  @ApiProperty({ type: KeyOwnerDto }) owner: KeyOwnerDto;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
@@ -62,7 +71,7 @@ export class CreateKeyDto {
   @IsArray() @ArrayUnique() @ArrayMaxSize(SCOPES.length) @IsIn(SCOPES as unknown as string[], { each: true })
   scopes: Scope[];
 
-  @ApiPropertyOptional({ description: 'Fund slug the key is bound to; omit for the calling key\'s fund, null for none', nullable: true, example: 'demo' })
+  @ApiPropertyOptional({ description: 'Fund slug the key is bound to; omit for the caller\'s fund (any other fund is refused)', nullable: true, example: 'demo' })
   @IsOptional() @IsString() @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/)
   fund?: string | null;
 
@@ -70,7 +79,7 @@ export class CreateKeyDto {
   @IsOptional() @IsIn(PLANS as unknown as string[])
   plan?: Plan;
 
-  @ApiPropertyOptional({ description: 'Account that owns the key (defaults to the caller\'s account)', example: 'bob' })
+  @ApiPropertyOptional({ description: 'Owning identity: omit for the caller\'s own; a fund admin may name a service identity of the fund. Any other account is refused.', example: 'demo/reporting-bot' })
   @IsOptional() @IsString() @Length(1, 200)
   account?: string;
 
