@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { Role } from '../common/auth/scopes';
 import type { ProposalKind } from './dto/proposal.dto';
 import type { ProposalPayload } from './proposal-rules';
 
@@ -12,17 +13,21 @@ export interface ProposalRow {
   payload: ProposalPayload;
   proposed_by_account_id: string;
   proposed_by_key_id: string;
+  /** The person behind the proposing account (null: a service identity). */
+  proposed_by_user_id: string | null;
   created_at: Date;
   created_key: string;
   decided_at: Date | null;
   decided_by_account_id: string | null;
   decided_by_key_id: string | null;
+  decided_by_user_id: string | null;
   decision_note: string | null;
   execution_ref: string | null;
 }
 
-const COLUMNS = `id, fund_id, kind, status, payload, proposed_by_account_id, proposed_by_key_id, created_at, created_at::text AS created_key,
-  decided_at, decided_by_account_id, decided_by_key_id, decision_note, execution_ref`;
+const COLUMNS = `id, fund_id, kind, status, payload, proposed_by_account_id, proposed_by_key_id,
+  (SELECT a.user_id FROM accounts a WHERE a.id = proposed_by_account_id) AS proposed_by_user_id, created_at, created_at::text AS created_key,
+  decided_at, decided_by_account_id, decided_by_key_id, decided_by_user_id, decision_note, execution_ref`;
 
 /** Fund-scoped proposal queries. */
 @Injectable()
@@ -59,13 +64,20 @@ export class ProposalsRepository {
     );
   }
 
-  async decide(m: EntityManager, id: string, d: { status: 'approved' | 'rejected'; accountId: string; keyId: string; note: string | null; executionRef: string | null }): Promise<ProposalRow> {
+  async decide(m: EntityManager, id: string, d: { status: 'approved' | 'rejected'; accountId: string; keyId: string | null; userId: string | null; note: string | null; executionRef: string | null }): Promise<ProposalRow> {
     const [rows] = await m.query(
       `UPDATE proposals SET status = $2, decided_at = clock_timestamp(), decided_by_account_id = $3, decided_by_key_id = $4,
-              decision_note = $5, execution_ref = $6
+              decided_by_user_id = $7, decision_note = $5, execution_ref = $6
         WHERE id = $1 AND status = 'pending' RETURNING ${COLUMNS}`,
-      [id, d.status, d.accountId, d.keyId, d.note, d.executionRef],
+      [id, d.status, d.accountId, d.keyId, d.note, d.executionRef, d.userId],
     );
     return rows[0];
+  }
+
+  /** The checker's standing NOW: role on the fund (membership row held) and whether the fund wants TOTP. */
+  async checkerFacts(m: EntityManager, fundId: string, userId: string): Promise<{ role: Role | null; requiresTotp: boolean }> {
+    const [fund] = await m.query(`SELECT approval_requires_totp FROM funds WHERE id = $1`, [fundId]);
+    const member = await m.query(`SELECT role FROM fund_members WHERE fund_id = $1 AND user_id = $2 FOR SHARE`, [fundId, userId]);
+    return { role: member[0]?.role ?? null, requiresTotp: fund?.approval_requires_totp === true };
   }
 }

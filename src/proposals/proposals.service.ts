@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { fundIdOf, type Principal } from '../common/auth/principal';
+import { fundIdOf, keyIdOf, type Principal } from '../common/auth/principal';
 import { notFound, ProblemError } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor';
 import { EventOutbox } from '../webhooks/event-outbox';
@@ -12,6 +12,8 @@ import { ProposalRules } from './proposal-rules';
 import { proposalView } from './proposal-views';
 import { ProposalRow, ProposalsRepository } from './proposals.repository';
 
+/** How long a console TOTP check counts for approvals on funds that require it. */
+export const TOTP_STEP_UP_MS = 10 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ProposeOutcome {
@@ -20,8 +22,8 @@ export interface ProposeOutcome {
 }
 
 /**
- * Maker-checker proposals: staged by an agent (fund:propose), decided by a different account
- * (proposals:review). Nothing executes at proposal time; approval re-validates, executes the
+ * Maker-checker proposals: staged by an agent (fund:propose), decided by a different person
+ * (proposals:review, role manager or admin). Nothing executes at proposal time; approval re-validates, executes the
  * effect, records the decision and writes the events to the outbox in one transaction.
  */
 @Injectable()
@@ -37,19 +39,20 @@ export class ProposalsService {
 
   async propose(p: Principal, kind: ProposalKind, input: object, rawKey: string | string[] | undefined): Promise<ProposeOutcome> {
     const fundId = fundIdOf(p);
+    const keyId = keyIdOf(p);
     const key = this.idempotency.parseKey(rawKey);
     if (key === null) return { record: await this.stage(p, fundId, kind, input, null), replayed: false };
 
-    const claim = await this.idempotency.begin(p.keyId, key, `POST proposals/${kind}`, requestFingerprint(kind, input));
+    const claim = await this.idempotency.begin(keyId, key, `POST proposals/${kind}`, requestFingerprint(kind, input));
     if (!claim.fresh) return { record: this.idempotency.replay<ProposalDto>(claim), replayed: true };
     try {
-      const record = await this.stage(p, fundId, kind, input, (m, rec) => this.idempotency.complete(m, p.keyId, key, claim.token, 201, rec));
+      const record = await this.stage(p, fundId, kind, input, (m, rec) => this.idempotency.complete(m, keyId, key, claim.token, 201, rec));
       return { record, replayed: false };
     } catch (err) {
       if (err instanceof ProblemError && err.status >= 400 && err.status < 500 && err.code !== 'idempotency_in_progress') {
-        await this.idempotency.completeWithProblem(p.keyId, key, claim.token, err);
+        await this.idempotency.completeWithProblem(keyId, key, claim.token, err);
       } else {
-        await this.idempotency.release(p.keyId, key, claim.token);
+        await this.idempotency.release(keyId, key, claim.token);
       }
       throw err;
     }
@@ -59,7 +62,7 @@ export class ProposalsService {
     record: ((m: EntityManager, rec: ProposalDto) => Promise<void>) | null): Promise<ProposalDto> {
     const payload = await this.rules.check(this.db, fundId, kind, this.rules.normalize(kind, input));
     return this.db.transaction(async (m) => {
-      const row = await this.repo.insert(m, { id: randomUUID(), fundId, kind, payload, accountId: p.accountId, keyId: p.keyId });
+      const row = await this.repo.insert(m, { id: randomUUID(), fundId, kind, payload, accountId: p.accountId, keyId: keyIdOf(p) });
       const view = proposalView(row);
       if (record) await record(m, view);
       return view;
@@ -88,22 +91,42 @@ export class ProposalsService {
     };
   }
 
-  private async lockForDecision(m: EntityManager, p: Principal, id: string): Promise<ProposalRow> {
+  private async lockForDecision(m: EntityManager, p: Principal, id: string, approving: boolean): Promise<ProposalRow> {
     const row = UUID.test(id) ? await this.repo.lockOfFund(m, fundIdOf(p), id) : null;
     if (!row) throw notFound(`proposal ${id}`);
-    if (row.proposed_by_account_id === p.accountId) {
-      throw new ProblemError('maker_checker_violation', 'the approving account must differ from the proposing account');
-    }
+    await this.assertChecker(m, p, row, approving);
     if (row.status !== 'pending') throw new ProblemError('invalid_state', `proposal ${id} was already ${row.status}`);
     return row;
   }
 
+  /**
+   * Maker-checker between people: the checker is a person, not the person (or identity) who staged
+   * the proposal, holds manager or admin on the fund NOW, and, when the fund requires it, passed a
+   * TOTP check in their console session within the last 10 minutes (approval only).
+   */
+  private async assertChecker(m: EntityManager, p: Principal, row: ProposalRow, approving: boolean): Promise<void> {
+    const refuse = (why: string) => { throw new ProblemError('maker_checker_violation', why); };
+    if (!p.userId) refuse('a service identity cannot decide proposals: the checker must be a person');
+    if (row.proposed_by_account_id === p.accountId || row.proposed_by_user_id === p.userId) {
+      refuse('you staged this proposal (with one of your keys): another person must approve or reject it');
+    }
+    const facts = await this.repo.checkerFacts(m, row.fund_id, p.userId!);
+    if (facts.role !== 'manager' && facts.role !== 'admin') {
+      refuse(`deciding proposals needs the manager or admin role on this fund; your role is ${facts.role ?? 'none'}`);
+    }
+    if (approving && facts.requiresTotp) {
+      if (p.via !== 'session') refuse('this fund requires a TOTP check to approve: approve in the console after entering a code');
+      const at = p.totpVerifiedAt?.getTime() ?? 0;
+      if (Date.now() - at > TOTP_STEP_UP_MS) refuse('this fund requires a TOTP check in the last 10 minutes: enter a code from your authenticator app, then approve');
+    }
+  }
+
   async approve(p: Principal, id: string, note: string | null): Promise<ProposalDto> {
     return this.db.transaction(async (m) => {
-      const row = await this.lockForDecision(m, p, id);
+      const row = await this.lockForDecision(m, p, id, true);
       const payload = await this.rules.check(m, row.fund_id, row.kind, row.payload, true);
       const execution = await this.rules.execute(m, row.fund_id, row.id, row.kind, payload);
-      const decided = await this.repo.decide(m, row.id, { status: 'approved', accountId: p.accountId, keyId: p.keyId, note, executionRef: execution.executionRef });
+      const decided = await this.repo.decide(m, row.id, { status: 'approved', accountId: p.accountId, keyId: p.keyId, userId: p.userId, note, executionRef: execution.executionRef });
       const view = proposalView(decided);
       await this.outbox.emit(m, row.fund_id, 'proposal.approved', {
         proposalId: view.id, kind: view.kind, status: view.status, payload: view.payload, proposedBy: view.proposedBy,
@@ -120,8 +143,8 @@ export class ProposalsService {
 
   async reject(p: Principal, id: string, reason: string): Promise<ProposalDto> {
     return this.db.transaction(async (m) => {
-      const row = await this.lockForDecision(m, p, id);
-      const decided = await this.repo.decide(m, row.id, { status: 'rejected', accountId: p.accountId, keyId: p.keyId, note: reason, executionRef: null });
+      const row = await this.lockForDecision(m, p, id, false);
+      const decided = await this.repo.decide(m, row.id, { status: 'rejected', accountId: p.accountId, keyId: p.keyId, userId: p.userId, note: reason, executionRef: null });
       const view = proposalView(decided);
       await this.outbox.emit(m, row.fund_id, 'proposal.rejected', {
         proposalId: view.id, kind: view.kind, status: view.status, payload: view.payload, proposedBy: view.proposedBy,

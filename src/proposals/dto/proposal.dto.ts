@@ -42,7 +42,8 @@ export class ProposalPayloadDto {
 
 export class ActorDto {
   @ApiProperty({ format: 'uuid' }) accountId: string;
-  @ApiProperty({ format: 'uuid' }) keyId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Null when the person acted in the console (session)' }) keyId: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The person (null for a service identity)' }) userId: string | null;
 }
 
 export class ProposalDto {
