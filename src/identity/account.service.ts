@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../common/auth/principal';
+import { SecretSealer } from '../common/crypto/sealer';
+import { ProblemError } from '../common/errors/problem';
+import type { RecoveryCodesDto, TotpEnrolmentDto } from './dto/console.dto';
+import { hashPassword, verifyPassword } from './password';
+import { SessionsRepository } from './sessions.repository';
+import { recoveryCodeHash, SignInService } from './sign-in.service';
+import { matchTotp, newTotpSecret, otpauthUrl } from './totp';
+import { UserRow, UsersRepository } from './users.repository';
+
+const RECOVERY_CODES = 10;
+
+/** A signed-in person's own account: password and TOTP (enrol, confirm, step-up verify, disable). */
+@Injectable()
+export class AccountService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly sealer: SecretSealer,
+    private readonly signIn: SignInService,
+  ) {}
+
+  private async me(p: Principal): Promise<UserRow> {
+    const user = await this.users.byId(p.userId!);
+    if (!user) throw new ProblemError('unauthenticated', 'sign in to the console');
+    return user;
+  }
+
+  /** Changes the password and signs out every other session of the person. */
+  async changePassword(p: Principal, current: string, next: string): Promise<void> {
+    const user = await this.me(p);
+    if (!(await verifyPassword(current, user.password_hash))) {
+      throw new ProblemError('invalid_credentials', 'the current password is not correct', [{ field: 'currentPassword', message: 'is not correct' }]);
+    }
+    await this.users.setPassword(user.id, await hashPassword(next));
+    await this.sessions.revokeAllOf(user.id, p.sessionId ?? null);
+  }
+
+  /** Starts enrolment: a new secret (sealed at rest) that is not active until confirmed with a code. */
+  async enroll(p: Principal): Promise<TotpEnrolmentDto> {
+    const user = await this.me(p);
+    if (user.totp_enabled_at) throw new ProblemError('invalid_state', 'TOTP is already enabled; disable it first to enrol again');
+    const secret = newTotpSecret();
+    await this.users.setTotp(user.id, this.sealer.seal(secret), false);
+    return { secret, otpauthUrl: otpauthUrl(secret, user.email) };
+  }
+
+  /** Confirms enrolment with a first code; answers the recovery codes (shown once, stored hashed). */
+  async confirm(p: Principal, code: string): Promise<RecoveryCodesDto> {
+    const user = await this.me(p);
+    if (user.totp_enabled_at || !user.totp_secret) throw new ProblemError('invalid_state', 'there is no TOTP enrolment to confirm; start one first');
+    const step = matchTotp(this.sealer.unseal(user.totp_secret), code);
+    if (step === null) throw new ProblemError('invalid_credentials', 'the one-time code is not correct', [{ field: 'code', message: 'is not correct' }]);
+    const codes = Array.from({ length: RECOVERY_CODES }, () => {
+      const raw = randomBytes(8).toString('hex');
+      return `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8, 12)}-${raw.slice(12)}`;
+    });
+    await this.users.transaction(async (m) => {
+      await this.users.setTotp(user.id, user.totp_secret, true, m);
+      await this.users.replaceRecoveryCodes(m, user.id, codes.map(recoveryCodeHash));
+    });
+    await this.users.useTotpStep(user.id, step);
+    if (p.sessionId) await this.sessions.markTotpVerified(p.sessionId);
+    return { recoveryCodes: codes };
+  }
+
+  /** Step-up: a TOTP code (or a recovery code, once) marks this session verified now. */
+  async verify(p: Principal, code: string): Promise<void> {
+    const user = await this.me(p);
+    if (!user.totp_enabled_at) throw new ProblemError('invalid_state', 'TOTP is not enabled for this account; enrol first');
+    if (!(await this.signIn.checkSecondFactor(user, code))) {
+      throw new ProblemError('invalid_credentials', 'the one-time code is not correct (or was already used)', [{ field: 'code', message: 'is not correct' }]);
+    }
+    await this.sessions.markTotpVerified(p.sessionId!);
+  }
+
+  async disable(p: Principal, code: string): Promise<void> {
+    const user = await this.me(p);
+    if (!user.totp_enabled_at) throw new ProblemError('invalid_state', 'TOTP is not enabled');
+    if (!(await this.signIn.checkSecondFactor(user, code))) {
+      throw new ProblemError('invalid_credentials', 'the one-time code is not correct', [{ field: 'code', message: 'is not correct' }]);
+    }
+    await this.users.transaction(async (m) => {
+      await this.users.setTotp(user.id, null, false, m);
+      await this.users.replaceRecoveryCodes(m, user.id, []);
+    });
+  }
+}

@@ -1,0 +1,144 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { PLANS, ROLES, SCOPES } from '../../common/auth/scopes';
+import { DeliberatelyServed } from '../../common/redaction/redact';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../password';
+
+const OWN_EMAIL = DeliberatelyServed('the signed-in person\'s own email');
+const MEMBER_EMAIL = DeliberatelyServed('fund admins see the emails of the fund\'s members and invitees');
+
+const ROLE_LIST = ROLES as unknown as string[];
+
+export class SignInDto {
+  @ApiProperty({ example: 'demo-admin@fundgate.dev' }) @IsString() @Length(3, 320) email: string;
+  @ApiProperty({ format: 'password' }) @IsString() @Length(1, MAX_PASSWORD_LENGTH) password: string;
+  @ApiPropertyOptional({ description: 'TOTP code (or a recovery code) when the account has TOTP enabled' })
+  @IsOptional() @IsString() @Length(6, 40) totpCode?: string;
+}
+
+export class SignUpDto {
+  @ApiProperty({ example: 'ada@example.com' }) @IsEmail() @MaxLength(320) email: string;
+  @ApiProperty({ example: 'Ada Lovelace' }) @IsString() @Length(1, 200) displayName: string;
+  @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH }) @IsString() @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, { message: `password must be at least ${MIN_PASSWORD_LENGTH} characters` }) password: string;
+}
+
+export class SessionUserDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() @OWN_EMAIL email: string;
+  @ApiProperty() displayName: string;
+  @ApiProperty({ enum: PLANS }) plan: string;
+  @ApiProperty() totpEnabled: boolean;
+}
+
+export class ConsoleFundRefDto {
+  @ApiProperty({ example: 'demo' }) slug: string;
+  @ApiProperty() name: string;
+}
+
+export class MembershipDto {
+  @ApiProperty({ type: ConsoleFundRefDto }) fund: ConsoleFundRefDto;
+  @ApiProperty({ enum: ROLES }) role: string;
+  @ApiProperty({ enum: SCOPES, isArray: true }) scopes: string[];
+  @ApiProperty({ description: 'Approvals on this fund need a TOTP check in the last 10 minutes' }) approvalRequiresTotp: boolean;
+}
+
+export class SessionDto {
+  @ApiProperty({ type: SessionUserDto }) user: SessionUserDto;
+  @ApiProperty({ type: MembershipDto, isArray: true }) memberships: MembershipDto[];
+  @ApiProperty({ description: 'Send as X-CSRF-Token on every state-changing console request' }) csrfToken: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) totpVerifiedAt: string | null;
+  @ApiProperty() signupEnabled: boolean;
+}
+
+export class OkDto {
+  @ApiProperty({ example: true }) ok: boolean;
+}
+
+export class SignedOutEverywhereDto {
+  @ApiProperty({ example: 3 }) revokedSessions: number;
+}
+
+export class InvitationPreviewDto {
+  @ApiProperty({ type: ConsoleFundRefDto }) fund: ConsoleFundRefDto;
+  @ApiProperty({ enum: ROLES }) role: string;
+  @ApiProperty() @DeliberatelyServed('the invitation\'s email, to the holder of its link') email: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+}
+
+export class AcceptInvitationDto {
+  @ApiPropertyOptional({ description: 'For a new person' }) @IsOptional() @IsString() @Length(1, 200) displayName?: string;
+  @ApiPropertyOptional({ format: 'password', description: 'For a new person', minLength: MIN_PASSWORD_LENGTH })
+  @IsOptional() @IsString() @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, { message: `password must be at least ${MIN_PASSWORD_LENGTH} characters` }) password?: string;
+}
+
+export class MemberDto {
+  @ApiProperty({ format: 'uuid' }) userId: string;
+  @ApiProperty() @MEMBER_EMAIL email: string;
+  @ApiProperty() displayName: string;
+  @ApiProperty({ enum: ROLES }) role: string;
+  @ApiProperty({ format: 'date-time' }) joinedAt: string;
+}
+
+export class InvitationDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() @MEMBER_EMAIL email: string;
+  @ApiProperty({ enum: ROLES }) role: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+}
+
+export class MemberListDto {
+  @ApiProperty({ type: MemberDto, isArray: true }) items: MemberDto[];
+  @ApiProperty({ type: InvitationDto, isArray: true, description: 'Pending invitations' }) invitations: InvitationDto[];
+}
+
+export class CreateInvitationDto {
+  @ApiProperty({ example: 'bob@example.com' }) @IsEmail() @MaxLength(320) email: string;
+  @ApiProperty({ enum: ROLES }) @IsIn(ROLE_LIST) role: (typeof ROLES)[number];
+}
+
+export class CreatedInvitationDto extends InvitationDto {
+  @ApiProperty({ description: 'The invitation token, shown once' }) token: string;
+  @ApiProperty({ description: 'The link to send to the invited person, shown once; valid 7 days' }) inviteUrl: string;
+}
+
+export class SetRoleDto {
+  @ApiProperty({ enum: ROLES }) @IsIn(ROLE_LIST) role: (typeof ROLES)[number];
+}
+
+export class RemovedMemberDto {
+  @ApiProperty({ description: 'Keys of the removed person on this fund, revoked now' }) revokedKeys: number;
+}
+
+export class ServiceAccountDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'demo/reporting-bot' }) name: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class ServiceAccountListDto {
+  @ApiProperty({ type: ServiceAccountDto, isArray: true }) items: ServiceAccountDto[];
+}
+
+export class CreateServiceAccountDto {
+  @ApiProperty({ example: 'reporting-bot' }) @IsString() @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'name must be lower-case letters, digits and dashes' }) name: string;
+}
+
+export class ChangePasswordDto {
+  @ApiProperty({ format: 'password' }) @IsString() @Length(1, MAX_PASSWORD_LENGTH) currentPassword: string;
+  @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH }) @IsString() @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, { message: `newPassword must be at least ${MIN_PASSWORD_LENGTH} characters` }) newPassword: string;
+}
+
+export class TotpEnrolmentDto {
+  @ApiProperty({ description: 'Base32 secret, shown once' }) @DeliberatelyServed('the TOTP secret, shown once to the person enrolling') secret: string;
+  @ApiProperty({ example: 'otpauth://totp/fundgate:ada%40example.com?secret=…' }) otpauthUrl: string;
+}
+
+export class TotpCodeDto {
+  @ApiProperty({ example: '123456', description: 'A TOTP code (verify and disable also take a recovery code)' })
+  @IsString() @Length(6, 40) code: string;
+}
+
+export class RecoveryCodesDto {
+  @ApiProperty({ type: String, isArray: true, description: 'Ten single-use recovery codes, shown once' }) recoveryCodes: string[];
+}

@@ -1,0 +1,41 @@
+import { DataSource } from 'typeorm';
+import type { Role } from '../common/auth/scopes';
+import type { Plan } from '../config/config';
+import { hashPassword } from './password';
+import { UsersRepository } from './users.repository';
+
+export interface PersonSpec {
+  email: string;
+  displayName: string;
+  plan?: Plan;
+  /** Sets (or replaces) the password when given. */
+  password?: string | null;
+  /** Adds a membership, or raises an existing one to this role. */
+  fund?: { slug: string; role: Role };
+}
+
+/**
+ * Operator-side bootstrap without a Nest container (users CLI, seed:demo, bench): creates the person
+ * (and their account) when the email is new, then applies password, plan and membership. One transaction.
+ */
+export async function upsertPerson(db: DataSource, spec: PersonSpec): Promise<{ userId: string; accountId: string; created: boolean }> {
+  const users = new UsersRepository(db);
+  const passwordHash = spec.password ? await hashPassword(spec.password) : null;
+  return users.transaction(async (m) => {
+    const existing = await users.byEmail(spec.email, m);
+    let ids: { userId: string; accountId: string };
+    if (existing) {
+      ids = { userId: existing.id, accountId: existing.account_id };
+      if (passwordHash) await m.query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [existing.id, passwordHash]);
+      if (spec.plan) await users.setPlan(existing.id, spec.plan, m);
+    } else {
+      ids = await users.createPerson(m, { email: spec.email, displayName: spec.displayName, passwordHash, plan: spec.plan ?? 'free' });
+    }
+    if (spec.fund) {
+      const [fund] = await m.query(`SELECT id FROM funds WHERE slug = $1`, [spec.fund.slug]);
+      if (!fund) throw new Error(`fund "${spec.fund.slug}" does not exist`);
+      await users.grantAtLeast(m, fund.id, ids.userId, spec.fund.role);
+    }
+    return { ...ids, created: !existing };
+  });
+}

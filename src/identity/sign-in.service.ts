@@ -1,0 +1,128 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type Redis from 'ioredis';
+import { createHash } from 'node:crypto';
+import type { Principal } from '../common/auth/principal';
+import { ROLE_SCOPES } from '../common/auth/scopes';
+import { ProblemError } from '../common/errors/problem';
+import { SecretSealer } from '../common/crypto/sealer';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { REDIS } from '../redis/redis.module';
+import type { SessionDto } from './dto/console.dto';
+import { hashPassword, verifyPassword } from './password';
+import { SessionAuth, sessionIdOf } from './session-auth';
+import { SessionsRepository } from './sessions.repository';
+import { matchTotp } from './totp';
+import { UserRow, UsersRepository } from './users.repository';
+
+export const LOCKOUT_FAILURES = 5;
+export const LOCKOUT_WINDOW_SECONDS = 15 * 60;
+const INVALID = 'the email or password is not correct';
+
+export function recoveryCodeHash(code: string): Buffer {
+  return createHash('sha256').update(code.replace(/[\s-]/g, '').toLowerCase(), 'utf8').digest();
+}
+
+/**
+ * Sign-in, sign-up and sign-out. The same 401 for an unknown email and a wrong password; 5 failures
+ * in 15 minutes for an email (existing or not) lock it for the rest of the window (429, Retry-After),
+ * counted in Redis so every instance shares the count.
+ */
+@Injectable()
+export class SignInService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly auth: SessionAuth,
+    private readonly sealer: SecretSealer,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async signIn(req: FastifyRequest, reply: FastifyReply, body: { email: string; password: string; totpCode?: string }): Promise<SessionDto> {
+    this.auth.assertSameOrigin(req);
+    const counter = `signin:fail:${createHash('sha256').update(body.email.toLowerCase()).digest('hex')}`;
+    await this.assertNotLocked(counter);
+    const user = await this.users.byEmail(body.email);
+    const passwordOk = await verifyPassword(body.password, user?.password_hash ?? null);
+    if (!user || !passwordOk || user.status !== 'active') {
+      await this.fail(counter);
+      throw new ProblemError('invalid_credentials', INVALID);
+    }
+    let totpVerified = false;
+    if (user.totp_enabled_at) {
+      if (!body.totpCode) throw new ProblemError('totp_required', 'enter the 6-digit code from your authenticator app (or a recovery code)', [{ field: 'totpCode', message: 'is required for this account' }]);
+      if (!(await this.checkSecondFactor(user, body.totpCode))) {
+        await this.fail(counter);
+        throw new ProblemError('invalid_credentials', 'the one-time code is not correct');
+      }
+      totpVerified = true;
+    }
+    await this.redis.del(counter);
+    await this.auth.start(req, reply, user.id, totpVerified);
+    return this.sessionViewOf(req, user.id);
+  }
+
+  private async assertNotLocked(counter: string): Promise<void> {
+    const [count, ttl] = await Promise.all([this.redis.get(counter), this.redis.ttl(counter)]);
+    if (Number(count ?? 0) >= LOCKOUT_FAILURES) {
+      const retry = String(Math.max(1, ttl));
+      throw new ProblemError('rate_limited', `too many failed sign-ins for this email; try again in ${retry} s`, undefined, { 'Retry-After': retry });
+    }
+  }
+
+  private async fail(counter: string): Promise<void> {
+    await this.redis.multi().incr(counter).expire(counter, LOCKOUT_WINDOW_SECONDS, 'NX').exec();
+  }
+
+  /** A TOTP code (±1 step, each step once) or an unused recovery code. */
+  async checkSecondFactor(user: UserRow, code: string): Promise<boolean> {
+    if (!user.totp_secret) return false;
+    const trimmed = code.replace(/\s/g, '');
+    if (/^\d{6}$/.test(trimmed)) {
+      const step = matchTotp(this.sealer.unseal(user.totp_secret), trimmed);
+      return step !== null && (await this.users.useTotpStep(user.id, step));
+    }
+    return this.users.useRecoveryCode(user.id, recoveryCodeHash(trimmed));
+  }
+
+  async signUp(req: FastifyRequest, reply: FastifyReply, body: { email: string; displayName: string; password: string }): Promise<SessionDto> {
+    this.auth.assertSameOrigin(req);
+    if (!this.config.consoleSignup) throw new ProblemError('forbidden', 'public sign-up is turned off here; ask a fund admin for an invitation');
+    const passwordHash = await hashPassword(body.password);
+    const created = await this.users.transaction(async (m) => {
+      if (await this.users.byEmail(body.email, m)) return null;
+      return this.users.createPerson(m, { email: body.email, displayName: body.displayName, passwordHash, plan: 'free' });
+    }).catch((err: { code?: string }) => (err.code === '23505' ? null : Promise.reject(err)));
+    if (!created) throw new ProblemError('invalid_state', 'an account with this email already exists; sign in instead', [{ field: 'email', message: 'already registered' }]);
+    await this.auth.start(req, reply, created.userId, false);
+    return this.sessionViewOf(req, created.userId);
+  }
+
+  async signOut(req: FastifyRequest, reply: FastifyReply, p: Principal): Promise<void> {
+    if (p.sessionId) await this.sessions.revoke(p.sessionId);
+    this.auth.clearCookie(req, reply);
+  }
+
+  async signOutEverywhere(req: FastifyRequest, reply: FastifyReply, p: Principal): Promise<number> {
+    const n = await this.sessions.revokeAllOf(p.userId!);
+    this.auth.clearCookie(req, reply);
+    return n;
+  }
+
+  /** What the console needs to render: the person, memberships with scopes, CSRF token, step-up state. */
+  async sessionViewOf(req: FastifyRequest, userId: string): Promise<SessionDto> {
+    const value = req.sessionCookie ?? this.auth.cookieValue(req);
+    const session = value ? await this.sessions.findLive(sessionIdOf(value)) : null;
+    if (!session || session.user_id !== userId) throw new ProblemError('unauthenticated', 'sign in to the console');
+    const memberships = await this.users.memberships(userId);
+    return {
+      user: { id: userId, email: session.email, displayName: session.display_name, plan: session.plan, totpEnabled: session.totp_enabled_at !== null },
+      memberships: memberships.map((ms) => ({ fund: { slug: ms.fund_slug, name: ms.fund_name }, role: ms.role, scopes: [...ROLE_SCOPES[ms.role]],
+        approvalRequiresTotp: ms.approval_requires_totp })),
+      csrfToken: session.csrf_token,
+      totpVerifiedAt: session.totp_verified_at?.toISOString() ?? null,
+      signupEnabled: this.config.consoleSignup,
+    };
+  }
+}
