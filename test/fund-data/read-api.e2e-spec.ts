@@ -344,7 +344,7 @@ describe('fund read API against the demo fund (e2e)', () => {
     for (const url of ['/api/v1/fund/overview', '/api/v1/fund/trades', '/api/v1/fund/capital-accounts']) {
       const a = await call(app, 'GET', url, { key: noFund.key });
       expect(a.status).toBe(403);
-      expect(a.json.code).toBe('forbidden');
+      expect(a.json.code).toBe('insufficient_scope'); // a key without a fund holds no fund scope, whatever it stored
       const b = await call(app, 'GET', url, { key: noScope.key });
       expect(b.status).toBe(403);
       expect(b.json.code).toBe('insufficient_scope');

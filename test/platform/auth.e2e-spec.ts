@@ -77,6 +77,9 @@ describe('authentication and scopes (e2e)', () => {
     const res = await call(app, 'GET', '/api/v1/me', { key: k.key });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
+      via: 'key',
+      userId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      role: 'analyst',
       keyId: k.id,
       name: 'test key',
       displayPrefix: k.key.slice(0, 11),

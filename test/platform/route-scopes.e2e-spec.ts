@@ -1,14 +1,15 @@
 import { ModulesContainer } from '@nestjs/core';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
-import { AUTH_MODE, REQUIRED_SCOPES } from '../../src/common/auth/auth.decorators';
+import { AUTH_MODE, REQUIRED_SCOPES, SESSION_ACCESS } from '../../src/common/auth/auth.decorators';
 import { RESPONSE_SCHEMA, SKIP_REDACTION } from '../../src/common/redaction/redaction.interceptor';
 import { SCOPES } from '../../src/common/auth/scopes';
-import { bootApp, TestApp } from '../utils/app';
+import { bootApp, call, TestApp } from '../utils/app';
+import { HOST, ORIGIN, person } from '../identity/console';
 
 /** Every route of the running application, with its declared auth, scopes and response schema. */
 function routesOf(app: TestApp) {
-  const routes: { route: string; mode: string; scopes: string[] | undefined; schema: boolean; dto?: Function }[] = [];
+  const routes: { route: string; mode: string; scopes: string[] | undefined; schema: boolean; dto?: Function; session: boolean }[] = [];
   for (const mod of app.get(ModulesContainer).values()) {
     for (const wrapper of mod.controllers.values()) {
       const cls = wrapper.metatype as (new () => object) | null;
@@ -25,6 +26,7 @@ function routesOf(app: TestApp) {
           scopes: meta(REQUIRED_SCOPES),
           schema: meta(RESPONSE_SCHEMA) !== undefined || meta(SKIP_REDACTION) !== undefined,
           dto: meta(RESPONSE_SCHEMA)?.dto,
+          session: meta(SESSION_ACCESS) !== undefined,
         });
       }
     }
@@ -73,8 +75,31 @@ describe('route declarations (walks every registered route)', () => {
     expect(clashes).toEqual([]);
   });
 
-  it('only health, calculators and the public MCP server are reachable without a key', () => {
+  it('only health, calculators, the public MCP server and console sign-in/sign-up/invitations are reachable without a key', () => {
     const open = routesOf(app).filter((r) => r.mode !== 'required').map((r) => r.route);
-    for (const route of open) expect(route).toMatch(/^(GET \/health(\/ready)?|POST \/api\/v1\/calc\/[a-z-]+|(POST|GET|DELETE) \/api\/mcp\/public)$/);
+    for (const route of open) {
+      expect(route).toMatch(/^(GET \/health(\/ready)?|POST \/api\/v1\/calc\/[a-z-]+|(POST|GET|DELETE) \/api\/mcp\/public|POST \/api\/v1\/console\/(sign-in|sign-up|invitations\/:token\/accept)|GET \/api\/v1\/console\/invitations\/:token)$/);
+    }
+  });
+
+  it('session routes: the fund read API, propose routes, calculators and MCP stay key-only', () => {
+    const session = routesOf(app).filter((r) => r.session).map((r) => r.route);
+    expect(session.length).toBeGreaterThan(15);
+    for (const route of session) expect(route).not.toMatch(/\/api\/v1\/fund\/|\/api\/v1\/calc\/|\/api\/mcp\//);
+  });
+
+  it('every @SessionAccess route refuses a state-changing request that lacks the CSRF token or comes from another origin', async () => {
+    const p = await person(app, null, null);
+    const targets = routesOf(app).filter((r) => r.session && !r.route.startsWith('GET '));
+    expect(targets.length).toBeGreaterThan(10);
+    for (const r of targets) {
+      const [method, path] = r.route.split(' ');
+      const url = path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
+      const base = { host: HOST, cookie: p.session.cookie };
+      const noToken = await call(app, method as 'POST', url, { body: {}, headers: { ...base, origin: ORIGIN } });
+      const foreign = await call(app, method as 'POST', url, { body: {}, headers: { ...base, origin: 'https://evil.example', 'x-csrf-token': p.session.csrf } });
+      expect({ route: r.route, status: [noToken.status, foreign.status], code: [noToken.json?.code, foreign.json?.code] })
+        .toEqual({ route: r.route, status: [403, 403], code: ['csrf_failed', 'csrf_failed'] });
+    }
   });
 });

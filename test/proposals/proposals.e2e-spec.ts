@@ -139,10 +139,10 @@ describe('proposals: propose, follow, review (e2e)', () => {
     expect(selfReject.status).toBe(403);
     expect(selfReject.json.code).toBe('maker_checker_violation');
     // Another key of the same account is still the same human.
-    const sameAccountOtherKey = await app.get(require('../../src/keys/keys.service').KeysService).mint({
-      accountName: (await dbOf(app).query(`SELECT name FROM accounts WHERE id = $1`, [agent.accountId]))[0].name,
-      name: 'second key', fundSlug: (await dbOf(app).query(`SELECT slug FROM funds WHERE id = $1`, [books.fundId]))[0].slug,
-      scopes: ['proposals:review'], plan: 'platform', expiresAt: null,
+    const sameAccountOtherKey = await mintKey(app, {
+      account: (await dbOf(app).query(`SELECT name FROM accounts WHERE id = $1`, [agent.accountId]))[0].name,
+      fund: (await dbOf(app).query(`SELECT slug FROM funds WHERE id = $1`, [books.fundId]))[0].slug,
+      scopes: ['proposals:review'], plan: 'platform',
     });
     const again = await approve(p.json.id, sameAccountOtherKey.key);
     expect(again.status).toBe(403);

@@ -1,0 +1,114 @@
+import { bootApp, call, createFund, dbOf, TestApp, uniqueName } from '../utils/app';
+import { consoleCall, cookieFrom, HOST, ORIGIN, PASSWORD, person, signIn } from './console';
+
+/** Invitations, roles and member removal (console, fund admin). */
+describe('members and invitations (e2e)', () => {
+  let app: TestApp;
+  let other: TestApp;
+  let fund: { id: string; slug: string };
+  let admin: Awaited<ReturnType<typeof person>>;
+
+  beforeAll(async () => {
+    app = await bootApp({ publicBaseUrl: 'https://fundgate.example' });
+    other = await bootApp();
+    fund = await createFund(app);
+    admin = await person(app, fund.slug, 'admin');
+  });
+  afterAll(async () => {
+    await app.close();
+    await other.close();
+  });
+
+  const invite = async (email: string, role = 'analyst') => {
+    const res = await consoleCall(app, 'POST', '/api/v1/console/invitations', admin.session, { fund: fund.slug, body: { email, role } });
+    expect(res.status).toBe(201);
+    return res.json;
+  };
+  const accept = (token: string, body: unknown, cookie?: string, csrf?: string) =>
+    call(app, 'POST', `/api/v1/console/invitations/${token}/accept`, { body, headers: { host: HOST, origin: ORIGIN, ...(cookie ? { cookie } : {}), ...(csrf ? { 'x-csrf-token': csrf } : {}) } });
+
+  it('an invitation link is shown once, valid 7 days, stored only as a hash; a new person accepts it and is signed in', async () => {
+    const email = `${uniqueName('inv')}@example.com`;
+    const inv = await invite(email);
+    expect(inv.inviteUrl).toBe(`https://fundgate.example/console/invitations/${inv.token}`);
+    expect(Date.parse(inv.expiresAt) - Date.now()).toBeGreaterThan(6.99 * 86_400_000);
+    const stored = await dbOf(app).query('SELECT token_hash FROM invitations WHERE id = $1', [inv.id]);
+    expect(stored[0].token_hash.toString('hex')).not.toContain(Buffer.from(inv.token).toString('hex'));
+    const preview = await call(app, 'GET', `/api/v1/console/invitations/${inv.token}`);
+    expect(preview.json).toEqual({ fund: { slug: fund.slug, name: `Fund ${fund.slug}` }, role: 'analyst', email, expiresAt: inv.expiresAt });
+    const list = await consoleCall(app, 'GET', '/api/v1/console/members', admin.session, { fund: fund.slug });
+    expect(list.json.invitations.map((i: { id: string }) => i.id)).toContain(inv.id);
+    expect(list.body).not.toContain(inv.token);
+    const ok = await accept(inv.token, { displayName: 'Invited', password: PASSWORD });
+    expect(ok.status).toBe(200);
+    expect(ok.json.memberships).toEqual([expect.objectContaining({ fund: expect.objectContaining({ slug: fund.slug }), role: 'analyst' })]);
+    expect(cookieFrom(ok.headers)).toMatch(/^fg_session=/);
+    // Used twice: 409, nothing written; the preview now says 410.
+    const again = await accept(inv.token, { displayName: 'Someone', password: PASSWORD });
+    expect([again.status, again.json.code]).toEqual([409, 'invalid_state']);
+    expect((await call(app, 'GET', `/api/v1/console/invitations/${inv.token}`)).status).toBe(410);
+    expect(Number((await dbOf(app).query('SELECT count(*) FROM users WHERE email = $1', [email]))[0].count)).toBe(1);
+  });
+
+  it('two concurrent acceptances: exactly one wins', async () => {
+    const inv = await invite(`${uniqueName('race')}@example.com`);
+    const [a, b] = await Promise.all([accept(inv.token, { displayName: 'A', password: PASSWORD }), accept(inv.token, { displayName: 'B', password: PASSWORD })]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect(Number((await dbOf(app).query('SELECT count(*) FROM fund_members m JOIN invitations i ON i.accepted_by = m.user_id WHERE i.id = $1', [inv.id]))[0].count)).toBe(1);
+  });
+
+  it('an expired or unknown invitation is refused; an existing person accepts while signed in as the invited email', async () => {
+    const inv = await invite(`${uniqueName('old')}@example.com`);
+    await dbOf(app).query(`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE id = $1`, [inv.id]);
+    expect((await call(app, 'GET', `/api/v1/console/invitations/${inv.token}`)).status).toBe(410);
+    const expired = await accept(inv.token, { displayName: 'X', password: PASSWORD });
+    expect([expired.status, expired.json.code]).toEqual([410, 'gone']);
+    expect((await call(app, 'GET', '/api/v1/console/invitations/not-a-token')).status).toBe(404);
+    const existing = await person(app, null, null);
+    const inv2 = await invite(existing.email, 'viewer');
+    const stranger = await person(app, null, null);
+    const wrongPerson = await accept(inv2.token, {}, stranger.session.cookie, stranger.session.csrf);
+    expect(wrongPerson.status).toBe(403);
+    const ok = await accept(inv2.token, {}, existing.session.cookie, existing.session.csrf);
+    expect(ok.status).toBe(200);
+    expect(ok.json.user.id).toBe(existing.userId);
+    expect(ok.json.memberships.map((m: { role: string }) => m.role)).toEqual(['viewer']);
+  });
+
+  it('only an admin of the fund manages members; the last admin cannot be demoted or removed', async () => {
+    const viewer = await person(app, fund.slug, 'viewer');
+    const refused = await consoleCall(app, 'GET', '/api/v1/console/members', viewer.session, { fund: fund.slug });
+    expect([refused.status, refused.json.code]).toEqual([403, 'insufficient_scope']);
+    const byKey = await call(app, 'GET', '/api/v1/console/members', { headers: { authorization: 'Bearer svc_dk_DemoDemoDemoDemoDemoDemoDemoDemo4SFPVU' } });
+    expect(byKey.status).toBe(401);
+    const demote = await consoleCall(app, 'PATCH', `/api/v1/console/members/${admin.userId}`, admin.session, { fund: fund.slug, body: { role: 'manager' } });
+    expect([demote.status, demote.json.code]).toEqual([409, 'invalid_state']);
+    const remove = await consoleCall(app, 'DELETE', `/api/v1/console/members/${admin.userId}`, admin.session, { fund: fund.slug });
+    expect(remove.status).toBe(409);
+    const promote = await consoleCall(app, 'PATCH', `/api/v1/console/members/${viewer.userId}`, admin.session, { fund: fund.slug, body: { role: 'manager' } });
+    expect(promote.status).toBe(200);
+    const session = await consoleCall(app, 'GET', '/api/v1/console/session', viewer.session);
+    expect(session.json.memberships[0].role).toBe('manager');
+  });
+
+  it('removing a member revokes every key they hold on the fund, on every instance within 5 seconds', async () => {
+    const member = await person(app, fund.slug, 'analyst');
+    const key = await consoleCall(app, 'POST', '/api/v1/admin/keys', member.session, { fund: fund.slug, body: { name: 'k', scopes: ['fund:read'] } });
+    expect((await call(other, 'GET', '/api/v1/me', { key: key.json.token })).status).toBe(200); // cached on `other`
+    const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${member.userId}`, admin.session, { fund: fund.slug });
+    expect(removed.status).toBe(200);
+    expect(removed.json.revokedKeys).toBe(1);
+    const started = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - started < 6000) {
+      status = (await call(other, 'GET', '/api/v1/me', { key: key.json.token })).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const me = await consoleCall(app, 'GET', '/api/v1/me', member.session, { fund: fund.slug });
+    expect([me.status, me.json.code]).toEqual([403, 'forbidden']);
+    const again = await signIn(app, member.email);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', again)).json.memberships).toEqual([]);
+  });
+});

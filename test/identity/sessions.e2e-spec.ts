@@ -1,0 +1,204 @@
+import { bootApp, call, createFund, dbOf, TestApp, uniqueName } from '../utils/app';
+import { base32Decode, hotp } from '../../src/identity/totp';
+import { consoleCall, cookieFrom, HOST, ORIGIN, PASSWORD, person, signIn } from './console';
+
+/** Console sign-in and sessions over HTTP: fixation, CSRF, lockout, TOTP, sign-out everywhere. */
+describe('console sessions (e2e)', () => {
+  let app: TestApp;
+  let fund: { id: string; slug: string };
+
+  beforeAll(async () => {
+    app = await bootApp();
+    fund = await createFund(app);
+  });
+  afterAll(() => app.close());
+
+  const signInRaw = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    call(app, 'POST', '/api/v1/console/sign-in', { body, headers: { host: HOST, origin: ORIGIN, ...headers } });
+
+  it('signs in: an HttpOnly SameSite=Lax cookie, a session view, and GET /me as the person', async () => {
+    const p = await person(app, fund.slug, 'manager');
+    const res = await signInRaw({ email: p.email.toUpperCase(), password: PASSWORD });
+    expect(res.status).toBe(200);
+    const setCookie = String(res.headers['set-cookie']);
+    expect(setCookie).toMatch(/^fg_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(res.json.user).toEqual({ id: p.userId, email: p.email, displayName: p.email, plan: 'developer', totpEnabled: false });
+    expect(res.json.memberships).toEqual([{ fund: { slug: fund.slug, name: `Fund ${fund.slug}` }, role: 'manager',
+      scopes: ['fund:read', 'fund:propose', 'proposals:review', 'nav:publish'], approvalRequiresTotp: false }]);
+    expect(res.body).not.toMatch(/password|scrypt/i);
+    const s = { cookie: cookieFrom(res.headers)!, csrf: res.json.csrfToken, userId: p.userId };
+    const me = await consoleCall(app, 'GET', '/api/v1/me', s, { fund: fund.slug });
+    expect(me.json).toMatchObject({ via: 'session', keyId: null, userId: p.userId, role: 'manager', fund: { slug: fund.slug } });
+    const noFund = await consoleCall(app, 'GET', '/api/v1/me', s);
+    expect(noFund.json).toMatchObject({ fund: null, scopes: [] });
+    expect((await consoleCall(app, 'GET', '/api/v1/me', s, { fund: 'not-my-fund' })).status).toBe(403);
+    // The fund read API stays key-only.
+    expect((await consoleCall(app, 'GET', '/api/v1/fund/overview', s, { fund: fund.slug })).status).toBe(401);
+  });
+
+  it('over HTTPS (trusted proxy) the cookie is __Host- prefixed and Secure', async () => {
+    const proxied = await bootApp({ trustedProxies: ['127.0.0.1'] });
+    try {
+      const p = await person(app, null, null);
+      const res = await call(proxied, 'POST', '/api/v1/console/sign-in', { body: { email: p.email, password: PASSWORD },
+        headers: { host: HOST, origin: `https://${HOST}`, 'x-forwarded-proto': 'https' } });
+      expect(res.status).toBe(200);
+      expect(String(res.headers['set-cookie'])).toMatch(/^__Host-fg_session=[^;]+; Max-Age=43200; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('fixation: signing in gives a new session id and ends the one the browser held', async () => {
+    const p = await person(app, null, null);
+    const first = p.session;
+    const again = await call(app, 'POST', '/api/v1/console/sign-in', { body: { email: p.email, password: PASSWORD }, headers: { host: HOST, origin: ORIGIN, cookie: first.cookie } });
+    expect(again.status).toBe(200);
+    const second = cookieFrom(again.headers)!;
+    expect(second).not.toBe(first.cookie);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', first)).status).toBe(401);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', { ...first, cookie: second })).status).toBe(200);
+  });
+
+  it('CSRF: a state change without the token, with a wrong token or from another origin is refused', async () => {
+    const p = await person(app, fund.slug, 'admin');
+    const body = { email: `${uniqueName('x')}@example.com`, role: 'viewer' };
+    const invite = (headers: Record<string, string>, session = p.session) =>
+      consoleCall(app, 'POST', '/api/v1/console/invitations', session, { fund: fund.slug, body, headers });
+    const noToken = await consoleCall(app, 'POST', '/api/v1/console/invitations', { ...p.session, csrf: '' }, { fund: fund.slug, body, headers: { 'x-csrf-token': '' } });
+    expect([noToken.status, noToken.json.code]).toEqual([403, 'csrf_failed']);
+    const wrong = await invite({ 'x-csrf-token': 'A'.repeat(43) });
+    expect([wrong.status, wrong.json.code]).toEqual([403, 'csrf_failed']);
+    const evil = await invite({ origin: 'https://evil.example' });
+    expect([evil.status, evil.json.code]).toEqual([403, 'csrf_failed']);
+    const noOrigin = await call(app, 'POST', '/api/v1/console/invitations', { body, headers: { host: HOST, cookie: p.session.cookie, 'x-csrf-token': p.session.csrf, 'x-fundgate-fund': fund.slug } });
+    expect(noOrigin.json.code).toBe('csrf_failed');
+    const fetchSite = await call(app, 'POST', '/api/v1/console/invitations', { body, headers: { host: HOST, cookie: p.session.cookie, 'x-csrf-token': p.session.csrf, 'x-fundgate-fund': fund.slug, 'sec-fetch-site': 'same-origin' } });
+    expect(fetchSite.status).toBe(201);
+    expect(Number((await dbOf(app).query('SELECT count(*) FROM invitations WHERE email = $1', [body.email]))[0].count)).toBe(1);
+    // Sign-in from another origin (login CSRF) is refused too.
+    expect((await signInRaw({ email: p.email, password: PASSWORD }, { origin: 'https://evil.example' })).json.code).toBe('csrf_failed');
+  });
+
+  it('lockout: the same 401 for unknown email and wrong password; 429 after 5 failures in 15 minutes', async () => {
+    const p = await person(app, null, null);
+    const unknown = await signInRaw({ email: `${uniqueName('nobody')}@example.com`, password: 'whatever-it-is' });
+    const wrong = await signInRaw({ email: p.email, password: 'not the password' });
+    expect([unknown.status, unknown.json.code, unknown.json.detail]).toEqual([wrong.status, wrong.json.code, wrong.json.detail]);
+    expect(wrong.status).toBe(401);
+    for (let i = 0; i < 4; i++) expect((await signInRaw({ email: p.email, password: 'still wrong!' })).status).toBe(401);
+    const locked = await signInRaw({ email: p.email, password: PASSWORD });
+    expect(locked.status).toBe(429);
+    expect(locked.json.code).toBe('rate_limited');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+    const ghost = `${uniqueName('ghost')}@example.com`;
+    for (let i = 0; i < 5; i++) await signInRaw({ email: ghost, password: 'x' });
+    expect((await signInRaw({ email: ghost, password: 'x' })).status).toBe(429); // unknown emails lock the same way
+  });
+
+  it('TOTP: enrol, sign-in needs a code; ±1 step accepted, older refused, a code works once; recovery codes once', async () => {
+    const p = await person(app, null, null);
+    const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', p.session);
+    expect(enrol.json.otpauthUrl).toMatch(/^otpauth:\/\/totp\//);
+    const [stored] = await dbOf(app).query('SELECT totp_secret FROM users WHERE id = $1', [p.userId]);
+    expect(stored.totp_secret).toMatch(/^v1\./); // sealed at rest
+    expect(stored.totp_secret).not.toContain(enrol.json.secret);
+    const key = base32Decode(enrol.json.secret);
+    const step = () => Math.floor(Date.now() / 30_000);
+    const confirm = await consoleCall(app, 'POST', '/api/v1/console/account/totp/confirm', p.session, { body: { code: hotp(key, step() - 1) } });
+    expect(confirm.status).toBe(200);
+    expect(confirm.json.recoveryCodes).toHaveLength(10);
+    const need = await signInRaw({ email: p.email, password: PASSWORD });
+    expect([need.status, need.json.code]).toEqual([401, 'totp_required']);
+    const old = await signInRaw({ email: p.email, password: PASSWORD, totpCode: hotp(key, step() - 3) });
+    expect([old.status, old.json.code]).toEqual([401, 'invalid_credentials']);
+    const ahead = await signInRaw({ email: p.email, password: PASSWORD, totpCode: hotp(key, step() + 1) });
+    expect(ahead.status).toBe(200);
+    expect(ahead.json.totpVerifiedAt).not.toBeNull();
+    const replay = await signInRaw({ email: p.email, password: PASSWORD, totpCode: hotp(key, step() + 1) });
+    expect(replay.status).toBe(401); // the same step cannot be used twice
+    const recovery = confirm.json.recoveryCodes[0];
+    expect((await signInRaw({ email: p.email, password: PASSWORD, totpCode: recovery })).status).toBe(200);
+    expect((await signInRaw({ email: p.email, password: PASSWORD, totpCode: recovery })).status).toBe(401);
+  });
+
+  it('sign-out ends this session; sign-out everywhere ends them all; a password change ends the others', async () => {
+    const p = await person(app, null, null);
+    const a = p.session;
+    const b = await signIn(app, p.email);
+    const c = await signIn(app, p.email);
+    const out = await consoleCall(app, 'POST', '/api/v1/console/sign-out', a);
+    expect(out.status).toBe(200);
+    expect(String(out.headers['set-cookie'])).toMatch(/Max-Age=0/);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', a)).status).toBe(401);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', b)).status).toBe(200);
+    const all = await consoleCall(app, 'POST', '/api/v1/console/sign-out-everywhere', b);
+    expect(all.json.revokedSessions).toBe(2);
+    for (const s of [b, c]) expect((await consoleCall(app, 'GET', '/api/v1/console/session', s)).status).toBe(401);
+    const d = await signIn(app, p.email);
+    const e = await signIn(app, p.email);
+    const changed = await consoleCall(app, 'POST', '/api/v1/console/account/password', d, { body: { currentPassword: PASSWORD, newPassword: 'an even longer new password' } });
+    expect(changed.status).toBe(200);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', e)).status).toBe(401);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', d)).status).toBe(200);
+    expect((await signInRaw({ email: p.email, password: 'an even longer new password' })).status).toBe(200);
+  });
+
+  it('idle and absolute expiry end a session', async () => {
+    const p = await person(app, null, null);
+    await dbOf(app).query(`UPDATE console_sessions SET idle_expires_at = now() - interval '1 second' WHERE user_id = $1`, [p.userId]);
+    const idle = await consoleCall(app, 'GET', '/api/v1/console/session', p.session);
+    expect([idle.status, idle.json.code]).toEqual([401, 'unauthenticated']);
+    const s = await signIn(app, p.email);
+    await dbOf(app).query(`UPDATE console_sessions SET absolute_expires_at = now() - interval '1 second' WHERE user_id = $1 AND revoked_at IS NULL`, [p.userId]);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', s)).status).toBe(401);
+  });
+
+  it('a disabled person cannot sign in and their keys stop working', async () => {
+    const p = await person(app, fund.slug, 'viewer');
+    const key = await consoleCall(app, 'POST', '/api/v1/admin/keys', p.session, { fund: fund.slug, body: { name: 'k', scopes: ['fund:read'] } });
+    await dbOf(app).query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [p.userId]);
+    expect((await signInRaw({ email: p.email, password: PASSWORD })).status).toBe(401);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', p.session)).status).toBe(401);
+    await new Promise((r) => setTimeout(r, 2100)); // key cache window
+    expect((await call(app, 'GET', '/api/v1/me', { key: key.json.token })).status).toBe(401);
+  });
+
+  it('sign-up creates a fund-less free person (password ≥ 12) unless CONSOLE_SIGNUP is off', async () => {
+    const email = `${uniqueName('new')}@example.com`;
+    const short = await call(app, 'POST', '/api/v1/console/sign-up', { body: { email, displayName: 'New', password: 'short' }, headers: { host: HOST, origin: ORIGIN } });
+    expect(short.status).toBe(400);
+    expect(short.json.errors.map((e: { field: string }) => e.field)).toEqual(['password']);
+    const ok = await call(app, 'POST', '/api/v1/console/sign-up', { body: { email, displayName: 'New', password: PASSWORD }, headers: { host: HOST, origin: ORIGIN } });
+    expect(ok.status).toBe(201);
+    expect(ok.json).toMatchObject({ user: { email, plan: 'free' }, memberships: [], signupEnabled: true });
+    expect(cookieFrom(ok.headers)).toMatch(/^fg_session=/);
+    const [row] = await dbOf(app).query('SELECT password_hash FROM users WHERE email = $1', [email]);
+    expect(row.password_hash).toMatch(/^scrypt\$15\$8\$1\$/);
+    const twice = await call(app, 'POST', '/api/v1/console/sign-up', { body: { email, displayName: 'New', password: PASSWORD }, headers: { host: HOST, origin: ORIGIN } });
+    expect(twice.status).toBe(409);
+    const closed = await bootApp({ consoleSignup: false });
+    try {
+      const res = await call(closed, 'POST', '/api/v1/console/sign-up', { body: { email: `${uniqueName('n')}@example.com`, displayName: 'N', password: PASSWORD }, headers: { host: HOST, origin: ORIGIN } });
+      expect([res.status, res.json.code]).toEqual([403, 'forbidden']);
+    } finally {
+      await closed.close();
+    }
+  });
+
+  it('usage and activity with a session cover the person\'s keys and console requests', async () => {
+    const p = await person(app, fund.slug, 'viewer');
+    const key = await consoleCall(app, 'POST', '/api/v1/admin/keys', p.session, { fund: fund.slug, body: { name: 'k', scopes: ['fund:read'] } });
+    await call(app, 'GET', '/api/v1/me', { key: key.json.token });
+    const usage = await consoleCall(app, 'GET', '/api/v1/usage', p.session, { fund: fund.slug });
+    expect(usage.status).toBe(200);
+    expect(usage.json.keyId).toBeNull();
+    expect(usage.json.routes.map((r: { route: string }) => r.route)).toEqual(expect.arrayContaining(['/api/v1/me', '/api/v1/admin/keys']));
+    const activity = await consoleCall(app, 'GET', '/api/v1/admin/activity', p.session, { fund: fund.slug });
+    expect(activity.status).toBe(200);
+    const items = activity.json.items as { keyId: string | null; userId: string | null }[];
+    expect(items.some((i) => i.keyId === key.json.id)).toBe(true);
+    expect(items.some((i) => i.keyId === null && i.userId === p.userId)).toBe(true);
+    expect(items.every((i) => i.userId === p.userId)).toBe(true);
+  });
+});
