@@ -25,7 +25,7 @@ export function ErrorMessage({ error, title }: { error: unknown; title?: string 
   const fields = error instanceof ApiError ? (error.problem.errors ?? []) : [];
   return (
     <div className="error" role="alert">
-      <strong>{title ?? 'That did not work.'}</strong> {sentence(describeError(error))}
+      <strong>{title ?? 'That did not work.'}</strong> {fields.length ? 'Check these fields:' : sentence(describeError(error))}
       {code && EXPLANATIONS[code] && <p className="explain">{EXPLANATIONS[code]}</p>}
       {fields.length > 0 && (
         <ul>
