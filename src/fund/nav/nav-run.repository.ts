@@ -44,10 +44,25 @@ export class NavRunRepository {
     return new Map(rows.map((r: { d: string; n: number }) => [r.d, r.n]));
   }
 
-  async insertFailedRun(fundId: string, runId: string, failure: DayFailure, at: Date): Promise<void> {
-    await this.q.query(
-      `INSERT INTO nav_runs (id, fund_id, valuation_date, status, failure_reason, started_at, completed_at)
-       VALUES ($1, $2, $3, 'failed', $4, $5, $5)`, [runId, fundId, failure.date, failure.reason, at.toISOString()]);
+  /**
+   * Records a failed run and returns its id; when the newest run of that date already failed for the
+   * same reason (a re-import or re-run still stuck on the same missing price), that run is returned
+   * instead of adding another identical row each time.
+   */
+  async insertFailedRun(fundId: string, runId: string, failure: DayFailure, at: Date): Promise<string> {
+    const rows = await this.q.query(
+      `WITH newest AS (
+         SELECT id, status, failure_reason FROM nav_runs WHERE fund_id = $2 AND valuation_date = $3
+          ORDER BY started_at DESC, id DESC LIMIT 1
+       ), added AS (
+         INSERT INTO nav_runs (id, fund_id, valuation_date, status, failure_reason, started_at, completed_at)
+         SELECT $1, $2, $3, 'failed', $4, $5, $5
+          WHERE NOT EXISTS (SELECT 1 FROM newest WHERE status = 'failed' AND failure_reason = $4)
+         RETURNING id
+       )
+       SELECT id FROM added UNION ALL SELECT id FROM newest WHERE status = 'failed' AND failure_reason = $4`,
+      [runId, fundId, failure.date, failure.reason, at.toISOString()]);
+    return rows[0].id;
   }
 
   /** Inserts the runs as `running`; `completeRuns` flips them once superseded runs are reversed. */

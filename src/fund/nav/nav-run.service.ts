@@ -177,8 +177,7 @@ export class NavRunService {
       }
       let failedRunId: string | null = null;
       if (failure) {
-        failedRunId = runId(failure.date);
-        await runs.insertFailedRun(fundId, failedRunId, { ok: false, ...failure }, clock(failure.date));
+        failedRunId = await runs.insertFailedRun(fundId, runId(failure.date), { ok: false, ...failure }, clock(failure.date));
       }
       return { superseded, failedRunId };
     });
