@@ -3,9 +3,14 @@ import { createDataSource } from '../database/data-source';
 import { migrate } from '../database/migrate';
 import { parseCliArgs } from '../fund/import/cli-args';
 import { seedDemoFund } from '../fund/import/seed-demo-fund';
+import { ensureDemoPeople } from '../identity/people';
 import { ensureDemoKey } from '../keys/demo-key';
 
-/** `npm run seed:demo [-- --trades N]`: the synthetic demo fund's books, built from raw events, plus the demo key. */
+/**
+ * `npm run seed:demo [-- --trades N]`: the synthetic demo fund's books, built from raw events, plus the
+ * demo key and the demo console people (demo-admin@ and demo-analyst@fundgate.dev; password from
+ * DEMO_ADMIN_PASSWORD, or generated and printed on stderr).
+ */
 async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2), ['trades', 'seed']);
   const config = loadConfig();
@@ -19,6 +24,10 @@ async function main(): Promise<void> {
       seed: args.seed ? Number(args.seed) : undefined,
     });
     await ensureDemoKey(ds, config.demoApiKey, report.fundId);
+    const slug = (await ds.query('SELECT slug FROM funds WHERE id = $1', [report.fundId]))[0].slug as string;
+    const people = await ensureDemoPeople(ds, slug, config.demoAdminPassword);
+    process.stderr.write(`Console sign-in (${people.generated ? 'generated password; set DEMO_ADMIN_PASSWORD to choose one' : 'DEMO_ADMIN_PASSWORD'}):\n`
+      + people.emails.map((e) => `  ${e}  ${people.password}\n`).join(''));
     const { generated, ...rest } = report;
     process.stdout.write(JSON.stringify({
       msg: 'seeded demo fund', ...rest, trades: generated.trades, finalNav: generated.finalNav,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { Role } from '../common/auth/scopes';
 import type { Plan } from '../config/config';
@@ -38,4 +39,21 @@ export async function upsertPerson(db: DataSource, spec: PersonSpec): Promise<{ 
     }
     return { ...ids, created: !existing };
   });
+}
+
+export const DEMO_PEOPLE = [
+  { email: 'demo-admin@fundgate.dev', displayName: 'Demo Admin', role: 'admin' },
+  { email: 'demo-analyst@fundgate.dev', displayName: 'Demo Analyst', role: 'analyst' },
+] as const;
+
+/**
+ * seed:demo's console people on the demo fund: an admin (approves) and an analyst (stages proposals).
+ * Both get `password` (DEMO_ADMIN_PASSWORD), or one generated now and returned so it can be printed.
+ */
+export async function ensureDemoPeople(db: DataSource, fundSlug: string, password: string | null): Promise<{ emails: string[]; password: string; generated: boolean }> {
+  const chosen = password ?? randomBytes(12).toString('base64url');
+  for (const p of DEMO_PEOPLE) {
+    await upsertPerson(db, { email: p.email, displayName: p.displayName, password: chosen, plan: 'developer', fund: { slug: fundSlug, role: p.role } });
+  }
+  return { emails: DEMO_PEOPLE.map((p) => p.email), password: chosen, generated: password === null };
 }

@@ -1,0 +1,102 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { DataSource } from 'typeorm';
+import { isRole, PLANS } from '../common/auth/scopes';
+import { loadConfig, Plan } from '../config/config';
+import { createDataSource } from '../database/data-source';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../identity/password';
+import { upsertPerson } from '../identity/people';
+import { SessionsRepository } from '../identity/sessions.repository';
+import { UsersRepository } from '../identity/users.repository';
+
+/**
+ * Operator CLI for people (passwords are read from stdin, never from arguments or the environment):
+ *   npm run users -- create --email E --name N [--fund SLUG --role ROLE] [--plan P] --password-stdin [--json]
+ *   npm run users -- list [--json]
+ *   npm run users -- disable <email>          (also ends their console sessions; their keys stop working)
+ *   npm run users -- set-plan <email> <plan>
+ *   npm run users -- set-password <email> --password-stdin
+ */
+const USAGE = 'usage: users create --email E --name N [--fund SLUG --role viewer|analyst|manager|admin] [--plan P] --password-stdin [--json] | users list [--json] | users disable <email> | users set-plan <email> <plan> | users set-password <email> --password-stdin';
+
+class UsageError extends Error {}
+
+async function readPassword(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw new UsageError(`the password (stdin) must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`);
+  }
+  return password;
+}
+
+async function create(db: DataSource, v: Record<string, string | boolean | undefined>): Promise<void> {
+  const email = String(v.email ?? '');
+  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError('--email must be an email address');
+  if (!v.name) throw new UsageError('--name is required');
+  if ((v.fund === undefined) !== (v.role === undefined)) throw new UsageError('--fund and --role go together');
+  if (v.role !== undefined && !isRole(String(v.role))) throw new UsageError('--role must be viewer, analyst, manager or admin');
+  const plan = v.plan === undefined ? undefined : planOf(String(v.plan));
+  if (!v['password-stdin']) throw new UsageError('--password-stdin is required (pipe the password in)');
+  const password = await readPassword();
+  const fund = v.fund ? { slug: String(v.fund), role: String(v.role) as never } : undefined;
+  const result = await upsertPerson(db, { email, displayName: String(v.name), password, plan, fund });
+  const out = { userId: result.userId, email: email.toLowerCase(), created: result.created, fund: fund?.slug ?? null, role: fund?.role ?? null };
+  process.stdout.write(v.json ? JSON.stringify(out) + '\n' : `${result.created ? 'Created' : 'Updated'} ${out.email} (${out.userId})${fund ? `, ${fund.role} on ${fund.slug}` : ''}\n`);
+}
+
+function planOf(raw: string): Plan {
+  if (!(PLANS as readonly string[]).includes(raw)) throw new UsageError(`plan must be one of ${PLANS.join(', ')}`);
+  return raw as Plan;
+}
+
+async function userOrFail(users: UsersRepository, email: string | undefined) {
+  const user = email ? await users.byEmail(email) : null;
+  if (!user) throw new UsageError(`no person with email ${email ?? '(missing)'}`);
+  return user;
+}
+
+async function run(db: DataSource, argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest, allowPositionals: true,
+    options: { email: { type: 'string' }, name: { type: 'string' }, fund: { type: 'string' }, role: { type: 'string' },
+      plan: { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+  });
+  const users = new UsersRepository(db);
+  if (command === 'create') return create(db, values);
+  if (command === 'list') {
+    const rows = (await users.list()).map((u) => ({ id: u.id, email: u.email, displayName: u.display_name, status: u.status, plan: u.plan,
+      totp: u.totp_enabled_at !== null, hasPassword: u.password_hash !== null, memberships: u.memberships ?? '' }));
+    if (values.json) process.stdout.write(JSON.stringify(rows) + '\n');
+    else for (const u of rows) process.stdout.write(`${u.id}  ${u.email}  ${u.status}  ${u.plan}  ${u.memberships || '-'}${u.hasPassword ? '' : '  (no password)'}\n`);
+    return;
+  }
+  const user = await userOrFail(users, positionals[0]);
+  if (command === 'disable') {
+    await users.setStatus(user.id, 'disabled');
+    const ended = await new SessionsRepository(db).revokeAllOf(user.id);
+    process.stdout.write(`Disabled ${user.email}; ${ended} console session(s) ended; their keys are refused within seconds\n`);
+  } else if (command === 'set-plan') {
+    await users.setPlan(user.id, planOf(positionals[1] ?? ''));
+    process.stdout.write(`Plan of ${user.email} is now ${positionals[1]} (new keys up to this plan; existing keys keep theirs)\n`);
+  } else if (command === 'set-password') {
+    if (!values['password-stdin']) throw new UsageError('--password-stdin is required');
+    await upsertPerson(db, { email: user.email, displayName: user.display_name, password: await readPassword() });
+    process.stdout.write(`Password of ${user.email} set\n`);
+  } else {
+    throw new UsageError(USAGE);
+  }
+}
+
+if (require.main === module) {
+  const db = createDataSource(loadConfig().databaseUrl, 2);
+  db.initialize()
+    .then(() => run(db, process.argv.slice(2)))
+    .catch((err: Error) => {
+      process.stderr.write(`users: ${err.message}\n`);
+      process.exitCode = err instanceof UsageError ? 2 : 1;
+    })
+    .finally(() => db.destroy());
+}
