@@ -776,7 +776,7 @@ class FundgateClient(_Transport):
         )
 
     def get_me(self, *, timeout: Optional[float] = None) -> 'MeDto':
-        """The calling key: scopes, fund, plan, account, dates
+        """The calling key (or, with a console session, the signed-in person): scopes, fund, plan, account, dates
 
         GET /api/v1/me
         """
@@ -789,7 +789,7 @@ class FundgateClient(_Transport):
         )
 
     def get_usage(self, *, from_: Optional[str] = None, to: Optional[str] = None, timeout: Optional[float] = None) -> 'UsageDto':
-        """Requests per day and per route for the calling key, errors, and current rate-limit windows
+        """Requests per day and per route for the calling key (a console session: the person's keys on the fund and their console requests), errors, and current rate-limit windows
 
         GET /api/v1/usage
         """

@@ -109,13 +109,16 @@ AccountRefDto = TypedDict(
 MeDto = TypedDict(
     "MeDto",
     {
-        "keyId": str,
-        "name": str,
-        "displayPrefix": str,
+        "via": Literal["key", "session"],
+        "keyId": Optional[str],
+        "name": Optional[str],
+        "displayPrefix": Optional[str],
         "scopes": List[Literal["fund:read", "fund:propose", "proposals:review", "nav:publish", "webhooks:manage", "keys:manage"]],
         "fund": Optional['FundRefDto'],
         "plan": Literal["free", "developer", "platform"],
         "account": 'AccountRefDto',
+        "userId": Optional[str],
+        "role": Optional[Literal["viewer", "analyst", "manager", "admin"]],
         "createdAt": str,
         "lastUsedAt": Optional[str],
         "expiresAt": Optional[str],
@@ -156,7 +159,7 @@ RateWindowDto = TypedDict(
 UsageDto = TypedDict(
     "UsageDto",
     {
-        "keyId": str,
+        "keyId": Optional[str],
         "from": str,
         "to": str,
         "totalRequests": float,
@@ -606,7 +609,8 @@ CapitalAccountDto = TypedDict(
         "performanceFee": str,
         "closingCapital": str,
         "units": str,
-        "navPerUnit": Optional[str],
+        "classNavPerUnit": Optional[str],
+        "investorNavPerUnit": Optional[str],
         "ownershipRatio": str,
     },
 )
@@ -760,6 +764,9 @@ NavRunDto = TypedDict(
         "navRunId": str,
         "valuationDate": str,
         "status": Literal["running", "complete", "failed", "superseded"],
+        "failureReason": Optional[str],
+        "createdAt": str,
+        "completedAt": Optional[str],
         "grossAssetValue": Optional[str],
         "netAssetValue": Optional[str],
         "shareClasses": List['NavClassDto'],
@@ -850,7 +857,8 @@ ActorDto = TypedDict(
     "ActorDto",
     {
         "accountId": str,
-        "keyId": str,
+        "keyId": Optional[str],
+        "userId": Optional[str],
     },
 )
 

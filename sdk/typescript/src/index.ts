@@ -262,14 +262,21 @@ export interface AccountRefDto {
 }
 
 export interface MeDto {
-  keyId: string;
-  name: string;
+  /** An API key, or a signed-in person's console session */
+  via: "key" | "session";
+  /** Null for a console session */
+  keyId: string | null;
+  name: string | null;
   /** svc_dk_ + the first 4 characters; the key itself is never shown again */
-  displayPrefix: string;
+  displayPrefix: string | null;
   scopes: Array<"fund:read" | "fund:propose" | "proposals:review" | "nav:publish" | "webhooks:manage" | "keys:manage">;
   fund: FundRefDto | null;
   plan: "free" | "developer" | "platform";
   account: AccountRefDto;
+  /** The person; null for a service identity */
+  userId: string | null;
+  /** The person's role on the fund */
+  role: "viewer" | "analyst" | "manager" | "admin" | null;
   createdAt: string;
   lastUsedAt: string | null;
   expiresAt: string | null;
@@ -299,7 +306,8 @@ export interface RateWindowDto {
 }
 
 export interface UsageDto {
-  keyId: string;
+  /** The calling key; null for a console session (its figures cover the person's keys on the fund and their console requests) */
+  keyId: string | null;
   from: string;
   to: string;
   totalRequests: number;
@@ -754,8 +762,10 @@ export interface CapitalAccountDto {
   closingCapital: string;
   /** decimal string, 8 decimals */
   units: string;
-  /** decimal string, 6 decimals */
-  navPerUnit: string | null;
+  /** the share class's NAV per unit in this run (class NAV / class units), the same for every investor of the class; not this investor's value per unit (decimal string, 6 decimals) */
+  classNavPerUnit: string | null;
+  /** this investor's own value per unit: closingCapital / units (below the class figure while a performance fee is accrued on the investor's lots); units × investorNavPerUnit = closingCapital to the cent; null without units (decimal string, 12 decimals: units × value is exact to the cent) */
+  investorNavPerUnit: string | null;
   /** closing capital / run NAV (decimal string, fraction of 1, 8 decimals) */
   ownershipRatio: string;
 }
@@ -896,6 +906,12 @@ export interface NavRunDto {
   navRunId: string;
   valuationDate: string;
   status: "running" | "complete" | "failed" | "superseded";
+  /** why a failed run could not value the date (e.g. a missing price); null otherwise */
+  failureReason: string | null;
+  /** when the run was started */
+  createdAt: string;
+  /** when it completed or failed; null while running */
+  completedAt: string | null;
   /** null for a run that did not complete (decimal string, base currency, exactly 2 decimals) */
   grossAssetValue: string | null;
   /** decimal string, base currency, exactly 2 decimals */
@@ -975,7 +991,10 @@ export interface ProposalPayloadDto {
 
 export interface ActorDto {
   accountId: string;
-  keyId: string;
+  /** Null when the person acted in the console (session) */
+  keyId: string | null;
+  /** The person (null for a service identity) */
+  userId: string | null;
 }
 
 export interface ProposalDto {
@@ -1463,7 +1482,7 @@ export class FundgateClient extends FundgateTransport {
   }
 
   /**
-   * The calling key: scopes, fund, plan, account, dates
+   * The calling key (or, with a console session, the signed-in person): scopes, fund, plan, account, dates
    * `GET /api/v1/me`
    */
   getMe(options?: RequestOptions): Promise<MeDto> {
@@ -1471,7 +1490,7 @@ export class FundgateClient extends FundgateTransport {
   }
 
   /**
-   * Requests per day and per route for the calling key, errors, and current rate-limit windows
+   * Requests per day and per route for the calling key (a console session: the person's keys on the fund and their console requests), errors, and current rate-limit windows
    * `GET /api/v1/usage`
    */
   getUsage(params?: GetUsageParams, options?: RequestOptions): Promise<UsageDto> {
