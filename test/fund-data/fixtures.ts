@@ -28,6 +28,9 @@ export async function seedFundsOnce(app: TestApp): Promise<{ demoId: string; oth
   const qr = db.createQueryRunner();
   await qr.connect();
   try {
+    // Waiting here while another worker seeds takes longer than the app pool's DB_LOCK_TIMEOUT_MS / DB_STATEMENT_TIMEOUT_MS.
+    await qr.query(`SET lock_timeout = 0`);
+    await qr.query(`SET statement_timeout = 0`);
     await qr.query(`SELECT pg_advisory_lock(774411)`);
     const seeded = await qr.query(`SELECT count(*)::int AS n FROM nav_runs WHERE fund_id = ANY($1::uuid[]) AND status = 'complete'`, [[demoId, otherId]]);
     if (seeded[0].n === 0) {
@@ -43,6 +46,8 @@ export async function seedFundsOnce(app: TestApp): Promise<{ demoId: string; oth
     }
   } finally {
     await qr.query(`SELECT pg_advisory_unlock(774411)`);
+    await qr.query(`RESET lock_timeout`);
+    await qr.query(`RESET statement_timeout`);
     await qr.release();
   }
   return { demoId, otherId };
