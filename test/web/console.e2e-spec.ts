@@ -162,6 +162,24 @@ describe('developer console (headless Chromium)', () => {
     expect(errors()).toEqual([]);
     await page.context().close();
   });
+
+  it('"Sign out everywhere" on the account page ends the person\'s other sessions too', async () => {
+    const [first, second] = [await newPage(browser), await newPage(browser)];
+    const errors = [pageErrors(first), pageErrors(second)];
+    await withScreenshotOnFailure(second, 'console-sign-out-everywhere', async () => {
+      await signIn(first, server.baseUrl, analyst.email, '/console/keys');
+      await signIn(second, server.baseUrl, analyst.email, '/console/account');
+      expect(await a11y(second)).toEqual([]);
+      await second.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await second.waitForURL(/\/console\/sign-in/);
+      await second.getByRole('status').filter({ hasText: 'You are signed out on every device.' }).waitFor();
+      await first.getByRole('link', { name: 'Usage' }).click();
+      await first.waitForURL(/\/console\/sign-in/);
+      await first.getByRole('status').filter({ hasText: 'Your session has ended' }).waitFor();
+    });
+    expect(errors.flatMap((e) => e())).toEqual([]);
+    await Promise.all([first.context().close(), second.context().close()]);
+  });
 });
 
 async function expectAlert(page: Page, text: RegExp): Promise<void> {
