@@ -14,7 +14,9 @@ export default defineConfig({
   plugins: [react()],
   build: {
     outDir: resolve(__dirname, '../dist/web'),
-    emptyOutDir: true,
+    // Hashed bundles are content-addressed: keeping earlier ones means a page already loaded (or an
+    // index.html cached by a running server) never points at a deleted bundle during a rebuild.
+    emptyOutDir: false,
     sourcemap: true,
     rollupOptions: {
       input: {
