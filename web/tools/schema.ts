@@ -28,7 +28,8 @@ export interface FieldSpec {
 }
 
 interface PropertySchema {
-  type?: string;
+  /** OpenAPI 3.1 writes a nullable type as ['number', 'null']. */
+  type?: string | string[];
   format?: string;
   enum?: string[];
   description?: string;
@@ -36,13 +37,36 @@ interface PropertySchema {
   example?: unknown;
   nullable?: boolean;
   minimum?: number;
-  exclusiveMinimum?: boolean;
+  /** 3.0: a flag on minimum; 3.1: the bound itself. */
+  exclusiveMinimum?: boolean | number;
   maximum?: number;
+}
+
+/** The document is OpenAPI 3.1 (type unions, numeric exclusiveMinimum, examples); fields read the simple form. */
+interface PropertySchema31 extends Omit<PropertySchema, 'type' | 'exclusiveMinimum' | 'enum'> {
+  type?: string | string[];
+  exclusiveMinimum?: number | boolean;
+  enum?: Array<string | null>;
+  examples?: unknown[];
+}
+
+function simpleForm(p: PropertySchema31): PropertySchema {
+  const types = Array.isArray(p.type) ? p.type : p.type ? [p.type] : [];
+  const exclusive = typeof p.exclusiveMinimum === 'number';
+  return {
+    ...p,
+    type: types.find((t) => t !== 'null'),
+    enum: p.enum?.filter((v): v is string => v !== null),
+    example: p.example ?? p.examples?.[0],
+    nullable: p.nullable === true || types.includes('null'),
+    minimum: exclusive ? (p.exclusiveMinimum as number) : p.minimum,
+    exclusiveMinimum: exclusive || p.exclusiveMinimum === true,
+  };
 }
 
 interface OpenApiDocument {
   paths: Record<string, { post?: { requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } } }>;
-  components: { schemas: Record<string, { properties?: Record<string, PropertySchema> }> };
+  components: { schemas: Record<string, { properties?: Record<string, PropertySchema31> }> };
 }
 
 const WORDS: Record<string, string> = {
@@ -95,7 +119,8 @@ function kindOf(name: string, p: PropertySchema): FieldKind {
   return /Csv$/.test(name) ? 'csv' : 'text';
 }
 
-function toField(name: string, p: PropertySchema): FieldSpec {
+function toField(name: string, p31: PropertySchema31): FieldSpec {
+  const p = simpleForm(p31);
   const kind = kindOf(name, p);
   return {
     name,
