@@ -12,6 +12,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { withNullableForms } from './sdk-schema-forms';
 
 export const SDK_VERSION = '0.1.0';
 
@@ -995,7 +996,8 @@ __all__ = ["FundgateClient", "FundgateError", "ResponseInfo", "OPERATIONS", "SDK
 /* ------------------------------------------------------------------------------------------ */
 
 /** The generated files, keyed by path relative to the repository root. */
-export function renderSdks(doc: OpenApiDoc): Record<string, string> {
+export function renderSdks(published: OpenApiDoc): Record<string, string> {
+  const doc = withNullableForms(published);
   const ops = selectOperations(doc);
   return {
     'sdk/typescript/src/index.ts': renderTypeScript(doc, ops),

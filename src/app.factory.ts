@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createValidationPipe } from './common/errors/validation';
+import { finalizeDocument } from './common/openapi/contract';
 import { CorsPolicy, registerCors } from './common/http/cors';
 import { clientErrorHandler, frameworkErrors, installJsonBodyParser } from './common/http/fastify-hardening';
 import { sanitizeForDisplay } from './common/validation/safe-text';
@@ -15,6 +16,7 @@ import { toolFromHeader, MCP_TOOL_HEADER } from './mcp/internal-call';
 import { McpCatalog } from './mcp/mcp.catalog';
 import { RouteInvoker } from './mcp/route-invoker';
 import { registerWebPages } from './web/web-pages';
+import { installOAuthFormParser } from './oauth/form-body';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -42,6 +44,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // JSON is the only body we read; anything else is a 415.
   fastify.removeContentTypeParser(['text/plain']);
   installJsonBodyParser(fastify);
+  installOAuthFormParser(fastify); // the OAuth token and revocation endpoints only
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     reply.header('X-Request-Id', req.id);
     done();
@@ -81,6 +84,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'svc_dk_ API key' }, 'bearer')
       .build(),
   );
+  finalizeDocument(document, { serverUrl: config.publicBaseUrl });
   app.get(McpCatalog).load(document);
   app.get(RouteInvoker).bindGetRoutes();
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });

@@ -2,13 +2,13 @@ import { Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NavRunService } from './nav/nav-run.service';
-import { NavRunsController } from './nav/nav-runs.controller';
+import { NavJobsController, NavRunsController } from './nav/nav-runs.controller';
 import { NavJobQueue } from './nav/nav-job.queue';
 import { NavJobsService } from './nav/nav-jobs.service';
 
 /** The fund's books: NAV runs (engine + persistence, admin jobs on BullMQ). Import it to run NAV or reach the books' services. */
 @Module({
-  controllers: [NavRunsController],
+  controllers: [NavRunsController, NavJobsController],
   providers: [
     { provide: NavRunService, useFactory: (ds: DataSource) => new NavRunService(ds), inject: [getDataSourceToken()] },
     NavJobQueue, NavJobsService,

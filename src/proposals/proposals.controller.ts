@@ -86,6 +86,7 @@ export class ProposalsController {
 
   @Get(':id')
   @RateLimitPolicy('fund-minute')
+  @ApiOperation({ summary: 'One proposal of this fund: its payload, status and who proposed and decided it' })
   @Returns(ProposalDto)
   get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ProposalDto> {
     return this.proposals.get(p, id);

@@ -33,6 +33,7 @@ export class WebhooksController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'One subscription of this fund (its secret is never shown again)' })
   @Returns(WebhookDto)
   get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<WebhookDto> {
     return this.webhooks.get(p, id);
@@ -47,6 +48,7 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a subscription; its pending deliveries are cancelled' })
   @Returns(WebhookDto, { status: 204, description: 'Deleted; pending deliveries are cancelled' })
   async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.webhooks.remove(p, id);

@@ -21,7 +21,7 @@ describe('admin NAV runs as jobs (e2e)', () => {
   const post = (valuationDate: unknown, key = publisher) => call(app, 'POST', '/api/v1/admin/nav-runs', { key, body: { valuationDate } });
   async function settle(jobId: string): Promise<any> {
     for (let i = 0; i < 600; i++) {
-      const res = await call(app, 'GET', `/api/v1/admin/nav-runs/jobs/${jobId}`, { key: publisher });
+      const res = await call(app, 'GET', `/api/v1/admin/nav-jobs/${jobId}`, { key: publisher });
       expect(res.status).toBe(200);
       if (res.json.status === 'succeeded' || res.json.status === 'failed') return res.json;
       await new Promise((r) => setTimeout(r, 100));
@@ -45,7 +45,7 @@ describe('admin NAV runs as jobs (e2e)', () => {
     const res = await post(date);
     expect(res.status).toBe(202);
     expect(res.json).toMatchObject({ valuationDate: date, fromDate: date, toDate: date, status: expect.stringMatching(/^(queued|running|succeeded)$/) });
-    expect(res.headers.location).toBe(`/api/v1/admin/nav-runs/jobs/${res.json.jobId}`);
+    expect(res.headers.location).toBe(`/api/v1/admin/nav-jobs/${res.json.jobId}`);
     const job = await settle(res.json.jobId);
     expect(job).toMatchObject({ status: 'succeeded', progress: { completedDates: 1, totalDates: 1 }, error: null });
     expect(job.outcome).toMatchObject({ completedRuns: 1, supersededRuns: 0, failedRun: null, lastCompleteDate: date });
@@ -82,7 +82,7 @@ describe('admin NAV runs as jobs (e2e)', () => {
     expect(second.status).toBe(409);
     expect(second.json.code).toBe('nav_job_in_progress');
     expect(second.json.detail).toContain(first.json.jobId);
-    expect(second.headers.location).toBe(`/api/v1/admin/nav-runs/jobs/${first.json.jobId}`);
+    expect(second.headers.location).toBe(`/api/v1/admin/nav-jobs/${first.json.jobId}`);
     const job = await settle(first.json.jobId);
     expect(job.status).toBe('succeeded');
     expect(job.progress).toEqual({ completedDates: MAX_DAYS, totalDates: MAX_DAYS });

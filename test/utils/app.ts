@@ -10,6 +10,7 @@ import { displayParts, generateKey, hashKey } from '../../src/keys/key-format';
 import { KeysRepository } from '../../src/keys/keys.repository';
 import { AppConfig, loadConfig, Plan } from '../../src/config/config';
 import { KeysService } from '../../src/keys/keys.service';
+import { contractOf, contractProblems } from './contract';
 
 export type TestApp = NestFastifyApplication;
 
@@ -100,6 +101,9 @@ export async function call(app: TestApp, method: 'GET' | 'POST' | 'PATCH' | 'DEL
     headers['content-type'] ??= 'application/json';
   }
   const res = await app.getHttpAdapter().getInstance().inject({ method, url, headers, payload, remoteAddress: opts.ip ?? '127.0.0.1' });
+  // Every answer must be what the OpenAPI document says (status, governed headers, body shape).
+  const contractErrors = contractProblems(await contractOf(app), method, url, { status: res.statusCode, headers: res.headers, body: res.body });
+  if (contractErrors.length > 0) throw new Error(`response does not match the OpenAPI document:\n${contractErrors.join('\n')}`);
   let json: any = undefined;
   try {
     json = res.body ? JSON.parse(res.body) : undefined;

@@ -10,7 +10,7 @@ import { NavJobRow, NavJobsRepository } from './nav-jobs.repository';
 import { NavJobDto, NavJobOutcomeDto, NavRunListDto } from './nav-run.dto';
 import { NavRunService } from './nav-run.service';
 
-export const jobLocation = (jobId: string) => `/api/v1/admin/nav-runs/jobs/${jobId}`;
+export const jobLocation = (jobId: string) => `/api/v1/admin/nav-jobs/${jobId}`;
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** The admin NAV-run job lifecycle: plan and bound the range, one active job per fund, enqueue, answer. */

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../../common/auth/auth.decorators';
 import { fundIdOf, type Principal } from '../../common/auth/principal';
 import { invalidParameter } from '../../common/errors/problem';
@@ -22,7 +22,7 @@ export class NavRunsController {
   @Post()
   @HttpCode(202)
   @ApiOperation({ summary: 'Queue a NAV run for a valuation date (earlier missing dates included; a correction supersedes and cascades). Answers the job to poll; at most NAV_RUN_MAX_DAYS dates per call, one job per fund at a time (409)' })
-  @Returns(NavJobDto)
+  @Returns(NavJobDto, { status: 202, description: 'The queued job (Location: where to poll it)' })
   async run(@CurrentPrincipal() caller: Principal, @Body() body: RunNavRequestDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<NavJobDto> {
     if (!isIsoDate(body.valuationDate)) throw invalidParameter('valuationDate', 'must be a calendar date YYYY-MM-DD');
     const job = await this.jobs.request(fundIdOf(caller), caller.keyId ?? null, body.valuationDate);
@@ -30,8 +30,9 @@ export class NavRunsController {
     return job;
   }
 
+  /** The first path of a job, kept for clients written before /api/v1/admin/nav-jobs/{id} (ambiguous beside /{id}/publish). */
   @Get('jobs/:id')
-  @ApiOperation({ summary: 'A NAV run job: status, progress (dates done of total) and, once run, its outcome' })
+  @ApiExcludeEndpoint()
   @Returns(NavJobDto)
   job(@CurrentPrincipal() caller: Principal, @Param('id') id: string): Promise<NavJobDto> {
     return this.jobs.job(fundIdOf(caller), id);
@@ -42,5 +43,21 @@ export class NavRunsController {
   @Returns(NavRunListDto)
   runs(@CurrentPrincipal() caller: Principal, @Query() q: CursorPageQueryDto): Promise<NavRunListDto> {
     return this.jobs.runs(fundIdOf(caller), q.limit ?? 100, q.cursor);
+  }
+}
+
+@ApiTags('admin: NAV runs')
+@Controller('api/v1/admin/nav-jobs')
+@RequiresScopes('nav:publish')
+@SessionAccess()
+@RateLimitPolicy('fund-minute')
+export class NavJobsController {
+  constructor(private readonly jobs: NavJobsService) {}
+
+  @Get(':id')
+  @ApiOperation({ summary: 'A NAV run job: status, progress (dates done of total) and, once run, its outcome' })
+  @Returns(NavJobDto)
+  job(@CurrentPrincipal() caller: Principal, @Param('id') id: string): Promise<NavJobDto> {
+    return this.jobs.job(fundIdOf(caller), id);
   }
 }

@@ -5,7 +5,7 @@ import { PLANS, ROLES, SCOPES, Scope } from '../../common/auth/scopes';
 import type { Plan } from '../../config/config';
 
 export class FundRefDto {
-  @ApiProperty({ example: '6f1c…', format: 'uuid' }) id: string;
+  @ApiProperty({ example: '6f1c2a4e-8b1d-4f0e-9a53-2c7d1e5b9f40', format: 'uuid' }) id: string;
   @ApiProperty({ example: 'demo' }) slug: string;
   @ApiProperty({ example: 'Demo Digital Assets Fund' }) name: string;
 }
@@ -71,7 +71,7 @@ export class CreateKeyDto {
   @IsArray() @ArrayUnique() @ArrayMaxSize(SCOPES.length) @IsIn(SCOPES as unknown as string[], { each: true })
   scopes: Scope[];
 
-  @ApiPropertyOptional({ description: 'Fund slug the key is bound to; omit for the caller\'s fund (any other fund is refused)', nullable: true, example: 'demo' })
+  @ApiPropertyOptional({ type: String, description: 'Fund slug the key is bound to; omit for the caller\'s fund (any other fund is refused)', nullable: true, example: 'demo' })
   @IsOptional() @IsString() @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/)
   fund?: string | null;
 

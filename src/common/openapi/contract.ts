@@ -1,0 +1,171 @@
+import { FIELD_ERROR, HEADERS, HeaderName, PROBLEM_DETAILS, STATUS_TEXT, TAG_TEXT } from './contract-components';
+import { domainProblems } from './operation-problems';
+import { toSchema31 } from './openapi-31';
+import { describeSpecialOperations } from './special-operations';
+
+/**
+ * Turns the document @nestjs/swagger builds from the controllers into the published contract:
+ * OpenAPI 3.1 schema forms, every status an operation can answer (problem+json with the shared
+ * ProblemDetails schema), every header it sets, security per auth mode, tags, servers and
+ * descriptions. `test/platform/openapi-contract.e2e-spec.ts` lints the result with Redocly and
+ * Spectral, and the e2e harness validates every response against it.
+ */
+type Obj = Record<string, any>;
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const PROBLEM_REF = { $ref: '#/components/schemas/ProblemDetails' };
+
+export interface ContractOptions {
+  serverUrl: string;
+  /** Operations whose 200 carries an ETag (run-derived and static answers). */
+  etag?: (method: string, path: string) => boolean;
+}
+
+export function finalizeDocument(doc: Obj, opts: ContractOptions): Obj {
+  doc.openapi = '3.1.0';
+  doc.info = { ...doc.info, description: INFO_DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } };
+  // A local default base URL is published as the relative '/', which means "the host serving this document".
+  const local = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(opts.serverUrl);
+  doc.servers = [{ url: local ? '/' : opts.serverUrl, description: 'This deployment' }];
+  const schemas = Object.fromEntries(Object.entries<Obj>(doc.components?.schemas ?? {}).map(([k, v]) => [k, toSchema31(v)]));
+  doc.components = {
+    ...doc.components,
+    schemas: { ...schemas, ProblemDetails: PROBLEM_DETAILS, FieldError: FIELD_ERROR },
+    headers: Object.fromEntries(Object.entries(HEADERS).map(([k, v]) => [k, v])),
+    securitySchemes: SECURITY_SCHEMES,
+  };
+  describeSpecialOperations(doc);
+  const tags = new Set<string>();
+  for (const [path, item] of Object.entries<Obj>(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      finalizeOperation(method, path, op, opts);
+      for (const t of op.tags ?? []) tags.add(t);
+    }
+  }
+  for (const path of Object.keys(doc.paths)) {
+    const mcp = /^\/api\/mcp(\/|$)/.test(path) ? doc.paths[path].post : undefined;
+    // The MCP servers answer a malformed request with a JSON-RPC parse error, not a problem.
+    if (mcp) mcp.responses['400'] = { ...mcp.responses['400'], content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcResponse' } } } };
+  }
+  const used = JSON.stringify(doc.paths);
+  doc.components.headers = Object.fromEntries(Object.entries(doc.components.headers).filter(([name]) => used.includes(`#/components/headers/${name}"`)));
+  doc.tags = [...tags].sort().map((name) => ({ name, description: TAG_TEXT[name] ?? tagText(name) }));
+  return doc;
+}
+
+function tagText(name: string): string {
+  return name.startsWith('fund data') ? `Read-only fund data (${name.slice(11)}): scope fund:read, policy fund-minute.` : name;
+}
+
+type AuthMode = 'required' | 'optional' | 'none';
+
+function finalizeOperation(method: string, path: string, op: Obj, opts: ContractOptions): void {
+  const auth: AuthMode = !op.security ? 'none' : op.security.some((s: Obj) => Object.keys(s).length === 0) ? 'optional' : 'required';
+  const session = op['x-session-access'] as { only?: boolean } | undefined;
+  op.security = auth === 'none' && !session ? [] : securityOf(auth, session);
+  for (const p of op.parameters ?? []) if (p.schema) p.schema = toSchema31(p.schema);
+  for (const c of Object.values<Obj>(op.requestBody?.content ?? {})) if (c.schema) c.schema = toSchema31(c.schema);
+  op.summary ??= humanize(op.operationId);
+  op.description ??= describe(op, auth);
+  const rateLimited = Boolean(op['x-rate-limit-policy']);
+  const hasBody = ['post', 'put', 'patch'].includes(method);
+  const pathParams = (op.parameters ?? []).some((p: Obj) => p.in === 'path');
+  const statuses = new Set<number>([400, 431, 500, 503, ...domainProblems(method, path)]);
+  if (auth !== 'none' || session) statuses.add(401);
+  if (auth === 'required' || (session && hasBody)) statuses.add(403);
+  if (rateLimited) statuses.add(429);
+  if (hasBody) [413, 415].forEach((s) => statuses.add(s));
+  if (pathParams) [404, 414].forEach((s) => statuses.add(s));
+  for (const [status, response] of Object.entries<Obj>(op.responses)) {
+    const code = Number(status);
+    if (code < 400) finalizeSuccess(method, path, code, response, rateLimited, opts);
+  }
+  const replayable = isProposeRoute(method, path);
+  for (const status of [...statuses].sort()) op.responses[String(status)] = problemResponse(status, op.responses[String(status)], rateLimited, replayable);
+}
+
+function finalizeSuccess(method: string, path: string, code: number, response: Obj, rateLimited: boolean, opts: ContractOptions): void {
+  if (code === 204 || code === 304) delete response.content;
+  if (!response.description) response.description = code === 202 ? 'Accepted' : 'OK';
+  for (const c of Object.values<Obj>(response.content ?? {})) if (c.schema) c.schema = toSchema31(c.schema);
+  const names: HeaderName[] = ['X-Request-Id'];
+  if (rateLimited) names.push('RateLimit', 'RateLimit-Policy');
+  if (code === 201 || code === 202) names.push('Location');
+  if (isProposeRoute(method, path)) names.push('Idempotent-Replayed');
+  if (/^POST \/api\/v1\/console\/(sign-in|sign-up|sign-out|invitations\/\{token\}\/accept)/.test(`${method.toUpperCase()} ${path}`)) names.push('Set-Cookie');
+  names.push('Cache-Control');
+  if (code === 200 && opts.etag?.(method, path)) names.push('ETag');
+  response.headers = { ...(response.headers ?? {}), ...refs(names) };
+}
+
+function problemResponse(status: number, existing: Obj | undefined, rateLimited: boolean, replayable: boolean): Obj {
+  const names: HeaderName[] = ['X-Request-Id'];
+  if (rateLimited && status !== 401) names.push('RateLimit', 'RateLimit-Policy');
+  if (status === 401) names.push('WWW-Authenticate');
+  if ([409, 429, 503].includes(status)) names.push('Retry-After');
+  if (status === 409) names.push('Location'); // the job already running
+  if (replayable && status < 500) names.push('Idempotent-Replayed');
+  if (status === 405) names.push('Allow');
+  const own = existing?.description && !/^(OK|)$/.test(existing.description) ? `${existing.description}. ` : '';
+  return {
+    description: `${own}${STATUS_TEXT[status] ?? 'Problem'}`.slice(0, 600),
+    headers: refs(names),
+    content: { 'application/problem+json': { schema: PROBLEM_REF } },
+  };
+}
+
+/** Propose routes take an Idempotency-Key: a replayed answer (success or refusal) says so. */
+function isProposeRoute(method: string, path: string): boolean {
+  return /^POST \/api\/v1\/fund\/proposals\//.test(`${method.toUpperCase()} ${path}`);
+}
+
+function refs(names: HeaderName[]): Obj {
+  return Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+}
+
+function securityOf(auth: AuthMode, session: { only?: boolean } | undefined): Obj[] {
+  if (session?.only) return [{ consoleSession: [] }];
+  const out: Obj[] = [{ bearer: [] }];
+  if (session) out.push({ consoleSession: [] });
+  if (auth === 'optional') out.push({});
+  return out;
+}
+
+function describe(op: Obj, auth: AuthMode): string {
+  const scopes: string[] = op['x-required-scopes'] ?? [];
+  const who = auth === 'none' ? 'No authentication.'
+    : auth === 'optional' ? 'A key is optional; a valid one raises the limit.'
+      : scopes.length ? `Needs a key (or console session) holding ${scopes.join(', ')}.` : 'Needs any valid key or console session.';
+  const limit = op['x-rate-limit-policy'] ? ` Rate limit policy \`${op['x-rate-limit-policy']}\` (RateLimit headers on every answer).` : '';
+  return `${op.summary}. ${who}${limit}`;
+}
+
+function humanize(operationId: string | undefined): string {
+  const method = (operationId ?? 'operation').split('_').pop() ?? 'operation';
+  return method.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()).trim();
+}
+
+const SECURITY_SCHEMES = {
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'svc_dk_ opaque key',
+    description: 'An opaque API key `svc_dk_<id>_<secret><checksum>` from the console or the keys CLI, sent as `Authorization: Bearer svc_dk_…`. Not a JWT: it carries no claims; the server looks it up.',
+  },
+  consoleSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'fg_session',
+    description: 'The console session cookie (`__Host-fg_session` over HTTPS). Non-GET requests also need `X-CSRF-Token` and a same-origin `Origin`; the fund comes from `X-Fundgate-Fund`.',
+  },
+};
+
+const INFO_DESCRIPTION = [
+  'Shadow-NAV fund data, maker-checker proposals, calculators, MCP servers and webhooks.',
+  '',
+  '* **Errors** are RFC 9457 `application/problem+json` (`ProblemDetails`); every `code`, its status and what to do: `docs/errors.md`.',
+  '* **Webhooks**: events, payloads, headers, signature verification, retries and 410: `docs/webhooks.md`.',
+  '* **Paging**: listings return `nextCursor` and `hasMore`; pass `cursor` to continue (see each listing).',
+  '* **Rate limits**: IETF `RateLimit` / `RateLimit-Policy` headers on every limited answer, `Retry-After` on 429.',
+].join('\n');
