@@ -16,4 +16,9 @@ describe('OpenAPI → JSON Schema for MCP', () => {
     const s = toJsonSchema({ nullable: true, type: 'object', allOf: [{ $ref: '#/components/schemas/Actor' }] }, components);
     expect(s).toEqual({ anyOf: [{ type: 'object', allOf: [components.Actor] }, { type: 'null' }] });
   });
+
+  it('turns the draft-04 boolean exclusiveMinimum into the 2020-12 numeric bound', () => {
+    expect(toJsonSchema({ type: 'number', minimum: 0, exclusiveMinimum: true }, components)).toEqual({ type: 'number', exclusiveMinimum: 0 });
+    expect(toJsonSchema({ type: 'number', minimum: 0, exclusiveMinimum: false }, components)).toEqual({ type: 'number', minimum: 0 });
+  });
 });

@@ -30,6 +30,14 @@ export function toJsonSchema(schema: Schema, components: Record<string, Schema>,
       out[key] = value;
     }
   }
+  // The draft-04 boolean form (OpenAPI 3.0) is not JSON Schema 2020-12: the bound itself is exclusive.
+  for (const [exclusive, inclusive] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']]) {
+    if (typeof out[exclusive] !== 'boolean') continue;
+    if (out[exclusive] === true && typeof out[inclusive] === 'number') {
+      out[exclusive] = out[inclusive];
+      delete out[inclusive];
+    } else delete out[exclusive];
+  }
   if (schema.nullable) {
     // A composition (swagger writes a nullable DTO member as { type: object, allOf: [$ref] }) must
     // admit null as a whole; a plain type just gains 'null'.
