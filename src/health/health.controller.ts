@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { PublicRoute } from '../common/auth/auth.decorators';
 import { ProblemError } from '../common/errors/problem';
 import { REDIS } from '../redis/redis.module';
+import { readyWithin } from '../redis/redis-state';
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
@@ -31,7 +32,7 @@ export class HealthController {
   async ready() {
     const [pg, redis] = await Promise.allSettled([
       withTimeout(this.db.query('SELECT 1'), 2000),
-      this.redis.status === 'ready' ? withTimeout(this.redis.ping(), 2000) : Promise.reject(new Error(this.redis.status)),
+      readyWithin(this.redis, 2000).then((ready) => (ready ? withTimeout(this.redis.ping(), 2000) : Promise.reject(new Error('redis away')))),
     ]);
     const down = [pg.status === 'rejected' ? 'postgresql' : null, redis.status === 'rejected' ? 'redis' : null].filter(Boolean);
     if (down.length > 0) throw new ProblemError('unavailable', `not ready: ${down.join(' and ')} unreachable`);

@@ -8,7 +8,7 @@ export const REDIS_RETRY_AFTER_SECONDS = 5;
 /** How long a request waits for a (re)connecting Redis before answering 503. */
 export const REDIS_READY_WAIT_MS = 150;
 
-const watched = new WeakSet<Redis>();
+const watched = new WeakMap<Redis, string>();
 /** Reachability per Redis URL, shared by every client of this process (main, BullMQ): one line per change, not one per client. */
 const stateByUrl = new Map<string, 'up' | 'down'>();
 
@@ -19,7 +19,7 @@ const stateByUrl = new Map<string, 'up' | 'down'>();
  */
 export function watchRedis(client: Redis, name: string, url: string): Redis {
   if (watched.has(client)) return client;
-  watched.add(client);
+  watched.set(client, url);
   const logger = new Logger('Redis');
   client.on('error', (err: Error) => {
     if (stateByUrl.get(url) === 'down') return;
@@ -39,9 +39,14 @@ export function redisUnavailable(what: string): ProblemError {
     undefined, { 'Retry-After': String(REDIS_RETRY_AFTER_SECONDS) });
 }
 
-/** Resolves when the client is ready, waiting at most `ms` for a connection in progress. */
+/**
+ * Resolves when the client is ready, waiting at most `ms` for a connection in progress (at boot);
+ * false at once while its Redis is known to be away.
+ */
 export function readyWithin(client: Redis, ms = REDIS_READY_WAIT_MS): Promise<boolean> {
   if (client.status === 'ready') return Promise.resolve(true);
+  const url = watched.get(client);
+  if (url !== undefined && stateByUrl.get(url) === 'down') return Promise.resolve(false);
   return new Promise((resolve) => {
     const done = (ok: boolean) => {
       clearTimeout(timer);
