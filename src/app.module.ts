@@ -16,6 +16,7 @@ import { IdentityModule } from './identity/identity.module';
 import { KeysModule } from './keys/keys.module';
 import { ProposalsModule } from './proposals/proposals.module';
 import { McpModule } from './mcp/mcp.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { RedisModule } from './redis/redis.module';
 import { RateLimitGuard } from './usage/rate-limit/rate-limit.guard';
 import { UsageModule } from './usage/usage.module';
@@ -56,6 +57,7 @@ export class AppModule {
         RedisModule,
         KeysModule,
         IdentityModule,
+        OAuthModule,
         UsageModule,
         ...FEATURE_MODULES,
         McpModule, // last: its tools are derived from every other module's routes

@@ -41,6 +41,8 @@ export interface AppConfig {
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
+  /** Client ID metadata documents may be fetched over http and from private/loopback addresses (development, tests). */
+  oauthClientMetadataAllowPrivate: boolean;
   mcpAllowedOrigins: string[];
   /** CORS_ORIGINS: `*` (the keyless calculators only) and/or named origins (every public API surface). */
   corsOrigins: string[];
@@ -243,6 +245,7 @@ function readConfig(env: Env): AppConfig {
     webhookRetryDelaysMs: parseDurations('WEBHOOK_RETRY_DELAYS', str(env, 'WEBHOOK_RETRY_DELAYS', '5s,5m,30m,2h,5h,10h,10h')),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    oauthClientMetadataAllowPrivate: bool(env, 'OAUTH_CLIENT_METADATA_ALLOW_PRIVATE', false),
     mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '').split(',').map((s) => s.trim()).filter(Boolean),
     corsOrigins: parseCorsOrigins(str(env, 'CORS_ORIGINS', '*')),
     cursorSecret,

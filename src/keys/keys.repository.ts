@@ -66,6 +66,9 @@ const KEY_SELECT = `
     LEFT JOIN fund_members m ON m.fund_id = k.fund_id AND m.user_id = a.user_id
     LEFT JOIN funds f ON f.id = k.fund_id`;
 
+/** A connected OAuth app's key is listed (and revoked) as the app, not among the keys. */
+const NOT_OAUTH = 'AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.key_id = k.id)';
+
 @Injectable()
 export class KeysRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -75,20 +78,20 @@ export class KeysRepository {
     return rows[0] ?? null;
   }
 
-  async keyById(id: string): Promise<KeyRow | null> {
-    const rows: KeyRow[] = await this.db.query(`${KEY_SELECT} WHERE k.id = $1`, [id]);
+  async keyById(id: string, m: EntityManager = this.db.manager): Promise<KeyRow | null> {
+    const rows: KeyRow[] = await m.query(`${KEY_SELECT} WHERE k.id = $1`, [id]);
     return rows[0] ?? null;
   }
 
   /** Every key bound to a fund (what keys:manage on that fund sees). */
   async keysOfFund(fundId: string): Promise<KeyRow[]> {
-    return this.db.query(`${KEY_SELECT} WHERE k.fund_id = $1 ORDER BY k.created_at DESC, k.id`, [fundId]);
+    return this.db.query(`${KEY_SELECT} WHERE k.fund_id = $1 ${NOT_OAUTH} ORDER BY k.created_at DESC, k.id`, [fundId]);
   }
 
   /** One identity's own keys on a fund (or its fund-less calculator keys). */
   async keysOfAccount(accountId: string, fundId: string | null): Promise<KeyRow[]> {
     return this.db.query(
-      `${KEY_SELECT} WHERE k.account_id = $1 AND k.fund_id IS NOT DISTINCT FROM $2 ORDER BY k.created_at DESC, k.id`,
+      `${KEY_SELECT} WHERE k.account_id = $1 AND k.fund_id IS NOT DISTINCT FROM $2 ${NOT_OAUTH} ORDER BY k.created_at DESC, k.id`,
       [accountId, fundId],
     );
   }

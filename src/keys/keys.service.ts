@@ -130,13 +130,15 @@ export class KeysService {
    * scopes; its expiry ≤ the minting key's; its plan ≤ the minter's and ≤ the owner's. Anything else is
    * 403 insufficient_scope naming the field, and nothing is written.
    */
-  async mint(minter: Minter, req: MintRequest): Promise<MintedKey> {
+  async mint(minter: Minter, req: MintRequest, within?: EntityManager): Promise<MintedKey> {
     const fund = checkFund(minter, req.fund);
     checkExpiry(minter, req.expiresAt);
     const scopes = [...new Set(req.scopes)];
     const key = generateKey();
     const { displayPrefix, lastFour } = displayParts(key);
-    const { id, owner } = await this.keys.transaction(async (m) => {
+    // `within`: the caller's transaction (an OAuth grant is written with its key, or neither is).
+    const transaction = <T>(work: (m: EntityManager) => Promise<T>): Promise<T> => (within ? work(within) : this.keys.transaction(work));
+    const { id, owner } = await transaction(async (m) => {
       const owner = await this.targetOf(m, minter, req.account, fund);
       const allowed = await this.allowedScopes(m, minter, owner, fund);
       refuse(scopes.filter((s) => !allowed.includes(s)), 'scopes', (bad) => `cannot grant ${bad.join(', ')}: beyond ${fund ? 'the role on this fund' : 'a key without a fund (no fund scopes)'}`);
@@ -148,7 +150,7 @@ export class KeysService {
         displayPrefix, lastFour, scopes, plan: req.plan, expiresAt: req.expiresAt, createdByKeyId: minter.keyId }, m);
       return { id, owner };
     });
-    const row = (await this.keys.keyById(id))!;
+    const row = (await this.keys.keyById(id, within))!;
     return { id, key, name: req.name, displayPrefix, lastFour, scopes, fund, plan: req.plan,
       account: { id: owner.accountId, name: owner.accountName }, expiresAt: req.expiresAt?.toISOString() ?? null,
       createdAt: row.created_at.toISOString(), row };

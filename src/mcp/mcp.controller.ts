@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { OptionalAuth, RequiresScopes } from '../common/auth/auth.decorators';
+import { OAuthProtectedResource, OptionalAuth, RequiresScopes } from '../common/auth/auth.decorators';
 import { ProblemError } from '../common/errors/problem';
 import { CorsPolicy } from '../common/http/cors';
 import { RedactedElsewhere } from '../common/redaction/redaction.interceptor';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { McpServerName } from './mcp.catalog';
-import { McpService, SerializedToolResult, SUPPORTED_PROTOCOL_VERSIONS } from './mcp.service';
+import { McpService, serializeBatch, SerializedToolResult, SUPPORTED_PROTOCOL_VERSIONS } from './mcp.service';
 
 /**
  * Transport checks of the Streamable HTTP spec: Origin (MCP_ALLOWED_ORIGINS and the origins named
@@ -47,8 +47,8 @@ export class McpController {
       reply.status(202).send();
       return;
     }
-    reply.status(200).header('content-type', 'application/json; charset=utf-8')
-      .send(answer instanceof SerializedToolResult ? answer.json : answer);
+    const json = Array.isArray(answer) ? serializeBatch(answer) : answer instanceof SerializedToolResult ? answer.json : JSON.stringify(answer);
+    reply.status(200).header('content-type', 'application/json; charset=utf-8').send(json);
   }
 
   @Post('public')
@@ -59,9 +59,33 @@ export class McpController {
     await this.serve('public', req, reply, body);
   }
 
+  /** The same public server at a URL ending in /mcp, for clients that expect that path. */
+  @Post('public/mcp')
+  @HttpCode(200)
+  @OptionalAuth()
+  @ApiOperation({ summary: 'The public MCP server again, at a path ending in /mcp (same calculators, same limits).' })
+  async publicServerAlias(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+    await this.serve('public', req, reply, body);
+  }
+
+  @Get('public/mcp')
+  @OptionalAuth()
+  @ApiExcludeEndpoint()
+  publicAliasGet(@Res() reply: FastifyReply): void {
+    methodNotAllowed(reply);
+  }
+
+  @Delete('public/mcp')
+  @OptionalAuth()
+  @ApiExcludeEndpoint()
+  publicAliasDelete(@Res() reply: FastifyReply): void {
+    methodNotAllowed(reply);
+  }
+
   @Post()
   @HttpCode(200)
   @RequiresScopes()
+  @OAuthProtectedResource()
   @RedactedElsewhere('each tools/call answer is produced by the REST route, which redacts it')
   @ApiOperation({ summary: 'Fund MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the fund-data read tools and, for keys with fund:propose, the propose tools.' })
   async fundServer(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
@@ -84,6 +108,7 @@ export class McpController {
 
   @Get()
   @RequiresScopes()
+  @OAuthProtectedResource()
   @RedactedElsewhere('answers nothing but 405')
   @ApiExcludeEndpoint()
   fundGet(@Res() reply: FastifyReply): void {
@@ -92,6 +117,7 @@ export class McpController {
 
   @Delete()
   @RequiresScopes()
+  @OAuthProtectedResource()
   @RedactedElsewhere('answers nothing but 405')
   @ApiExcludeEndpoint()
   fundDelete(@Res() reply: FastifyReply): void {

@@ -6,9 +6,16 @@ import { RouteInvoker } from './route-invoker';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
 import { MCP_TOOL_HEADER, toolHeaderValue } from './internal-call';
+import { FUND_PROMPTS, FUND_RESOURCES } from './mcp-resources';
 
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-06-18', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28', '2026-06-18', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
+/**
+ * JSON-RPC batches exist in the 2025-03-26 revision only (2025-06-18 removed them). A request without
+ * MCP-Protocol-Version is taken as 2025-03-26, as the transport spec says.
+ */
+const BATCH_VERSIONS = ['2025-03-26', '2024-11-05'];
+const MAX_BATCH = 20;
 
 export const JSONRPC = { PARSE_ERROR: -32700, INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL: -32603 } as const;
 
@@ -57,9 +64,27 @@ export class McpService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Returns null for a notification (HTTP 202, no body). */
-  async handle(server: McpServerName, req: FastifyRequest, reply: FastifyReply, message: unknown): Promise<JsonRpcResponse | SerializedToolResult | null> {
-    if (Array.isArray(message)) return rpcError(null, JSONRPC.INVALID_REQUEST, 'batch requests are not supported');
+  /** Returns null for a notification, or a batch of notifications only (HTTP 202, no body). */
+  async handle(server: McpServerName, req: FastifyRequest, reply: FastifyReply, message: unknown): Promise<Answer | Answer[] | null> {
+    if (!Array.isArray(message)) return this.handleOne(server, req, reply, message);
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && !BATCH_VERSIONS.includes(version)) {
+      return rpcError(null, JSONRPC.INVALID_REQUEST, `batch requests are not part of MCP ${version}; send one message per request`);
+    }
+    if (message.length === 0 || message.length > MAX_BATCH) return rpcError(null, JSONRPC.INVALID_REQUEST, `a batch holds 1 to ${MAX_BATCH} messages`);
+    const answers: Answer[] = [];
+    for (const item of message) {
+      if ((item as { method?: unknown } | null)?.method === 'initialize') {
+        answers.push(rpcError(idOf(item), JSONRPC.INVALID_REQUEST, 'initialize must not be part of a batch'));
+        continue;
+      }
+      const answer = await this.handleOne(server, req, reply, item);
+      if (answer !== null) answers.push(answer);
+    }
+    return answers.length > 0 ? answers : null;
+  }
+
+  private async handleOne(server: McpServerName, req: FastifyRequest, reply: FastifyReply, message: unknown): Promise<Answer | null> {
     if (typeof message !== 'object' || message === null) return rpcError(null, JSONRPC.INVALID_REQUEST, 'the body must be a JSON-RPC 2.0 object');
     const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
     const idValid = m.id === undefined || typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id));
@@ -79,7 +104,9 @@ export class McpService {
         const protocolVersion = typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
         return { jsonrpc: '2.0', id, result: {
           protocolVersion,
-          capabilities: { tools: { listChanged: false } },
+          capabilities: server === 'fund'
+            ? { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false } }
+            : { tools: { listChanged: false } },
           serverInfo: { name: server === 'fund' ? 'fundgate-fund' : 'fundgate-public', title: server === 'fund' ? 'fundgate fund data' : 'fundgate calculators', version: '1.0.0' },
           instructions: INSTRUCTIONS[server],
         } };
@@ -99,7 +126,41 @@ export class McpService {
         return this.callTool(id, tool, req, reply, args as Record<string, unknown>);
       }
       default:
+        if (server === 'fund' && /^(resources|prompts)\//.test(m.method)) return this.fundExtras(id, m.method, params, req, reply);
         return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${m.method}`);
+    }
+  }
+
+  /** resources/* and prompts/* of the fund server (see mcp-resources.ts). */
+  private async fundExtras(id: Id, method: string, params: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): Promise<JsonRpcResponse> {
+    switch (method) {
+      case 'resources/list':
+        return { jsonrpc: '2.0', id, result: { resources: FUND_RESOURCES.map(({ uri, name, title, description }) => ({ uri, name, title, description, mimeType: 'application/json' })) } };
+      case 'resources/templates/list':
+        return { jsonrpc: '2.0', id, result: { resourceTemplates: [] } };
+      case 'resources/read': {
+        const resource = FUND_RESOURCES.find((r) => r.uri === params.uri);
+        if (!resource) return rpcError(id, -32002, `resource not found: ${String(params.uri)}`);
+        try {
+          const body = await this.invoker.invoke(resource.path, req, reply, {});
+          return { jsonrpc: '2.0', id, result: { contents: [{ uri: resource.uri, mimeType: 'application/json', text: JSON.stringify(body) }] } };
+        } catch (err) {
+          const problem = toProblemError(err, req);
+          return rpcError(id, problem.status >= 500 ? JSONRPC.INTERNAL : JSONRPC.INVALID_REQUEST, `${problem.code}: ${problem.status >= 500 ? `quote request id ${req.id}` : problem.detail}`);
+        }
+      }
+      case 'prompts/list':
+        return { jsonrpc: '2.0', id, result: { prompts: FUND_PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) } };
+      case 'prompts/get': {
+        const prompt = FUND_PROMPTS.find((p) => p.name === params.name);
+        if (!prompt) return rpcError(id, JSONRPC.INVALID_PARAMS, `unknown prompt: ${String(params.name)}`);
+        const raw = (params.arguments ?? {}) as Record<string, unknown>;
+        const args = Object.fromEntries(Object.entries(raw).filter(([k, v]) => typeof v === 'string' && prompt.arguments.some((a) => a.name === k))) as Record<string, string>;
+        if (args.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(args.date)) return rpcError(id, JSONRPC.INVALID_PARAMS, 'date must be YYYY-MM-DD');
+        return { jsonrpc: '2.0', id, result: { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }] } };
+      }
+      default:
+        return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${method}`);
     }
   }
 
@@ -180,6 +241,18 @@ function success(id: Id, tool: McpTool, body: unknown): SerializedToolResult {
 
 function toolError(id: Id, message: string): JsonRpcResponse {
   return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `invalid_parameter: ${message}` }], isError: true } };
+}
+
+type Answer = JsonRpcResponse | SerializedToolResult;
+
+function idOf(item: unknown): Id {
+  const id = (item as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** A batch answer as one JSON array (tool results are already serialized). */
+export function serializeBatch(answers: Answer[]): string {
+  return `[${answers.map((a) => (a instanceof SerializedToolResult ? a.json : JSON.stringify(a))).join(',')}]`;
 }
 
 function describe(t: McpTool) {

@@ -11,6 +11,7 @@ import { InvitePage } from './pages/Invite';
 import { KeysPage } from './pages/Keys';
 import { MembersPage } from './pages/Members';
 import { NavRunsPage } from './pages/NavRuns';
+import { OAuthConsentPage } from './pages/OAuthConsent';
 import { ProposalsPage } from './pages/Proposals';
 import { SignInPage } from './pages/SignIn';
 import { SignUpPage } from './pages/SignUp';
@@ -44,6 +45,7 @@ const router = createBrowserRouter(
         { path: '/nav-runs', element: <RequireScope scope="nav:publish"><NavRunsPage /></RequireScope> },
         { path: '/members', element: <RequireScope admin><MembersPage /></RequireScope> },
         { path: '/account', element: <AccountPage /> },
+        { path: '/oauth/consent', element: <OAuthConsentPage /> },
         { path: '*', element: <Navigate to="/keys" replace /> },
       ],
     },

@@ -42,6 +42,13 @@ export interface SessionAccessOptions {
 export const SessionAccess = (options: SessionAccessOptions = {}) =>
   applyDecorators(SetMetadata(SESSION_ACCESS, options), ApiExtension('x-session-access', { csrf: true, ...options }));
 
+export const OAUTH_RESOURCE = 'fundgate:oauth-resource';
+/**
+ * The route is the OAuth protected resource (the fund MCP server): it also takes OAuth access tokens
+ * whose audience it is, and its 401 names the resource metadata (RFC 9728) so a client can sign in.
+ */
+export const OAuthProtectedResource = () => SetMetadata(OAUTH_RESOURCE, true);
+
 /** No authentication at all (health, docs). */
 export const PublicRoute = () => SetMetadata(AUTH_MODE, 'none');
 

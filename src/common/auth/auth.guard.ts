@@ -4,7 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import { ProblemError } from '../errors/problem';
 import { KeysService } from '../../keys/keys.service';
 import { SessionAuth } from '../../identity/session-auth';
-import { AUTH_MODE, AuthMode, REQUIRED_SCOPES, SESSION_ACCESS, SessionAccessOptions } from './auth.decorators';
+import { MCP_TOOL_HEADER, toolFromHeader } from '../../mcp/internal-call';
+import { isAccessToken, OAuthTokenAuth, TokenFailure } from '../../oauth/oauth-tokens';
+import { AUTH_MODE, AuthMode, OAUTH_RESOURCE, REQUIRED_SCOPES, SESSION_ACCESS, SessionAccessOptions } from './auth.decorators';
 import type { Scope } from './scopes';
 
 const BEARER = /^Bearer ([!-~]{1,200})$/;
@@ -15,17 +17,34 @@ const REASONS = {
   expired: 'the API key has expired',
   disabled: 'the API key belongs to a person whose account is disabled',
 } as const;
+const TOKEN_REASONS: Record<TokenFailure, string> = {
+  unknown: 'the access token is not valid',
+  expired: 'the access token has expired',
+  revoked: 'the access token has been revoked (the app was disconnected)',
+  audience: 'the access token was issued for another resource',
+  disabled: 'the access token belongs to a person whose account is disabled',
+};
 
-export function unauthenticated(detail: string, invalidToken = true): ProblemError {
+/** `challenge`: extra WWW-Authenticate parameters of a protected resource (resource_metadata, scope). */
+export function unauthenticated(detail: string, invalidToken = true, challenge: string | null = null): ProblemError {
+  const params = [invalidToken ? 'error="invalid_token"' : null, challenge].filter((p) => p !== null);
   return new ProblemError('unauthenticated', detail, undefined, {
-    'WWW-Authenticate': invalidToken ? 'Bearer error="invalid_token"' : 'Bearer',
+    'WWW-Authenticate': params.length > 0 ? `Bearer ${params.join(', ')}` : 'Bearer',
   });
+}
+
+/** How a bearer is checked on a route: OAuth access tokens only where their audience is (the MCP server). */
+export interface BearerContext {
+  oauth: OAuthTokenAuth;
+  /** WWW-Authenticate parameters when the route is the OAuth protected resource; null elsewhere. */
+  challenge: string | null;
 }
 
 interface RouteAuth {
   mode: AuthMode;
   scopes: Scope[] | undefined;
   session: SessionAccessOptions | undefined;
+  oauthResource: boolean;
 }
 
 /**
@@ -40,6 +59,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly keys: KeysService,
     private readonly sessions: SessionAuth,
+    private readonly oauth: OAuthTokenAuth,
   ) {}
 
   private authOf(ctx: ExecutionContext): RouteAuth {
@@ -51,6 +71,7 @@ export class AuthGuard implements CanActivate {
         mode: this.reflector.getAllAndOverride<AuthMode>(AUTH_MODE, targets) ?? 'required',
         scopes: this.reflector.getAllAndOverride<Scope[]>(REQUIRED_SCOPES, targets),
         session: this.reflector.getAllAndOverride<SessionAccessOptions>(SESSION_ACCESS, targets),
+        oauthResource: this.reflector.getAllAndOverride<boolean>(OAUTH_RESOURCE, targets) ?? false,
       };
       this.routeAuth.set(handler, auth);
     }
@@ -58,7 +79,7 @@ export class AuthGuard implements CanActivate {
   }
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const { mode, scopes, session } = this.authOf(ctx);
+    const { mode, scopes, session, oauthResource } = this.authOf(ctx);
     if (mode === 'none') return true;
     const req = ctx.switchToHttp().getRequest<FastifyRequest>();
     if (session && (session.only || !req.headers.authorization) && this.sessions.cookieValue(req) !== null) {
@@ -68,7 +89,8 @@ export class AuthGuard implements CanActivate {
       return true;
     }
     if (session?.only) throw new ProblemError('unauthenticated', 'sign in to the console: this route takes a console session, not an API key');
-    await authenticateRequest(req, this.keys, mode === 'optional');
+    const challenge = oauthResource ? this.oauth.challenge() : null;
+    await authenticateRequest(req, this.keys, mode === 'optional', { oauth: this.oauth, challenge });
     if (mode === 'optional') return true;
     if (scopes === undefined) throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
     assertScopes(req, scopes);
@@ -77,16 +99,28 @@ export class AuthGuard implements CanActivate {
 }
 
 /** Sets req.principal from the Authorization header; shared by the guard and the MCP servers. */
-export async function authenticateRequest(req: FastifyRequest, keys: KeysService, optional: boolean): Promise<void> {
+export async function authenticateRequest(req: FastifyRequest, keys: KeysService, optional: boolean, bearer: BearerContext): Promise<void> {
   const header = req.headers.authorization;
+  const challenge = bearer.challenge;
   if (header === undefined || header === '') {
     if (optional) return;
-    throw unauthenticated('an API key is required: send Authorization: Bearer <key>', false);
+    throw unauthenticated('an API key or OAuth access token is required: send Authorization: Bearer <key or token>', false, challenge);
   }
   const match = BEARER.exec(header);
-  if (!match) throw unauthenticated('the Authorization header must be "Bearer <key>"');
+  if (!match) throw unauthenticated('the Authorization header must be "Bearer <key>"', true, challenge);
+  if (isAccessToken(match[1])) {
+    // RFC 8707: an access token's audience is the MCP server; the REST routes a tool runs in-process
+    // (marked by the per-process tool header) act for it. Anywhere else the token is refused.
+    if (challenge === null && toolFromHeader(req.headers[MCP_TOOL_HEADER]) === null) {
+      throw unauthenticated('this OAuth access token is for the MCP server (/api/mcp) only; REST routes take an API key');
+    }
+    const token = await bearer.oauth.authenticate(match[1]);
+    if (!token.ok) throw unauthenticated(TOKEN_REASONS[token.reason], true, challenge);
+    req.principal = token.principal;
+    return;
+  }
   const result = await keys.authenticate(match[1]);
-  if (!result.ok) throw unauthenticated(REASONS[result.reason]);
+  if (!result.ok) throw unauthenticated(REASONS[result.reason], true, challenge);
   req.principal = result.principal;
 }
 
@@ -94,7 +128,7 @@ export function assertScopes(req: FastifyRequest, scopes: readonly Scope[]): voi
   const held = req.principal?.scopes ?? [];
   const missing = scopes.filter((s) => !held.includes(s));
   if (missing.length > 0) {
-    const who = req.principal?.via === 'session' ? 'your role on this fund lacks' : 'the key lacks';
+    const who = req.principal?.via === 'session' ? 'your role on this fund lacks' : req.principal?.via === 'oauth' ? 'the app\'s grant lacks' : 'the key lacks';
     throw new ProblemError('insufficient_scope', `${who} the scope ${missing.join(', ')}`,
       missing.map((s) => ({ field: 'scope', message: `requires ${s}` })));
   }

@@ -8,7 +8,8 @@ import type { Role, Scope } from './scopes';
  * key's fund; a session's are its role's on the fund chosen by X-Fundgate-Fund (none without one).
  */
 export interface Principal {
-  via: 'key' | 'session';
+  /** 'oauth': an OAuth access token of an MCP client; it acts through its grant's key (keyId). */
+  via: 'key' | 'session' | 'oauth';
   /** Null for a session. */
   keyId: string | null;
   keyName: string | null;
@@ -30,6 +31,8 @@ export interface Principal {
   /** Session only: its id (SHA-256 of the cookie) and when the person last passed a TOTP check. */
   sessionId?: Buffer;
   totpVerifiedAt?: Date | null;
+  /** OAuth only: the client the person connected (its name goes into the activity log's key name). */
+  oauthClient?: { id: string; name: string };
 }
 
 /** The key behind a request; routes that only keys reach (propose, idempotency) use it. */

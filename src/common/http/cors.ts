@@ -21,7 +21,7 @@ type Surface = 'calc' | 'mcp-public' | 'api';
 function surfaceOf(url: string): Surface | null {
   const path = url.split('?')[0];
   if (path.startsWith('/api/v1/calc/')) return 'calc';
-  if (path === '/api/mcp/public') return 'mcp-public';
+  if (path === '/api/mcp/public' || path === '/api/mcp/public/mcp') return 'mcp-public';
   if (path.startsWith('/api/')) return 'api';
   return null;
 }
@@ -86,5 +86,6 @@ export function registerCors(fastify: FastifyInstance, policy: CorsPolicy): void
   };
   fastify.options('/api/v1/calc/*', preflight('POST, OPTIONS'));
   fastify.options('/api/mcp/public', preflight('POST, OPTIONS'));
+  fastify.options('/api/mcp/public/mcp', preflight('POST, OPTIONS'));
   if (policy.hasNamedOrigins) fastify.options('/api/*', preflight('GET, POST, PATCH, PUT, DELETE, OPTIONS'));
 }

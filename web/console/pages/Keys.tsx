@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { consoleRequest, PLANS, SCOPES, type KeySummary } from '../api';
 import { ConfirmDialog, ErrorMessage, fieldError, formatDateTime, Loading, Notice, PageTitle, SecretReveal, TextField, useAction, useLoad } from '../components';
 import { useSession } from '../session';
+import { ConnectedApps } from './ConnectedApps';
 
 interface CreatedKey extends KeySummary {
   token: string;
@@ -174,6 +175,7 @@ export function KeysPage() {
         </p>
         <ErrorMessage error={revoke.error} title="The key was not revoked." />
       </ConfirmDialog>
+      <ConnectedApps />
     </>
   );
 }

@@ -1,0 +1,77 @@
+/**
+ * What the fund MCP server offers beside tools: `resources` (documents an agent can attach as
+ * context; each is read through its REST route in-process, so the same scope check, rate limit and
+ * redaction apply) and `prompts` (task templates whose text names the tools to call).
+ */
+export interface FundResource {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  /** The REST GET route the resource is read from. */
+  path: string;
+}
+
+export const FUND_RESOURCES: FundResource[] = [
+  {
+    uri: 'fundgate://fund/lp-reports', name: 'lp-reports', title: 'LP reports', path: '/api/v1/fund/lp-reports',
+    description: 'The fund\'s LP reports: period covered, status and a short narrative preview (most recent first).',
+  },
+  {
+    uri: 'fundgate://fund/fee-terms', name: 'fee-terms', title: 'Fee terms', path: '/api/v1/fund/fee-terms',
+    description: 'Management and performance fee terms (rates, hurdle, high-water mark, crystallisation) and the share classes they apply to.',
+  },
+  {
+    uri: 'fundgate://fund/overview', name: 'overview', title: 'Fund overview', path: '/api/v1/fund/overview',
+    description: 'The fund, its share classes and the latest complete NAV.',
+  },
+];
+
+export interface FundPrompt {
+  name: string;
+  title: string;
+  description: string;
+  arguments: { name: string; description: string; required: boolean }[];
+  text(args: Record<string, string>): string;
+}
+
+const DATE_ARG = { name: 'date', description: 'A NAV date (YYYY-MM-DD); omit for the latest', required: false };
+
+export const FUND_PROMPTS: FundPrompt[] = [
+  {
+    name: 'explain_pnl_attribution',
+    title: 'Explain the P&L attribution',
+    description: 'Explain what drove the fund\'s P&L between a NAV run and the previous one.',
+    arguments: [DATE_ARG],
+    text: (a) => [
+      `Explain the fund's P&L attribution${a.date ? ` for ${a.date}` : ' for the latest date that has one'}.`,
+      a.date ? '' : 'First call get_fund_pnl_attribution_dates and take the latest date.',
+      'Call get_fund_pnl_attribution with that date. Name the largest contributors (market moves, fees, flows, income) with their amounts,',
+      'say how they add up to the change in NAV (the attribution is exact to the cent), and flag anything unusual.',
+      'Use get_fund_overview for the base currency and share classes. Amounts are decimal strings in the fund base currency.',
+    ].filter(Boolean).join(' '),
+  },
+  {
+    name: 'summarise_exposure_and_var',
+    title: 'Summarise exposure and VaR',
+    description: 'Summarise the live book\'s exposure and value at risk, with the worst historical stress scenario.',
+    arguments: [],
+    text: () => [
+      'Summarise the fund\'s current risk. Call get_fund_exposure (long, short, gross, net and cash, with ratios over NAV),',
+      'get_fund_risk_var (parametric VaR with Euler components: name the top contributors) and get_fund_risk_stress_presets,',
+      'then get_fund_risk_stress_test for the most severe preset. Rates are fractions of 1, not percentages.',
+      'Finish with three short bullet points a portfolio manager can act on.',
+    ].join(' '),
+  },
+  {
+    name: 'check_nav_reconciliation',
+    title: 'Check the NAV reconciliation',
+    description: 'Compare the shadow NAV with the administrator\'s and explain any break.',
+    arguments: [DATE_ARG],
+    text: (a) => [
+      `Check the shadow NAV against the administrator's NAV${a.date ? ` on ${a.date}` : ''}. Call get_fund_reconciliation`,
+      'and get_fund_history; for a difference outside tolerance, look at get_fund_trial_balance and get_fund_expenses for the date',
+      'and say which accounts likely explain it. Do not propose journal entries unless asked; a proposal only stages a change for a human manager.',
+    ].join(' '),
+  },
+];

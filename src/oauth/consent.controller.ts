@@ -1,0 +1,63 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
+import type { Principal } from '../common/auth/principal';
+import { Returns } from '../common/redaction/redaction.interceptor';
+import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
+import { ConsentService } from './consent.service';
+import { ApproveConsentDto, ConnectedAppsDto, ConsentOkDto, ConsentRedirectDto, ConsentViewDto } from './dto/consent.dto';
+
+/** The console's side of OAuth: the consent page and the person's connected apps. Console session only. */
+@ApiTags('console')
+@Controller('api/v1/console/oauth')
+@RequiresScopes()
+@SessionAccess({ only: true })
+@RateLimitPolicy('propose-minute')
+export class ConsentController {
+  constructor(private readonly consent: ConsentService) {}
+
+  @Get('requests/:id')
+  @ApiOperation({ summary: 'A pending authorization request of an MCP client: the client, the redirect host and the funds and scopes the person may grant' })
+  @Returns(ConsentViewDto)
+  view(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ConsentViewDto> {
+    return this.consent.view(p, id);
+  }
+
+  @Post('requests/:id/approve')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Connect the app: a grant on one fund with the chosen scopes (within the role; never proposals:review or keys:manage); answers the redirect carrying the code' })
+  @Returns(ConsentRedirectDto)
+  async approve(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: ApproveConsentDto): Promise<ConsentRedirectDto> {
+    return { redirectTo: await this.consent.approve(p, id, body) };
+  }
+
+  @Post('requests/:id/deny')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Decline: answers the redirect carrying error=access_denied' })
+  @Returns(ConsentRedirectDto)
+  async deny(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ConsentRedirectDto> {
+    return { redirectTo: await this.consent.deny(p, id) };
+  }
+
+  @Get('apps')
+  @ApiOperation({ summary: 'The person\'s connected apps (OAuth grants): client, fund, scopes, last use' })
+  @Returns(ConnectedAppsDto)
+  async apps(@CurrentPrincipal() p: Principal): Promise<ConnectedAppsDto> {
+    const rows = await this.consent.apps(p);
+    return {
+      items: rows.map((g) => ({
+        id: g.id, clientId: g.client_id, clientName: g.client_name, clientKind: g.client_kind,
+        redirectHost: new URL(g.redirect_uris[0]).host, fund: { slug: g.fund_slug, name: g.fund_name }, scopes: g.scopes,
+        createdAt: g.created_at.toISOString(), lastUsedAt: g.last_used_at?.toISOString() ?? null,
+      })),
+    };
+  }
+
+  @Delete('apps/:id')
+  @ApiOperation({ summary: 'Disconnect an app: its grant, key and every token end at once' })
+  @Returns(ConsentOkDto)
+  async revoke(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ConsentOkDto> {
+    await this.consent.revokeApp(p, id);
+    return { ok: true };
+  }
+}

@@ -1,0 +1,126 @@
+import { Body, Controller, Get, Headers, Inject, Post, Query, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { PublicRoute } from '../common/auth/auth.decorators';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
+import { ClientMetadata, ClientsService } from './clients.service';
+import { OAuthError } from './oauth-error';
+import { GRANTABLE_SCOPES, mcpResource } from './oauth-tokens';
+import { OAuthService } from './oauth.service';
+
+type Params = Record<string, unknown>;
+
+/**
+ * The OAuth 2.1 endpoints MCP clients discover from the MCP server's 401: protected resource metadata
+ * (RFC 9728), authorization server metadata (RFC 8414), authorize, token, revocation (RFC 7009) and
+ * dynamic registration (RFC 7591). Their shapes are those RFCs' (not problem+json), so they are left
+ * out of the OpenAPI document.
+ */
+@Controller()
+@PublicRoute()
+@RateLimitPolicy('fund-minute')
+export class OAuthController {
+  constructor(
+    private readonly oauth: OAuthService,
+    private readonly clients: ClientsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  private resourceMetadata() {
+    return {
+      resource: mcpResource(this.config),
+      authorization_servers: [this.config.publicBaseUrl],
+      scopes_supported: [...GRANTABLE_SCOPES],
+      bearer_methods_supported: ['header'],
+      resource_name: 'fundgate fund MCP server',
+      resource_documentation: `${this.config.publicBaseUrl}/api/docs`,
+    };
+  }
+
+  @Get('.well-known/oauth-protected-resource')
+  @ApiExcludeEndpoint()
+  protectedResource(@Res() reply: FastifyReply): void {
+    json(reply, 200, this.resourceMetadata());
+  }
+
+  @Get('.well-known/oauth-protected-resource/api/mcp')
+  @ApiExcludeEndpoint()
+  protectedResourceOfPath(@Res() reply: FastifyReply): void {
+    json(reply, 200, this.resourceMetadata());
+  }
+
+  @Get('.well-known/oauth-authorization-server')
+  @ApiExcludeEndpoint()
+  authorizationServer(@Res() reply: FastifyReply): void {
+    const base = this.config.publicBaseUrl;
+    json(reply, 200, {
+      issuer: base,
+      authorization_endpoint: `${base}/oauth/authorize`,
+      token_endpoint: `${base}/oauth/token`,
+      revocation_endpoint: `${base}/oauth/revoke`,
+      registration_endpoint: `${base}/oauth/register`,
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+      scopes_supported: [...GRANTABLE_SCOPES],
+      authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
+      service_documentation: `${base}/api/docs`,
+    });
+  }
+
+  @Get('oauth/authorize')
+  @ApiExcludeEndpoint()
+  async authorize(@Query() query: Params, @Res() reply: FastifyReply): Promise<void> {
+    try {
+      reply.status(302).header('location', await this.oauth.authorize(query)).header('cache-control', 'no-store').send();
+    } catch (err) {
+      oauthError(reply, err);
+    }
+  }
+
+  @Post('oauth/token')
+  @ApiExcludeEndpoint()
+  async token(@Body() body: Params, @Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+    try {
+      json(reply, 200, await this.oauth.token(body ?? {}, authorization));
+    } catch (err) {
+      oauthError(reply, err);
+    }
+  }
+
+  @Post('oauth/revoke')
+  @ApiExcludeEndpoint()
+  async revoke(@Body() body: Params, @Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+    try {
+      await this.oauth.revoke(body ?? {}, authorization);
+      reply.status(200).header('cache-control', 'no-store').send();
+    } catch (err) {
+      oauthError(reply, err);
+    }
+  }
+
+  @Post('oauth/register')
+  @ApiExcludeEndpoint()
+  async register(@Body() body: ClientMetadata, @Res() reply: FastifyReply): Promise<void> {
+    try {
+      json(reply, 201, await this.clients.register(body ?? {}));
+    } catch (err) {
+      oauthError(reply, err);
+    }
+  }
+}
+
+function json(reply: FastifyReply, status: number, body: unknown): void {
+  reply.status(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(JSON.stringify(body));
+}
+
+function oauthError(reply: FastifyReply, err: unknown): void {
+  if (!(err instanceof OAuthError)) throw err;
+  if (err.status === 401) reply.header('www-authenticate', 'Basic realm="fundgate"');
+  json(reply, err.status, err.body());
+}

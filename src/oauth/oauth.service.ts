@@ -1,0 +1,187 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { isScope, type Scope } from '../common/auth/scopes';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { ClientsService } from './clients.service';
+import { OAuthError } from './oauth-error';
+import { ACCESS_PREFIX, hashSecret, isWellFormedSecret, mcpResource, newSecret, REFRESH_PREFIX, CODE_PREFIX } from './oauth-tokens';
+import { ClientRow, OAuthRepository } from './oauth.repository';
+
+export const ACCESS_TOKEN_SECONDS = 3600;
+export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
+export const AUTHORIZATION_REQUEST_SECONDS = 10 * 60;
+export const CODE_SECONDS = 60;
+const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+type Params = Record<string, unknown>;
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+function str(params: Params, name: string): string | undefined {
+  const v = params[name];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** The authorization server's protocol: authorize (validation, then the console consent), token, revoke. */
+@Injectable()
+export class OAuthService {
+  constructor(
+    private readonly repo: OAuthRepository,
+    private readonly clients: ClientsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  get issuer(): string {
+    return this.config.publicBaseUrl;
+  }
+
+  /**
+   * GET /oauth/authorize: answers where to send the browser. An unknown client or a redirect URI
+   * that is not exactly registered is an OAuthError shown to the person (never a redirect); every
+   * later problem goes back to the client's redirect URI with `error`, `state` and `iss`.
+   */
+  async authorize(q: Params): Promise<string> {
+    const clientId = str(q, 'client_id');
+    if (!clientId) throw new OAuthError('invalid_request', 'client_id is required');
+    const client = await this.clients.resolve(clientId);
+    if (!client) throw new OAuthError('invalid_client', 'unknown client_id', 400);
+    const asked = str(q, 'redirect_uri');
+    const redirectUri = asked ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
+    if (!redirectUri || !client.redirect_uris.includes(redirectUri)) {
+      throw new OAuthError('invalid_request', 'redirect_uri must exactly match one the client registered');
+    }
+    const state = str(q, 'state') ?? null;
+    const back = (error: string, description: string) => this.redirect(redirectUri, { error, error_description: description, state });
+    if (state !== null && state.length > 1000) return back('invalid_request', 'state is longer than 1000 characters');
+    if (str(q, 'response_type') !== 'code') return back('unsupported_response_type', 'response_type must be code');
+    const challenge = str(q, 'code_challenge');
+    if (!challenge) return back('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256');
+    if (str(q, 'code_challenge_method') !== 'S256') return back('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
+    if (!PKCE_CHALLENGE.test(challenge)) return back('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
+    const resource = str(q, 'resource') ?? mcpResource(this.config);
+    if (resource !== mcpResource(this.config)) return back('invalid_target', `this server issues tokens only for ${mcpResource(this.config)}`);
+    const scope = (str(q, 'scope') ?? '').split(' ').filter(isScope);
+    const id = await this.repo.insertAuthorization({ clientId: client.client_id, redirectUri, codeChallenge: challenge, state, scope, resource,
+      ttlSeconds: AUTHORIZATION_REQUEST_SECONDS });
+    return `${this.config.publicBaseUrl}/console/oauth/consent?request=${id}`;
+  }
+
+  /** The redirect back to the client (RFC 9207: `iss` on every authorization response). */
+  redirect(redirectUri: string, params: Record<string, string | null>): string {
+    const url = new URL(redirectUri);
+    for (const [k, v] of Object.entries(params)) if (v !== null) url.searchParams.set(k, v);
+    url.searchParams.set('iss', this.issuer);
+    return url.toString();
+  }
+
+  /** POST /oauth/token. */
+  async token(body: Params, authorization: string | undefined): Promise<TokenResponse> {
+    const client = await this.authenticateClient(body, authorization);
+    const grantType = str(body, 'grant_type');
+    if (grantType === 'authorization_code') return this.exchangeCode(client, body);
+    if (grantType === 'refresh_token') return this.refresh(client, body);
+    throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+  }
+
+  private async exchangeCode(client: ClientRow, body: Params): Promise<TokenResponse> {
+    const code = str(body, 'code');
+    const verifier = str(body, 'code_verifier');
+    if (!code || !isWellFormedSecret(code, CODE_PREFIX)) throw new OAuthError('invalid_grant', 'the code is not valid');
+    if (!verifier || !PKCE_VERIFIER.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier is required (43 to 128 characters)');
+    const outcome = await this.repo.transaction(async (m) => {
+      const a = await this.repo.authorizationByCode(m, hashSecret(code));
+      if (!a || a.client_id !== client.client_id) return { error: 'the code is not valid' };
+      // A code used twice: someone else has it; the tokens it gave are revoked (RFC 6749 §4.1.2).
+      if (a.code_used_at) return { error: 'the code was already used; the tokens it gave are revoked', reused: a.id };
+      if (!a.code_expires_at || a.code_expires_at.getTime() <= Date.now()) return { error: 'the code has expired' };
+      if (str(body, 'redirect_uri') !== a.redirect_uri) return { error: 'redirect_uri does not match the authorization request' };
+      const resource = str(body, 'resource');
+      if (resource !== undefined && resource !== a.resource) return { error: 'resource does not match the authorization request', code: 'invalid_target' };
+      if (!samePkce(verifier, a.code_challenge)) return { error: 'code_verifier does not match the code_challenge' };
+      await this.repo.markCodeUsed(m, a.id);
+      return { tokens: await this.issue(m, a.grant_id!, a.id) };
+    });
+    if ('reused' in outcome && outcome.reused) await this.repo.revokeFamily(outcome.reused);
+    if (!outcome.tokens) throw new OAuthError(outcome.code ?? 'invalid_grant', outcome.error!);
+    return outcome.tokens;
+  }
+
+  /** Rotation: each refresh token works once; presenting a used one again revokes its whole family. */
+  private async refresh(client: ClientRow, body: Params): Promise<TokenResponse> {
+    const raw = str(body, 'refresh_token');
+    if (!raw || !isWellFormedSecret(raw, REFRESH_PREFIX)) throw new OAuthError('invalid_grant', 'the refresh token is not valid');
+    const outcome = await this.repo.transaction(async (m) => {
+      const t = await this.repo.token(hashSecret(raw), m, true);
+      if (!t || t.kind !== 'refresh' || t.client_id !== client.client_id) return { error: 'the refresh token is not valid' };
+      if (t.used_at) return { error: 'the refresh token was already used; every token of this sign-in is revoked', reused: t.family_id };
+      if (t.revoked_at || t.grant_revoked_at) return { error: 'the refresh token has been revoked' };
+      if (t.expires_at.getTime() <= Date.now()) return { error: 'the refresh token has expired' };
+      const resource = str(body, 'resource');
+      if (resource !== undefined && resource !== t.resource) return { error: 'resource does not match the grant', code: 'invalid_target' };
+      await this.repo.markTokenUsed(m, t.token_hash);
+      return { tokens: await this.issue(m, t.grant_id, t.family_id) };
+    });
+    if ('reused' in outcome && outcome.reused) await this.repo.revokeFamily(outcome.reused);
+    if (!outcome.tokens) throw new OAuthError(outcome.code ?? 'invalid_grant', outcome.error!);
+    return outcome.tokens;
+  }
+
+  private async issue(m: EntityManager, grantId: string, familyId: string): Promise<TokenResponse> {
+    const access = newSecret(ACCESS_PREFIX);
+    const refresh = newSecret(REFRESH_PREFIX);
+    await this.repo.insertToken(m, { hash: hashSecret(access), kind: 'access', grantId, familyId, ttlSeconds: ACCESS_TOKEN_SECONDS });
+    await this.repo.insertToken(m, { hash: hashSecret(refresh), kind: 'refresh', grantId, familyId, ttlSeconds: REFRESH_TOKEN_SECONDS });
+    const [grant] = await m.query('SELECT scopes FROM oauth_grants WHERE id = $1', [grantId]);
+    return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refresh, scope: (grant.scopes as Scope[]).join(' ') };
+  }
+
+  /** POST /oauth/revoke (RFC 7009): always 200 for a well-authenticated client; a refresh token ends its family. */
+  async revoke(body: Params, authorization: string | undefined): Promise<void> {
+    const client = await this.authenticateClient(body, authorization);
+    const raw = str(body, 'token');
+    if (!raw) throw new OAuthError('invalid_request', 'token is required');
+    const t = await this.repo.token(hashSecret(raw));
+    if (!t || t.client_id !== client.client_id) return;
+    if (t.kind === 'refresh') await this.repo.revokeFamily(t.family_id);
+    else await this.repo.revokeToken(t.token_hash);
+  }
+
+  /** client_secret_basic, client_secret_post or none (public clients: PKCE is their proof). */
+  private async authenticateClient(body: Params, authorization: string | undefined): Promise<ClientRow> {
+    let clientId = str(body, 'client_id');
+    let secret = str(body, 'client_secret');
+    let method: ClientRow['token_endpoint_auth_method'] = secret ? 'client_secret_post' : 'none';
+    if (authorization?.startsWith('Basic ')) {
+      const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon < 0) throw new OAuthError('invalid_client', 'malformed Basic credentials');
+      clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+      method = 'client_secret_basic';
+    }
+    const client = clientId ? await this.repo.client(clientId) : null;
+    if (!client) throw new OAuthError('invalid_client', 'unknown client');
+    if (client.token_endpoint_auth_method === 'none') {
+      if (method !== 'none') throw new OAuthError('invalid_client', 'this client is public: it authenticates with PKCE, not a secret');
+      return client;
+    }
+    const presented = secret ? hashSecret(secret) : Buffer.alloc(32);
+    const stored = client.client_secret_hash ?? Buffer.alloc(32, 1);
+    if (!secret || method === 'none' || !timingSafeEqual(presented, stored)) throw new OAuthError('invalid_client', 'client authentication failed');
+    return client;
+  }
+}
+
+function samePkce(verifier: string, challenge: string): boolean {
+  const computed = Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
+  const expected = Buffer.from(challenge);
+  return computed.length === expected.length && timingSafeEqual(computed, expected);
+}

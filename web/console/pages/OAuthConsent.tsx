@@ -1,0 +1,96 @@
+import { useEffect, useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { consoleRequest } from '../api';
+import { ErrorMessage, fieldError, Loading, PageTitle, useAction, useLoad } from '../components';
+import { StepUp } from './StepUp';
+
+interface ConsentView {
+  requestId: string;
+  client: { id: string; name: string; kind: string; redirectHost: string; clientUri: string | null };
+  requestedScopes: string[];
+  funds: { slug: string; name: string; role: string; grantableScopes: string[] }[];
+  totpRequired: boolean;
+  expiresAt: string;
+}
+
+const SCOPE_HELP: Record<string, string> = {
+  'fund:read': 'read the fund’s books (NAV, positions, risk, reports)',
+  'fund:propose': 'stage proposals that a different manager must approve',
+  'nav:publish': 'publish NAV runs',
+  'webhooks:manage': 'manage webhook subscriptions',
+};
+
+/** /console/oauth/consent?request=…: connect an MCP client to one fund with chosen scopes, or decline. */
+export function OAuthConsentPage() {
+  const [params] = useSearchParams();
+  const requestId = params.get('request') ?? '';
+  const view = useLoad(() => consoleRequest<ConsentView>(`/api/v1/console/oauth/requests/${encodeURIComponent(requestId)}`, { noFund: true }), [requestId]);
+  const [fund, setFund] = useState('');
+  const [scopes, setScopes] = useState<string[]>([]);
+  const action = useAction();
+  const fundId = useId();
+  const chosen = view.data?.funds.find((f) => f.slug === fund);
+
+  useEffect(() => {
+    const first = view.data?.funds[0];
+    if (first && !fund) {
+      setFund(first.slug);
+      const wanted = first.grantableScopes.filter((s) => view.data!.requestedScopes.includes(s));
+      setScopes(wanted.length ? wanted : first.grantableScopes.slice(0, 1));
+    }
+  }, [view.data, fund]);
+
+  const decide = async (approve: boolean) => {
+    const path = `/api/v1/console/oauth/requests/${encodeURIComponent(requestId)}/${approve ? 'approve' : 'deny'}`;
+    const answer = await action.run(() => consoleRequest<{ redirectTo: string }>(path, { method: 'POST', noFund: true, body: approve ? { fund, scopes } : undefined }));
+    if (answer) window.location.assign(answer.redirectTo);
+  };
+  const toggle = (s: string, on: boolean) => setScopes((x) => (on ? [...x, s] : x.filter((y) => y !== s)));
+
+  if (view.loading && !view.data) return <Loading what="the authorization request" />;
+  if (!view.data) return <ErrorMessage error={view.error} title="This authorization request cannot be answered." />;
+  const v = view.data;
+  return (
+    <section className="panel narrow" aria-labelledby="consent-title">
+      <PageTitle title="Connect an app">
+        <span id="consent-title">Connect {v.client.name} to fundgate?</span>
+      </PageTitle>
+      <p>
+        <strong data-testid="consent-client">{v.client.name}</strong> asks to act for you. After you approve, your browser returns to{' '}
+        <strong className="mono" data-testid="consent-redirect-host">{v.client.redirectHost}</strong>.
+        {v.client.kind === 'metadata_document' && <> The app is identified by <span className="mono">{new URL(v.client.id).host}</span>.</>}
+      </p>
+      {v.totpRequired && <StepUp onVerified={view.reload} />}
+      {v.funds.length === 0 && <p className="notice">You are not a member of any fund, so there is nothing to connect. Ask a fund admin to invite you.</p>}
+      {v.funds.length > 0 && (
+        <form onSubmit={(e) => { e.preventDefault(); void decide(true); }} noValidate>
+          <ErrorMessage error={action.error} title="The app was not connected." />
+          <div className="field">
+            <label htmlFor={fundId}>Fund</label>
+            <select id={fundId} value={fund} onChange={(e) => { setFund(e.target.value); setScopes(['fund:read']); }}>
+              {v.funds.map((f) => (
+                <option key={f.slug} value={f.slug}>{f.name} ({f.role})</option>
+              ))}
+            </select>
+            {fieldError(action.error, 'fund') && <div className="field-error">{fieldError(action.error, 'fund')}</div>}
+          </div>
+          <fieldset>
+            <legend>What the app may do</legend>
+            {(chosen?.grantableScopes ?? []).map((s) => (
+              <label className="checkbox" key={s}>
+                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => toggle(s, e.target.checked)} />
+                {s}: {SCOPE_HELP[s] ?? s}
+              </label>
+            ))}
+            {fieldError(action.error, 'scopes') && <div className="field-error">{fieldError(action.error, 'scopes')}</div>}
+            <p className="muted small">Approving proposals and managing keys are never given to an app.</p>
+          </fieldset>
+          <div className="actions">
+            <button type="submit" disabled={action.busy || v.totpRequired || scopes.length === 0}>Approve</button>
+            <button type="button" className="secondary" disabled={action.busy} onClick={() => void decide(false)}>Decline</button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
