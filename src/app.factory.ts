@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createValidationPipe } from './common/errors/validation';
 import { finalizeDocument } from './common/openapi/contract';
 import { CorsPolicy, registerCors } from './common/http/cors';
+import { hasEtag, registerHttpSemantics } from './common/http/http-semantics';
 import { clientErrorHandler, frameworkErrors, installJsonBodyParser } from './common/http/fastify-hardening';
 import { sanitizeForDisplay } from './common/validation/safe-text';
 import { JsonLogger } from './common/logging/json-logger';
@@ -72,6 +73,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     done();
   });
 
+  await registerHttpSemantics(fastify);
   registerCors(fastify, new CorsPolicy(config));
   registerWebPages(fastify, config.webDistDir);
   app.useGlobalPipes(createValidationPipe());
@@ -84,7 +86,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'svc_dk_ API key' }, 'bearer')
       .build(),
   );
-  finalizeDocument(document, { serverUrl: config.publicBaseUrl });
+  finalizeDocument(document, { serverUrl: config.publicBaseUrl, etag: hasEtag });
   app.get(McpCatalog).load(document);
   app.get(RouteInvoker).bindGetRoutes();
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });

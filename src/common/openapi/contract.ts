@@ -77,6 +77,11 @@ function finalizeOperation(method: string, path: string, op: Obj, opts: Contract
   if (rateLimited) statuses.add(429);
   if (hasBody) [413, 415].forEach((s) => statuses.add(s));
   if (pathParams) [404, 414].forEach((s) => statuses.add(s));
+  if (opts.etag?.(method, path)) {
+    op.parameters = [...(op.parameters ?? []), { name: 'If-None-Match', in: 'header', required: false,
+      description: 'An ETag of an earlier answer: 304 Not Modified (no body) when the answer is unchanged.', schema: { type: 'string' } }];
+    op.responses['304'] = { description: 'Not Modified: the answer is unchanged since the ETag sent in If-None-Match' };
+  }
   for (const [status, response] of Object.entries<Obj>(op.responses)) {
     const code = Number(status);
     if (code < 400) finalizeSuccess(method, path, code, response, rateLimited, opts);
@@ -95,12 +100,12 @@ function finalizeSuccess(method: string, path: string, code: number, response: O
   if (isProposeRoute(method, path)) names.push('Idempotent-Replayed');
   if (/^POST \/api\/v1\/console\/(sign-in|sign-up|sign-out|invitations\/\{token\}\/accept)/.test(`${method.toUpperCase()} ${path}`)) names.push('Set-Cookie');
   names.push('Cache-Control');
-  if (code === 200 && opts.etag?.(method, path)) names.push('ETag');
+  if ((code === 200 || code === 304) && opts.etag?.(method, path)) names.push('ETag');
   response.headers = { ...(response.headers ?? {}), ...refs(names) };
 }
 
 function problemResponse(status: number, existing: Obj | undefined, rateLimited: boolean, replayable: boolean): Obj {
-  const names: HeaderName[] = ['X-Request-Id'];
+  const names: HeaderName[] = ['X-Request-Id', 'Cache-Control'];
   if (rateLimited && status !== 401) names.push('RateLimit', 'RateLimit-Policy');
   if (status === 401) names.push('WWW-Authenticate');
   if ([409, 429, 503].includes(status)) names.push('Retry-After');
