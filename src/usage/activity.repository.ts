@@ -87,7 +87,8 @@ export class ActivityRepository {
   }
 
   /** Keyset page, newest first, restricted to the given keys (and a person's console requests). */
-  async activityPage(who: UsageSubject, from: Date | null, to: Date | null,
+  /** `only.route` matches the route template or the MCP tool name exactly; `only.status` the HTTP status. */
+  async activityPage(who: UsageSubject, from: Date | null, to: Date | null, only: { route: string | null; status: number | null },
     after: { occurredAt: string; id: string } | null, limit: number): Promise<ActivityRow[]> {
     return this.db.query(
       `SELECT id::text, occurred_at, request_id, key_id, account_id, user_id, fund_id, method, route, tool, status,
@@ -97,9 +98,11 @@ export class ActivityRepository {
           AND ($3::timestamptz IS NULL OR occurred_at >= $3)
           AND ($4::timestamptz IS NULL OR occurred_at < $4)
           AND ($5::timestamptz IS NULL OR (occurred_at, id) < ($5::timestamptz, $6::bigint))
+          AND ($8::text IS NULL OR route = $8 OR tool = $8)
+          AND ($9::int IS NULL OR status = $9)
         ORDER BY occurred_at DESC, id DESC
         LIMIT $7`,
-      [who.keyIds, who.sessionUserId, from, to, after?.occurredAt ?? null, after?.id ?? null, limit],
+      [who.keyIds, who.sessionUserId, from, to, after?.occurredAt ?? null, after?.id ?? null, limit, only.route, only.status],
     );
   }
 }

@@ -74,13 +74,14 @@ export class UsageService {
     if (q.from && q.to && daysBetween(q.from, q.to) < 0) throw invalidParameter('from', 'must not be after to');
     const limit = q.limit ?? 100;
     // Bound to the caller's fund and account and to the key filter: another listing's cursor is a 400.
-    const cursorKind = `activity:${caller.fund?.id ?? '-'}:${caller.accountId}:${q.keyId ?? '*'}`;
+    const cursorKind = `activity:${caller.fund?.id ?? '-'}:${caller.accountId}:${q.keyId ?? '*'}:${q.route ?? '*'}:${q.status ?? '*'}`;
     const after = q.cursor ? this.cursors.decode(cursorKind, q.cursor, { occurredAt: 'timestamp', id: 'bigint' }) : null;
     await this.writer.flush();
     const rows = await this.activity.activityPage(
       q.keyId ? { keyIds: [q.keyId], sessionUserId: null } : all,
       q.from ? new Date(`${q.from}T00:00:00Z`) : null,
       q.to ? new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000) : null,
+      { route: q.route ?? null, status: q.status ?? null },
       after,
       limit + 1,
     );

@@ -74,6 +74,27 @@ describe('usage, activity log and rate limits (e2e)', () => {
     expect(tampered.json.errors[0].field).toBe('cursor');
   });
 
+  it('filters the activity log by route (or MCP tool) and status, and binds the cursor to the filters', async () => {
+    const k = await mintKey(app, { scopes: ['fund:read', 'keys:manage'], fund: fund.slug, plan: 'developer' });
+    await call(app, 'GET', '/api/v1/me', { key: k.key });
+    await call(app, 'GET', '/api/v1/me', { key: k.key });
+    await call(app, 'GET', '/api/v1/fund/pnl/attribution', { key: k.key }); // 400: date is required
+    const q = (extra: string) => call(app, 'GET', `/api/v1/admin/activity?keyId=${k.id}&${extra}`, { key: k.key });
+    const me = await q('route=/api/v1/me');
+    expect(me.status).toBe(200);
+    expect(me.json.items.map((i: { route: string }) => i.route)).toEqual(['/api/v1/me', '/api/v1/me']);
+    const bad = await q('status=400');
+    expect(bad.json.items.map((i: { route: string; status: number }) => [i.route, i.status])).toEqual([['/api/v1/fund/pnl/attribution', 400]]);
+    expect((await q('route=/api/v1/me&status=400')).json.items).toEqual([]);
+    const first = await q('route=/api/v1/me&limit=1');
+    expect(first.json.hasMore).toBe(true);
+    const foreign = await q(`status=200&limit=1&cursor=${first.json.nextCursor}`);
+    expect(foreign.status).toBe(400);
+    const invalid = await q('status=abc');
+    expect(invalid.status).toBe(400);
+    expect(invalid.json.errors[0].field).toBe('status');
+  });
+
   it('answers 429 with RateLimit headers once the plan limit is spent, counted across instances', async () => {
     const k = await mintKey(app, { scopes: ['fund:read'], fund: fund.slug, plan: 'free' });
     const statuses: number[] = [];

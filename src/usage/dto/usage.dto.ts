@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsUUID } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 
@@ -52,6 +53,14 @@ export class ActivityQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() keyId?: string;
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() from?: string;
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() to?: string;
+
+  @ApiPropertyOptional({ description: 'Only requests to this route template (e.g. /api/v1/fund/trades) or MCP tool name', maxLength: 200 })
+  @IsOptional() @IsString() @MaxLength(200)
+  route?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 100, maximum: 599, description: 'Only answers with this HTTP status' })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(599)
+  status?: number;
 }
 
 export class ActivityItemDto {
