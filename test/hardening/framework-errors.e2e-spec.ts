@@ -80,8 +80,8 @@ describe('framework-level errors are problem+json (e2e)', () => {
     expect(parsed.contentType).toMatch(/^application\/problem\+json/);
   });
 
-  it('404 and 405-ish: unknown routes and methods are problems', async () => {
+  it('404 and 405: unknown routes and methods are problems', async () => {
     expectProblem(await call(app, 'GET', '/nope'), 404, 'not_found');
-    expectProblem(await call(app, 'PUT', '/api/v1/calc/fee-calculator', { body: {} }), 404, 'not_found');
+    expectProblem(await call(app, 'PUT', '/api/v1/calc/fee-calculator', { body: {} }), 405, 'method_not_allowed');
   });
 });

@@ -3,6 +3,7 @@ import { DEFAULT_RATE_LIMITS, RateLimits } from '../../src/config/config';
 import { SCOPES } from '../../src/common/auth/scopes';
 import { bootApp, call, createFund, dbOf, mintKey, TestApp } from '../utils/app';
 import { seedBooks } from '../proposals/books-fixture';
+import { rawCall } from './helpers';
 import { encodeAny, fromSchema, hostileString, rawBody, Schema } from './fuzz-arbitraries';
 
 /**
@@ -52,7 +53,7 @@ describe('fuzz: no 5xx and problem+json on every error, over every route and bot
     await app.close();
   });
 
-  function record(request: string, res: Awaited<ReturnType<typeof call>>, expectProblem: boolean): void {
+  function record(request: string, res: Awaited<ReturnType<typeof rawCall>>, expectProblem: boolean): void {
     requests++;
     statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     const problemOk = !expectProblem || res.status < 400 || (/^application\/problem\+json/.test(String(res.headers['content-type'])) && typeof res.json?.code === 'string');
@@ -106,13 +107,13 @@ describe('fuzz: no 5xx and problem+json on every error, over every route and bot
 
   it('both MCP servers: envelopes and tool calls with fuzzed arguments', async () => {
     for (const [server, path] of [['public', '/api/mcp/public'], ['fund', '/api/mcp']] as const) {
-      const list = await call(app, 'POST', path, { key, headers: MCP_ACCEPT, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+      const list = await rawCall(app, path, { key, headers: MCP_ACCEPT, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
       const tools: { name: string; inputSchema: Schema }[] = list.json.result.tools;
       expect(tools.length).toBeGreaterThan(server === 'public' ? 5 : 20);
       for (const [n, tool] of tools.entries()) {
         const args = fc.oneof({ weight: 4, arbitrary: fromSchema(tool.inputSchema, {}) }, { weight: 1, arbitrary: fc.dictionary(hostileString, hostileString, { maxKeys: 3 }) });
         for (const a of fc.sample(args, { numRuns: Math.ceil(RUNS / 2), seed: SEED + 1000 + n })) {
-          const res = await call(app, 'POST', path, { key, headers: MCP_ACCEPT, body: { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: tool.name, arguments: a } } });
+          const res = await rawCall(app, path, { key, headers: MCP_ACCEPT, body: { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: tool.name, arguments: a } } });
           record(`MCP ${server} ${tool.name} ${JSON.stringify(a).slice(0, 200)}`, res, false);
           if (res.json?.error?.code === -32603) findings.push({ request: `MCP ${server} ${tool.name} ${JSON.stringify(a).slice(0, 200)}`, status: 500, body: res.body.slice(0, 300) });
         }
@@ -120,7 +121,7 @@ describe('fuzz: no 5xx and problem+json on every error, over every route and bot
       const envelope = fc.oneof(rawBody, fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
         fc.record({ jsonrpc: fc.constantFrom('2.0', '1.0', 2), id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)), method: fc.oneof(fc.constantFrom('initialize', 'ping', 'tools/list', 'tools/call', 'notifications/initialized'), hostileString), params: fc.oneof(fc.constant(undefined), fc.object({ maxDepth: 2 })) }).map((v) => JSON.stringify(v)));
       for (const raw of fc.sample(envelope, { numRuns: RUNS * 2, seed: SEED + 2000 })) {
-        const res = await call(app, 'POST', path, { key, headers: { ...MCP_ACCEPT, 'content-type': 'application/json' }, body: raw });
+        const res = await rawCall(app, path, { key, headers: MCP_ACCEPT, body: raw });
         record(`MCP ${server} envelope ${raw.slice(0, 200)}`, res, false);
         if (res.json?.error?.code === -32603) findings.push({ request: `MCP ${server} envelope ${raw.slice(0, 200)}`, status: 500, body: res.body.slice(0, 300) });
       }

@@ -1,5 +1,5 @@
 import { bootApp, call, createFund, mintKey, TestApp, TestKey } from '../utils/app';
-import { deepArrays, expectFieldError, expectProblem } from './helpers';
+import { deepArrays, expectFieldError, expectProblem, rawCall } from './helpers';
 
 /** The issue's reproductions: deep nesting, NUL and invalid Unicode, non-object bodies. */
 describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
@@ -36,7 +36,7 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
 
     it('MCP with 5,000 levels inside arguments → JSON-RPC parse error, not a 500', async () => {
       const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fee_calculator","arguments":{"x":${deepArrays(5000)}}}}`;
-      const res = await call(app, 'POST', '/api/mcp/public', { body, headers: { accept: 'application/json, text/event-stream' } });
+      const res = await rawCall(app, '/api/mcp/public', { body, headers: { accept: 'application/json, text/event-stream' } });
       expect(res.status).toBe(400);
       expect(res.json.error.code).toBe(-32700);
       expect(res.json.error.message).toMatch(/deeper than 64/);
@@ -77,14 +77,14 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
     });
 
     it('MCP arguments with NUL come back as a tool error naming the field', async () => {
-      const res = await call(app, 'POST', '/api/mcp', {
+      const res = await rawCall(app, '/api/mcp', {
         key: manager.key, headers: { accept: 'application/json, text/event-stream' },
         body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_fund_performance', arguments: { shareClass: `A${NUL}` } } },
       });
       expect(res.status).toBe(200);
       expect(res.json.result.isError).toBe(true);
       expect(res.json.result.content[0].text).toMatch(/shareClass: must not contain NUL/);
-      const propose = await call(app, 'POST', '/api/mcp', {
+      const propose = await rawCall(app, '/api/mcp', {
         key: manager.key, headers: { accept: 'application/json, text/event-stream' },
         body: { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'propose_expense', arguments: { category: 'legal', vendor: NUL, amount: '1.00', accrualDate: '2026-01-31', description: 'x' } } },
       });
