@@ -1,16 +1,18 @@
-import Redis, { RedisOptions } from 'ioredis';
-import { AppConfig } from '../config/config';
+import Redis, { type RedisOptions } from 'ioredis';
+import { type AppConfig } from '../config/config';
 import { watchRedis } from '../redis/redis-state';
 
 /**
  * BullMQ keys live under a prefix naming the Redis database index and the PostgreSQL database,
  * so that two deployments (or two test runs) sharing one Redis never take each other's jobs:
  * a job only makes sense against the database its delivery rows live in.
+ * The prefix is one Redis Cluster hash tag (`{...}`): every key of every queue hashes to the same
+ * slot, so BullMQ's multi-key Lua scripts run on Redis Cluster (BullMQ's own guidance).
  */
 export function bullPrefix(config: Pick<AppConfig, 'redisUrl' | 'databaseUrl'>): string {
   const redisDb = new URL(config.redisUrl).pathname.replace(/^\//, '') || '0';
   const pgDb = decodeURIComponent(new URL(config.databaseUrl).pathname.replace(/^\//, '')) || 'postgres';
-  return `fundgate:r${redisDb}:${pgDb}`;
+  return `{fundgate:r${redisDb}:${pgDb}}`;
 }
 
 /** A blocking connection for a BullMQ Worker (BullMQ requires maxRetriesPerRequest: null). */
