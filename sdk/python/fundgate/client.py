@@ -595,7 +595,7 @@ class FundgateClient(_Transport):
             timeout=timeout,
         )
 
-    def get_proposals(self, *, limit: Optional[float] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "approved", "rejected"]] = None, timeout: Optional[float] = None) -> 'ProposalListDto':
+    def get_proposals(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "approved", "rejected"]] = None, timeout: Optional[float] = None) -> 'ProposalListDto':
         """This fund's proposals, most recent first
 
         GET /api/v1/fund/proposals (scope fund:propose)
@@ -608,7 +608,7 @@ class FundgateClient(_Transport):
             timeout=timeout,
         )
 
-    def iter_proposals(self, *, limit: Optional[float] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "approved", "rejected"]] = None, timeout: Optional[float] = None) -> Iterator['ProposalDto']:
+    def iter_proposals(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "approved", "rejected"]] = None, timeout: Optional[float] = None) -> Iterator['ProposalDto']:
         """Every item of get_proposals, page after page (follows nextCursor until hasMore is false)."""
         while True:
             page = self.get_proposals(limit=limit, status=status, cursor=cursor, timeout=timeout)
@@ -691,7 +691,10 @@ class FundgateClient(_Transport):
         )
 
     def get_proposal(self, id: str, *, timeout: Optional[float] = None) -> 'ProposalDto':
-        """GET /api/v1/fund/proposals/{id} (scope fund:propose)"""
+        """One proposal of this fund: its payload, status and who proposed and decided it
+
+        GET /api/v1/fund/proposals/{id} (scope fund:propose)
+        """
         return self._request(
             "GET",
             f"/api/v1/fund/proposals/{quote(str(id), safe='')}",

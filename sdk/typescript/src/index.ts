@@ -1425,7 +1425,10 @@ export class FundgateClient extends FundgateTransport {
     return this.request<ProposalDto>("POST", "/api/v1/fund/proposals/lp-report", { body, idempotent: false, idempotencyKey: true, options });
   }
 
-  /** `GET /api/v1/fund/proposals/{id}` (scope fund:propose) */
+  /**
+   * One proposal of this fund: its payload, status and who proposed and decided it
+   * `GET /api/v1/fund/proposals/{id}` (scope fund:propose)
+   */
   getProposal(id: string, options?: RequestOptions): Promise<ProposalDto> {
     return this.request<ProposalDto>("GET", `/api/v1/fund/proposals/${encodeURIComponent(id)}`, { idempotent: true, idempotencyKey: false, options });
   }

@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const SDK = join(__dirname, '../../sdk');
+
+/** The SDKs install into fresh projects without a network (issue 14 item 5). */
+describe('SDKs a user can install', () => {
+  it('TypeScript: npm pack (prepare builds) installs offline into a fresh project; CommonJS, ESM and types', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fundgate-sdk-ts-'));
+    await run('npm', ['pack', '--pack-destination', dir], { cwd: join(SDK, 'typescript'), timeout: 120_000 });
+    const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+    const app = join(dir, 'app');
+    await run('mkdir', [app]);
+    writeFileSync(join(app, 'package.json'), '{ "name": "fresh", "version": "1.0.0", "private": true }');
+    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, tgz)], { cwd: app, timeout: 120_000 });
+    const cjs = await run('node', ['-e', "const m = require('@fundgate/sdk'); console.log(typeof m.FundgateClient, typeof m.FundgateError)"], { cwd: app });
+    expect(cjs.stdout.trim()).toBe('function function');
+    const esm = await run('node', ['--input-type=module', '-e', "import { FundgateClient } from '@fundgate/sdk'; console.log(typeof FundgateClient)"], { cwd: app });
+    expect(esm.stdout.trim()).toBe('function');
+    expect(existsSync(join(app, 'node_modules/@fundgate/sdk/dist/types/index.d.ts'))).toBe(true);
+  }, 240_000);
+
+  it('Python: pip install --no-index ./sdk/python into a fresh venv; limit typed int; no committed .pyc', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fundgate-sdk-py-'));
+    await run('python3', ['-m', 'venv', join(dir, 'venv')], { timeout: 120_000 });
+    await run(join(dir, 'venv/bin/pip'), ['install', '--no-index', join(SDK, 'python')], { timeout: 120_000 });
+    const { stdout } = await run(join(dir, 'venv/bin/python'), ['-c',
+      "import inspect, fundgate; print(inspect.signature(fundgate.FundgateClient.get_proposals).parameters['limit'].annotation)"], { cwd: dir });
+    expect(stdout.trim()).toBe('Optional[int]');
+    const tracked = await run('git', ['ls-files', 'sdk'], { cwd: join(SDK, '..') });
+    expect(tracked.stdout).not.toMatch(/\.pyc$|__pycache__/m);
+  }, 240_000);
+});
