@@ -69,8 +69,8 @@ export const FUND_PROMPTS: FundPrompt[] = [
     description: 'Compare the shadow NAV with the administrator\'s and explain any break.',
     arguments: [DATE_ARG],
     text: (a) => [
-      `Check the shadow NAV against the administrator's NAV${a.date ? ` on ${a.date}` : ''}. Call get_fund_reconciliation`,
-      'and get_fund_history; for a difference outside tolerance, look at get_fund_trial_balance and get_fund_expenses for the date',
+      `Check the shadow NAV against the administrator's NAV${a.date ? ` on ${a.date}` : ''}. Call get_fund_nav_reconciliation`,
+      'and get_fund_nav_history; for a difference outside tolerance, look at get_fund_trial_balance and get_fund_expenses for the date',
       'and say which accounts likely explain it. Do not propose journal entries unless asked; a proposal only stages a change for a human manager.',
     ].join(' '),
   },

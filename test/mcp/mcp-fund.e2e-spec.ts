@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { AddressInfo } from 'node:net';
+import { type AddressInfo } from 'node:net';
 import { allEndpoints, DEMO_SLUG, seedFundsOnce } from '../fund-data/fixtures';
-import { bootApp, call, mintKey, TestApp } from '../utils/app';
+import { bootApp, call, mintKey, type TestApp } from '../utils/app';
 
 /** The tool name and arguments that correspond to a REST URL of the read API. */
 function toolCallFor(url: string): { name: string; args: Record<string, unknown> } {
@@ -44,7 +44,7 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2026-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="http[^"]+\/\.well-known\/oauth-protected-resource\/api\/mcp", scope="fund:read"$/);
   });
 
   it('lists one typed, read-only tool per read endpoint, and answers every one exactly as REST', async () => {
@@ -83,6 +83,27 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     const rest = await call(app, 'GET', '/api/v1/fund/overview', { key: readKey });
     expect(body.result.structuredContent).toEqual(rest.json);
     expect(Object.keys(body.result.structuredContent)).toEqual(['fund', 'shareClasses', 'latestNav']);
+  });
+
+  it('offers LP reports and fee terms as resources (read through the REST route, redacted) and prompts that name the tools', async () => {
+    const client = await connect(readKey);
+    expect(client.getServerCapabilities()).toMatchObject({ resources: {}, prompts: {} });
+    const uris = (await client.listResources()).resources.map((r) => r.uri);
+    expect(uris).toEqual(expect.arrayContaining(['fundgate://fund/lp-reports', 'fundgate://fund/fee-terms']));
+    const lp = await client.readResource({ uri: 'fundgate://fund/lp-reports' });
+    const rest = await call(app, 'GET', '/api/v1/fund/lp-reports', { key: readKey });
+    expect(JSON.parse((lp.contents[0] as { text: string }).text)).toEqual(rest.json);
+    await expect(client.readResource({ uri: 'fundgate://fund/secrets' })).rejects.toThrow(/resource not found/);
+    const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+    expect(prompts).toEqual(expect.arrayContaining(['explain_pnl_attribution', 'summarise_exposure_and_var']));
+    const tools = new Set((await client.listTools()).tools.map((t) => t.name));
+    for (const name of prompts) {
+      const text = ((await client.getPrompt({ name, arguments: { date: params.attributionDate } })).messages[0].content as { text: string }).text;
+      const cited = text.match(/\bget_[a-z_]+/g) ?? [];
+      expect(cited.length).toBeGreaterThan(0);
+      for (const tool of cited) expect(tools).toContain(tool); // every tool a prompt cites exists
+    }
+    await client.close();
   });
 
   it('reports bad arguments as tool errors naming the field', async () => {

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { AddressInfo } from 'node:net';
-import { bootApp, call, dbOf, mintKey, randomIp, TestApp } from '../utils/app';
+import { type AddressInfo } from 'node:net';
+import { bootApp, call, dbOf, mintKey, randomIp, type TestApp } from '../utils/app';
 import { ActivityLogWriter } from '../../src/usage/activity-log.writer';
 
 const CALCULATORS = ['back_office_savings', 'exposure_analysis', 'fee_calculator', 'fund_health_check', 'lp_report_grader', 'nav_validator', 'operating_cost_calculator'];
@@ -90,14 +90,15 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
   });
 
   describe('protocol over plain HTTP', () => {
-    const post = (body: string, headers: Record<string, string> = {}): Promise<{ status: number; json(): Promise<any>; text(): Promise<string> }> =>
-      fetch(`${base}/api/mcp/public`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': randomIp(), ...headers }, body });
+    const post = (body: string, headers: Record<string, string> = {}, path = '/api/mcp/public'): Promise<{ status: number; json(): Promise<any>; text(): Promise<string> }> =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': randomIp(), ...headers }, body });
 
     it('echoes a supported protocol version, else answers the latest', async () => {
       const init = (v: string) => post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'curl', version: '1' } } }));
+      expect((await (await init('2026-07-28')).json()).result.protocolVersion).toBe('2026-07-28');
       expect((await (await init('2026-06-18')).json()).result.protocolVersion).toBe('2026-06-18');
       expect((await (await init('2024-11-05')).json()).result.protocolVersion).toBe('2024-11-05');
-      expect((await (await init('1999-01-01')).json()).result.protocolVersion).toBe('2026-06-18');
+      expect((await (await init('1999-01-01')).json()).result.protocolVersion).toBe('2026-07-28');
     });
 
     it('answers notifications with 202 and no body, ping with {}', async () => {
@@ -111,11 +112,33 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
       const parse = await post('{"jsonrpc": "2.0", ');
       expect(parse.status).toBe(400);
       expect((await parse.json()).error.code).toBe(-32700);
-      expect((await (await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }]))).json()).error.code).toBe(-32600);
+      expect((await (await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }]), { 'mcp-protocol-version': '2025-06-18' })).json()).error.code).toBe(-32600);
       expect((await (await post(JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'ping' }))).json()).error.code).toBe(-32600);
       expect((await (await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/list' }))).json()).error.code).toBe(-32601);
       const unknownTool: any = await (await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } }))).json();
       expect(unknownTool.error.code).toBe(-32602);
+    });
+
+    it('answers JSON-RPC batches where the version has them (2025-03-26, or no version header), never with initialize', async () => {
+      const batch = JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'back_office_savings', arguments: {} } },
+        { jsonrpc: '2.0', id: 3, method: 'initialize', params: {} }]);
+      const res = await post(batch, { 'mcp-protocol-version': '2025-03-26' });
+      const answers = await res.json();
+      expect(answers.map((a: any) => a.id)).toEqual([1, 2, 3]);
+      expect(answers[0].result).toEqual({});
+      expect(answers[1].result.structuredContent).toBeDefined();
+      expect(answers[2].error.code).toBe(-32600);
+      expect(Array.isArray(await (await post(JSON.stringify([{ jsonrpc: '2.0', id: 'a', method: 'ping' }]))).json())).toBe(true);
+      const onlyNotifications = await post(JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }]), { 'mcp-protocol-version': '2025-03-26' });
+      expect(onlyNotifications.status).toBe(202);
+      expect((await (await post(JSON.stringify([]), { 'mcp-protocol-version': '2025-03-26' })).json()).error.code).toBe(-32600);
+    });
+
+    it('serves the same public server at /api/mcp/public/mcp', async () => {
+      const tools = await (await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {}, '/api/mcp/public/mcp')).json();
+      expect(tools.result.tools.map((t: any) => t.name)).toContain('back_office_savings');
+      expect((await fetch(`${base}/api/mcp/public/mcp`)).status).toBe(405);
     });
 
     it('refuses GET with 405 and a foreign Origin with 403', async () => {
