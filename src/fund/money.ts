@@ -17,6 +17,13 @@ export function toUnits(value: Decimal): Decimal {
   return value.toDecimalPlaces(8, Decimal.ROUND_HALF_UP);
 }
 
+/** The sum of decimals (zero for none). */
+export function sum(values: Iterable<Decimal>): Decimal {
+  let total = ZERO;
+  for (const v of values) total = total.plus(v);
+  return total;
+}
+
 export function money(value: Decimal): string {
   return value.toFixed(2);
 }

@@ -1,6 +1,6 @@
 import { CSV_MAX_BYTES } from '../dto/limits';
-import { FieldError, ProblemError } from '../../common/errors/problem';
-import { Amount, parseAmount, TOO_LARGE } from './amount';
+import { type FieldError, ProblemError } from '../../common/errors/problem';
+import { type Amount, parseAmount, TOO_LARGE } from './amount';
 
 /**
  * CSV for the calculators' upload fields (`positionsCsv`, `lpRowsCsv`).
@@ -42,6 +42,43 @@ function isBlank(c: number): boolean {
   return c === SPACE || c === TAB;
 }
 
+/**
+ * Reads the quoted field opening at `at` (the quote) and the blanks after its closing quote; answers the
+ * value, the index after it and the line reached (quoted fields may hold line breaks).
+ */
+function readQuotedField(text: string, at: number, startLine: number): { value: string; next: number; line: number } {
+  const n = text.length;
+  let i = at + 1;
+  let line = startLine;
+  let value = '';
+  let start = i;
+  for (;;) {
+    if (i >= n) throw new CsvSyntaxError(startLine, 'a quoted field is never closed');
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      if (i + 1 < n && text.charCodeAt(i + 1) === QUOTE) {
+        value += text.slice(start, i + 1);
+        i += 2;
+        start = i;
+        continue;
+      }
+      value += text.slice(start, i);
+      i++;
+      break;
+    }
+    if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) line++;
+    i++;
+  }
+  while (i < n && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
+  if (i < n) {
+    const c = text.charCodeAt(i);
+    if (c !== COMMA && c !== CR && c !== LF) {
+      throw new CsvSyntaxError(line, 'unexpected text after a closing quote (write "" for a quote inside a quoted field)');
+    }
+  }
+  return { value, next: i, line };
+}
+
 /** Splits CSV text into records. Blank lines (only spaces) are dropped. Throws CsvSyntaxError. */
 export function readCsv(text: string): CsvRecord[] {
   const records: CsvRecord[] = [];
@@ -74,35 +111,10 @@ export function readCsv(text: string): CsvRecord[] {
       // leading blanks of a field
       while (i < n && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
       if (i < n && text.charCodeAt(i) === QUOTE) {
-        const openedOn = line;
-        i++;
-        let value = '';
-        let start = i;
-        for (;;) {
-          if (i >= n) throw new CsvSyntaxError(openedOn, 'a quoted field is never closed');
-          const c = text.charCodeAt(i);
-          if (c === QUOTE) {
-            if (i + 1 < n && text.charCodeAt(i + 1) === QUOTE) {
-              value += text.slice(start, i + 1);
-              i += 2;
-              start = i;
-              continue;
-            }
-            value += text.slice(start, i);
-            i++;
-            break;
-          }
-          if (c === LF || (c === CR && text.charCodeAt(i + 1) !== LF)) line++;
-          i++;
-        }
-        while (i < n && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
-        fields.push(value);
-        if (i < n) {
-          const c = text.charCodeAt(i);
-          if (c !== COMMA && c !== CR && c !== LF) {
-            throw new CsvSyntaxError(line, 'unexpected text after a closing quote (write "" for a quote inside a quoted field)');
-          }
-        }
+        const quoted = readQuotedField(text, i, line);
+        fields.push(quoted.value);
+        i = quoted.next;
+        line = quoted.line;
       } else {
         const start = i;
         while (i < n) {
