@@ -1,6 +1,6 @@
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { CursorCodec } from '../src/common/pagination/cursor';
-import { load, LoadResult } from './harness';
+import { load, type LoadResult } from './harness';
 
 /**
  * Fund read API benchmarks (issue 4). The lead wires these into bench/run.ts; each returns raw

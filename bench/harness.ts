@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 export interface LoadResult {

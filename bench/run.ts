@@ -1,6 +1,6 @@
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/config';
 import { createDataSource } from '../src/database/data-source';
 import { migrate } from '../src/database/migrate';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { createDataSource } from '../src/database/data-source';
 import { migrate } from '../src/database/migrate';
 import { emitEvent } from '../src/webhooks/event-outbox';

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /** Accounts, funds, API keys and the per-request activity log. */
 export class Platform1763800000000 implements MigrationInterface {

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 import { developmentKeyRing, parseKeyRing, SecretSealer } from '../src/common/crypto/sealer';
 
 /** The same sealer the app builds from config: SECRETS_KEY's ring, or the public development ring when unset. */

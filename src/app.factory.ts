@@ -1,5 +1,5 @@
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -11,7 +11,7 @@ import { clientErrorHandler, frameworkErrors, installJsonBodyParser } from './co
 import { sanitizeForDisplay } from './common/validation/safe-text';
 import { JsonLogger } from './common/logging/json-logger';
 import { AppModule } from './app.module';
-import { AppConfig } from './config/config';
+import { type AppConfig } from './config/config';
 import { ActivityLogWriter } from './usage/activity-log.writer';
 import { toolFromHeader, MCP_TOOL_HEADER } from './mcp/internal-call';
 import { McpCatalog } from './mcp/mcp.catalog';

@@ -152,7 +152,7 @@ export function withDefaults<I extends object>(defaults: Readonly<I>, body: Part
   if (body) {
     for (const key of Object.keys(defaults) as (keyof I)[]) {
       const v = body[key];
-      if (v !== undefined) input[key] = v as I[keyof I];
+      if (v !== undefined) input[key] = v;
     }
   }
   return input;
@@ -176,5 +176,5 @@ export async function validateCalculatorBody<I extends object>(def: CalculatorDe
   const instance = plainToInstance(def.dto, body, { enableImplicitConversion: false }) as object;
   const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: false, validationError: { target: false, value: true } });
   if (errors.length > 0) throw validationProblem(errors);
-  return instance as Partial<I>;
+  return instance;
 }

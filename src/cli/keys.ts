@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { DataSource } from 'typeorm';
-import { isScope, PLANS, Scope } from '../common/auth/scopes';
+import { type DataSource } from 'typeorm';
+import { isScope, PLANS, type Scope } from '../common/auth/scopes';
 import { ProblemError } from '../common/errors/problem';
-import { loadConfig, Plan } from '../config/config';
+import { loadConfig, type Plan } from '../config/config';
 import { createDataSource } from '../database/data-source';
 import { KeysRepository } from '../keys/keys.repository';
 import { KeysService } from '../keys/keys.service';

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { isRole, PLANS } from '../common/auth/scopes';
-import { loadConfig, Plan } from '../config/config';
+import { loadConfig, type Plan } from '../config/config';
 import { createDataSource } from '../database/data-source';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../identity/password';
 import { upsertPerson } from '../identity/people';

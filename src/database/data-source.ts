@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 
 /**
  * The one DataSource definition: the app, the migration CLI and the tests all build from it.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import type { Role } from '../common/auth/scopes';
 import type { Plan } from '../config/config';
 import { hashPassword } from './password';

@@ -82,7 +82,7 @@ export class RouteInvoker {
     for (const [key, arg] of Object.entries(args)) {
       const pipes = (arg.pipes ?? []).map((p) => (typeof p === 'function' ? new (p as Type<PipeTransform>)() : p)) as PipeTransform[];
       if (key.includes(CUSTOM_ROUTE_ARGS_METADATA) && arg.factory) {
-        params.push({ index: arg.index, kind: 'custom', factory: arg.factory as never, data: arg.data, pipes });
+        params.push({ index: arg.index, kind: 'custom', factory: arg.factory, data: arg.data, pipes });
       } else if (key.startsWith(`${RouteParamtypes.QUERY}:`) && arg.data === undefined) {
         params.push({ index: arg.index, kind: 'query', metatype: types[arg.index], pipes });
       } else {
@@ -117,6 +117,6 @@ export class RouteInvoker {
       values[p.index] = value;
     }
     const result = await b.instance[b.method](...values);
-    return redact(result, b.schema.dto as never, b.schema.isArray);
+    return redact(result, b.schema.dto, b.schema.isArray);
   }
 }

@@ -123,7 +123,7 @@ function fetchDocument(target: string, allowPrivate: boolean): Promise<ClientMet
       return fail((err as Error).message);
     }
     const lib = url.protocol === 'https:' ? https : http;
-    const req = lib.get(url, { lookup: guardedLookup(allowPrivate) as never, headers: { accept: 'application/json' }, timeout: DOCUMENT_TIMEOUT_MS }, (res) => {
+    const req = lib.get(url, { lookup: guardedLookup(allowPrivate), headers: { accept: 'application/json' }, timeout: DOCUMENT_TIMEOUT_MS }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
         return fail(`the URL answered ${res.statusCode} (redirects are not followed)`);

@@ -110,7 +110,7 @@ export class OAuthService {
       return { tokens: await this.issue(m, a.grant_id!, a.id) };
     });
     if ('reused' in outcome && outcome.reused) await this.repo.revokeFamily(outcome.reused);
-    if (!outcome.tokens) throw new OAuthError(outcome.code ?? 'invalid_grant', outcome.error!);
+    if (!outcome.tokens) throw new OAuthError(outcome.code ?? 'invalid_grant', outcome.error);
     return outcome.tokens;
   }
 
@@ -130,7 +130,7 @@ export class OAuthService {
       return { tokens: await this.issue(m, t.grant_id, t.family_id) };
     });
     if ('reused' in outcome && outcome.reused) await this.repo.revokeFamily(outcome.reused);
-    if (!outcome.tokens) throw new OAuthError(outcome.code ?? 'invalid_grant', outcome.error!);
+    if (!outcome.tokens) throw new OAuthError(outcome.code ?? 'invalid_grant', outcome.error);
     return outcome.tokens;
   }
 

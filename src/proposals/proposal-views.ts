@@ -6,7 +6,7 @@ export function proposalView(r: ProposalRow): ProposalDto {
     id: r.id,
     kind: r.kind,
     status: r.status,
-    payload: r.payload as never,
+    payload: r.payload,
     proposedBy: { accountId: r.proposed_by_account_id, keyId: r.proposed_by_key_id, userId: r.proposed_by_user_id },
     createdAt: new Date(r.created_at).toISOString(),
     decidedAt: r.decided_at ? new Date(r.decided_at).toISOString() : null,

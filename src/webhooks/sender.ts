@@ -43,7 +43,7 @@ export function sendWebhook(target: string, body: string, headers: Record<string
     const req = lib.request(url, {
       method: 'POST',
       agent: url.protocol === 'https:' ? agents.https : agents.http,
-      lookup: guardedLookup(opts.allowPrivate) as never,
+      lookup: guardedLookup(opts.allowPrivate),
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
     }, (res) => {
       const chunks: Buffer[] = [];

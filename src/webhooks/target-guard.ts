@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { lookup as dnsLookup, LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { promises as dns } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 

@@ -1,5 +1,5 @@
 import { CALCULATORS, runCalculator } from '../../src/calculators/calculators.registry';
-import { bootApp, call, randomIp, TestApp } from '../utils/app';
+import { bootApp, call, randomIp, type TestApp } from '../utils/app';
 import { CALC_PATHS } from './helpers';
 
 type Schema = Record<string, any>;

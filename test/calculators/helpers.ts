@@ -1,4 +1,4 @@
-import { call } from '../utils/app';
+import { type call } from '../utils/app';
 
 export type Answer = Awaited<ReturnType<typeof call>>;
 

@@ -1,5 +1,5 @@
 import { generateKey, isWellFormedKey } from '../../src/keys/key-format';
-import { bootApp, call, mintKey, randomIp, TestApp } from '../utils/app';
+import { bootApp, call, mintKey, randomIp, type TestApp } from '../utils/app';
 import { expectProblem } from './helpers';
 
 const URL = '/api/v1/calc/operating-cost-calculator';

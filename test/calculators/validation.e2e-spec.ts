@@ -1,4 +1,4 @@
-import { bootApp, call, randomIp, TestApp } from '../utils/app';
+import { bootApp, call, randomIp, type TestApp } from '../utils/app';
 import { CALC_PATHS, expectProblem, fieldErrors } from './helpers';
 
 /** Each case: a body and every `field: message` the 400 must list (order-free). */

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { bootApp, TestApp } from '../utils/app';
+import { bootApp, type TestApp } from '../utils/app';
 import { contractOf, contractProblems } from '../utils/contract';
 
 const run = promisify(execFile);

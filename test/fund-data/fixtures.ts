@@ -8,7 +8,7 @@ import { addDays } from '../../src/fund/dates';
 import { fundIdForSlug } from '../../src/fund/ids';
 import { DEMO_INCEPTION_DATE } from '../../src/fund/import/demo-universe';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
-import { call, dbOf, mintKey, TestApp } from '../utils/app';
+import { call, dbOf, mintKey, type TestApp } from '../utils/app';
 
 // Own slugs: other suites seed and purge the real 'demo' slug in the same test database.
 export const DEMO_SLUG = 'fd-demo';

@@ -1,4 +1,4 @@
-import { bootApp, call, TestApp } from '../utils/app';
+import { bootApp, call, type TestApp } from '../utils/app';
 import { DEMO_SLUG, fundKey, seedFundsOnce } from './fixtures';
 
 jest.setTimeout(240_000);

@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { bootApp, call, dbOf, mintKey, TestApp } from '../utils/app';
+import { bootApp, call, dbOf, mintKey, type TestApp } from '../utils/app';
 import { InvestorsService } from '../../src/fund-data/investors/investors.service';
 import { DECIMAL, DEMO_SLUG, MONEY, allEndpoints, fundKey, get, seedFundsOnce } from './fixtures';
 
@@ -356,14 +356,14 @@ describe('fund read API against the demo fund (e2e)', () => {
   it('redaction at the edge: undeclared members are dropped, a value that does not fit answers 500 without data', async () => {
     const service = app.get(InvestorsService);
     const spy = jest.spyOn(service, 'investors').mockResolvedValueOnce({
-      items: [{ investorId: 'i-1', displayName: 'Investor 001', status: 'active', investorType: 'institution', openLots: 1, units: '1.00000000',
+      items: [{ investorId: '00000000-0000-4000-8000-000000000001', displayName: 'Investor 001', status: 'active', investorType: 'institution', openLots: 1, units: '1.00000000',
         email: 'leak@example.com', legalName: 'Leaky Legal Name LLC', taxId: '999-99-9999' }],
       total: 1,
       apiSecret: 'should-not-leave',
     } as never);
     const dropped = await get(app, '/api/v1/fund/investors', key);
     expect(dropped.status).toBe(200);
-    expect(dropped.json).toEqual({ items: [{ investorId: 'i-1', displayName: 'Investor 001', status: 'active', investorType: 'institution', openLots: 1, units: '1.00000000' }], total: 1 });
+    expect(dropped.json).toEqual({ items: [{ investorId: '00000000-0000-4000-8000-000000000001', displayName: 'Investor 001', status: 'active', investorType: 'institution', openLots: 1, units: '1.00000000' }], total: 1 });
     expect(dropped.body).not.toMatch(/leak@example|Leaky|999-99|should-not-leave/);
 
     spy.mockResolvedValueOnce({ items: [{ investorId: { email: 'leak@example.com' } }], total: 1 } as never);

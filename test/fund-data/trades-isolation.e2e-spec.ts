@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { demoClock } from '../../src/fund/import/seed-demo-fund';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
-import { bootApp, dbOf, TestApp } from '../utils/app';
+import { bootApp, dbOf, type TestApp } from '../utils/app';
 import { DEMO_SLUG, OTHER_SLUG, allEndpoints, fundKey, get, seedFundsOnce } from './fixtures';
 
 jest.setTimeout(240_000);

@@ -10,7 +10,7 @@ import { addDays } from '../../src/fund/dates';
 import { fundIdForSlug } from '../../src/fund/ids';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
 import { cacheNamespace } from '../../src/fund-data/common/answer-cache';
-import { bootApp, call, dbOf, mintKey, TestApp } from '../utils/app';
+import { bootApp, call, dbOf, mintKey, type TestApp } from '../utils/app';
 
 jest.setTimeout(240_000);
 const SLUG = 'generation-fund';

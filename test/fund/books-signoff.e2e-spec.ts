@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { bootApp, dbOf, TestApp } from '../utils/app';
+import { bootApp, dbOf, type TestApp } from '../utils/app';
 import { DEMO_SLUG, fundKey, get, seedFundsOnce } from '../fund-data/fixtures';
 
 jest.setTimeout(240_000);

@@ -1,10 +1,10 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { createDataSource } from '../../src/database/data-source';
 import { generateDemoFund } from '../../src/fund/import/demo-generator';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
-import { SeedDemoReport, seedDemoFund } from '../../src/fund/import/seed-demo-fund';
+import { type SeedDemoReport, seedDemoFund } from '../../src/fund/import/seed-demo-fund';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
 import { reconciliationForFund } from '../../src/fund/nav/reconciliation';
 

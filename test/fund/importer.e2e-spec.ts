@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { createDataSource } from '../../src/database/data-source';
 import { generateDemoFund } from '../../src/fund/import/demo-generator';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
@@ -75,7 +75,7 @@ describe('fund importer', () => {
       json.shareClasses[1].perfFeeRate = '20%';
       writeFileSync(join(dir, 'fund.json'), JSON.stringify(json));
     } else {
-      dir = corrupt(slug, file as string, line as number, edit as (t: string) => string);
+      dir = corrupt(slug, file, line, edit);
     }
     const errors = await importErrors(ds, slug, dir);
     if (expected) expect(errors[0]).toEqual(expected);

@@ -7,7 +7,7 @@ import { demoClock } from '../../src/fund/import/seed-demo-fund';
 import { addDays } from '../../src/fund/dates';
 import { fundIdForSlug } from '../../src/fund/ids';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
-import { bootApp, call, createFund, dbOf, mintKey, TestApp } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp } from '../utils/app';
 
 const SLUG = 'nav-admin-fund';
 const MAX_DAYS = 40;

@@ -2,7 +2,7 @@ import { CursorCodec } from '../../src/common/pagination/cursor';
 import { DEFAULT_DEMO_API_KEY } from '../../src/config/config';
 import { ensureDemoKey } from '../../src/keys/demo-key';
 import { ActivityLogWriter } from '../../src/usage/activity-log.writer';
-import { bootApp, call, createFund, dbOf, mintKey, TestApp, TestKey } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey } from '../utils/app';
 import { expectFieldError } from './helpers';
 
 /** Forged and foreign cursors are a 400 naming `cursor`; user agents are capped and sanitised; the demo key can be switched off. */

@@ -7,7 +7,7 @@ import { DEMO_INCEPTION_DATE } from '../../src/fund/import/demo-universe';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
 import { demoClock } from '../../src/fund/import/seed-demo-fund';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
-import { bootApp, dbOf, TestApp, uniqueName } from '../utils/app';
+import { bootApp, dbOf, type TestApp, uniqueName } from '../utils/app';
 
 /** A fund stuck on a missing price: re-running does not add another identical failed run each time. */
 describe('NAV runs stuck on a missing price (e2e)', () => {

@@ -1,6 +1,6 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { bootApp, call, TestApp } from '../utils/app';
+import { bootApp, call, type TestApp } from '../utils/app';
 import { expectProblem } from './helpers';
 
 function freePort(): Promise<number> {
@@ -52,7 +52,7 @@ describe('Redis outage: fast 503 with Retry-After, one JSON log line per change,
     stdoutSpy = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array) => {
       lines.push(String(chunk));
       return true;
-    }) as never);
+    }));
     consoleSpy = jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => { stderr.push(args.map(String).join(' ')); });
     app = await bootApp({ redisUrl: `redis://127.0.0.1:${port}/0`, logLevel: 'info', role: 'api' });
   });

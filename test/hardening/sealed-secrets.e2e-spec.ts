@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SecretSealer } from '../../src/common/crypto/sealer';
 import { SealWebhookSecrets1763800510000 } from '../../migrations/1763800510000-SealWebhookSecrets';
-import { bootApp, call, createFund, dbOf, mintKey, TestApp, TestKey } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey } from '../utils/app';
 import { isolatedDatabase } from '../webhooks/isolated-db';
 import { startReceiver, verify } from '../webhooks/receiver';
 

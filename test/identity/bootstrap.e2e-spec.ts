@@ -1,4 +1,4 @@
-import { bootApp, createFund, dbOf, TestApp } from '../utils/app';
+import { bootApp, createFund, dbOf, type TestApp } from '../utils/app';
 import { ensureDemoPeople } from '../../src/identity/people';
 import { consoleCall, signIn } from './console';
 

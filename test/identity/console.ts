@@ -1,4 +1,4 @@
-import { call, ensurePerson, TestApp, uniqueName } from '../utils/app';
+import { call, ensurePerson, type TestApp, uniqueName } from '../utils/app';
 import type { Role } from '../../src/common/auth/scopes';
 
 export const HOST = 'console.test';

@@ -1,4 +1,4 @@
-import { bootApp, call, createFund, dbOf, TestApp, uniqueName } from '../utils/app';
+import { bootApp, call, createFund, dbOf, type TestApp, uniqueName } from '../utils/app';
 import { LEGACY_SQL } from '../../migrations/1763800600000-People';
 import { displayParts, generateKey, hashKey } from '../../src/keys/key-format';
 

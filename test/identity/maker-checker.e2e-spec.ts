@@ -1,8 +1,8 @@
-import { bootApp, call, createFund, dbOf, mintKey, TestApp, uniqueName } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp, uniqueName } from '../utils/app';
 import { seedBooks } from '../proposals/books-fixture';
 import { hotp, base32Decode } from '../../src/identity/totp';
 import { KeysService } from '../../src/keys/keys.service';
-import { consoleCall, person, Session } from './console';
+import { consoleCall, person, type Session } from './console';
 
 /** Maker-checker between people, over HTTP (keys and console sessions). */
 describe('maker-checker between people (e2e)', () => {

@@ -1,4 +1,4 @@
-import { bootApp, call, createFund, dbOf, mintKey, TestApp, uniqueName } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp, uniqueName } from '../utils/app';
 import { KeysService } from '../../src/keys/keys.service';
 import { consoleCall, person } from './console';
 

@@ -1,4 +1,4 @@
-import { bootApp, call, createFund, dbOf, TestApp, uniqueName } from '../utils/app';
+import { bootApp, call, createFund, dbOf, type TestApp, uniqueName } from '../utils/app';
 import { base32Decode, hotp } from '../../src/identity/totp';
 import { consoleCall, cookieFrom, HOST, ORIGIN, PASSWORD, person, signIn } from './console';
 

@@ -2,7 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { McpCatalog } from '../../src/mcp/mcp.catalog';
 import { SCOPES } from '../../src/common/auth/scopes';
-import { bootApp, TestApp } from '../utils/app';
+import { bootApp, type TestApp } from '../utils/app';
 
 /** Hosts that validate tool schemas compile them as JSON Schema 2020-12: every tool's schemas must compile. */
 describe('MCP tool schemas are valid JSON Schema 2020-12', () => {

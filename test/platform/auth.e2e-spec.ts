@@ -1,4 +1,4 @@
-import { bootApp, call, createFund, dbOf, mintKey, TestApp } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp } from '../utils/app';
 import { KeysRepository } from '../../src/keys/keys.repository';
 import { keyFromBody } from '../../src/keys/key-format';
 

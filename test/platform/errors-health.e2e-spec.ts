@@ -1,4 +1,4 @@
-import { bootApp, call, TestApp } from '../utils/app';
+import { bootApp, call, type TestApp } from '../utils/app';
 
 describe('problem+json errors and health (e2e)', () => {
   let app: TestApp;
@@ -60,7 +60,7 @@ describe('problem+json errors and health (e2e)', () => {
     expect(res.status).toBe(200);
     expect(res.json.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     const me = res.json.paths['/api/v1/me'].get;
-    expect(me.security).toEqual([{ bearer: [] }]);
+    expect(me.security).toEqual([{ bearer: [] }, { consoleSession: [] }]); // a key, or a console session (x-session-access)
     expect(me['x-required-scopes']).toEqual([]);
     expect(res.json.paths['/api/v1/admin/keys'].post['x-required-scopes']).toEqual(['keys:manage']);
     expect(me.responses['200'].content['application/json'].schema.$ref).toMatch(/MeDto/);

@@ -1,4 +1,4 @@
-import { bootApp, call, createFund, mintKey, TestApp } from '../utils/app';
+import { bootApp, call, createFund, mintKey, type TestApp } from '../utils/app';
 import { isWellFormedKey } from '../../src/keys/key-format';
 
 describe('admin keys and revocation (e2e)', () => {

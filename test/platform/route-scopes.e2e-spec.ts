@@ -4,7 +4,7 @@ import { RequestMethod } from '@nestjs/common';
 import { AUTH_MODE, REQUIRED_SCOPES, SESSION_ACCESS } from '../../src/common/auth/auth.decorators';
 import { RESPONSE_SCHEMA, SKIP_REDACTION } from '../../src/common/redaction/redaction.interceptor';
 import { SCOPES } from '../../src/common/auth/scopes';
-import { bootApp, call, TestApp } from '../utils/app';
+import { bootApp, call, type TestApp } from '../utils/app';
 import { HOST, ORIGIN, person } from '../identity/console';
 
 /** Every route of the running application, with its declared auth, scopes and response schema. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { dbOf, TestApp } from '../utils/app';
+import { dbOf, type TestApp } from '../utils/app';
 
 const CHART: [string, string, string, string][] = [
   ['1000', 'Cash at bank', 'asset', 'debit'], ['1300', 'Receivables', 'asset', 'debit'], ['2100', 'Accrued expenses', 'liability', 'credit'],

@@ -1,5 +1,5 @@
 import { IdempotencyService, requestFingerprint } from '../../src/proposals/idempotency.service';
-import { bootApp, call, createFund, dbOf, mintKey, TestApp, TestKey, uniqueName } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, uniqueName } from '../utils/app';
 import { seedBooks } from './books-fixture';
 
 const JE = '/api/v1/fund/proposals/journal-entry';

@@ -1,6 +1,6 @@
 import { EventOutbox } from '../../src/webhooks/event-outbox';
-import { bootApp, call, createFund, dbOf, mintKey, TestApp, TestKey, uniqueName } from '../utils/app';
-import { Books, monthEndAfter, seedBooks } from './books-fixture';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, uniqueName } from '../utils/app';
+import { type Books, monthEndAfter, seedBooks } from './books-fixture';
 
 const JE = '/api/v1/fund/proposals/journal-entry';
 const balanced = (amount = '125.50') => ({

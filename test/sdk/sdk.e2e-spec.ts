@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { bootApp, call, mintKey, TestApp } from '../utils/app';
+import { bootApp, call, mintKey, type TestApp } from '../utils/app';
 import { DEMO_SLUG, seedFundsOnce } from '../fund-data/fixtures';
 import { FundgateClient, FundgateError, OPERATIONS } from '../../sdk/typescript/src/index';
-import { inSurface, OpenApiDoc, renderSdks, selectOperations, writeSdks } from '../../scripts/generate-sdks';
+import { inSurface, type OpenApiDoc, renderSdks, selectOperations, writeSdks } from '../../scripts/generate-sdks';
 
 jest.setTimeout(240_000);
 const run = promisify(execFile);
@@ -223,12 +223,12 @@ describe('official SDKs (TypeScript and Python) against the real service (e2e)',
     // A Retry-After beyond maxRetryAfterMs is not waited for; a 400 is never retried.
     let calls = 0;
     const slow = new FundgateClient({ apiKey: 'k', baseUrl: 'http://x.invalid', maxRetries: 3, maxRetryAfterMs: 1000,
-      fetch: (async () => { calls++; return new Response('{"code":"rate_limited"}', { status: 429, headers: { 'retry-after': '3600' } }); }) as unknown as typeof fetch });
+      fetch: async () => { calls++; return new Response('{"code":"rate_limited"}', { status: 429, headers: { 'retry-after': '3600' } }); } });
     const e429 = await slow.getOverview().then(() => null, (e: FundgateError) => e);
     expect([e429?.code, e429?.retryAfter, calls]).toEqual(['rate_limited', 3600, 1]);
     calls = 0;
     const bad = new FundgateClient({ apiKey: 'k', baseUrl: 'http://x.invalid', maxRetries: 3,
-      fetch: (async () => { calls++; return new Response('{"code":"invalid_parameter","errors":[{"field":"limit","message":"m"}]}', { status: 400 }); }) as unknown as typeof fetch });
+      fetch: async () => { calls++; return new Response('{"code":"invalid_parameter","errors":[{"field":"limit","message":"m"}]}', { status: 400 }); } });
     const e400 = await bad.getTrades({ limit: 0 }).then(() => null, (e: FundgateError) => e);
     expect([e400?.code, e400?.errors, calls]).toEqual(['invalid_parameter', [{ field: 'limit', message: 'm' }], 1]);
   });

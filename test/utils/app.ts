@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../src/app.factory';
@@ -8,7 +8,7 @@ import { hashPassword } from '../../src/identity/password';
 import { UsersRepository } from '../../src/identity/users.repository';
 import { displayParts, generateKey, hashKey } from '../../src/keys/key-format';
 import { KeysRepository } from '../../src/keys/keys.repository';
-import { AppConfig, loadConfig, Plan } from '../../src/config/config';
+import { type AppConfig, loadConfig, type Plan } from '../../src/config/config';
 import { KeysService } from '../../src/keys/keys.service';
 import { contractOf, contractProblems } from './contract';
 

@@ -46,9 +46,9 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       expect(url.searchParams.has('mgmtFeePct')).toBe(false); // defaults stay out of the link
 
       const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
-      expect(JSON.parse(readFileSync((await json.path())!, 'utf8'))).toEqual(rest);
+      expect(JSON.parse(readFileSync((await json.path()), 'utf8'))).toEqual(rest);
       const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
-      const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\n');
+      const lines = readFileSync((await csv.path()), 'utf8').trim().split('\n');
       expect(lines[0]).toBe('period,label,openingNav,grossReturnUsd,mgmtFeeUsd,hurdleThresholdNav,perfFeeUsd,closingNav,highWaterMark,grossNav');
       expect(lines).toHaveLength(11);
       expect(lines[10].split(',')[7]).toBe(String(rest.periods[9].closingNav));

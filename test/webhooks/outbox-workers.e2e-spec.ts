@@ -1,5 +1,5 @@
 import { emitEvent } from '../../src/webhooks/event-outbox';
-import { bootApp, call, createFund, dbOf, mintKey, TestApp, TestKey, uniqueName } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, uniqueName } from '../utils/app';
 import { seedBooks } from '../proposals/books-fixture';
 import { isolatedDatabase } from './isolated-db';
 import { eventually, startReceiver, verify } from './receiver';

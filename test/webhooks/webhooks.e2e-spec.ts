@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import { bootApp, call, createFund, dbOf, mintKey, TestApp, TestKey, uniqueName } from '../utils/app';
-import { Books, seedBooks } from '../proposals/books-fixture';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, uniqueName } from '../utils/app';
+import { type Books, seedBooks } from '../proposals/books-fixture';
 import { isolatedDatabase } from './isolated-db';
 import { eventually, startReceiver, verify } from './receiver';
 

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsString, registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsString, registerDecorator, ValidateIf, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 
 /**

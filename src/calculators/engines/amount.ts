@@ -1,5 +1,5 @@
 import type Decimal from 'decimal.js';
-import { Fixed } from './fixed';
+import { type Fixed } from './fixed';
 import { dec } from './numeric';
 
 /**

@@ -1,5 +1,5 @@
-import { bpOf, cents, dec, DISCLAIMER, HUNDRED, pctOf, ratio, sum, ZERO } from './numeric';
-import { COST_ITEM_LABELS, CostItem, costLines, OPERATING_COST_DEFAULTS, OperatingCostInput } from './operating-costs';
+import { bpOf, cents, type Dec, dec, DISCLAIMER, HUNDRED, pctOf, ratio, sum, ZERO } from './numeric';
+import { COST_ITEM_LABELS, type CostItem, costLines, OPERATING_COST_DEFAULTS, type OperatingCostInput } from './operating-costs';
 
 export const BACK_OFFICE_SAVINGS_DEFAULTS = OPERATING_COST_DEFAULTS;
 
@@ -43,9 +43,9 @@ export interface BackOfficeSavingsAnswer {
 /** In-house cost vs the automated model above: savings in USD and bp of AUM, payback in months. */
 export function backOfficeSavings(input: OperatingCostInput): BackOfficeSavingsAnswer {
   const reduction = new Map(AUTOMATION_MODEL.map((m) => [m.item, dec(m.reductionPct).div(HUNDRED)]));
-  const lines = costLines(input).map((l) => {
+  const lines = costLines(input).map((l): { item: CostItem | 'platform'; label: string; inHouse: Dec; automated: Dec } => {
     const automated = l.annual.times(dec(1).minus(reduction.get(l.item) ?? ZERO));
-    return { item: l.item as CostItem | 'platform', label: COST_ITEM_LABELS[l.item], inHouse: l.annual, automated };
+    return { item: l.item, label: COST_ITEM_LABELS[l.item], inHouse: l.annual, automated };
   });
   lines.push({ item: 'platform', label: 'Automation platform subscription (assumed)', inHouse: ZERO, automated: dec(PLATFORM_ANNUAL_USD) });
   const inHouse = sum(lines.map((l) => l.inHouse));

@@ -1,7 +1,7 @@
-import { Fixed, fixedCents, fixedPct, numberToFixed } from './fixed';
+import { type Fixed, fixedCents, fixedPct, numberToFixed } from './fixed';
 import { DISCLAIMER, dec, ratio } from './numeric';
-import { CASH_CLASSES, concentrationOf, exposureOf, groupPositions, GroupRow, parsePositions, SAMPLE_POSITIONS_CSV } from './positions';
-import { csvDigest, InputMethod, TextDigest } from './text-input';
+import { CASH_CLASSES, concentrationOf, exposureOf, groupPositions, type GroupRow, parsePositions, SAMPLE_POSITIONS_CSV } from './positions';
+import { csvDigest, type InputMethod, type TextDigest } from './text-input';
 
 export interface ExposureAnalysisInput {
   /** `Asset,Value,Venue,Class`, values in USD, shorts negative. */

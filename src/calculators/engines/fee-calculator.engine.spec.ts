@@ -1,5 +1,5 @@
 import { ProblemError } from '../../common/errors/problem';
-import { FEE_CALCULATOR_DEFAULTS, feeCalculator, FeeCalculatorInput, feePeriodCount, feeSchedule } from './fee-calculator.engine';
+import { FEE_CALCULATOR_DEFAULTS, feeCalculator, type FeeCalculatorInput, feePeriodCount, feeSchedule } from './fee-calculator.engine';
 import fc from 'fast-check';
 import Decimal from 'decimal.js';
 

@@ -1,4 +1,4 @@
-import { FUND_HEALTH_CHECK_DEFAULTS, fundHealthCheck, FundHealthCheckInput } from './fund-health-check.engine';
+import { FUND_HEALTH_CHECK_DEFAULTS, fundHealthCheck, type FundHealthCheckInput } from './fund-health-check.engine';
 
 const diversified = ['Asset,Value,Venue,Class', ...Array.from({ length: 10 }, (_, i) => `A${i},4000000,Venue ${i % 3},equity`), 'USD,10000000,Bank,cash'].join('\n');
 

@@ -1,7 +1,7 @@
 import { fixedToDec } from './fixed';
 import { dec, DISCLAIMER } from './numeric';
 import { concentrationOf, exposureOf, parsePositions, SAMPLE_POSITIONS_CSV } from './positions';
-import { csvDigest, TextDigest } from './text-input';
+import { csvDigest, type TextDigest } from './text-input';
 
 export type NavFrequency = 'daily' | 'weekly' | 'monthly' | 'quarterly';
 export type ReconFrequency = 'daily' | 'weekly' | 'monthly' | 'rarely';

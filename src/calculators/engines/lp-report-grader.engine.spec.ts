@@ -1,4 +1,4 @@
-import { ProblemError } from '../../common/errors/problem';
+import { type ProblemError } from '../../common/errors/problem';
 import { LP_REPORT_GRADER_DEFAULTS, lpReportGrader, REPORT_TEXT_MAX_CHARS } from './lp-report-grader.engine';
 
 const WEAK = 'Dear investors, we had a good quarter. Returns were strong and we remain optimistic about the year ahead. Thank you for your trust.';

@@ -1,7 +1,7 @@
 import { ProblemError } from '../../common/errors/problem';
 import { REPORT_TEXT_MAX_CHARS } from '../dto/limits';
 import { DISCLAIMER } from './numeric';
-import { InputMethod, TextDigest, textDigest } from './text-input';
+import { type InputMethod, type TextDigest, textDigest } from './text-input';
 
 export type ReportingFrequency = 'monthly' | 'quarterly' | 'adhoc';
 export const REPORTING_FREQUENCIES: readonly ReportingFrequency[] = ['monthly', 'quarterly', 'adhoc'];

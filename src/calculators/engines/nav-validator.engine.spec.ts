@@ -1,5 +1,5 @@
 import { ProblemError } from '../../common/errors/problem';
-import { NAV_VALIDATOR_DEFAULTS, navValidator, NavValidatorInput } from './nav-validator.engine';
+import { NAV_VALIDATOR_DEFAULTS, navValidator, type NavValidatorInput } from './nav-validator.engine';
 
 /** A quarter with no flows, fees or expenses unless a case sets them. */
 const quiet: NavValidatorInput = {

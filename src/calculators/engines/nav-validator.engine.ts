@@ -1,9 +1,9 @@
 import type Decimal from 'decimal.js';
 import { ProblemError } from '../../common/errors/problem';
-import { CsvRow, parseCsvTable } from './csv';
+import { type CsvRow, parseCsvTable } from './csv';
 import { amountToFixed } from './amount';
 import { fixedToDec } from './fixed';
-import { csvDigest, InputMethod, TextDigest } from './text-input';
+import { csvDigest, type InputMethod, type TextDigest } from './text-input';
 import { bpOf, calendarDay, cents, dec, DISCLAIMER, HUNDRED, pct, sum } from './numeric';
 
 

@@ -1,5 +1,5 @@
 import { OPERATING_COST_CALCULATOR_DEFAULTS, operatingCostCalculator } from './operating-cost-calculator.engine';
-import { OperatingCostInput } from './operating-costs';
+import { type OperatingCostInput } from './operating-costs';
 
 const zero: OperatingCostInput = {
   financeHireUsd: 0,

@@ -1,7 +1,7 @@
 import { ProblemError } from '../../common/errors/problem';
-import { Amount, AmountSum, isNegative } from './amount';
+import { type Amount, AmountSum, isNegative } from './amount';
 import { parseCsvTable } from './csv';
-import { Fixed, fixedCents, fixedPct } from './fixed';
+import { type Fixed, fixedCents, fixedPct } from './fixed';
 
 /** Position CSV shared by exposure-analysis and fund-health-check. */
 export const POSITION_COLUMNS = [

@@ -1,4 +1,4 @@
-import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from './principal';

@@ -1,6 +1,6 @@
-import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { type ArgumentMetadata, type ValidationError, ValidationPipe } from '@nestjs/common';
 import { unsafeTextFields } from '../validation/safe-text';
-import { FieldError, ProblemError } from './problem';
+import { type FieldError, ProblemError } from './problem';
 
 /** Flattens class-validator errors into `{ field, message }` with dotted paths. */
 export function fieldErrors(errors: ValidationError[], parent = ''): (FieldError & { missing: boolean })[] {

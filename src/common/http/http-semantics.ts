@@ -53,7 +53,7 @@ function cachingHook(req: FastifyRequest, reply: FastifyReply, payload: unknown,
     reply.header('cache-control', 'private, no-store');
     return done(null, payload);
   }
-  const etag = `"${createHash('sha256').update(payload as string | Buffer).digest('base64url').slice(0, 32)}"`;
+  const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
   reply.header('etag', etag).header('cache-control', route.startsWith('/api/openapi') ? 'public, no-cache' : 'private, no-cache');
   if (matches(req.headers['if-none-match'], etag)) {
     reply.code(304);

@@ -1,4 +1,4 @@
-import { LoggerService } from '@nestjs/common';
+import { type LoggerService } from '@nestjs/common';
 import type { LogLevel } from '../../config/config';
 
 const RANK: Record<string, number> = { debug: 10, verbose: 10, log: 20, info: 20, warn: 30, error: 40, fatal: 50, silent: 100 };

@@ -1,4 +1,4 @@
-import { FIELD_ERROR, HEADERS, HeaderName, PROBLEM_DETAILS, STATUS_TEXT, TAG_TEXT } from './contract-components';
+import { FIELD_ERROR, HEADERS, type HeaderName, PROBLEM_DETAILS, STATUS_TEXT, TAG_TEXT } from './contract-components';
 import { domainProblems } from './operation-problems';
 import { toSchema31 } from './openapi-31';
 import { describeSpecialOperations } from './special-operations';
@@ -106,7 +106,7 @@ function finalizeSuccess(method: string, path: string, code: number, response: O
 
 function problemResponse(status: number, existing: Obj | undefined, rateLimited: boolean, replayable: boolean): Obj {
   const names: HeaderName[] = ['X-Request-Id', 'Cache-Control'];
-  if (rateLimited && status !== 401) names.push('RateLimit', 'RateLimit-Policy');
+  if (rateLimited) names.push('RateLimit', 'RateLimit-Policy');
   if (status === 401) names.push('WWW-Authenticate');
   if ([409, 429, 503].includes(status)) names.push('Retry-After');
   if (status === 409) names.push('Location'); // the job already running

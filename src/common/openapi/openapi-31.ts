@@ -16,7 +16,7 @@ export function toSchema31(input: Schema): Schema {
   for (const key of NESTED_MAPS) {
     if (isObject(s[key])) s[key] = Object.fromEntries(Object.entries(s[key] as Record<string, Schema>).map(([k, v]) => [k, toSchema31(v)]));
   }
-  for (const key of NESTED_ONE) if (isObject(s[key])) s[key] = toSchema31(s[key] as Schema);
+  for (const key of NESTED_ONE) if (isObject(s[key])) s[key] = toSchema31(s[key]);
   for (const key of NESTED_LISTS) if (Array.isArray(s[key])) s[key] = (s[key] as Schema[]).map(toSchema31);
   bounds(s, 'exclusiveMinimum', 'minimum');
   bounds(s, 'exclusiveMaximum', 'maximum');

@@ -61,7 +61,7 @@ export class RedactionInterceptor implements NestInterceptor {
         }
         if (body === undefined) return body; // 204-style answers carry nothing to redact
         try {
-          return redact(body, schema.dto as never, schema.isArray);
+          return redact(body, schema.dto, schema.isArray);
         } catch (err) {
           this.logger.error(`${route} redaction failed: ${(err as Error).message}; answer withheld`);
           throw new ProblemError('internal', 'the answer could not be redacted; nothing was returned');

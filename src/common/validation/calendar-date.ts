@@ -1,4 +1,4 @@
-import { registerDecorator, ValidationOptions } from 'class-validator';
+import { registerDecorator, type ValidationOptions } from 'class-validator';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -9,8 +9,8 @@ export const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP 
 export type Dec = InstanceType<typeof D>;
 export const ZERO = new D(0);
 
-type In = string | Dec | Decimal;
-const d = (v: In): Dec => (v instanceof D ? (v as Dec) : new D(v.toString()));
+type In = string | Dec;
+const d = (v: In): Dec => (v instanceof D ? v : new D(v.toString()));
 
 export const money = (v: In): string => d(v).toFixed(2, Decimal.ROUND_HALF_UP);
 export const units = (v: In): string => d(v).toFixed(8, Decimal.ROUND_HALF_UP);

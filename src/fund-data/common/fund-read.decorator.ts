@@ -1,4 +1,4 @@
-import { applyDecorators, Get, Type } from '@nestjs/common';
+import { applyDecorators, Get, type Type } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { RequiresScopes } from '../../common/auth/auth.decorators';
 import { Returns } from '../../common/redaction/redaction.interceptor';

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 
 /**
  * Runs one read whose only sensible plan is an ordered walk of an index under a LIMIT (keyset

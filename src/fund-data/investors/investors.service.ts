@@ -40,7 +40,7 @@ export class InvestorsService {
     return this.cache.immutableAnswer(fundId, `capital-accounts:${run.id}`, async () => {
       const rows = await this.repo.capitalAccountsOfRun(fundId, run.id);
       const totals = Object.fromEntries(
-        MONEY_MEMBERS.map(([k, col]) => [k, money(sum(rows.map((r: CapitalAccountRow) => r[col])) as Dec)]),
+        MONEY_MEMBERS.map(([k, col]) => [k, money(sum(rows.map((r: CapitalAccountRow) => r[col])))]),
       ) as unknown as CapitalAccountsDto['totals'];
       return {
         navRunId: run.id,

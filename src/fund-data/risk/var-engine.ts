@@ -1,4 +1,4 @@
-import { D, Dec, ZERO, roundToTotal, sum } from '../common/decimals';
+import { D, type Dec, ZERO, roundToTotal, sum } from '../common/decimals';
 
 /**
  * Parametric (variance–covariance) value at risk, exactly as fund-domain.md states it, in

@@ -1,5 +1,5 @@
 import { fundScopedId } from '../ids';
-import { RowReader } from './row-validation';
+import { type RowReader } from './row-validation';
 
 export interface ImportContext {
   fundId: string;

@@ -1,5 +1,5 @@
 import { isIsoDate } from '../dates';
-import { ImportRowError } from './import-errors';
+import { type ImportRowError } from './import-errors';
 
 export interface ShareClassDefinition {
   name: string;

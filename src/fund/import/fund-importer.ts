@@ -1,12 +1,12 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
-import { DataSource, QueryRunner } from 'typeorm';
+import { type DataSource, type QueryRunner } from 'typeorm';
 import { fundIdForSlug, fundScopedId } from '../ids';
 import { chartWithOverrides } from '../ledger/chart-of-accounts';
-import { CSV_FILES, CsvFileSpec, ImportContext } from './csv-files';
-import { FundDefinition, parseFundDefinition } from './fund-definition';
-import { FundImportError, ImportRowError } from './import-errors';
+import { CSV_FILES, type CsvFileSpec, type ImportContext } from './csv-files';
+import { type FundDefinition, parseFundDefinition } from './fund-definition';
+import { FundImportError, type ImportRowError } from './import-errors';
 import { RowReader } from './row-validation';
 import { STRESS_PRESETS } from './stress-presets';
 

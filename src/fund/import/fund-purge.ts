@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { JournalRepository } from '../ledger/journal.repository';
 
 /** Child tables first; the funds row (and the API keys bound to it) stays. */

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { IsoDate, addDays } from '../dates';
+import { type DataSource } from 'typeorm';
+import { type IsoDate, addDays } from '../dates';
 import { fundIdForSlug } from '../ids';
-import { NavRunOutcome, NavRunService } from '../nav/nav-run.service';
-import { generateDemoFund, GenerateSummary } from './demo-generator';
+import { type NavRunOutcome, NavRunService } from '../nav/nav-run.service';
+import { generateDemoFund, type GenerateSummary } from './demo-generator';
 import { DEMO_DEFAULT_TRADES, DEMO_END_DATE, DEMO_SEED } from './demo-universe';
 import { importFundFolder } from './fund-importer';
 import { purgeSyntheticFundBooks } from './fund-purge';

@@ -1,4 +1,4 @@
-import { Decimal, ZERO } from '../money';
+import { type Decimal, ZERO } from '../money';
 
 export type EntrySource =
   | 'trade'

@@ -1,6 +1,6 @@
 import { fundScopedId } from '../ids';
-import { Decimal } from '../money';
-import { JournalEntryDraft } from './journal-entry';
+import { type Decimal } from '../money';
+import { type JournalEntryDraft } from './journal-entry';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Q = { query(sql: string, parameters?: unknown[]): Promise<any> };

@@ -1,5 +1,5 @@
 import { Decimal, ZERO } from '../money';
-import { EngineState, LotState } from './engine-types';
+import { type EngineState, type LotState } from './engine-types';
 
 export function emptyState(): EngineState {
   return {

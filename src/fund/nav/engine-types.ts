@@ -1,6 +1,6 @@
-import { CrystallizationFrequency, IsoDate } from '../dates';
-import { JournalEntryDraft } from '../ledger/journal-entry';
-import { Decimal } from '../money';
+import { type CrystallizationFrequency, type IsoDate } from '../dates';
+import { type JournalEntryDraft } from '../ledger/journal-entry';
+import { type Decimal } from '../money';
 
 export interface ShareClassTerms {
   id: string;

@@ -1,6 +1,6 @@
-import { IsoDate, daysBetween } from '../dates';
-import { Decimal, ZERO, toCents } from '../money';
-import { ExpenseEvent } from './engine-types';
+import { type IsoDate, daysBetween } from '../dates';
+import { type Decimal, ZERO, toCents } from '../money';
+import { type ExpenseEvent } from './engine-types';
 
 export interface ExpenseTerms {
   ref: string;

@@ -1,4 +1,4 @@
-import { IsoDate, daysBetween } from '../dates';
+import { type IsoDate, daysBetween } from '../dates';
 import { Decimal, ZERO, toCents } from '../money';
 
 const DAYS_IN_YEAR = 365;

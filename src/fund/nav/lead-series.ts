@@ -1,6 +1,6 @@
-import { IsoDate, isPeriodEnd } from '../dates';
+import { type IsoDate, isPeriodEnd } from '../dates';
 import { Decimal, toUnits } from '../money';
-import { ShareClassTerms } from './engine-types';
+import { type ShareClassTerms } from './engine-types';
 import { lotPerformanceFee } from './fees';
 
 /**

@@ -1,7 +1,7 @@
-import { CrystallizationFrequency, addDays, dateRange } from '../dates';
+import { type CrystallizationFrequency, addDays, dateRange } from '../dates';
 import { Decimal, ZERO } from '../money';
 import { emptyState } from './engine-state';
-import { DayInputs, DayValuation, EngineState, FlowEvent, FundTerms } from './engine-types';
+import { type DayInputs, type DayValuation, type EngineState, type FlowEvent, type FundTerms } from './engine-types';
 import { valueDay } from './nav-engine';
 
 const d = (v: Decimal.Value) => new Decimal(v);

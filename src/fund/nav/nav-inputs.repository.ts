@@ -1,7 +1,7 @@
-import { CrystallizationFrequency, IsoDate, dateRange } from '../dates';
+import { type CrystallizationFrequency, type IsoDate, dateRange } from '../dates';
 import { Decimal, ZERO } from '../money';
-import { DayInputs, FlowEvent, FundTerms, TradeEvent, TransferEvent } from './engine-types';
-import { ExpenseTerms, expenseEventForDay } from './expense-accrual';
+import { type DayInputs, type FlowEvent, type FundTerms, type TradeEvent, type TransferEvent } from './engine-types';
+import { type ExpenseTerms, expenseEventForDay } from './expense-accrual';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Q = { query(sql: string, parameters?: unknown[]): Promise<any> };

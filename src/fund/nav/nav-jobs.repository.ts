@@ -1,4 +1,4 @@
-import { IsoDate } from '../dates';
+import { type IsoDate } from '../dates';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Q = { query(sql: string, parameters?: unknown[]): Promise<any> };

@@ -1,7 +1,7 @@
-import { IsoDate } from '../dates';
-import { Decimal } from '../money';
+import { type IsoDate } from '../dates';
+import { type Decimal } from '../money';
 import { deserializeState, serializeState } from './engine-state';
-import { DayFailure, DayValuation, EngineState } from './engine-types';
+import { type DayFailure, type DayValuation, type EngineState } from './engine-types';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Q = { query(sql: string, parameters?: unknown[]): Promise<any> };

@@ -1,12 +1,12 @@
-import { DataSource, QueryRunner } from 'typeorm';
-import { IsoDate, addDays, daysBetween } from '../dates';
+import { type DataSource, type QueryRunner } from 'typeorm';
+import { type IsoDate, addDays, daysBetween } from '../dates';
 import { fundScopedId } from '../ids';
 import { emptyState } from './engine-state';
-import { DayValuation, EngineState, FundTerms } from './engine-types';
+import { type DayValuation, type EngineState, type FundTerms } from './engine-types';
 import { NavInputsRepository } from './nav-inputs.repository';
 import { NavRunRepository } from './nav-run.repository';
 import { valueDay } from './nav-engine';
-import { JournalRepository, NumberedEntry } from '../ledger/journal.repository';
+import { JournalRepository, type NumberedEntry } from '../ledger/journal.repository';
 
 export interface NavRunOptions {
   from?: IsoDate;

@@ -1,7 +1,7 @@
 import { ACCOUNTS } from '../ledger/chart-of-accounts';
-import { EntryBuilder, JournalEntryDraft } from '../ledger/journal-entry';
+import { EntryBuilder, type JournalEntryDraft } from '../ledger/journal-entry';
 import { Decimal, ZERO, toCents } from '../money';
-import { ConnectionTerms, PositionState, TradeEvent, TransferEvent } from '../nav/engine-types';
+import { type ConnectionTerms, type PositionState, type TradeEvent, type TransferEvent } from '../nav/engine-types';
 
 export const positionKey = (connection: string, symbol: string) => `${connection}|${symbol}`;
 

@@ -68,7 +68,7 @@ export class CreateKeyDto {
   name: string;
 
   @ApiProperty({ enum: SCOPES, isArray: true, example: ['fund:read'] })
-  @IsArray() @ArrayUnique() @ArrayMaxSize(SCOPES.length) @IsIn(SCOPES as unknown as string[], { each: true })
+  @IsArray() @ArrayUnique() @ArrayMaxSize(SCOPES.length) @IsIn(SCOPES, { each: true })
   scopes: Scope[];
 
   @ApiPropertyOptional({ type: String, description: 'Fund slug the key is bound to; omit for the caller\'s fund (any other fund is refused)', nullable: true, example: 'demo' })
@@ -76,7 +76,7 @@ export class CreateKeyDto {
   fund?: string | null;
 
   @ApiPropertyOptional({ enum: PLANS, default: 'free' })
-  @IsOptional() @IsIn(PLANS as unknown as string[])
+  @IsOptional() @IsIn(PLANS)
   plan?: Plan;
 
   @ApiPropertyOptional({ description: 'Owning identity: omit for the caller\'s own; a fund admin may name a service identity of the fund. Any other account is refused.', example: 'demo/reporting-bot' })

@@ -29,7 +29,7 @@ export class ConsentViewDto {
 export class ApproveConsentDto {
   @ApiProperty({ example: 'demo' }) @IsString() @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/) fund: string;
   @ApiProperty({ enum: SCOPES, isArray: true, example: ['fund:read'] })
-  @IsArray() @ArrayMinSize(1) @ArrayUnique() @ArrayMaxSize(SCOPES.length) @IsIn(SCOPES as unknown as string[], { each: true })
+  @IsArray() @ArrayMinSize(1) @ArrayUnique() @ArrayMaxSize(SCOPES.length) @IsIn(SCOPES, { each: true })
   scopes: (typeof SCOPES)[number][];
 }
 
