@@ -2,6 +2,7 @@ import { applyDecorators, Body, Controller, HttpCode, Post } from '@nestjs/commo
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { OptionalAuth } from '../common/auth/auth.decorators';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
+import { CalculatorPool } from './calculator-pool';
 import {
   BACK_OFFICE_SAVINGS,
   CalculatorDefinition,
@@ -40,6 +41,7 @@ function CalculatorRoute(def: CalculatorDefinition<any, unknown>) {
     ApiResponse({ status: 413, description: 'Body over the limit, a CSV field over 512 KiB, or reportText over 200 000 characters.' }),
     ApiResponse({ status: 415, description: 'The body is not application/json.' }),
     ApiResponse({ status: 429, description: 'Daily cap reached (500 a day per IP without a key; more by plan). See Retry-After.' }),
+    ApiResponse({ status: 503, description: 'unavailable: the worker pool for large inputs is at capacity; retry after Retry-After.' }),
   );
 }
 
@@ -50,38 +52,40 @@ function CalculatorRoute(def: CalculatorDefinition<any, unknown>) {
 @RateLimitPolicy('calc-daily')
 @Controller('api/v1/calc')
 export class CalculatorsController {
+  constructor(private readonly pool: CalculatorPool) {}
+
   @CalculatorRoute(FEE_CALCULATOR)
   feeCalculator(@Body() body: FeeCalculatorRequest) {
-    return runCalculator(FEE_CALCULATOR, body);
+    return this.pool.run(FEE_CALCULATOR, body);
   }
 
   @CalculatorRoute(NAV_VALIDATOR)
   navValidator(@Body() body: NavValidatorRequest) {
-    return runCalculator(NAV_VALIDATOR, body);
+    return this.pool.run(NAV_VALIDATOR, body);
   }
 
   @CalculatorRoute(EXPOSURE_ANALYSIS)
   exposureAnalysis(@Body() body: ExposureAnalysisRequest) {
-    return runCalculator(EXPOSURE_ANALYSIS, body);
+    return this.pool.run(EXPOSURE_ANALYSIS, body);
   }
 
   @CalculatorRoute(OPERATING_COST_CALCULATOR)
   operatingCostCalculator(@Body() body: OperatingCostRequest) {
-    return runCalculator(OPERATING_COST_CALCULATOR, body);
+    return this.pool.run(OPERATING_COST_CALCULATOR, body);
   }
 
   @CalculatorRoute(BACK_OFFICE_SAVINGS)
   backOfficeSavings(@Body() body: OperatingCostRequest) {
-    return runCalculator(BACK_OFFICE_SAVINGS, body);
+    return this.pool.run(BACK_OFFICE_SAVINGS, body);
   }
 
   @CalculatorRoute(FUND_HEALTH_CHECK)
   fundHealthCheck(@Body() body: FundHealthCheckRequest) {
-    return runCalculator(FUND_HEALTH_CHECK, body);
+    return this.pool.run(FUND_HEALTH_CHECK, body);
   }
 
   @CalculatorRoute(LP_REPORT_GRADER)
   lpReportGrader(@Body() body: LpReportGraderRequest) {
-    return runCalculator(LP_REPORT_GRADER, body);
+    return this.pool.run(LP_REPORT_GRADER, body);
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CalculatorPool } from './calculator-pool';
 import { CalculatorsController } from './calculators.controller';
 
-/** Stateless calculators: no providers, nothing stored; the engines are plain functions. */
-@Module({ controllers: [CalculatorsController] })
+/** Stateless calculators: nothing stored; the engines are plain functions, large inputs run on a worker pool. */
+@Module({ controllers: [CalculatorsController], providers: [CalculatorPool] })
 export class CalculatorsModule {}

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseKeyRing, type SealingKey } from '../common/crypto/sealer';
 
@@ -13,6 +14,10 @@ export type RateLimits = Record<PolicyName, Record<Plan, number>>;
 
 export interface AppConfig {
   databaseUrl: string;
+  /** DATABASE_READ_URL: a streaming replica for read routes whose answer may lag; null: the primary. */
+  databaseReadUrl: string | null;
+  /** READ_REPLICA_MAX_LAG_MS: above this replay lag the replica is skipped and the primary answers. */
+  readReplicaMaxLagMs: number;
   redisUrl: string;
   port: number;
   host: string;
@@ -58,6 +63,10 @@ export interface AppConfig {
   publicBaseUrl: string;
   /** seed:demo sets this password for the demo console people; null: generate and print one. */
   demoAdminPassword: string | null;
+  /** CALC_WORKERS: worker threads for CPU-heavy calculator calls (default: cores − 1, at least 1; 0 = inline). */
+  calcWorkers: number;
+  /** CALC_QUEUE_MAX: heavy calls waiting for a worker before new ones answer 503 + Retry-After. */
+  calcQueueMax: number;
 }
 
 export class ConfigError extends Error {
@@ -223,6 +232,8 @@ function readConfig(env: Env): AppConfig {
   if (cursorSecret.length < 16) throw new ConfigError('CURSOR_SECRET', 'must be at least 16 characters');
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/fundgate', ['postgres:', 'postgresql:']),
+    databaseReadUrl: env.DATABASE_READ_URL ? url(env, 'DATABASE_READ_URL', '', ['postgres:', 'postgresql:']) : null,
+    readReplicaMaxLagMs: int(env, 'READ_REPLICA_MAX_LAG_MS', 5_000, 0, 600_000),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379/0', ['redis:', 'rediss:']),
     port,
     host: str(env, 'HOST', '0.0.0.0'),
@@ -254,6 +265,8 @@ function readConfig(env: Env): AppConfig {
     consoleSignup: bool(env, 'CONSOLE_SIGNUP', true),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']).replace(/\/+$/, ''),
     demoAdminPassword,
+    calcWorkers: int(env, 'CALC_WORKERS', Math.max(1, availableParallelism() - 1), 0, 64),
+    calcQueueMax: int(env, 'CALC_QUEUE_MAX', 2 * Math.max(1, availableParallelism() - 1), 0, 10_000),
   };
 }
 

@@ -1,0 +1,78 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { extname, join } from 'node:path';
+import { Piscina } from 'piscina';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { ProblemError } from '../common/errors/problem';
+import { type CalculatorDefinition, runCalculator, withDefaults } from './calculators.registry';
+import type { WorkerAnswer, WorkerTask } from './calculator.worker';
+
+/** Text inputs at or above this many characters make a call heavy (CSV parsing, report grading). */
+export const HEAVY_TEXT_CHARS = 16 * 1024;
+/** Fee schedules of at least this many periods (horizon × periods a year) are heavy. */
+export const HEAVY_FEE_PERIODS = 40;
+/** Seconds a caller is told to wait when the heavy queue is full. */
+export const CALC_RETRY_AFTER_SECONDS = 1;
+
+const TEXT_FIELDS = ['positionsCsv', 'lpRowsCsv', 'reportText'] as const;
+
+/** Whether a validated body is worth a thread hop (small calls run inline: the hop costs ~0.1 ms). */
+export function isHeavy(def: CalculatorDefinition<any, unknown>, body: Record<string, unknown> | undefined): boolean {
+  const input = withDefaults(def.defaults as Record<string, unknown>, body);
+  if (def.name === 'fee-calculator') {
+    const years = typeof input.horizonYears === 'number' ? input.horizonYears : 0;
+    return years * (input.crystallization === 'quarterly' ? 4 : 1) >= HEAVY_FEE_PERIODS;
+  }
+  return TEXT_FIELDS.some((f) => typeof input[f] === 'string' && (input[f] as string).length >= HEAVY_TEXT_CHARS);
+}
+
+/**
+ * CPU-heavy calculator calls run on a piscina worker-thread pool (CALC_WORKERS threads, default
+ * cores − 1, started on the first heavy call) so the event loop keeps serving fund reads. At most CALC_QUEUE_MAX heavy calls wait;
+ * beyond that the answer is 503 `unavailable` with Retry-After instead of a growing queue, which
+ * also bounds an accepted call's latency to about (CALC_QUEUE_MAX / CALC_WORKERS + 1) service times.
+ */
+@Injectable()
+export class CalculatorPool implements OnModuleDestroy {
+  private pool: Piscina | null = null;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  private threads(): Piscina {
+    const ext = extname(__filename);
+    this.pool ??= new Piscina({
+      filename: join(__dirname, `calculator.worker${ext}`),
+      minThreads: this.config.calcWorkers,
+      maxThreads: this.config.calcWorkers,
+      maxQueue: this.config.calcQueueMax,
+      idleTimeout: 60_000,
+      // TypeScript sources (development, tests) are compiled on load by the same register hook
+      execArgv: ext === '.ts' ? ['-r', '@swc-node/register'] : [],
+    });
+    return this.pool;
+  }
+
+  async run<I extends object, O>(def: CalculatorDefinition<I, O>, body: Partial<I> | undefined): Promise<O> {
+    if (this.config.calcWorkers === 0 || !isHeavy(def, body as Record<string, unknown> | undefined)) return runCalculator(def, body);
+    let answer: WorkerAnswer;
+    try {
+      answer = (await this.threads().run({ name: def.name, body: body ? { ...body } : undefined } satisfies WorkerTask)) as WorkerAnswer;
+    } catch (err) {
+      if ((err as Error).message === 'Task queue is at limit') throw busy();
+      throw err;
+    }
+    if ('problem' in answer) {
+      const p = answer.problem;
+      throw new ProblemError(p.code, p.detail, p.errors, p.headers);
+    }
+    return answer.ok as O;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool?.close({ force: true });
+  }
+}
+
+function busy(): ProblemError {
+  return new ProblemError('unavailable', `the calculators are at capacity; retry in ${CALC_RETRY_AFTER_SECONDS} s`, undefined,
+    { 'Retry-After': String(CALC_RETRY_AFTER_SECONDS) });
+}
