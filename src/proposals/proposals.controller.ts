@@ -5,9 +5,10 @@ import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
-import { ProposalDto, ProposalKind, ProposalListDto, ProposalListQueryDto } from './dto/proposal.dto';
+import { ProposalDto, ProposalListDto, ProposalListQueryDto } from './dto/proposal.dto';
 import { CapitalActivityProposalDto, ExpenseProposalDto, JournalEntryProposalDto, LpReportProposalDto } from './dto/propose.dto';
 import { REPLAYED_HEADER } from './idempotency.service';
+import type { KindedInput } from './kinds';
 import { ProposalsService } from './proposals.service';
 
 const IdempotencyKeyHeader = () => ApiHeader({
@@ -26,8 +27,8 @@ const IdempotencyKeyHeader = () => ApiHeader({
 export class ProposalsController {
   constructor(private readonly proposals: ProposalsService) {}
 
-  private async stage(p: Principal, kind: ProposalKind, body: object, key: string | undefined, reply: FastifyReply): Promise<ProposalDto> {
-    const outcome = await this.proposals.propose(p, kind, body, key);
+  private async stage(p: Principal, request: KindedInput, key: string | undefined, reply: FastifyReply): Promise<ProposalDto> {
+    const outcome = await this.proposals.propose(p, request, key);
     if (outcome.replayed) reply.header(REPLAYED_HEADER, 'true');
     return outcome.record;
   }
@@ -40,7 +41,7 @@ export class ProposalsController {
   @Returns(ProposalDto, { status: 201 })
   journalEntry(@CurrentPrincipal() p: Principal, @Body() body: JournalEntryProposalDto, @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
-    return this.stage(p, 'journal-entry', body, key, reply);
+    return this.stage(p, { kind: 'journal-entry', input: body }, key, reply);
   }
 
   @Post('expense')
@@ -51,7 +52,7 @@ export class ProposalsController {
   @Returns(ProposalDto, { status: 201 })
   expense(@CurrentPrincipal() p: Principal, @Body() body: ExpenseProposalDto, @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
-    return this.stage(p, 'expense', body, key, reply);
+    return this.stage(p, { kind: 'expense', input: body }, key, reply);
   }
 
   @Post('capital-activity')
@@ -62,7 +63,7 @@ export class ProposalsController {
   @Returns(ProposalDto, { status: 201 })
   capitalActivity(@CurrentPrincipal() p: Principal, @Body() body: CapitalActivityProposalDto, @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
-    return this.stage(p, 'capital-activity', body, key, reply);
+    return this.stage(p, { kind: 'capital-activity', input: body }, key, reply);
   }
 
   @Post('lp-report')
@@ -73,7 +74,7 @@ export class ProposalsController {
   @Returns(ProposalDto, { status: 201 })
   lpReport(@CurrentPrincipal() p: Principal, @Body() body: LpReportProposalDto, @Headers('idempotency-key') key: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
-    return this.stage(p, 'lp-report', body, key, reply);
+    return this.stage(p, { kind: 'lp-report', input: body }, key, reply);
   }
 
   @Get()

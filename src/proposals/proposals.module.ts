@@ -4,7 +4,6 @@ import { AdminProposalsController } from './admin-proposals.controller';
 import { IdempotencyExpiryJob } from './idempotency-expiry.job';
 import { IdempotencyService } from './idempotency.service';
 import { NavPublicationController, NavPublicationService } from './nav-publication';
-import { ProposalRules } from './proposal-rules';
 import { ProposalsController } from './proposals.controller';
 import { ProposalsRepository } from './proposals.repository';
 import { ProposalsService } from './proposals.service';
@@ -13,6 +12,6 @@ import { ProposalsService } from './proposals.service';
 @Module({
   imports: [WebhooksModule],
   controllers: [ProposalsController, AdminProposalsController, NavPublicationController],
-  providers: [ProposalsRepository, ProposalsService, ProposalRules, IdempotencyService, IdempotencyExpiryJob, NavPublicationService],
+  providers: [ProposalsRepository, ProposalsService, IdempotencyService, IdempotencyExpiryJob, NavPublicationService],
 })
 export class ProposalsModule {}

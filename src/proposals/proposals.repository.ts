@@ -3,14 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Role } from '../common/auth/scopes';
 import type { ProposalKind } from './dto/proposal.dto';
-import type { ProposalPayload } from './proposal-rules';
+import type { KindedPayload, ProposalPayload } from './kinds';
 
-export interface ProposalRow {
+/** A proposal row; `kind` and `payload` are the discriminated pair of its kind. */
+export type ProposalRow = ProposalRowBase & KindedPayload;
+
+interface ProposalRowBase {
   id: string;
   fund_id: string;
-  kind: ProposalKind;
   status: 'pending' | 'approved' | 'rejected';
-  payload: ProposalPayload;
   proposed_by_account_id: string;
   proposed_by_key_id: string;
   /** The person behind the proposing account (null: a service identity). */

@@ -6,9 +6,9 @@ import { fundIdOf, keyIdOf, type Principal } from '../common/auth/principal';
 import { notFound, ProblemError } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor';
 import { EventOutbox } from '../webhooks/event-outbox';
-import { ProposalDto, ProposalKind, ProposalListDto } from './dto/proposal.dto';
+import { ProposalDto, ProposalListDto } from './dto/proposal.dto';
 import { IdempotencyService, requestFingerprint } from './idempotency.service';
-import { ProposalRules } from './proposal-rules';
+import { type KindedInput, executeProposal, validateProposal } from './kinds';
 import { proposalView } from './proposal-views';
 import { ProposalRow, ProposalsRepository } from './proposals.repository';
 
@@ -31,22 +31,22 @@ export class ProposalsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly repo: ProposalsRepository,
-    private readonly rules: ProposalRules,
     private readonly idempotency: IdempotencyService,
     private readonly outbox: EventOutbox,
     private readonly cursors: CursorCodec,
   ) {}
 
-  async propose(p: Principal, kind: ProposalKind, input: object, rawKey: string | string[] | undefined): Promise<ProposeOutcome> {
+  async propose(p: Principal, request: KindedInput, rawKey: string | string[] | undefined): Promise<ProposeOutcome> {
     const fundId = fundIdOf(p);
     const keyId = keyIdOf(p);
     const key = this.idempotency.parseKey(rawKey);
-    if (key === null) return { record: await this.stage(p, fundId, kind, input, null), replayed: false };
+    if (key === null) return { record: await this.stage(p, fundId, request, null), replayed: false };
+    const { kind, input } = request;
 
     const claim = await this.idempotency.begin(keyId, key, `POST proposals/${kind}`, requestFingerprint(kind, input));
     if (!claim.fresh) return { record: this.idempotency.replay<ProposalDto>(claim), replayed: true };
     try {
-      const record = await this.stage(p, fundId, kind, input, (m, rec) => this.idempotency.complete(m, keyId, key, claim.token, 201, rec));
+      const record = await this.stage(p, fundId, request, (m, rec) => this.idempotency.complete(m, keyId, key, claim.token, 201, rec));
       return { record, replayed: false };
     } catch (err) {
       if (err instanceof ProblemError && err.status >= 400 && err.status < 500 && err.code !== 'idempotency_in_progress') {
@@ -58,11 +58,11 @@ export class ProposalsService {
     }
   }
 
-  private async stage(p: Principal, fundId: string, kind: ProposalKind, input: object,
+  private async stage(p: Principal, fundId: string, request: KindedInput,
     record: ((m: EntityManager, rec: ProposalDto) => Promise<void>) | null): Promise<ProposalDto> {
-    const payload = await this.rules.check(this.db, fundId, kind, this.rules.normalize(kind, input));
+    const payload = await validateProposal(this.db, fundId, request);
     return this.db.transaction(async (m) => {
-      const row = await this.repo.insert(m, { id: randomUUID(), fundId, kind, payload, accountId: p.accountId, keyId: keyIdOf(p) });
+      const row = await this.repo.insert(m, { id: randomUUID(), fundId, kind: request.kind, payload, accountId: p.accountId, keyId: keyIdOf(p) });
       const view = proposalView(row);
       if (record) await record(m, view);
       return view;
@@ -124,8 +124,7 @@ export class ProposalsService {
   async approve(p: Principal, id: string, note: string | null): Promise<ProposalDto> {
     return this.db.transaction(async (m) => {
       const row = await this.lockForDecision(m, p, id, true);
-      const payload = await this.rules.check(m, row.fund_id, row.kind, row.payload, true);
-      const execution = await this.rules.execute(m, row.fund_id, row.id, row.kind, payload);
+      const execution = await executeProposal(m, row.fund_id, row.id, row);
       const decided = await this.repo.decide(m, row.id, { status: 'approved', accountId: p.accountId, keyId: p.keyId, userId: p.userId, note, executionRef: execution.executionRef });
       const view = proposalView(decided);
       await this.outbox.emit(m, row.fund_id, 'proposal.approved', {

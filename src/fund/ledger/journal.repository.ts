@@ -1,9 +1,8 @@
 import { fundScopedId } from '../ids';
 import { type Decimal } from '../money';
 import { type JournalEntryDraft } from './journal-entry';
+import type { Queryable } from '../../database/queryable';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Q = { query(sql: string, parameters?: unknown[]): Promise<any> };
 
 const LINE_BATCH = 20_000;
 const m = (d: Decimal) => d.toFixed(2);
@@ -22,7 +21,7 @@ export interface NumberedEntry {
  * its transaction, so two writers can never take the same number.
  */
 export class JournalRepository {
-  constructor(private readonly q: Q) {}
+  constructor(private readonly q: Queryable) {}
 
   async lockBooks(fundId: string): Promise<void> {
     await this.q.query(`SELECT id FROM funds WHERE id = $1 FOR UPDATE`, [fundId]);

@@ -1,7 +1,6 @@
 import { type IsoDate } from '../dates';
+import type { Queryable } from '../../database/queryable';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Q = { query(sql: string, parameters?: unknown[]): Promise<any> };
 
 export interface NavJobRow {
   id: string;
@@ -38,7 +37,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** NAV-run jobs (the admin API's job resource) and the admin listing of a fund's runs. Fund-scoped. */
 export class NavJobsRepository {
-  constructor(private readonly q: Q) {}
+  constructor(private readonly q: Queryable) {}
 
   /** Inserts a queued job, or answers the fund's active job when one is already queued or running. */
   async insertQueued(

@@ -2,9 +2,8 @@ import { type IsoDate } from '../dates';
 import { type Decimal } from '../money';
 import { deserializeState, serializeState } from './engine-state';
 import { type DayFailure, type DayValuation, type EngineState } from './engine-types';
+import type { Queryable } from '../../database/queryable';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Q = { query(sql: string, parameters?: unknown[]): Promise<any> };
 
 export interface CompleteRunRef {
   id: string;
@@ -16,7 +15,7 @@ const m = (d: Decimal) => d.toFixed(2);
 
 /** Writes NAV runs, their results and their journal entries; reads run checkpoints. */
 export class NavRunRepository {
-  constructor(private readonly q: Q) {}
+  constructor(private readonly q: Queryable) {}
 
   async lastCompleteRunBefore(fundId: string, date: IsoDate): Promise<{ ref: CompleteRunRef; state: EngineState } | null> {
     const [row] = await this.q.query(

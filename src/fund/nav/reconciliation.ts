@@ -1,4 +1,5 @@
 import { Decimal } from '../money';
+import type { Queryable } from '../../database/queryable';
 
 export interface ReconciliationRow {
   valuationDate: string;
@@ -23,11 +24,9 @@ export function reconcile(valuationDate: string, shadowNav: Decimal, administrat
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Q = { query(sql: string, parameters?: unknown[]): Promise<any> };
 
 /** Every administrator NAV that has a complete shadow run for its date, newest first. */
-export async function reconciliationForFund(q: Q, fundId: string, toleranceRatio: string, limit = 100): Promise<ReconciliationRow[]> {
+export async function reconciliationForFund(q: Queryable, fundId: string, toleranceRatio: string, limit = 100): Promise<ReconciliationRow[]> {
   const rows = await q.query(
     `SELECT a.valuation_date::text AS d, r.net_asset_value::text AS shadow, a.net_asset_value::text AS admin
        FROM admin_navs a JOIN nav_runs r ON r.fund_id = a.fund_id AND r.valuation_date = a.valuation_date AND r.status = 'complete'

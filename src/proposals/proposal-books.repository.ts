@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../database/queryable';
+import type { JournalEntryDraft } from '../fund/ledger/journal-entry';
+import { JournalRepository } from '../fund/ledger/journal.repository';
+import type { DealingFrequency } from '../fund/reporting/dealing-calendar';
+
+export interface DistributedReport {
+  id: string;
+  period_start: string;
+  period_end: string;
+  distributed_at: Date;
+}
+
+/**
+ * The books as proposals see them: the reads their rules check (optionally locking the rows relied on,
+ * inside the approval transaction) and the writes approval makes. Built over the DataSource when a
+ * proposal is staged and over the transaction's manager when it is approved.
+ */
+export class ProposalBooksRepository {
+  constructor(private readonly q: Queryable) {}
+
+  async unknownAccounts(fundId: string, codes: string[]): Promise<string[]> {
+    const rows: { code: string }[] = await this.q.query(
+      `SELECT code FROM chart_of_accounts WHERE fund_id = $1 AND code = ANY ($2::text[])`,
+      [fundId, codes],
+    );
+    const known = new Set(rows.map((r) => r.code));
+    return [...new Set(codes)].filter((c) => !known.has(c));
+  }
+
+  async investorExists(fundId: string, investorId: string, lock: boolean): Promise<boolean> {
+    const rows: unknown[] = await this.q.query(
+      `SELECT id, status FROM investors WHERE fund_id = $1 AND id = $2${lock ? ' FOR SHARE' : ''}`,
+      [fundId, investorId],
+    );
+    return rows.length > 0;
+  }
+
+  /** A share class by name or id. */
+  async shareClass(fundId: string, nameOrId: string, lock: boolean): Promise<{ id: string; name: string; status: string } | null> {
+    const rows: { id: string; name: string; status: string }[] = await this.q.query(
+      `SELECT id, name, status FROM share_classes WHERE fund_id = $1 AND (name = $2 OR id::text = lower($2))${lock ? ' FOR SHARE' : ''}`,
+      [fundId, nameOrId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async dealingTerms(fundId: string): Promise<{ frequency: DealingFrequency; subscriptionNoticeDays: number; redemptionNoticeDays: number }> {
+    const [terms] = await this.q.query(
+      `SELECT dealing_frequency, subscription_notice_days, redemption_notice_days FROM funds WHERE id = $1`,
+      [fundId],
+    );
+    return {
+      frequency: terms.dealing_frequency,
+      subscriptionNoticeDays: terms.subscription_notice_days,
+      redemptionNoticeDays: terms.redemption_notice_days,
+    };
+  }
+
+  async lpReportStatus(fundId: string, reportId: string, lock: boolean): Promise<string | null> {
+    const rows: { status: string }[] = await this.q.query(
+      `SELECT status FROM lp_reports WHERE fund_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+      [fundId, reportId],
+    );
+    return rows[0]?.status ?? null;
+  }
+
+  /** The id of a report already distributed for exactly this period, if any. */
+  async distributedReportFor(fundId: string, periodStart: string, periodEnd: string): Promise<string | null> {
+    const rows: { id: string }[] = await this.q.query(
+      `SELECT id FROM lp_reports WHERE fund_id = $1 AND period_start = $2 AND period_end = $3 AND status = 'distributed'`,
+      [fundId, periodStart, periodEnd],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  async postJournalEntry(fundId: string, draft: JournalEntryDraft): Promise<{ id: string }> {
+    return new JournalRepository(this.q).postEntry(fundId, draft);
+  }
+
+  async insertExpense(
+    fundId: string,
+    ref: string,
+    e: { category: string; vendor: string; description: string; accrualDate: string; periodEnd: string; amount: string },
+  ): Promise<string> {
+    const id = randomUUID();
+    await this.q.query(
+      `INSERT INTO expenses (id, fund_id, external_id, category, vendor, description, accrual_date, period_end, amount, currency, status)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, base_currency, 'accrued' FROM funds WHERE id = $2`,
+      [id, fundId, ref, e.category, e.vendor, e.description, e.accrualDate, e.periodEnd, e.amount],
+    );
+    return id;
+  }
+
+  async insertCapitalActivity(
+    fundId: string,
+    ref: string,
+    c: { investorId: string; shareClassId?: string; type: string; amount: string | null; fraction: string | null; dealingDate: string },
+  ): Promise<string> {
+    const id = randomUUID();
+    await this.q.query(
+      `INSERT INTO capital_activity (id, fund_id, external_id, investor_id, share_class_id, type, requested_amount, requested_fraction, dealing_date, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', now())`,
+      [id, fundId, ref, c.investorId, c.shareClassId, c.type, c.amount, c.fraction, c.dealingDate],
+    );
+    return id;
+  }
+
+  /** Marks a draft report distributed; null when it is no longer a draft. */
+  async distributeDraft(fundId: string, reportId: string): Promise<DistributedReport | null> {
+    const [rows]: [DistributedReport[], number] = await this.q.query(
+      `UPDATE lp_reports SET status = 'distributed', distributed_at = now() WHERE fund_id = $1 AND id = $2 AND status = 'draft'
+       RETURNING id, period_start::text, period_end::text, distributed_at`,
+      [fundId, reportId],
+    );
+    return rows.length === 1 ? rows[0] : null;
+  }
+
+  async insertDistributedReport(fundId: string, ref: string, r: { periodStart: string; periodEnd: string; preview: string }): Promise<DistributedReport> {
+    const rows: DistributedReport[] = await this.q.query(
+      `INSERT INTO lp_reports (id, fund_id, external_id, period_start, period_end, status, preview, distributed_at)
+       VALUES ($1, $2, $3, $4, $5, 'distributed', $6, now()) RETURNING id, period_start::text, period_end::text, distributed_at`,
+      [randomUUID(), fundId, ref, r.periodStart, r.periodEnd, r.preview],
+    );
+    return rows[0];
+  }
+}
