@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ReadReplica } from '../database/read-replica';
 import { AnswerCache } from './common/answer-cache';
 import { BooksRepository } from './common/books.repository';
 import { LiveBookService } from './common/live-book.service';
@@ -42,7 +43,7 @@ export const FUND_DATA_SERVICES = [
     TradesController, NavController,
   ],
   providers: [
-    AnswerCache, BooksRepository, LiveBookService, FundProfileRepository, PositionsRepository, RiskRepository, LedgerRepository,
+    ReadReplica, AnswerCache, BooksRepository, LiveBookService, FundProfileRepository, PositionsRepository, RiskRepository, LedgerRepository,
     InvestorsRepository, ReportingRepository, TradesRepository, NavRepository, ...FUND_DATA_SERVICES,
   ],
   exports: [...FUND_DATA_SERVICES, LiveBookService],

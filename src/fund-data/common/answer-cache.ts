@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { REDIS } from '../../redis/redis.module';
 import { JournalRepository } from '../../fund/ledger/journal.repository';
+import { ReadReplica } from '../../database/read-replica';
 
 /**
  * A short name for the database the answers come from (host, port and database name; never the
@@ -38,7 +37,7 @@ export class AnswerCache {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly db: ReadReplica,
   ) {
     this.ttlMs = config.liveCacheSeconds * 1000;
     this.namespace = cacheNamespace(config.databaseUrl);
@@ -56,7 +55,13 @@ export class AnswerCache {
     return value;
   }
 
-  async immutableAnswer<T>(fundId: string, key: string, compute: () => Promise<T>): Promise<T> {
+  immutableAnswer<T>(fundId: string, key: string, compute: () => Promise<T>): Promise<T> {
+    // one source (replica within its lag bound, or the primary) for the generation and the rows,
+    // so an answer is never cached under a generation newer than the rows it was computed from
+    return this.db.pinned(() => this.cachedAnswer(fundId, key, compute));
+  }
+
+  private async cachedAnswer<T>(fundId: string, key: string, compute: () => Promise<T>): Promise<T> {
     const generation = await new JournalRepository(this.db).generation(fundId);
     const redisKey = `fundgate:${this.namespace}:fund-data:${fundId}:g${generation}:${key}`;
     if (this.redis.status !== 'ready') return compute(); // Redis away: recompute rather than wait for the command timeout

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ReadReplica } from '../../database/read-replica';
 
 export interface CompleteRunRow {
   id: string;
@@ -24,7 +23,7 @@ export interface LiveHoldingRow {
 /** Fund-scoped reads shared by several read areas: the latest complete run and live holdings. */
 @Injectable()
 export class BooksRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly db: ReadReplica) {}
 
   async latestCompleteRun(fundId: string): Promise<CompleteRunRow | null> {
     const rows: CompleteRunRow[] = await this.db.query(

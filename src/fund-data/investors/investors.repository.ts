@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ReadReplica } from '../../database/read-replica';
 
 export interface CapitalAccountRow {
   investor_id: string;
@@ -21,7 +20,7 @@ export interface CapitalAccountRow {
 /** Investor reads. Only display columns are ever selected: PII columns stay in the database. */
 @Injectable()
 export class InvestorsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly db: ReadReplica) {}
 
   investorsWithHoldings(fundId: string, runId: string | null, limit: number) {
     return this.db.query(

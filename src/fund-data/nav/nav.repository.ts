@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ReadReplica } from '../../database/read-replica';
 
 @Injectable()
 export class NavRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly db: ReadReplica) {}
 
   runsForFund(fundId: string, from: string | null, to: string | null, limit: number) {
     return this.db.query(

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ReadReplica } from '../../database/read-replica';
 
 export interface FundTermsRow {
   base_currency: string;
@@ -33,7 +32,7 @@ export interface ShareClassRow {
 
 @Injectable()
 export class FundProfileRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly db: ReadReplica) {}
 
   async fundTerms(fundId: string): Promise<FundTermsRow | null> {
     const rows: FundTermsRow[] = await this.db.query(

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ReadReplica } from '../../database/read-replica';
 
 export interface ExposureSeriesRow {
   date: string;
@@ -12,7 +11,7 @@ export interface ExposureSeriesRow {
 
 @Injectable()
 export class PositionsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly db: ReadReplica) {}
 
   /** Exposure per complete run in the trailing `days` ending at the latest complete run (live connections only). */
   exposureByCompleteRun(fundId: string, days: number): Promise<ExposureSeriesRow[]> {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ReadReplica } from '../../database/read-replica';
 
 export interface RunRow {
   id: string;
@@ -37,7 +36,7 @@ export interface WindowTotals {
 
 @Injectable()
 export class RiskRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly db: ReadReplica) {}
 
   /** Closes of the given symbols on or before `asOf`, for at most `days` calendar days back. */
   closesForSymbols(fundId: string, symbols: string[], asOf: string, days: number) {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ReadReplica } from '../../database/read-replica';
 import { orderedRead } from '../common/ordered-read';
 
 export interface TradeRow {
@@ -26,7 +25,7 @@ export interface TradeFilter {
 
 @Injectable()
 export class TradesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly reads: ReadReplica) {}
 
   /**
    * One keyset page, most recent first. The position (executed_at, id) is compared as a row
@@ -35,7 +34,7 @@ export class TradesRepository {
    * Read through `orderedRead` so the plan is that index walk even without planner statistics.
    */
   tradesForFund(fundId: string, f: TradeFilter): Promise<TradeRow[]> {
-    return orderedRead<TradeRow>(this.db, PAGE_SQL, [
+    return orderedRead<TradeRow>(this.reads.dataSource(), PAGE_SQL, [
       fundId, f.fromTs, f.toTs, f.symbol, f.side, f.after?.executedAt ?? null, f.after?.id ?? null, f.limit,
     ]);
   }
