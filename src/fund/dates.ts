@@ -47,6 +47,3 @@ export function dateRange(from: IsoDate, to: IsoDate): IsoDate[] {
   return out;
 }
 
-export function compareDates(a: IsoDate, b: IsoDate): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -4,10 +4,6 @@ import Decimal from 'decimal.js';
 export { Decimal };
 export const ZERO = new Decimal(0);
 
-export function dec(value: Decimal.Value): Decimal {
-  return new Decimal(value);
-}
-
 /** Rounds to cents, half away from zero: the one place money is rounded at booking. */
 export function toCents(value: Decimal): Decimal {
   return value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
@@ -22,10 +18,6 @@ export function sum(values: Iterable<Decimal>): Decimal {
   let total = ZERO;
   for (const v of values) total = total.plus(v);
   return total;
-}
-
-export function money(value: Decimal): string {
-  return value.toFixed(2);
 }
 
 /**

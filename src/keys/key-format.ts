@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
+import { crc32 as zlibCrc32 } from 'node:zlib';
 
 /**
  * API key format: `svc_dk_` + 32 random base62 characters + 6 base62 characters of checksum
@@ -11,21 +12,9 @@ const BODY_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const KEY_PATTERN = /^svc_dk_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
+/** CRC-32/IEEE of the UTF-8 bytes (node:zlib's, the same polynomial and reflection as zip and PNG). */
 export function crc32(text: string): number {
-  let crc = 0xffffffff;
-  const bytes = Buffer.from(text, 'utf8');
-  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
+  return zlibCrc32(text);
 }
 
 export function toBase62(value: number, width: number): string {

@@ -39,6 +39,3 @@ export function smallestRoleCovering(scopes: readonly Scope[]): Role {
   return ROLES.find((r) => scopes.every((s) => ROLE_SCOPES[r].includes(s)))!;
 }
 
-export function roleRank(role: Role): number {
-  return ROLES.indexOf(role);
-}

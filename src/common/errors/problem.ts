@@ -118,7 +118,5 @@ export function problemBody(err: ProblemError, instance: string, requestId: stri
 /** Shorthands used across the code base. */
 export const invalidParameter = (field: string, message: string) =>
   new ProblemError('invalid_parameter', `${field}: ${message}`, [{ field, message }]);
-export const missingParameter = (field: string) =>
-  new ProblemError('missing_parameter', `${field} is required`, [{ field, message: 'is required' }]);
 export const notFound = (what: string) => new ProblemError('not_found', `${what} was not found`);
 export const unprocessable = (detail: string, errors?: FieldError[]) => new ProblemError('unprocessable', detail, errors);

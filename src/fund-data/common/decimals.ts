@@ -29,7 +29,6 @@ export const moneyOrNull = (v: In | null | undefined): string | null => (v === n
 export const navPerUnitOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : navPerUnit(v));
 export const ratioOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : ratio(v));
 
-export const dec = (v: In): Dec => d(v);
 export const sum = (values: In[]): Dec => values.reduce<Dec>((a, v) => a.plus(d(v)), ZERO);
 /** a / b, or zero when b is zero (a weight of nothing). */
 export const safeDiv = (a: In, b: In): Dec => (d(b).isZero() ? ZERO : d(a).dividedBy(d(b)));

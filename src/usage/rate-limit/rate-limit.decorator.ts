@@ -8,4 +8,3 @@ export const RATE_POLICY = 'fundgate:rate-policy';
 export const RateLimitPolicy = (policy: PolicyName) =>
   applyDecorators(SetMetadata(RATE_POLICY, policy), ApiExtension('x-rate-limit-policy', policy));
 
-export { ApiHeader };
