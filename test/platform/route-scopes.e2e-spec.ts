@@ -75,10 +75,10 @@ describe('route declarations (walks every registered route)', () => {
     expect(clashes).toEqual([]);
   });
 
-  it('only health, calculators, the public MCP server and console sign-in/sign-up/invitations are reachable without a key', () => {
+  it('only health, calculators, the public MCP server, console sign-in/sign-up/invitations and the OAuth endpoints are reachable without a key', () => {
     const open = routesOf(app).filter((r) => r.mode !== 'required').map((r) => r.route);
     for (const route of open) {
-      expect(route).toMatch(/^(GET \/health(\/ready)?|POST \/api\/v1\/calc\/[a-z-]+|(POST|GET|DELETE) \/api\/mcp\/public|POST \/api\/v1\/console\/(sign-in|sign-up|invitations\/:token\/accept)|GET \/api\/v1\/console\/invitations\/:token)$/);
+      expect(route).toMatch(/^(GET \/health(\/ready)?|POST \/api\/v1\/calc\/[a-z-]+|(POST|GET|DELETE) \/api\/mcp\/public(\/mcp)?|GET \/\.well-known\/oauth-(protected-resource(\/api\/mcp)?|authorization-server)|GET \/oauth\/authorize|POST \/oauth\/(token|revoke|register)|POST \/api\/v1\/console\/(sign-in|sign-up|invitations\/:token\/accept)|GET \/api\/v1\/console\/invitations\/:token)$/);
     }
   });
 
