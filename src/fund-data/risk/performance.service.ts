@@ -90,7 +90,7 @@ export class PerformanceService {
     const cls = await this.repo.shareClass(fundId, shareClass ?? null);
     if (!cls) throw notFound(shareClass ? `share class ${shareClass}` : 'share class');
     const series = await this.repo.classGrossNavPerUnitSeries(fundId, cls.id);
-    // The investor's basis: the lead series' value per original unit, net of every fee (docs/performance-basis.md).
+    // The investor's basis: the lead series' value per original unit, net of every fee (docs/books-figures.md).
     const values = leadSeriesValues({
       perfFeeRate: new Decimal(cls.perf_fee_rate), hurdleAnnualRate: cls.hurdle_annual_rate === null ? null : new Decimal(cls.hurdle_annual_rate),
       feeExempt: cls.fee_exempt, crystallizationFrequency: cls.crystallization_frequency as CrystallizationFrequency,
