@@ -54,7 +54,10 @@ describe('CORS for the public surfaces (CORS_ORIGINS)', () => {
     });
 
     it('keeps fund-data routes and the MCP servers same-origin', async () => {
-      expect((await preflight(app, '/api/v1/fund/positions', ELSEWHERE)).status).toBe(404);
+      // No preflight route for fund data: OPTIONS on the known path is a 405 (Allow: GET) without CORS headers.
+      const fundPreflight = await preflight(app, '/api/v1/fund/positions', ELSEWHERE);
+      expect(fundPreflight.status).toBe(405);
+      expect(fundPreflight.headers['access-control-allow-origin']).toBeUndefined();
       const fund = await call(app, 'GET', '/api/v1/fund/positions', { headers: { origin: ELSEWHERE } });
       expect(fund.headers['access-control-allow-origin']).toBeUndefined();
       const mcp = await preflight(app, '/api/mcp/public', ELSEWHERE);

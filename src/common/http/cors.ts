@@ -6,6 +6,9 @@ import type { AppConfig } from '../../config/config';
  * - the keyless calculators (`/api/v1/calc/*`): `*` (the default) or the named origins;
  * - the public MCP server (`/api/mcp/public`): named origins only (its Origin check, the MCP
  *   spec's DNS-rebinding rule, does not honour `*`; MCP_ALLOWED_ORIGINS are named origins too);
+ * - OAuth discovery, token, revocation and registration (`/.well-known/oauth-*`, `/oauth/token|revoke|register`):
+ *   `*`, so MCP clients that run in a browser can sign in (these answer no cookie-authenticated data;
+ *   `/oauth/authorize` is a top-level navigation and needs no CORS);
  * - every other `/api/` route (fund data, proposals, /me, /usage): named origins only, so with
  *   the default they stay same-origin (no preflight route, no header).
  * Credentials are never allowed (no Access-Control-Allow-Credentials): cookies do not cross
@@ -16,10 +19,13 @@ export const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Accept, MCP-Prot
 export const CORS_EXPOSE_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, Location';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
-type Surface = 'calc' | 'mcp-public' | 'api';
+type Surface = 'calc' | 'mcp-public' | 'oauth' | 'api';
+
+const OAUTH_PUBLIC = /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/.*)?|oauth\/(token|revoke|register))$/;
 
 function surfaceOf(url: string): Surface | null {
   const path = url.split('?')[0];
+  if (OAUTH_PUBLIC.test(path)) return 'oauth';
   if (path.startsWith('/api/v1/calc/')) return 'calc';
   if (path === '/api/mcp/public' || path === '/api/mcp/public/mcp') return 'mcp-public';
   if (path.startsWith('/api/')) return 'api';
@@ -43,6 +49,7 @@ export class CorsPolicy {
     const surface = surfaceOf(url);
     if (surface === 'calc') return this.named.has(origin) ? origin : this.any ? '*' : null;
     if (surface === 'mcp-public') return this.mcpNamed.has(origin) ? origin : null;
+    if (surface === 'oauth') return '*';
     if (surface === 'api') return this.named.has(origin) ? origin : null;
     return null;
   }
@@ -87,5 +94,9 @@ export function registerCors(fastify: FastifyInstance, policy: CorsPolicy): void
   fastify.options('/api/v1/calc/*', preflight('POST, OPTIONS'));
   fastify.options('/api/mcp/public', preflight('POST, OPTIONS'));
   fastify.options('/api/mcp/public/mcp', preflight('POST, OPTIONS'));
+  fastify.options('/.well-known/oauth-protected-resource', preflight('GET, OPTIONS'));
+  fastify.options('/.well-known/oauth-protected-resource/*', preflight('GET, OPTIONS'));
+  fastify.options('/.well-known/oauth-authorization-server', preflight('GET, OPTIONS'));
+  for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/register']) fastify.options(path, preflight('POST, OPTIONS'));
   if (policy.hasNamedOrigins) fastify.options('/api/*', preflight('GET, POST, PATCH, PUT, DELETE, OPTIONS'));
 }
