@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { IdempotencyRepository } from './idempotency.repository';
 import { FieldError, invalidParameter, ProblemCode, ProblemError } from '../common/errors/problem';
 
 /** 1..255 visible ASCII characters. */
@@ -38,7 +39,11 @@ export function requestFingerprint(route: string, body: unknown): string {
  */
 @Injectable()
 export class IdempotencyService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly rows: IdempotencyRepository;
+
+  constructor(@InjectDataSource() db: DataSource) {
+    this.rows = new IdempotencyRepository(db);
+  }
 
   parseKey(raw: string | string[] | undefined): string | null {
     if (raw === undefined) return null;
@@ -49,24 +54,10 @@ export class IdempotencyService {
   async begin(keyId: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
     for (let round = 0; round < 3; round++) {
       const token = randomUUID();
-      const claimed = await this.db.query(
-        `INSERT INTO idempotency_keys AS k (key_id, idempotency_key, route, fingerprint, state, lock_token, locked_at, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, 'in_progress', $5, now(), now(), now() + make_interval(hours => $6))
-         ON CONFLICT (key_id, idempotency_key) DO UPDATE
-           SET route = EXCLUDED.route, fingerprint = EXCLUDED.fingerprint, state = 'in_progress', lock_token = EXCLUDED.lock_token,
-               locked_at = now(), created_at = now(), expires_at = EXCLUDED.expires_at, response_status = NULL, response_body = NULL
-         WHERE k.expires_at <= now()
-            OR (k.state = 'in_progress' AND k.fingerprint = EXCLUDED.fingerprint AND k.locked_at < now() - make_interval(secs => $7))
-         RETURNING lock_token`,
-        [keyId, key, route, fingerprint, token, IDEMPOTENCY_TTL_HOURS, STALE_LOCK_SECONDS],
-      );
-      if (claimed[0]?.lock_token === token) return { fresh: true, token };
-      const rows = await this.db.query(
-        `SELECT fingerprint, state, response_status, response_body FROM idempotency_keys
-          WHERE key_id = $1 AND idempotency_key = $2 AND expires_at > now()`,
-        [keyId, key],
-      );
-      const row = rows[0];
+      if (await this.rows.claim({ keyId, key, route, fingerprint, token, ttlHours: IDEMPOTENCY_TTL_HOURS, staleSeconds: STALE_LOCK_SECONDS })) {
+        return { fresh: true, token };
+      }
+      const row = await this.rows.live(keyId, key);
       if (!row) continue; // expired or released between the two statements: claim again
       if (row.fingerprint !== fingerprint) {
         throw new ProblemError('idempotency_key_reused', 'this Idempotency-Key was already used with a different request; use a new key for a new request',
@@ -83,27 +74,19 @@ export class IdempotencyService {
 
   /** Records the response in the transaction that produced it; refuses if the claim was lost. */
   async complete(m: EntityManager, keyId: string, key: string, token: string, status: number, body: unknown): Promise<void> {
-    const [, count] = await m.query(
-      `UPDATE idempotency_keys SET state = 'completed', lock_token = NULL, response_status = $4, response_body = $5
-        WHERE key_id = $1 AND idempotency_key = $2 AND lock_token = $3 AND state = 'in_progress'`,
-      [keyId, key, token, status, JSON.stringify(body)],
-    );
-    if (count !== 1) throw new ProblemError('idempotency_in_progress', 'the Idempotency-Key was taken over by another request; retry to get its answer');
+    const completed = await new IdempotencyRepository(m).complete(keyId, key, token, status, body);
+    if (!completed) throw new ProblemError('idempotency_in_progress', 'the Idempotency-Key was taken over by another request; retry to get its answer');
   }
 
   /** A refused request (4xx) is the answer for this key too: replays give the same problem. */
   async completeWithProblem(keyId: string, key: string, token: string, err: ProblemError): Promise<void> {
     const stored: StoredProblem = { problem: { code: err.code, detail: err.detail, errors: err.errors } };
-    await this.db.query(
-      `UPDATE idempotency_keys SET state = 'completed', lock_token = NULL, response_status = $4, response_body = $5
-        WHERE key_id = $1 AND idempotency_key = $2 AND lock_token = $3 AND state = 'in_progress'`,
-      [keyId, key, token, err.status, JSON.stringify(stored)],
-    );
+    await this.rows.complete(keyId, key, token, err.status, stored);
   }
 
   /** An unexpected failure (5xx) releases the key so a retry can run. */
   async release(keyId: string, key: string, token: string): Promise<void> {
-    await this.db.query(`DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND lock_token = $3`, [keyId, key, token]);
+    await this.rows.release(keyId, key, token);
   }
 
   /** Replays a stored answer: the body, or the stored problem thrown again. */
@@ -117,7 +100,6 @@ export class IdempotencyService {
 
   /** The scheduled expiry (BullMQ job in the worker role); lookups already ignore expired rows. */
   async purgeExpired(): Promise<number> {
-    const [, count] = await this.db.query(`DELETE FROM idempotency_keys WHERE expires_at <= now()`);
-    return count;
+    return this.rows.purgeExpired();
   }
 }
