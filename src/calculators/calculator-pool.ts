@@ -16,13 +16,14 @@ export const CALC_RETRY_AFTER_SECONDS = 1;
 const TEXT_FIELDS = ['positionsCsv', 'lpRowsCsv', 'reportText'] as const;
 
 /** Whether a validated body is worth a thread hop (small calls run inline: the hop costs ~0.1 ms). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any calculator: a definition is invariant in its input (defaults and run both use I), so no other type holds them all
 export function isHeavy(def: CalculatorDefinition<any, unknown>, body: Record<string, unknown> | undefined): boolean {
   const input = withDefaults(def.defaults as Record<string, unknown>, body);
   if (def.name === 'fee-calculator') {
     const years = typeof input.horizonYears === 'number' ? input.horizonYears : 0;
     return years * (input.crystallization === 'quarterly' ? 4 : 1) >= HEAVY_FEE_PERIODS;
   }
-  return TEXT_FIELDS.some((f) => typeof input[f] === 'string' && (input[f] as string).length >= HEAVY_TEXT_CHARS);
+  return TEXT_FIELDS.some((f) => typeof input[f] === 'string' && (input[f]).length >= HEAVY_TEXT_CHARS);
 }
 
 /**
@@ -52,7 +53,7 @@ export class CalculatorPool implements OnModuleDestroy {
   }
 
   async run<I extends object, O>(def: CalculatorDefinition<I, O>, body: Partial<I> | undefined): Promise<O> {
-    if (this.config.calcWorkers === 0 || !isHeavy(def, body as Record<string, unknown> | undefined)) return runCalculator(def, body);
+    if (this.config.calcWorkers === 0 || !isHeavy(def, body)) return runCalculator(def, body);
     let answer: WorkerAnswer;
     try {
       answer = (await this.threads().run({ name: def.name, body: body ? { ...body } : undefined } satisfies WorkerTask)) as WorkerAnswer;

@@ -93,7 +93,7 @@ export class SignInService {
     const created = await this.users.transaction(async (m) => {
       if (await this.users.byEmail(body.email, m)) return null;
       return this.users.createPerson(m, { email: body.email, displayName: body.displayName, passwordHash, plan: 'free' });
-    }).catch((err: { code?: string }) => (err.code === '23505' ? null : Promise.reject(err)));
+    }).catch((err: Error & { code?: string }) => (err.code === '23505' ? null : Promise.reject(err)));
     if (!created) throw new ProblemError('invalid_state', 'an account with this email already exists; sign in instead', [{ field: 'email', message: 'already registered' }]);
     await this.auth.start(req, reply, created.userId, false);
     return this.sessionViewOf(req, created.userId);

@@ -9,6 +9,7 @@ import { CreatedKeyDto, CreateKeyDto, KeyListDto, KeySummaryDto } from './dto/ke
 import { keySummary } from './key-views';
 import { KeysService } from './keys.service';
 
+// eslint-disable-next-line no-useless-assignment -- used by the @Param decorators below, which the rule does not see
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => invalidParameter('id', 'must be a UUID') });
 
 @ApiTags('admin: keys')

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { checksumOf, crc32, generateKey, hashKey, isWellFormedKey, keyFromBody, KEY_TOTAL_LENGTH, displayParts } from './key-format';
 
@@ -44,7 +45,7 @@ describe('key format', () => {
 
   it('hashes with SHA-256 and shows only a prefix and the last four', () => {
     const k = keyFromBody('abcdEFGH'.repeat(4));
-    expect(hashKey(k).toString('hex')).toBe(require('node:crypto').createHash('sha256').update(k).digest('hex'));
+    expect(hashKey(k).toString('hex')).toBe(createHash('sha256').update(k).digest('hex'));
     expect(hashKey(k)).toHaveLength(32);
     expect(displayParts(k)).toEqual({ displayPrefix: 'svc_dk_abcd', lastFour: k.slice(-4) });
   });

@@ -268,7 +268,6 @@ export function feeCalculator(input: FeeCalculatorInput): FeeCalculatorAnswer {
     mgmt += r.mgmtFee;
     perf += r.perfFee;
   }
-  const ending = fxToDec(rows[count - 1].closing);
   const grossGrowth = ONE.plus(dec(input.annualGrossReturnPct).div(HUNDRED));
   const grossEnding = start.times(grossGrowth.pow(years));
   const grossAnnual = grossGrowth.minus(ONE);

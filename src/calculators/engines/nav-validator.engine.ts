@@ -4,7 +4,7 @@ import { type CsvRow, parseCsvTable } from './csv';
 import { amountToFixed } from './amount';
 import { fixedToDec } from './fixed';
 import { csvDigest, type InputMethod, type TextDigest } from './text-input';
-import { bpOf, calendarDay, cents, dec, DISCLAIMER, HUNDRED, pct, sum } from './numeric';
+import { bpOf, calendarDay, cents, dec, DISCLAIMER, HUNDRED, pct } from './numeric';
 
 
 export interface NavValidatorInput {

@@ -39,6 +39,7 @@ function join(path: string, key: string): string {
 /** Printable, capped text for showing a client-supplied string back (user agents in the activity log). */
 export function sanitizeForDisplay(s: string, maxLength: number): string {
   // Control characters (C0, DEL, C1), lone surrogates, bidi overrides and zero-width marks become "?".
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point of this pattern
   const cleaned = s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '?')
     .replace(new RegExp(LONE_SURROGATE.source, 'g'), '?');
   if (cleaned.length <= maxLength) return cleaned;

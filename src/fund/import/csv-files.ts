@@ -24,9 +24,9 @@ export interface CsvFileSpec {
   reloadsContext?: boolean;
 }
 
-const SYMBOL = /^[A-Z0-9][A-Z0-9.\-]{0,19}$/;
+const SYMBOL = /^[A-Z0-9][A-Z0-9.-]{0,19}$/;
 const CODE = /^[a-z0-9][a-z0-9-]{0,62}$/;
-const EXTERNAL_ID = /^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}$/;
+const EXTERNAL_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 
 const ok = (r: RowReader, values: (string | null)[]) => (r.problem ? null : values);
 

@@ -2,7 +2,7 @@
 // weights, sweeps custody, manages venue cash, then values the day with the NAV engine (whose NAV sizes
 // the next day's trades). Every draw comes from the one seeded stream, in a fixed order.
 import { join } from 'node:path';
-import { type CrystallizationFrequency, endOfMonth, isMonthEnd } from '../dates';
+import { endOfMonth, isMonthEnd } from '../dates';
 import { fundScopedId } from '../ids';
 import { Decimal, ZERO, sum } from '../money';
 import { emptyState } from '../nav/engine-state';
@@ -330,7 +330,7 @@ function generatorTerms(): FundTerms {
     classes: DEMO_SHARE_CLASSES.map((c) => ({
       id: fundScopedId(GEN_FUND, 'share-class', c.name), name: c.name, mgmtFeeAnnualRate: new Decimal(c.mgmtFeeAnnualRate),
       perfFeeRate: new Decimal(c.perfFeeRate), hurdleAnnualRate: c.hurdleAnnualRate === null ? null : new Decimal(c.hurdleAnnualRate),
-      crystallizationFrequency: c.crystallizationFrequency as CrystallizationFrequency, feeExempt: c.feeExempt,
+      crystallizationFrequency: c.crystallizationFrequency, feeExempt: c.feeExempt,
       initialNavPerUnit: new Decimal(c.initialNavPerUnit),
     })),
     connections: new Map(DEMO_CONNECTIONS.map((c) => [c.code, { code: c.code, sourceType: c.sourceType, mode: c.mode }])),

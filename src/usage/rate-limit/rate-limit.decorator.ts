@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiHeader, ApiExtension } from '@nestjs/swagger';
+import { ApiExtension } from '@nestjs/swagger';
 import type { PolicyName } from '../../config/config';
 
 export const RATE_POLICY = 'fundgate:rate-policy';
