@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
+import { InjectThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig, Plan, PolicyName } from '../../config/config';
 import type { Principal } from '../../common/auth/principal';
 import { REDIS } from '../../redis/redis.module';
 import { withRedis } from '../../redis/redis-state';
+import type { RedisThrottlerStorage } from './redis-throttler.storage';
+import { WindowReservations } from './window-reservations';
 
 export const POLICY_WINDOW_SECONDS: Record<PolicyName, number> = {
   'calc-daily': 86_400,
@@ -29,8 +31,10 @@ export interface RateWindow {
  */
 @Injectable()
 export class RateLimitService {
+  private readonly reservations = new WindowReservations();
+
   constructor(
-    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    @InjectThrottlerStorage() private readonly storage: RedisThrottlerStorage,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -48,18 +52,24 @@ export class RateLimitService {
     else if (!principal.keyId) caller = `u:${principal.userId}`; // a console session: per person
     else if (principal.isDemo) caller = `k:${principal.keyId}:ip:${ip}`; // the shared demo key: per key and IP
     else caller = `k:${principal.keyId}`;
-    return { key: `rl:${policy}:${caller}:${index}`, ttlMs, plan: principal?.plan ?? 'free' };
+    return { key: `rl:${policy}:${caller}:${index}`, caller: `${policy}:${caller}`, index, ttlMs, plan: principal?.plan ?? 'free' };
   }
 
+  /**
+   * Counts one request. A caller hot on this instance takes slots from small batches reserved in
+   * Redis (WindowReservations: never over the limit across instances, bounded under-admission).
+   */
   async hit(policy: PolicyName, principal: Principal | undefined, ip: string): Promise<RateWindow> {
-    const w = this.window(policy, principal, ip, Date.now());
+    const now = Date.now();
+    const w = this.window(policy, principal, ip, now);
     const limit = this.limitFor(policy, w.plan);
     // Redis away: a 503 with Retry-After at once (never an unlimited pass, never a 2 s hang).
-    const rec = await withRedis(this.redis, 'rate limiting', () => this.storage.increment(w.key, w.ttlMs, limit, w.ttlMs, policy));
+    const a = await withRedis(this.redis, 'rate limiting', () =>
+      this.reservations.admit(w.caller, w.index, limit, now, (n) => this.storage.incrementBy(w.key, policy, n, w.ttlMs)));
     return {
-      policy, limit, used: rec.totalHits, remaining: Math.max(0, limit - rec.totalHits),
+      policy, limit, used: a.used, remaining: a.admitted ? Math.max(0, limit - a.used) : 0,
       reset: Math.max(1, Math.ceil(w.ttlMs / 1000)), windowSeconds: POLICY_WINDOW_SECONDS[policy],
-      blocked: rec.totalHits > limit,
+      blocked: !a.admitted,
     };
   }
 
