@@ -7,6 +7,7 @@ import { fundIdOf, type Principal } from '../common/auth/principal';
 import { notFound, ProblemError } from '../common/errors/problem';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
+import { NavRunRepository } from '../fund/nav/nav-run.repository';
 import { EventOutbox } from '../webhooks/event-outbox';
 import { NavPublicationDto } from './dto/proposal.dto';
 
@@ -20,18 +21,12 @@ export class NavPublicationService {
   async publish(p: Principal, navRunId: string): Promise<NavPublicationDto> {
     const fundId = fundIdOf(p);
     return this.db.transaction(async (m) => {
-      const rows = UUID.test(navRunId)
-        ? await m.query(`SELECT id, status, published_at FROM nav_runs WHERE fund_id = $1 AND id = $2 FOR UPDATE`, [fundId, navRunId])
-        : [];
-      if (rows.length === 0) throw notFound(`NAV run ${navRunId}`);
-      if (rows[0].status !== 'complete') throw new ProblemError('invalid_state', `NAV run ${navRunId} is ${rows[0].status}; only a complete run can be published`);
-      if (rows[0].published_at) throw new ProblemError('invalid_state', `NAV run ${navRunId} was already published at ${new Date(rows[0].published_at).toISOString()}`);
-      const [updated] = await m.query(
-        `UPDATE nav_runs SET published_at = clock_timestamp(), published_by_key_id = $2, published_by_user_id = $3 WHERE id = $1
-         RETURNING id, valuation_date::text AS valuation_date, status, net_asset_value::text AS net_asset_value, published_at`,
-        [navRunId, p.keyId, p.userId],
-      );
-      const run = updated[0];
+      const runs = new NavRunRepository(m);
+      const found = UUID.test(navRunId) ? await runs.lockForPublication(fundId, navRunId) : null;
+      if (!found) throw notFound(`NAV run ${navRunId}`);
+      if (found.status !== 'complete') throw new ProblemError('invalid_state', `NAV run ${navRunId} is ${found.status}; only a complete run can be published`);
+      if (found.published_at) throw new ProblemError('invalid_state', `NAV run ${navRunId} was already published at ${new Date(found.published_at).toISOString()}`);
+      const run = await runs.markPublished(navRunId, p.keyId, p.userId);
       const view: NavPublicationDto = {
         navRunId: run.id, valuationDate: run.valuation_date, status: run.status,
         netAssetValue: run.net_asset_value,

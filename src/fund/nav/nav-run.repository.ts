@@ -24,6 +24,21 @@ export class NavRunRepository {
     return row ? { ref: { id: row.id, valuationDate: row.d }, state: deserializeState(row.engine_state) } : null;
   }
 
+  /** A run of the fund, locked for publication (null: no such run). */
+  async lockForPublication(fundId: string, runId: string): Promise<{ id: string; status: string; published_at: Date | null } | null> {
+    const rows = await this.q.query(`SELECT id, status, published_at FROM nav_runs WHERE fund_id = $1 AND id = $2 FOR UPDATE`, [fundId, runId]);
+    return rows[0] ?? null;
+  }
+
+  async markPublished(runId: string, keyId: string | null, userId: string | null): Promise<{ id: string; valuation_date: string; status: string; net_asset_value: string; published_at: Date }> {
+    const [updated] = await this.q.query(
+      `UPDATE nav_runs SET published_at = clock_timestamp(), published_by_key_id = $2, published_by_user_id = $3 WHERE id = $1
+       RETURNING id, valuation_date::text AS valuation_date, status, net_asset_value::text AS net_asset_value, published_at`,
+      [runId, keyId, userId],
+    );
+    return updated[0];
+  }
+
   async lastCompleteDate(fundId: string): Promise<IsoDate | null> {
     const [row] = await this.q.query(`SELECT max(valuation_date)::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete'`, [fundId]);
     return row.d;
