@@ -4,62 +4,32 @@ import { type DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/config';
 import { createDataSource } from '../src/database/data-source';
 import { migrate } from '../src/database/migrate';
-import { KeysRepository } from '../src/keys/keys.repository';
-import { KeysService } from '../src/keys/keys.service';
-import { upsertPerson } from '../src/identity/people';
-import { load, ratio, startProcess, stopProcess } from './harness';
+import { startProcess, stopProcess } from './harness';
 import { seedDemoFund } from '../src/fund/import/seed-demo-fund';
+import { mintPlatformKey } from './bench-keys';
 import { benchBooks } from './books.bench';
-import { benchCalculators } from './calculators.bench';
-import { benchFundData, benchJournalWindow, benchTradesDepth, prepareLargeFund } from './fund-data.bench';
-import { benchWebhooks } from './webhooks.bench';
+import { benchJournalWindow, benchTradesDepth, prepareLargeFund } from './fund-data.bench';
+import { glDetailTrips, measureRun, type TableContext } from './issue-table.bench';
+import { judge, tableMarkdown, type RunValues } from './table';
 
 /**
- * `npm run bench [-- --only me,calculators,...]`: every figure is a ratio against a baseline
- * measured in the same run on the same machine. Results go to docs/performance.md.
+ * `npm run bench`: every row of the issue-17 table, BENCH_RUNS (default 3) times, each ratio
+ * against a baseline measured in the same run on the same machine; writes the table with its
+ * noise band into docs/performance.md and exits 1 when a row misses its bar by more than the band.
+ * `npm run bench -- --only books,large`: the 1 000 000-trade fund figures (many minutes).
  */
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/fundgate_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 const API_PORT = 3901;
 const BARE_PORT = 3902;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const NEST_PORT = 3903;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const DOC = join(__dirname, '..', 'docs', 'performance.md');
+const BEGIN = '<!-- bench:table (written by npm run bench) -->';
+const END = '<!-- /bench:table -->';
 
 type Section = { title: string; lines: string[] };
-
-async function mintPlatformKey(db: DataSource, scopes: string[], fundSlug: string | null) {
-  const service = new KeysService(new KeysRepository(db), loadConfig({ ...process.env, DATABASE_URL }));
-  const email = 'bench@fundgate.invalid';
-  await upsertPerson(db, { email, displayName: 'bench', plan: 'platform', fund: fundSlug ? { slug: fundSlug, role: 'admin' } : undefined });
-  return service.mint(await service.minterForPerson({ email }, fundSlug), { name: 'bench key', scopes: fundSlug ? scopes as never : [], plan: 'platform', expiresAt: null });
-}
-
-async function benchMe(db: DataSource): Promise<Section> {
-  const minted = await mintPlatformKey(db, ['fund:read'], null);
-  const headers = { authorization: `Bearer ${minted.key}` };
-  const meBody = await (await fetch(`http://127.0.0.1:${API_PORT}/api/v1/me`, { headers })).text();
-  const bare = await startProcess('bench/bare-server.ts', { PORT: String(BARE_PORT), DATABASE_URL, BARE_BODY: meBody }, `http://127.0.0.1:${BARE_PORT}/bare`);
-  try {
-    await load(`http://127.0.0.1:${BARE_PORT}/bare`, { seconds: 2 }); // warm-up
-    const baseline = await load(`http://127.0.0.1:${BARE_PORT}/bare`, { seconds: SECONDS });
-    await load(`http://127.0.0.1:${API_PORT}/api/v1/me`, { seconds: 2, headers });
-    const me = await load(`http://127.0.0.1:${API_PORT}/api/v1/me`, { seconds: SECONDS, headers });
-    const r = ratio(me.requestsPerSec, baseline.requestsPerSec);
-    return {
-      title: 'GET /api/v1/me vs a bare Fastify route (issue 2; target ratio ≥ 0.4)',
-      lines: [
-        `autocannon, 50 connections, ${SECONDS} s each, same machine, same run.`,
-        `| target | req/s | p50 ms | p99 ms | non-2xx |`,
-        `| --- | --- | --- | --- | --- |`,
-        `| bare Fastify (same JSON) | ${baseline.requestsPerSec} | ${baseline.latencyP50Ms} | ${baseline.latencyP99Ms} | ${baseline.non2xx} |`,
-        `| fundgate GET /me (auth + rate limit + activity log + redaction) | ${me.requestsPerSec} | ${me.latencyP50Ms} | ${me.latencyP99Ms} | ${me.non2xx} |`,
-        ``,
-        `ratio: **${r}** (${r >= 0.4 ? 'meets' : 'MISSES'} the 0.4 target)`,
-      ],
-    };
-  } finally {
-    await stopProcess(bare);
-  }
-}
 
 /** The demo fund's books in the bench database (seeded once; later runs reuse them). */
 async function ensureDemoFund(db: DataSource): Promise<void> {
@@ -68,75 +38,12 @@ async function ensureDemoFund(db: DataSource): Promise<void> {
   await seedDemoFund(db, { slug: 'demo' });
 }
 
-async function benchMcp(db: DataSource): Promise<Section> {
-  await ensureDemoFund(db);
-  const minted = await mintPlatformKey(db, ['fund:read'], 'demo');
-  const headers = { authorization: `Bearer ${minted.key}` };
-  const restUrl = `http://127.0.0.1:${API_PORT}/api/v1/fund/overview`;
-  const mcpUrl = `http://127.0.0.1:${API_PORT}/api/mcp`;
-  const mcpHeaders = { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } });
-  await load(restUrl, { seconds: 2, headers });
-  const rest = await load(restUrl, { seconds: SECONDS, headers });
-  await load(mcpUrl, { seconds: 2, headers: mcpHeaders, method: 'POST', body });
-  const mcp = await load(mcpUrl, { seconds: SECONDS, headers: mcpHeaders, method: 'POST', body });
-  const r = ratio(mcp.requestsPerSec, rest.requestsPerSec);
-  return {
-    title: 'MCP tools/call get_fund_overview vs GET /fund/overview (issue 7; target ratio ≥ 0.8)',
-    lines: [
-      `autocannon, 50 connections, ${SECONDS} s each, platform key (limits raised, still counted), same run.`,
-      `| target | req/s | p50 ms | p99 ms | non-2xx |`,
-      `| --- | --- | --- | --- | --- |`,
-      `| GET /api/v1/fund/overview | ${rest.requestsPerSec} | ${rest.latencyP50Ms} | ${rest.latencyP99Ms} | ${rest.non2xx} |`,
-      `| POST /api/mcp tools/call get_fund_overview | ${mcp.requestsPerSec} | ${mcp.latencyP50Ms} | ${mcp.latencyP99Ms} | ${mcp.non2xx} |`,
-      ``,
-      `ratio: **${r}** (${r >= 0.8 ? 'meets' : 'MISSES'} the 0.8 target)`,
-    ],
-  };
-}
-
-async function benchReadApi(db: DataSource): Promise<Section> {
-  await ensureDemoFund(db);
-  const minted = await mintPlatformKey(db, ['fund:read'], 'demo');
-  const bare = await startProcess('bench/bare-server.ts', { PORT: String(BARE_PORT), DATABASE_URL }, `http://127.0.0.1:${BARE_PORT}/bare-db`);
-  try {
-    await load(`http://127.0.0.1:${BARE_PORT}/bare-db`, { seconds: 2 });
-    const baseline = await load(`http://127.0.0.1:${BARE_PORT}/bare-db`, { seconds: SECONDS });
-    const { overview, positions } = await benchFundData(`http://127.0.0.1:${API_PORT}`, minted.key, SECONDS);
-    const ro = ratio(overview.requestsPerSec, baseline.requestsPerSec);
-    const rp = ratio(positions.requestsPerSec, baseline.requestsPerSec);
-    return {
-      title: 'GET /fund/overview and /fund/positions vs a bare Fastify route running one PostgreSQL query (issue 4; target ratio ≥ 0.5)',
-      lines: [
-        `autocannon, 50 connections, ${SECONDS} s each, platform key (limits raised, still counted), demo fund, same run.`,
-        `| target | req/s | p50 ms | p99 ms | non-2xx |`,
-        `| --- | --- | --- | --- | --- |`,
-        `| bare Fastify + one PostgreSQL query | ${baseline.requestsPerSec} | ${baseline.latencyP50Ms} | ${baseline.latencyP99Ms} | ${baseline.non2xx} |`,
-        `| GET /api/v1/fund/overview | ${overview.requestsPerSec} | ${overview.latencyP50Ms} | ${overview.latencyP99Ms} | ${overview.non2xx} |`,
-        `| GET /api/v1/fund/positions | ${positions.requestsPerSec} | ${positions.latencyP50Ms} | ${positions.latencyP99Ms} | ${positions.non2xx} |`,
-        ``,
-        `ratios: overview **${ro}**, positions **${rp}** (${Math.min(ro, rp) >= 0.5 ? 'meet' : 'MISS'} the 0.5 target)`,
-      ],
-    };
-  } finally {
-    await stopProcess(bare);
-  }
-}
-
-async function benchCalc(): Promise<Section> {
-  const r = await benchCalculators(`http://127.0.0.1:${API_PORT}`, { seconds: Math.min(SECONDS, 5) });
-  return {
-    title: 'Calculators under load (issue 5; target p99 < 20 ms at 10 concurrent requests)',
-    lines: ['autocannon, 10 connections; JSON of the measured figures:', '```json', JSON.stringify(r, null, 2), '```'],
-  };
-}
-
 async function benchLargeFund(db: DataSource): Promise<Section> {
   const slug = 'bench-1000000';
   const fund = await db.query('SELECT id FROM funds WHERE slug = $1', [slug]);
   if (fund.length === 0) throw new Error(`run "npm run bench -- --only books" first: it builds the ${slug} fund`);
   await prepareLargeFund(db);
-  const minted = await mintPlatformKey(db, ['fund:read'], slug);
+  const minted = await mintPlatformKey(db, DATABASE_URL, ['fund:read'], slug);
   const base = `http://127.0.0.1:${API_PORT}`;
   const trades = await benchTradesDepth(base, minted.key, db, { fundId: fund[0].id, cursorSecret: loadConfig({ ...process.env, DATABASE_URL }).cursorSecret });
   const journal = await benchJournalWindow(base, minted.key, db, { fundId: fund[0].id });
@@ -149,41 +56,90 @@ async function benchLargeFund(db: DataSource): Promise<Section> {
   };
 }
 
-async function main(): Promise<void> {
-  // Default: the quick sections. `--only books,large` builds and measures the 1 000 000-trade fund (many minutes).
-  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : ['me', 'read', 'mcp', 'calc', 'webhooks'];
-  const want = (name: string) => only.includes(name);
+async function legacySections(only: string[]): Promise<void> {
   const sections: Section[] = [];
-  if (want('books')) sections.push(await benchBooks({ databaseUrl: DATABASE_URL }));
+  if (only.includes('books')) sections.push(await benchBooks({ databaseUrl: DATABASE_URL }));
+  if (only.includes('large')) {
+    await migrate(DATABASE_URL, 'up');
+    const db = createDataSource(DATABASE_URL, 4);
+    await db.initialize();
+    const api = await startProcess('src/main.ts', { PORT: String(API_PORT), HOST: '127.0.0.1', DATABASE_URL, REDIS_URL, LOG_LEVEL: 'warn',
+      RATE_LIMITS: JSON.stringify({ 'fund-minute': { platform: 100_000_000 } }) }, `http://127.0.0.1:${API_PORT}/health`);
+    try {
+      sections.push(await benchLargeFund(db));
+    } finally {
+      await stopProcess(api);
+      await db.destroy();
+    }
+  }
+  const stamp = new Date().toISOString();
+  process.stdout.write(sections.map((sec) => `## ${sec.title}\n\n${sec.lines.join('\n')}\n`).join('\n'));
+  const previous = readFileSync(DOC, 'utf8');
+  const kept = previous.split(/\n(?=## )/).filter((block) => !sections.some((sec) => block.startsWith(`## ${sec.title}`)));
+  writeFileSync(DOC, [...kept, ...sections.map((sec) => `## ${sec.title}\n\n_Measured ${stamp}._\n\n${sec.lines.join('\n')}\n`)].join('\n'));
+}
+
+async function table(): Promise<boolean> {
   await migrate(DATABASE_URL, 'up');
   const db = createDataSource(DATABASE_URL, 4);
   await db.initialize();
-  const api = await startProcess('src/main.ts', {
-    PORT: String(API_PORT), HOST: '127.0.0.1', DATABASE_URL, REDIS_URL, LOG_LEVEL: 'warn',
-    RATE_LIMITS: JSON.stringify({ 'fund-minute': { platform: 100_000_000 }, 'calc-daily': { platform: 100_000_000, free: 100_000_000 }, 'propose-minute': { platform: 100_000_000 } }),
-  }, `http://127.0.0.1:${API_PORT}/health`);
+  await ensureDemoFund(db);
+  const meKey = (await mintPlatformKey(db, DATABASE_URL, ['fund:read'], null)).key;
+  const fundKey = (await mintPlatformKey(db, DATABASE_URL, ['fund:read'], 'demo')).key;
+  const limits = JSON.stringify({ 'fund-minute': { platform: 100_000_000 }, 'calc-daily': { platform: 100_000_000, free: 100_000_000 } });
+  const api = await startProcess('src/main.ts', { PORT: String(API_PORT), HOST: '127.0.0.1', DATABASE_URL, REDIS_URL, LOG_LEVEL: 'warn', APP_ROLE: 'api', RATE_LIMITS: limits },
+    `http://127.0.0.1:${API_PORT}/health`);
+  const meBody = await (await fetch(`http://127.0.0.1:${API_PORT}/api/v1/me`, { headers: { authorization: `Bearer ${meKey}` } })).text();
+  const bare = await startProcess('bench/bare-server.ts', { PORT: String(BARE_PORT), DATABASE_URL, BARE_BODY: meBody }, `http://127.0.0.1:${BARE_PORT}/bare`);
+  const nest = await startProcess('bench/nest-ceiling.ts', { PORT: String(NEST_PORT), BARE_BODY: meBody }, `http://127.0.0.1:${NEST_PORT}/health`);
+  const ctx: TableContext = { api: `http://127.0.0.1:${API_PORT}`, bare: `http://127.0.0.1:${BARE_PORT}`, nest: `http://127.0.0.1:${NEST_PORT}`,
+    meKey, fundKey, seconds: SECONDS, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, webhookPort: API_PORT + 10 };
+  const runs: RunValues[] = [];
+  const details: string[] = [];
+  let trips: Awaited<ReturnType<typeof glDetailTrips>> | null = null;
   try {
-    if (want('me')) sections.push(await benchMe(db));
-    if (want('read')) sections.push(await benchReadApi(db));
-    if (want('mcp')) sections.push(await benchMcp(db));
-    if (want('calc')) sections.push(await benchCalc());
-    if (want('large')) sections.push(await benchLargeFund(db));
+    for (let i = 1; i <= RUNS; i++) {
+      // the webhook phase starts its own APP_ROLE=all process; this one (APP_ROLE=api) never takes outbox rows
+      const { values, lines } = await measureRun(ctx, !process.argv.includes('--no-webhooks'));
+      runs.push(values);
+      details.push(`### Run ${i} of ${RUNS}`, '', ...lines, '');
+      process.stdout.write(`run ${i}: ${JSON.stringify(values)}\n`);
+    }
+    trips = await glDetailTrips(ctx, db, API_PORT + 20);
   } finally {
     await stopProcess(api);
+    await stopProcess(bare);
+    await stopProcess(nest);
     await db.destroy();
   }
-  if (want('webhooks')) {
-    const w = await benchWebhooks({ databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, port: API_PORT + 10 });
-    sections.push({ title: w.title, lines: w.lines });
-  }
+  for (const r of runs) r.glDetailTrips = trips?.trips;
+  const results = judge(runs);
   const stamp = new Date().toISOString();
-  const text = sections.map((s) => `## ${s.title}\n\n${s.lines.join('\n')}\n`).join('\n');
-  process.stdout.write(text + '\n');
-  const file = join(__dirname, '..', 'docs', 'performance.md');
-  const header = '# Performance\n\nFigures written by `npm run bench` (each a ratio against a baseline measured in the same run). Machine: 2 cores, 24 GiB.\n';
-  const previous = existsSync(file) ? readFileSync(file, 'utf8') : header;
-  const kept = previous.split(/\n(?=## )/).filter((block) => !sections.some((s) => block.startsWith(`## ${s.title}`)));
-  writeFileSync(file, [...kept, ...sections.map((s) => `## ${s.title}\n\n_Measured ${stamp}._\n\n${s.lines.join('\n')}\n`)].join('\n'));
+  const block = [BEGIN, `_Measured ${stamp}: ${RUNS} runs, ${SECONDS} s per load, load average at start ${LOAD_AT_START}._`, '',
+    ...tableMarkdown(results), '', trips?.line ?? '', '', '<details><summary>Figures of each run</summary>', '', ...details, '</details>', END].join('\n');
+  const previous = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Performance\n';
+  const next = previous.includes(BEGIN) ? previous.slice(0, previous.indexOf(BEGIN)) + block + previous.slice(previous.indexOf(END) + END.length) : `${previous}\n${block}\n`;
+  writeFileSync(DOC, next);
+  process.stdout.write(`${tableMarkdown(results).join('\n')}\n`);
+  return results.every((r) => r.verdict !== 'MISSES');
+}
+
+const LOAD_AT_START = (() => {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  } catch {
+    return 'unknown';
+  }
+})();
+
+async function main(): Promise<void> {
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : null;
+  if (only) return legacySections(only);
+  const ok = await table();
+  if (!ok) {
+    process.stderr.write('bench: a bar was missed by more than its noise band (see docs/performance.md)\n');
+    process.exitCode = 1;
+  }
 }
 
 main().catch((err) => {
