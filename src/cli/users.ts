@@ -40,7 +40,8 @@ async function create(db: DataSource, v: Record<string, string | boolean | undef
   const plan = v.plan === undefined ? undefined : planOf(String(v.plan));
   if (!v['password-stdin']) throw new UsageError('--password-stdin is required (pipe the password in)');
   const password = await readPassword();
-  const fund = v.fund ? { slug: String(v.fund), role: String(v.role) as never } : undefined;
+  const role = String(v.role); // checked by isRole above whenever --role is given
+  const fund = v.fund && isRole(role) ? { slug: String(v.fund), role } : undefined;
   const result = await upsertPerson(db, { email, displayName: String(v.name), password, plan, fund });
   const out = { userId: result.userId, email: email.toLowerCase(), created: result.created, fund: fund?.slug ?? null, role: fund?.role ?? null };
   process.stdout.write(v.json ? JSON.stringify(out) + '\n' : `${result.created ? 'Created' : 'Updated'} ${out.email} (${out.userId})${fund ? `, ${fund.role} on ${fund.slug}` : ''}\n`);

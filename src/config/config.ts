@@ -170,7 +170,7 @@ export function parseCorsOrigins(raw: string): string[] {
   const origins = raw.split(',').map((s) => s.trim()).filter(Boolean);
   for (const o of origins) {
     if (o === '*') continue;
-    let parsed: URL | null = null;
+    let parsed: URL | null;
     try {
       parsed = new URL(o);
     } catch {

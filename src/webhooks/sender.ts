@@ -24,6 +24,7 @@ export function sendWebhook(target: string, body: string, headers: Record<string
   const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
   return new Promise<SendResult>((resolve) => {
     let settled = false;
+    // eslint-disable-next-line prefer-const -- `finish` (declared before the request exists) clears it; a const set later would be in its TDZ on the early-error path
     let timer: NodeJS.Timeout | undefined;
     const finish = (r: Omit<SendResult, 'latencyMs'>) => {
       if (settled) return;
