@@ -6,7 +6,7 @@ import { mintPlatformKey } from './bench-keys';
 import { load } from './harness';
 
 /**
- * `node -r @swc-node/register bench/profile.ts <path> [seconds] [fund slug]`: mints a platform key, starts fundgate with
+ * `node -r @swc-node/register bench/profile.ts <path> [seconds] [fund slug] [mcp tool]`: mints a platform key, starts fundgate with
  * --cpu-prof (BENCH_DATABASE_URL / BENCH_REDIS_URL), loads <url> with autocannon, stops it and
  * prints the heaviest functions by self time and the share of time per package. The raw
  * .cpuprofile stays in bench/profiles/ (open it in Chrome DevTools).
@@ -49,7 +49,7 @@ export function summarize(file: string): string[] {
 }
 
 async function main(): Promise<void> {
-  const [path, seconds, fund] = process.argv.slice(2);
+  const [path, seconds, fund, tool] = process.argv.slice(2);
   const db = createDataSource(process.env.BENCH_DATABASE_URL!, 2);
   await db.initialize();
   const bearer = (await mintPlatformKey(db, process.env.BENCH_DATABASE_URL!, ['fund:read'], fund ?? null)).key;
@@ -65,9 +65,11 @@ async function main(): Promise<void> {
     if (await fetch(`http://127.0.0.1:${PORT}/health`).then(() => true, () => false)) break;
     await new Promise((r) => setTimeout(r, 250));
   }
-  const headers = { authorization: `Bearer ${bearer}` };
-  await load(target, { seconds: 2, headers });
-  const r = await load(target, { seconds: Number(seconds ?? 10), headers });
+  const headers: Record<string, string> = { authorization: `Bearer ${bearer}` };
+  const post = tool ? { method: 'POST' as const, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: {} } }) } : {};
+  if (tool) Object.assign(headers, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+  await load(target, { seconds: 2, headers, ...post });
+  const r = await load(target, { seconds: Number(seconds ?? 10), headers, ...post });
   await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGINT'); });
   const file = readdirSync(DIR).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
   process.stdout.write(`${r.requestsPerSec} req/s, p99 ${r.latencyP99Ms} ms\n`);
