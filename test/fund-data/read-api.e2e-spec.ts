@@ -99,30 +99,33 @@ describe('fund read API against the demo fund (e2e)', () => {
     for (const a of bodies.get('trial-balance').accounts) expect(Object.keys(a)).toEqual(['accountCode', 'accountName', 'accountType', 'debit', 'credit']);
     expect(keys('capital-accounts')).toEqual(['navRunId', 'valuationDate', 'accounts', 'totals']);
     for (const a of bodies.get('capital-accounts').accounts) expect(Object.keys(a)).toHaveLength(14);
-    expect(keys('expenses')).toEqual(['items', 'total']);
+    expect(keys('expenses')).toEqual(['items', 'page']);
+    expect(Object.keys(bodies.get('expenses').page)).toEqual(['total', 'nextCursor', 'hasMore']);
     for (const e of bodies.get('expenses').items) expect(Object.keys(e)).toEqual(['id', 'category', 'vendor', 'description', 'accrualDate', 'amount', 'currency', 'status', 'paidDate']);
     expect(keys('fee-terms')).toHaveLength(9);
     for (const c of bodies.get('fee-terms').shareClasses) expect(Object.keys(c)).toHaveLength(9);
     expect(keys('trades')).toEqual(['items', 'nextCursor', 'hasMore']);
     for (const t of bodies.get('trades').items) expect(Object.keys(t)).toEqual(['id', 'executedAt', 'symbol', 'side', 'quantity', 'price', 'notional', 'fee', 'feeCurrency', 'venue']);
-    expect(keys('ledger/journal-entries')).toEqual(['from', 'to', 'lines', 'lineCount', 'totalDebits', 'totalCredits']);
+    expect(keys('ledger/journal-entries')).toEqual(['from', 'to', 'lines', 'totals', 'nextCursor', 'hasMore']);
+    expect(Object.keys(bodies.get('ledger/journal-entries').totals)).toEqual(['lineCount', 'debits', 'credits']);
     for (const l of bodies.get('ledger/journal-entries').lines) expect(Object.keys(l)).toHaveLength(17);
-    expect(keys('ledger/gl-detail')).toEqual(['accountCode', 'accountName', 'accountType', 'from', 'to', 'openingBalance', 'lines', 'closingBalance']);
-    expect(keys('investors')).toEqual(['items', 'total']);
+    expect(keys('ledger/gl-detail')).toEqual(['account', 'from', 'to', 'openingBalance', 'lines', 'closingBalance', 'nextCursor', 'hasMore']);
+    expect(Object.keys(bodies.get('ledger/gl-detail').account)).toEqual(['code', 'name', 'type']);
+    expect(keys('investors')).toEqual(['items', 'page']);
     for (const i of bodies.get('investors').items) expect(Object.keys(i)).toEqual(['investorId', 'displayName', 'status', 'investorType', 'openLots', 'units']);
-    expect(keys('capital-activity')).toEqual(['items', 'total']);
+    expect(keys('capital-activity')).toEqual(['items', 'page']);
     for (const c of bodies.get('capital-activity').items) {
       expect(Object.keys(c)).toHaveLength(10);
       expect((c.requestedAmount === null) !== (c.requestedFraction === null)).toBe(true);
     }
     expect(keys('dealing-calendar')).toEqual(['dealing']);
     expect(Object.keys(bodies.get('dealing-calendar').dealing)).toHaveLength(5);
-    expect(keys('lp-reports')).toEqual(['items', 'total']);
+    expect(keys('lp-reports')).toEqual(['items', 'page']);
     expect(keys('pnl/attribution-dates')).toEqual(['dates', 'latest']);
     expect(keys('risk/stress-presets')).toEqual(['items', 'total']);
     expect(keys('risk/stress-test')).toEqual(['preset', 'asOf', 'nav', 'pnl', 'pnlRatio', 'byAsset', 'fallbackAssets']);
-    expect(keys('nav/history')).toEqual(['items', 'total']);
-    expect(keys('nav/reconciliation')).toEqual(['toleranceRatio', 'items']);
+    expect(keys('nav/history')).toEqual(['items', 'total', 'nextCursor', 'hasMore']);
+    expect(keys('nav/reconciliation')).toEqual(['toleranceRatio', 'items', 'nextCursor', 'hasMore']);
     expect(keys('performance')).toEqual(['shareClass', 'asOf', 'returns', 'monthly', 'annualizedVolatility', 'maxDrawdown']);
     expect(keys('ledger/accounts')).toEqual(['items', 'total']);
   });
@@ -245,17 +248,16 @@ describe('fund read API against the demo fund (e2e)', () => {
   it('journal entries: exact sums over the whole window even when lines are cut by limit', async () => {
     const body = bodies.get('ledger/journal-entries');
     expect(body.lines).toHaveLength(100);
-    expect(body.lineCount).toBeGreaterThan(100);
+    expect(body.totals.lineCount).toBeGreaterThan(100);
+    expect(body.hasMore).toBe(true);
     const sql = await dbOf(app).query(
       `SELECT count(*)::int AS n, sum(debit)::text AS d, sum(credit)::text AS c FROM journal_lines WHERE fund_id = $1 AND entry_date BETWEEN '2026-08-01' AND '2026-10-31'`,
       [demoId],
     );
-    expect(body.lineCount).toBe(sql[0].n);
-    expect(body.totalDebits).toBe(D(sql[0].d).toFixed(2));
-    expect(body.totalCredits).toBe(D(sql[0].c).toFixed(2));
+    expect(body.totals).toEqual({ lineCount: sql[0].n, debits: D(sql[0].d).toFixed(2), credits: D(sql[0].c).toFixed(2) });
     const small = (await fetch('/api/v1/fund/ledger/journal-entries?from=2026-08-01&to=2026-10-31&limit=1')).json;
     expect(small.lines).toHaveLength(1);
-    expect(small.totalDebits).toBe(body.totalDebits);
+    expect(small.totals).toEqual(body.totals);
   });
 
   it('GL detail: opening + lines = running balance; closing covers the whole window', async () => {
@@ -267,6 +269,7 @@ describe('fund read API against the demo fund (e2e)', () => {
     }
     expect(gl.closingBalance).toBe(running.toFixed(2));
     const tb = (await fetch('/api/v1/fund/trial-balance?asOf=2026-10-31')).json;
+    expect(gl.hasMore).toBe(false);
     expect(tb.accounts.find((a: any) => a.accountCode === '1000').debit).toBe(gl.closingBalance);
     const cut = (await fetch('/api/v1/fund/ledger/gl-detail?accountCode=1000&from=2026-10-01&to=2026-10-31&limit=1')).json;
     expect(cut.lines).toHaveLength(1);
@@ -316,12 +319,12 @@ describe('fund read API against the demo fund (e2e)', () => {
   it('lists: totals count every matching record, limit cuts the page, filters apply', async () => {
     const db = dbOf(app);
     const count = async (sql: string) => (await db.query(sql, [demoId]))[0].n;
-    expect(bodies.get('expenses').total).toBe(await count(`SELECT count(*)::int AS n FROM expenses WHERE fund_id = $1`));
-    expect(bodies.get('investors').total).toBe(await count(`SELECT count(*)::int AS n FROM investors WHERE fund_id = $1`));
-    expect(bodies.get('lp-reports').total).toBe(await count(`SELECT count(*)::int AS n FROM lp_reports WHERE fund_id = $1`));
+    expect(bodies.get('expenses').page.total).toBe(await count(`SELECT count(*)::int AS n FROM expenses WHERE fund_id = $1`));
+    expect(bodies.get('investors').page.total).toBe(await count(`SELECT count(*)::int AS n FROM investors WHERE fund_id = $1`));
+    expect(bodies.get('lp-reports').page.total).toBe(await count(`SELECT count(*)::int AS n FROM lp_reports WHERE fund_id = $1`));
     expect((await fetch('/api/v1/fund/expenses?limit=3')).json.items).toHaveLength(3);
     const pending = (await fetch('/api/v1/fund/capital-activity?status=pending')).json;
-    expect(pending.total).toBe(await count(`SELECT count(*)::int AS n FROM capital_activity WHERE fund_id = $1 AND status = 'pending'`));
+    expect(pending.page.total).toBe(await count(`SELECT count(*)::int AS n FROM capital_activity WHERE fund_id = $1 AND status = 'pending'`));
     for (const c of pending.items) expect(c.status).toBe('pending');
     const units = sumOf(bodies.get('investors').items.map((i: any) => i.units));
     const classUnits = sumOf((await fetch('/api/v1/fund/nav/history?limit=1')).json.items[0].shareClasses.map((c: any) => c.units));
@@ -358,15 +361,15 @@ describe('fund read API against the demo fund (e2e)', () => {
     const spy = jest.spyOn(service, 'investors').mockResolvedValueOnce({
       items: [{ investorId: '00000000-0000-4000-8000-000000000001', displayName: 'Investor 001', status: 'active', investorType: 'institution', openLots: 1, units: '1.00000000',
         email: 'leak@example.com', legalName: 'Leaky Legal Name LLC', taxId: '999-99-9999' }],
-      total: 1,
+      page: { total: 1, nextCursor: null, hasMore: false },
       apiSecret: 'should-not-leave',
     } as never);
     const dropped = await get(app, '/api/v1/fund/investors', key);
     expect(dropped.status).toBe(200);
-    expect(dropped.json).toEqual({ items: [{ investorId: '00000000-0000-4000-8000-000000000001', displayName: 'Investor 001', status: 'active', investorType: 'institution', openLots: 1, units: '1.00000000' }], total: 1 });
+    expect(dropped.json).toEqual({ items: [{ investorId: '00000000-0000-4000-8000-000000000001', displayName: 'Investor 001', status: 'active', investorType: 'institution', openLots: 1, units: '1.00000000' }], page: { total: 1, nextCursor: null, hasMore: false } });
     expect(dropped.body).not.toMatch(/leak@example|Leaky|999-99|should-not-leave/);
 
-    spy.mockResolvedValueOnce({ items: [{ investorId: { email: 'leak@example.com' } }], total: 1 } as never);
+    spy.mockResolvedValueOnce({ items: [{ investorId: { email: 'leak@example.com' } }], page: { total: 1, nextCursor: null, hasMore: false } } as never);
     const failed = await get(app, '/api/v1/fund/investors', key);
     expect(failed.status).toBe(500);
     expect(failed.json.code).toBe('internal');

@@ -51,7 +51,7 @@ export class CursorCodec {
 }
 
 /** Shapes a cursor member may take. */
-export type CursorField = 'timestamp' | 'uuid' | 'bigint';
+export type CursorField = 'timestamp' | 'uuid' | 'bigint' | 'date' | 'decimal';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** ISO 8601 (…T…Z) or PostgreSQL's timestamptz text (… …+00), microseconds at most. */
@@ -69,4 +69,8 @@ const FIELD_CHECKS: Record<CursorField, (v: string) => boolean> = {
   timestamp: isCursorTimestamp,
   uuid: (v) => UUID.test(v),
   bigint: (v) => /^\d{1,19}$/.test(v) && BigInt(v) <= 9223372036854775807n,
+  /** A calendar day, YYYY-MM-DD. */
+  date: (v) => isCursorTimestamp(`${v}T00:00:00Z`),
+  /** An exact decimal as PostgreSQL numeric text (a running balance carried to the next page). */
+  decimal: (v) => /^-?\d{1,30}(\.\d{1,20})?$/.test(v),
 };

@@ -14,9 +14,9 @@ import { InvestorsService } from './investors.service';
 export class InvestorsController {
   constructor(private readonly investors: InvestorsService) {}
 
-  @FundRead('investors', InvestorsDto, 'Investor register: display name, status, type, open subscription lots and units')
+  @FundRead('investors', InvestorsDto, 'Investor register: display name, status, type, open subscription lots and units; by display name, keyset-paginated')
   list(@CurrentPrincipal() p: Principal, @Query() q: InvestorsQueryDto): Promise<InvestorsDto> {
-    return this.investors.investors(fundIdOf(p), q.limit);
+    return this.investors.investors(fundIdOf(p), q);
   }
 
   @FundRead('capital-accounts', CapitalAccountsDto, 'Per-investor capital accounts of the latest complete NAV run (closing capital sums to its NAV)')
@@ -24,8 +24,8 @@ export class InvestorsController {
     return this.investors.capitalAccounts(fundIdOf(p));
   }
 
-  @FundRead('capital-activity', CapitalActivityListDto, 'Subscription and redemption requests: type, amount or fraction, dealing date, status')
+  @FundRead('capital-activity', CapitalActivityListDto, 'Subscription and redemption requests: type, amount or fraction, dealing date, status; latest dealing date first, keyset-paginated')
   capitalActivity(@CurrentPrincipal() p: Principal, @Query() q: CapitalActivityQueryDto): Promise<CapitalActivityListDto> {
-    return this.investors.capitalActivity(fundIdOf(p), q.status, q.limit);
+    return this.investors.capitalActivity(fundIdOf(p), q);
   }
 }

@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
+import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 import { DecimalProperty } from '../common/decimal-property';
-import { LimitParam } from '../common/query-params';
+import { ListPageDto } from '../common/list-page';
 
-export class InvestorsQueryDto {
-  @LimitParam() limit?: number;
-}
+export class InvestorsQueryDto extends CursorPageQueryDto {}
 
 export class InvestorDto {
   @ApiProperty({ format: 'uuid' }) investorId: string;
@@ -17,8 +16,8 @@ export class InvestorDto {
 }
 
 export class InvestorsDto {
-  @ApiProperty({ type: InvestorDto, isArray: true }) items: InvestorDto[];
-  @ApiProperty({ example: 50 }) total: number;
+  @ApiProperty({ type: InvestorDto, isArray: true, description: 'by display name, then id' }) items: InvestorDto[];
+  @ApiProperty({ type: ListPageDto }) page: ListPageDto;
 }
 
 export class CapitalAccountDto {
@@ -63,12 +62,10 @@ export class CapitalAccountsDto {
 
 export const CAPITAL_ACTIVITY_STATUSES = ['pending', 'running', 'executed', 'settled', 'cancelled', 'failed'] as const;
 
-export class CapitalActivityQueryDto {
+export class CapitalActivityQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ enum: CAPITAL_ACTIVITY_STATUSES })
   @IsOptional() @IsIn(CAPITAL_ACTIVITY_STATUSES)
   status?: (typeof CAPITAL_ACTIVITY_STATUSES)[number];
-
-  @LimitParam() limit?: number;
 }
 
 export class CapitalActivityDto {
@@ -85,6 +82,6 @@ export class CapitalActivityDto {
 }
 
 export class CapitalActivityListDto {
-  @ApiProperty({ type: CapitalActivityDto, isArray: true, description: 'latest dealing date first' }) items: CapitalActivityDto[];
-  @ApiProperty({ example: 140, description: 'number of matching records' }) total: number;
+  @ApiProperty({ type: CapitalActivityDto, isArray: true, description: 'latest dealing date first: (dealingDate, createdAt, id) desc' }) items: CapitalActivityDto[];
+  @ApiProperty({ type: ListPageDto }) page: ListPageDto;
 }

@@ -22,7 +22,12 @@ export interface CapitalAccountRow {
 export class InvestorsRepository {
   constructor(private readonly db: ReadReplica) {}
 
-  investorsWithHoldings(fundId: string, runId: string | null, limit: number) {
+  /**
+   * One keyset page of the register by (display_name, id). The position is the last row's id:
+   * its display name is read back by primary key and compared as a row value, so the
+   * (fund_id, display_name, id) index seeks straight to it.
+   */
+  investorsWithHoldings(fundId: string, runId: string | null, afterId: string | null, limit: number) {
     return this.db.query(
       `SELECT i.id AS investor_id, i.display_name, i.status, i.investor_type,
               COALESCE(h.open_lots, 0)::int AS open_lots, COALESCE(h.units, 0)::text AS units
@@ -33,9 +38,10 @@ export class InvestorsRepository {
             WHERE l.nav_run_id = $2::uuid AND l.fund_id = $1 AND s.investor_id = i.id
          ) h ON true
         WHERE i.fund_id = $1
+          AND ($3::uuid IS NULL OR (i.display_name, i.id) > (SELECT a.display_name, a.id FROM investors a WHERE a.fund_id = $1 AND a.id = $3::uuid))
         ORDER BY i.display_name, i.id
-        LIMIT $3`,
-      [fundId, runId, limit],
+        LIMIT $4`,
+      [fundId, runId, afterId, limit],
     ) as Promise<{ investor_id: string; display_name: string; status: string; investor_type: string; open_lots: number; units: string }[]>;
   }
 
@@ -58,19 +64,22 @@ export class InvestorsRepository {
     );
   }
 
-  capitalActivity(fundId: string, status: string | null, limit: number) {
+  /** One keyset page, latest dealing date first: (dealing_date, created_at, id) desc, on the index of that order. */
+  capitalActivity(fundId: string, status: string | null, after: { dealingDate: string; createdAt: string; id: string } | null, limit: number) {
     return this.db.query(
       `SELECT ca.id, ca.investor_id, i.display_name, ca.type, sc.name AS share_class,
               ca.requested_amount::text, ca.requested_fraction::text,
-              to_char(ca.dealing_date, 'YYYY-MM-DD') AS dealing_date, ca.status, ca.created_at
+              to_char(ca.dealing_date, 'YYYY-MM-DD') AS dealing_date, ca.status, ca.created_at,
+              to_char(ca.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_key
          FROM capital_activity ca
          JOIN investors i ON i.id = ca.investor_id AND i.fund_id = $1
          JOIN share_classes sc ON sc.id = ca.share_class_id AND sc.fund_id = $1
         WHERE ca.fund_id = $1 AND ($2::text IS NULL OR ca.status = $2)
-        ORDER BY ca.dealing_date DESC, ca.created_at DESC, ca.id
-        LIMIT $3`,
-      [fundId, status, limit],
-    ) as Promise<{ id: string; investor_id: string; display_name: string; type: string; share_class: string; requested_amount: string | null; requested_fraction: string | null; dealing_date: string; status: string; created_at: Date }[]>;
+          AND ($3::date IS NULL OR (ca.dealing_date, ca.created_at, ca.id) < ($3::date, $4::timestamptz, $5::uuid))
+        ORDER BY ca.dealing_date DESC, ca.created_at DESC, ca.id DESC
+        LIMIT $6`,
+      [fundId, status, after?.dealingDate ?? null, after?.createdAt ?? null, after?.id ?? null, limit],
+    ) as Promise<{ id: string; investor_id: string; display_name: string; type: string; share_class: string; requested_amount: string | null; requested_fraction: string | null; dealing_date: string; status: string; created_at: Date; created_key: string }[]>;
   }
 
   async capitalActivityCount(fundId: string, status: string | null): Promise<number> {

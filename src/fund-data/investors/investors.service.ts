@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { CursorCodec } from '../../common/pagination/cursor';
+import { keysetPage } from '../../common/pagination/keyset-page';
 import { AnswerCache } from '../common/answer-cache';
 import { BooksRepository } from '../common/books.repository';
 import { D, Dec, money, moneyOrNull, navPerUnitOrNull, ratio, ratioOrNull, sum, units, valuePerUnit } from '../common/decimals';
-import { CapitalAccountsDto, CapitalActivityListDto, InvestorsDto } from './investors.dto';
+import { CapitalAccountsDto, CapitalActivityListDto, type CapitalActivityQueryDto, InvestorsDto, type InvestorsQueryDto } from './investors.dto';
 import { CapitalAccountRow, InvestorsRepository } from './investors.repository';
 
 const MONEY_MEMBERS = [
@@ -16,17 +18,25 @@ export class InvestorsService {
     private readonly repo: InvestorsRepository,
     private readonly books: BooksRepository,
     private readonly cache: AnswerCache,
+    private readonly cursors: CursorCodec,
   ) {}
 
-  async investors(fundId: string, limit = 100): Promise<InvestorsDto> {
+  async investors(fundId: string, q: InvestorsQueryDto): Promise<InvestorsDto> {
+    const kind = `fund-investors:${fundId}`;
+    const limit = q.limit ?? 100;
+    const after = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { i: 'uuid' }).i;
     const run = await this.books.latestCompleteRun(fundId);
-    const [rows, total] = await Promise.all([this.repo.investorsWithHoldings(fundId, run?.id ?? null, limit), this.repo.investorCount(fundId)]);
+    const [rows, total] = await Promise.all([
+      this.repo.investorsWithHoldings(fundId, run?.id ?? null, after, limit + 1),
+      this.repo.investorCount(fundId),
+    ]);
+    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { i: last.investor_id }));
     return {
-      items: rows.map((r) => ({
+      items: page.rows.map((r) => ({
         investorId: r.investor_id, displayName: r.display_name, status: r.status, investorType: r.investor_type,
         openLots: r.open_lots, units: units(r.units),
       })),
-      total,
+      page: { total, nextCursor: page.nextCursor, hasMore: page.hasMore },
     };
   }
 
@@ -58,18 +68,24 @@ export class InvestorsService {
     });
   }
 
-  async capitalActivity(fundId: string, status: string | undefined, limit = 100): Promise<CapitalActivityListDto> {
+  async capitalActivity(fundId: string, q: CapitalActivityQueryDto): Promise<CapitalActivityListDto> {
+    const status = q.status ?? null;
+    // Bound to the fund and the status filter: a cursor of another filter is not valid here.
+    const kind = `fund-capital-activity:${fundId}:${status ?? '*'}`;
+    const limit = q.limit ?? 100;
+    const pos = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date', c: 'timestamp', i: 'uuid' });
     const [rows, total] = await Promise.all([
-      this.repo.capitalActivity(fundId, status ?? null, limit),
-      this.repo.capitalActivityCount(fundId, status ?? null),
+      this.repo.capitalActivity(fundId, status, pos && { dealingDate: pos.d, createdAt: pos.c, id: pos.i }, limit + 1),
+      this.repo.capitalActivityCount(fundId, status),
     ]);
+    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { d: last.dealing_date, c: last.created_key, i: last.id }));
     return {
-      items: rows.map((r) => ({
+      items: page.rows.map((r) => ({
         id: r.id, investorId: r.investor_id, displayName: r.display_name, type: r.type, shareClass: r.share_class,
         requestedAmount: moneyOrNull(r.requested_amount), requestedFraction: ratioOrNull(r.requested_fraction),
         dealingDate: r.dealing_date, status: r.status, createdAt: new Date(r.created_at).toISOString(),
       })),
-      total,
+      page: { total, nextCursor: page.nextCursor, hasMore: page.hasMore },
     };
   }
 }

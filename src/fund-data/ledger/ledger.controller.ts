@@ -21,12 +21,12 @@ export class LedgerController {
     return this.ledger.trialBalance(fundIdOf(p), q.asOf);
   }
 
-  @FundRead('ledger/journal-entries', JournalEntriesDto, 'Posted journal lines in a window of at most 92 days, with exact debit and credit sums over the whole window')
+  @FundRead('ledger/journal-entries', JournalEntriesDto, 'Posted journal lines in a window of at most 92 days, keyset-paginated, with exact debit and credit sums over the whole window')
   journalEntries(@CurrentPrincipal() p: Principal, @Query() q: JournalEntriesQueryDto): Promise<JournalEntriesDto> {
     return this.ledger.journalEntries(fundIdOf(p), q);
   }
 
-  @FundRead('ledger/gl-detail', GlDetailDto, 'One GL account: opening balance, each posted line with a running balance, closing balance')
+  @FundRead('ledger/gl-detail', GlDetailDto, 'One GL account: opening balance, each posted line with a running balance, closing balance; keyset-paginated, each page opening where the previous one ended')
   glDetail(@CurrentPrincipal() p: Principal, @Query() q: GlDetailQueryDto): Promise<GlDetailDto> {
     return this.ledger.glDetail(fundIdOf(p), q);
   }

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, Matches } from 'class-validator';
+import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { DecimalProperty } from '../common/decimal-property';
-import { LimitParam } from '../common/query-params';
+import { NEXT_CURSOR_DOC } from '../common/list-page';
 
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'];
 
@@ -28,7 +29,7 @@ export class TrialBalanceDto {
   @ApiProperty({ example: true }) balanced: boolean;
 }
 
-export class JournalEntriesQueryDto {
+export class JournalEntriesQueryDto extends CursorPageQueryDto {
   @ApiProperty({ format: 'date', description: 'first entry date (inclusive), REQUIRED' })
   @IsDefined() @IsCalendarDate()
   from: string;
@@ -36,8 +37,6 @@ export class JournalEntriesQueryDto {
   @ApiProperty({ format: 'date', description: 'last entry date (inclusive), REQUIRED; at most 92 days after `from`' })
   @IsDefined() @IsCalendarDate()
   to: string;
-
-  @LimitParam() limit?: number;
 }
 
 export class JournalLineDto {
@@ -60,16 +59,22 @@ export class JournalLineDto {
   @ApiProperty({ enum: ['posted', 'reversed', 'reversal'], example: 'posted' }) status: string;
 }
 
+export class JournalTotalsDto {
+  @ApiProperty({ example: 48211, description: 'lines in the whole window' }) lineCount: number;
+  @DecimalProperty('money', { example: '98223110.52', description: 'exact sum over the whole window' }) debits: string;
+  @DecimalProperty('money', { example: '98223110.52', description: 'exact sum over the whole window' }) credits: string;
+}
+
 export class JournalEntriesDto {
   @ApiProperty({ format: 'date' }) from: string;
   @ApiProperty({ format: 'date' }) to: string;
-  @ApiProperty({ type: JournalLineDto, isArray: true, description: 'by entry date, entry number and line; cut at `limit`' }) lines: JournalLineDto[];
-  @ApiProperty({ example: 48211, description: 'lines in the whole window' }) lineCount: number;
-  @DecimalProperty('money', { example: '98223110.52', description: 'exact sum over the whole window' }) totalDebits: string;
-  @DecimalProperty('money', { example: '98223110.52', description: 'exact sum over the whole window' }) totalCredits: string;
+  @ApiProperty({ type: JournalLineDto, isArray: true, description: 'this page of the window, by (entryDate, lineId)' }) lines: JournalLineDto[];
+  @ApiProperty({ type: JournalTotalsDto, description: 'the whole window, whatever the page' }) totals: JournalTotalsDto;
+  @ApiProperty(NEXT_CURSOR_DOC) nextCursor: string | null;
+  @ApiProperty({ description: 'true when a next page exists' }) hasMore: boolean;
 }
 
-export class GlDetailQueryDto {
+export class GlDetailQueryDto extends CursorPageQueryDto {
   @ApiProperty({ example: '1000', description: 'REQUIRED account code' })
   @IsDefined() @IsString() @Matches(/^[A-Za-z0-9._-]{1,32}$/, { message: 'must be an account code' })
   accountCode: string;
@@ -81,8 +86,6 @@ export class GlDetailQueryDto {
   @ApiPropertyOptional({ format: 'date', description: 'default: the latest entry date' })
   @IsOptional() @IsCalendarDate()
   to?: string;
-
-  @LimitParam() limit?: number;
 }
 
 export class GlLineDto {
@@ -94,15 +97,24 @@ export class GlLineDto {
   @DecimalProperty('money', { example: '1750000.00', description: 'in the account’s normal-balance direction' }) runningBalance: string;
 }
 
+export class GlAccountDto {
+  @ApiProperty({ example: '1000' }) code: string;
+  @ApiProperty({ example: 'Cash at bank' }) name: string;
+  @ApiProperty({ enum: ACCOUNT_TYPES }) type: string;
+}
+
 export class GlDetailDto {
-  @ApiProperty({ example: '1000' }) accountCode: string;
-  @ApiProperty({ example: 'Cash at bank' }) accountName: string;
-  @ApiProperty({ enum: ACCOUNT_TYPES }) accountType: string;
-  @ApiProperty({ format: 'date' }) from: string;
+  @ApiProperty({ type: GlAccountDto }) account: GlAccountDto;
+  @ApiProperty({ format: 'date', description: 'the window, resolved (a later page keeps the first page’s)' }) from: string;
   @ApiProperty({ format: 'date' }) to: string;
-  @DecimalProperty('money', { example: '1500000.00', description: 'balance before `from`, normal-balance direction' }) openingBalance: string;
-  @ApiProperty({ type: GlLineDto, isArray: true, description: 'cut at `limit`; closingBalance covers the whole window' }) lines: GlLineDto[];
-  @DecimalProperty('money', { example: '1750000.00', description: 'balance at the end of `to`' }) closingBalance: string;
+  @DecimalProperty('money', {
+    example: '1500000.00',
+    description: 'normal-balance direction: on the first page the balance before `from`; on a later page the previous page’s last running balance',
+  }) openingBalance: string;
+  @ApiProperty({ type: GlLineDto, isArray: true, description: 'this page of the window, by (entryDate, line id)' }) lines: GlLineDto[];
+  @DecimalProperty('money', { example: '1750000.00', description: 'balance at the end of `to` (the whole window, whatever the page)' }) closingBalance: string;
+  @ApiProperty(NEXT_CURSOR_DOC) nextCursor: string | null;
+  @ApiProperty({ description: 'true when a next page exists' }) hasMore: boolean;
 }
 
 export class LedgerAccountDto {

@@ -31,6 +31,12 @@ export interface JournalLineRow {
   status: string;
 }
 
+/** A keyset position in the ledger's (entry_date, line id) order: the last line of a page. */
+export interface LinePosition {
+  entryDate: string;
+  lineId: string;
+}
+
 /** Ledger reads, always fund-scoped; sums are computed by PostgreSQL over numeric (exact). */
 @Injectable()
 export class LedgerRepository {
@@ -78,18 +84,20 @@ export class LedgerRepository {
   }
 
   /**
-   * The first `limit` lines of the window (date, then line id), with the books' line view
-   * columns. Two steps so each has one obvious plan whatever the statistics: the page of ids by
-   * an ordered index walk, then those ids through the view.
+   * One keyset page of the window's lines (date, then line id), after `after` when given, with
+   * the books' line view columns. Two steps so each has one obvious plan whatever the statistics:
+   * the page of ids by an ordered walk of (fund_id, entry_date, id) that seeks to the position,
+   * then those ids through the view.
    */
-  async journalLines(fundId: string, from: string, to: string, limit: number): Promise<JournalLineRow[]> {
+  async journalLines(fundId: string, from: string, to: string, after: LinePosition | null, limit: number): Promise<JournalLineRow[]> {
     const page = await orderedRead<{ id: string }>(
       this.db,
       `SELECT id::text FROM journal_lines
         WHERE fund_id = $1 AND entry_date BETWEEN $2::date AND $3::date
+          AND ($4::date IS NULL OR (entry_date, id) > ($4::date, $5::bigint))
         ORDER BY entry_date, id
-        LIMIT $4`,
-      [fundId, from, to, limit],
+        LIMIT $6`,
+      [fundId, from, to, after?.entryDate ?? null, after?.lineId ?? null, limit],
     );
     if (page.length === 0) return [];
     return this.db.query(
@@ -121,15 +129,17 @@ export class LedgerRepository {
     return rows[0].net;
   }
 
-  accountLines(fundId: string, code: string, from: string, to: string, limit: number) {
-    return orderedRead<{ entry_id: string; entry_date: string; description: string; debit: string; credit: string }>(
+  /** One keyset page of an account's lines in the window, on (fund_id, account_code, entry_date, id). */
+  accountLines(fundId: string, code: string, from: string, to: string, after: LinePosition | null, limit: number) {
+    return orderedRead<{ line_id: string; entry_id: string; entry_date: string; description: string; debit: string; credit: string }>(
       this.db,
-      `SELECT l.entry_id, to_char(l.entry_date, 'YYYY-MM-DD') AS entry_date, l.description, l.debit::text, l.credit::text
+      `SELECT l.id::text AS line_id, l.entry_id, to_char(l.entry_date, 'YYYY-MM-DD') AS entry_date, l.description, l.debit::text, l.credit::text
          FROM journal_lines l
         WHERE l.fund_id = $1 AND l.account_code = $2 AND l.entry_date BETWEEN $3::date AND $4::date
+          AND ($5::date IS NULL OR (l.entry_date, l.id) > ($5::date, $6::bigint))
         ORDER BY l.entry_date, l.id
-        LIMIT $5`,
-      [fundId, code, from, to, limit],
+        LIMIT $7`,
+      [fundId, code, from, to, after?.entryDate ?? null, after?.lineId ?? null, limit],
     );
   }
 }

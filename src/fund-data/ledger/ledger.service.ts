@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { notFound, ProblemError } from '../../common/errors/problem';
+import { invalidParameter, notFound, ProblemError } from '../../common/errors/problem';
+import { CursorCodec } from '../../common/pagination/cursor';
+import { keysetPage } from '../../common/pagination/keyset-page';
 import { addDays, daysBetween, todayUtc } from '../../common/validation/calendar-date';
 import { AnswerCache } from '../common/answer-cache';
 import { D, Dec, ZERO, money, sum } from '../common/decimals';
@@ -16,6 +18,7 @@ export class LedgerService {
   constructor(
     private readonly repo: LedgerRepository,
     private readonly cache: AnswerCache,
+    private readonly cursors: CursorCodec,
   ) {}
 
   async accounts(fundId: string): Promise<LedgerAccountsDto> {
@@ -57,54 +60,79 @@ export class LedgerService {
         { field: 'to', message: `must be at most ${MAX_JOURNAL_WINDOW_DAYS} days after from` },
       ]);
     }
-    const [totals, lines] = await Promise.all([
+    // Bound to the fund and the window: a cursor of another window is not valid here.
+    const kind = `fund-journal:${fundId}:${q.from}:${q.to}`;
+    const limit = q.limit ?? 100;
+    const pos = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date', i: 'bigint' });
+    const [totals, rows] = await Promise.all([
       this.repo.journalWindowTotals(fundId, q.from, q.to),
-      this.repo.journalLines(fundId, q.from, q.to, q.limit ?? 100),
+      this.repo.journalLines(fundId, q.from, q.to, pos && { entryDate: pos.d, lineId: pos.i }, limit + 1),
     ]);
+    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { d: last.entry_date, i: last.line_id }));
     return {
       from: q.from,
       to: q.to,
-      lines: lines.map((l) => ({
+      lines: page.rows.map((l) => ({
         lineId: l.line_id, entryId: l.entry_id, entryNumber: l.entry_number, entryDate: l.entry_date,
         postedAt: new Date(l.posted_at).toISOString(), accountCode: l.account_code, accountName: l.account_name,
         accountType: l.account_type, debit: money(l.debit), credit: money(l.credit), currency: l.currency,
         description: l.description, source: l.source, sourceRef: l.source_ref, navRunId: l.nav_run_id,
         shareClass: l.share_class, status: l.status,
       })),
-      lineCount: totals.line_count,
-      totalDebits: money(totals.debits),
-      totalCredits: money(totals.credits),
+      totals: { lineCount: totals.line_count, debits: money(totals.debits), credits: money(totals.credits) },
+      nextCursor: page.nextCursor,
+      hasMore: page.hasMore,
     };
   }
 
+  /**
+   * One page of an account's lines with running balances. The cursor carries the resolved window
+   * and the running balance after its last line, so a page's opening balance continues the
+   * previous page exactly and a deep page costs what the first one does.
+   */
   async glDetail(fundId: string, q: GlDetailQueryDto): Promise<GlDetailDto> {
     assertOrdered(q.from, q.to);
     const account = await this.repo.account(fundId, q.accountCode);
     if (!account) throw notFound(`account ${q.accountCode}`);
-    let to = q.to ?? (await this.repo.latestEntryDate(fundId)) ?? todayUtc();
-    if (q.to === undefined && q.from !== undefined && q.from > to) to = q.from;
-    const from = q.from ?? addDays(to, -30);
+    const kind = `fund-gl-detail:${fundId}:${account.code}:${q.from ?? '*'}:${q.to ?? '*'}`;
+    const pos = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { f: 'date', t: 'date', d: 'date', i: 'bigint', b: 'decimal' });
+    if (pos && pos.f > pos.t) throw invalidParameter('cursor', 'is not a valid cursor for this listing');
+    const { from, to } = pos ? { from: pos.f, to: pos.t } : await this.glWindow(fundId, q);
     const sign = account.normal_balance === 'credit' ? -1 : 1;
     const directed = (net: string | Dec) => new D(net.toString()).times(sign);
-    const [before, within, lines] = await Promise.all([
+    const limit = q.limit ?? 100;
+    const [before, within, rows] = await Promise.all([
       this.repo.accountNetBefore(fundId, account.code, from),
       this.repo.accountNetBetween(fundId, account.code, from, to),
-      this.repo.accountLines(fundId, account.code, from, to, q.limit ?? 100),
+      this.repo.accountLines(fundId, account.code, from, to, pos && { entryDate: pos.d, lineId: pos.i }, limit + 1),
     ]);
-    const opening = directed(before);
-    let running = opening;
+    const windowOpening = directed(before);
+    let running = pos ? new D(pos.b) : windowOpening;
+    const opening = running;
+    const lines = rows.map((l) => {
+      running = running.plus(directed(new D(l.debit).minus(l.credit)));
+      return { line: l, runningBalance: running };
+    });
+    const page = keysetPage(lines, limit, ({ line, runningBalance }) =>
+      this.cursors.encode(kind, { f: from, t: to, d: line.entry_date, i: line.line_id, b: runningBalance.toString() }));
     return {
-      accountCode: account.code,
-      accountName: account.name,
-      accountType: account.account_type,
+      account: { code: account.code, name: account.name, type: account.account_type },
       from,
       to,
       openingBalance: money(opening),
-      lines: lines.map((l) => {
-        running = running.plus(directed(new D(l.debit).minus(l.credit)));
-        return { entryId: l.entry_id, entryDate: l.entry_date, description: l.description, debit: money(l.debit), credit: money(l.credit), runningBalance: money(running) };
-      }),
-      closingBalance: money(opening.plus(directed(within))),
+      lines: page.rows.map(({ line: l, runningBalance }) => ({
+        entryId: l.entry_id, entryDate: l.entry_date, description: l.description, debit: money(l.debit), credit: money(l.credit), runningBalance: money(runningBalance),
+      })),
+      closingBalance: money(windowOpening.plus(directed(within))),
+      nextCursor: page.nextCursor,
+      hasMore: page.hasMore,
     };
+  }
+
+  /** gl-detail's window: `to` defaults to the latest entry date, `from` to 30 days before `to`. */
+  private async glWindow(fundId: string, q: GlDetailQueryDto): Promise<{ from: string; to: string }> {
+    let to = q.to ?? (await this.repo.latestEntryDate(fundId)) ?? todayUtc();
+    if (q.to === undefined && q.from !== undefined && q.from > to) to = q.from;
+    return { from: q.from ?? addDays(to, -30), to };
   }
 }

@@ -13,13 +13,13 @@ import { NavService } from './nav.service';
 export class NavController {
   constructor(private readonly nav: NavService) {}
 
-  @FundRead('history', NavHistoryDto, 'NAV runs (all statuses) with class NAV per unit, latest first')
+  @FundRead('history', NavHistoryDto, 'NAV runs (all statuses) with class NAV per unit, latest first, keyset-paginated')
   history(@CurrentPrincipal() p: Principal, @Query() q: NavHistoryQueryDto): Promise<NavHistoryDto> {
     return this.nav.history(fundIdOf(p), q);
   }
 
-  @FundRead('reconciliation', ReconciliationDto, 'Shadow NAV against the administrator NAV, with the difference and the tolerance check')
+  @FundRead('reconciliation', ReconciliationDto, 'Shadow NAV against the administrator NAV, with the difference and the tolerance check; latest first, keyset-paginated')
   reconciliation(@CurrentPrincipal() p: Principal, @Query() q: ReconciliationQueryDto): Promise<ReconciliationDto> {
-    return this.nav.reconciliation(fundIdOf(p), q.limit);
+    return this.nav.reconciliation(fundIdOf(p), q);
   }
 }

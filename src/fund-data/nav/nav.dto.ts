@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
+import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { DecimalProperty } from '../common/decimal-property';
-import { LimitParam } from '../common/query-params';
+import { NEXT_CURSOR_DOC } from '../common/list-page';
 
-export class NavHistoryQueryDto {
+export class NavHistoryQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ format: 'date', description: 'first valuation date (inclusive)' })
   @IsOptional() @IsCalendarDate()
   from?: string;
@@ -12,8 +13,6 @@ export class NavHistoryQueryDto {
   @ApiPropertyOptional({ format: 'date', description: 'last valuation date (inclusive)' })
   @IsOptional() @IsCalendarDate()
   to?: string;
-
-  @LimitParam() limit?: number;
 }
 
 export class NavClassDto {
@@ -38,13 +37,13 @@ export class NavRunDto {
 }
 
 export class NavHistoryDto {
-  @ApiProperty({ type: NavRunDto, isArray: true, description: 'every run (complete, failed, superseded), latest valuation date first' }) items: NavRunDto[];
-  @ApiProperty({ example: 1110 }) total: number;
+  @ApiProperty({ type: NavRunDto, isArray: true, description: 'every run (complete, failed, superseded), latest first: (valuationDate, createdAt, navRunId) desc' }) items: NavRunDto[];
+  @ApiProperty({ example: 1110, description: 'runs in the whole window, not only this page' }) total: number;
+  @ApiProperty(NEXT_CURSOR_DOC) nextCursor: string | null;
+  @ApiProperty({ description: 'true when a next page exists' }) hasMore: boolean;
 }
 
-export class ReconciliationQueryDto {
-  @LimitParam() limit?: number;
-}
+export class ReconciliationQueryDto extends CursorPageQueryDto {}
 
 export class ReconciliationRowDto {
   @ApiProperty({ format: 'date', example: '2026-09-30' }) valuationDate: string;
@@ -58,4 +57,6 @@ export class ReconciliationRowDto {
 export class ReconciliationDto {
   @DecimalProperty('ratio', { example: '0.00050000' }) toleranceRatio: string;
   @ApiProperty({ type: ReconciliationRowDto, isArray: true, description: 'one row per administrator NAV, latest first' }) items: ReconciliationRowDto[];
+  @ApiProperty(NEXT_CURSOR_DOC) nextCursor: string | null;
+  @ApiProperty({ description: 'true when a next page exists' }) hasMore: boolean;
 }

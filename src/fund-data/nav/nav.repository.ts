@@ -5,9 +5,11 @@ import { ReadReplica } from '../../database/read-replica';
 export class NavRepository {
   constructor(private readonly db: ReadReplica) {}
 
-  runsForFund(fundId: string, from: string | null, to: string | null, limit: number) {
+  /** One keyset page, latest first: (valuation_date, started_at, id) desc, on the index of that order. */
+  runsForFund(fundId: string, from: string | null, to: string | null, after: { valuationDate: string; startedAt: string; id: string } | null, limit: number) {
     return this.db.query(
       `SELECT r.id, to_char(r.valuation_date, 'YYYY-MM-DD') AS valuation_date, r.status, r.failure_reason, r.started_at, r.completed_at,
+              to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started_key,
               r.gross_asset_value::text, r.net_asset_value::text,
               COALESCE((
                 SELECT json_agg(json_build_object('name', sc.name, 'navPerUnit', c.nav_per_unit::text, 'units', c.units::text,
@@ -17,10 +19,11 @@ export class NavRepository {
               ), '[]'::json) AS classes
          FROM nav_runs r
         WHERE r.fund_id = $1 AND ($2::date IS NULL OR r.valuation_date >= $2::date) AND ($3::date IS NULL OR r.valuation_date <= $3::date)
-        ORDER BY r.valuation_date DESC, r.started_at DESC, r.id
-        LIMIT $4`,
-      [fundId, from, to, limit],
-    ) as Promise<{ id: string; valuation_date: string; status: string; failure_reason: string | null; started_at: Date; completed_at: Date | null; gross_asset_value: string | null; net_asset_value: string | null; classes: { name: string; navPerUnit: string | null; units: string; netAssetValue: string }[] }[]>;
+          AND ($4::date IS NULL OR (r.valuation_date, r.started_at, r.id) < ($4::date, $5::timestamptz, $6::uuid))
+        ORDER BY r.valuation_date DESC, r.started_at DESC, r.id DESC
+        LIMIT $7`,
+      [fundId, from, to, after?.valuationDate ?? null, after?.startedAt ?? null, after?.id ?? null, limit],
+    ) as Promise<{ id: string; valuation_date: string; started_key: string; status: string; failure_reason: string | null; started_at: Date; completed_at: Date | null; gross_asset_value: string | null; net_asset_value: string | null; classes: { name: string; navPerUnit: string | null; units: string; netAssetValue: string }[] }[]>;
   }
 
   async runCount(fundId: string, from: string | null, to: string | null): Promise<number> {
@@ -31,16 +34,17 @@ export class NavRepository {
     return rows[0].n;
   }
 
-  administratorVsShadow(fundId: string, limit: number) {
+  /** One keyset page of administrator NAVs, latest first, on the (fund_id, valuation_date) primary key. */
+  administratorVsShadow(fundId: string, before: string | null, limit: number) {
     return this.db.query(
       `SELECT to_char(a.valuation_date, 'YYYY-MM-DD') AS valuation_date, a.net_asset_value::text AS administrator_nav,
               r.net_asset_value::text AS shadow_nav
          FROM admin_navs a
          LEFT JOIN nav_runs r ON r.fund_id = a.fund_id AND r.valuation_date = a.valuation_date AND r.status = 'complete'
-        WHERE a.fund_id = $1
+        WHERE a.fund_id = $1 AND ($2::date IS NULL OR a.valuation_date < $2::date)
         ORDER BY a.valuation_date DESC
-        LIMIT $2`,
-      [fundId, limit],
+        LIMIT $3`,
+      [fundId, before, limit],
     ) as Promise<{ valuation_date: string; administrator_nav: string; shadow_nav: string | null }[]>;
   }
 }

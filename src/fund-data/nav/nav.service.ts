@@ -1,4 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CursorCodec } from '../../common/pagination/cursor';
+import { type CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
+import { keysetPage } from '../../common/pagination/keyset-page';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { Decimal } from '../../fund/money';
 import { reconcile } from '../../fund/nav/reconciliation';
@@ -12,16 +15,22 @@ export class NavService {
   constructor(
     private readonly repo: NavRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly cursors: CursorCodec,
   ) {}
 
   async history(fundId: string, q: NavHistoryQueryDto): Promise<NavHistoryDto> {
     assertOrdered(q.from, q.to);
+    // Bound to the fund and the window: a cursor of another window is not valid here.
+    const kind = `fund-nav-history:${fundId}:${q.from ?? '*'}:${q.to ?? '*'}`;
+    const limit = q.limit ?? 100;
+    const pos = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { v: 'date', s: 'timestamp', i: 'uuid' });
     const [rows, total] = await Promise.all([
-      this.repo.runsForFund(fundId, q.from ?? null, q.to ?? null, q.limit ?? 100),
+      this.repo.runsForFund(fundId, q.from ?? null, q.to ?? null, pos && { valuationDate: pos.v, startedAt: pos.s, id: pos.i }, limit + 1),
       this.repo.runCount(fundId, q.from ?? null, q.to ?? null),
     ]);
+    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { v: last.valuation_date, s: last.started_key, i: last.id }));
     return {
-      items: rows.map((r) => ({
+      items: page.rows.map((r) => ({
         navRunId: r.id,
         valuationDate: r.valuation_date,
         status: r.status,
@@ -33,16 +42,21 @@ export class NavService {
         shareClasses: r.classes.map((c) => ({ name: c.name, navPerUnit: navPerUnitOrNull(c.navPerUnit), units: units(c.units), netAssetValue: money(c.netAssetValue) })),
       })),
       total,
+      nextCursor: page.nextCursor,
+      hasMore: page.hasMore,
     };
   }
 
   /** Shadow NAV (complete run) against the administrator's NAV on each date the administrator reported. */
-  async reconciliation(fundId: string, limit = 100): Promise<ReconciliationDto> {
+  async reconciliation(fundId: string, q: CursorPageQueryDto): Promise<ReconciliationDto> {
+    const kind = `fund-nav-reconciliation:${fundId}`;
+    const limit = q.limit ?? 100;
+    const before = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { v: 'date' }).v;
     const tolerance = new D(this.config.navToleranceRatio);
-    const rows = await this.repo.administratorVsShadow(fundId, limit);
+    const page = keysetPage(await this.repo.administratorVsShadow(fundId, before, limit + 1), limit, (last) => this.cursors.encode(kind, { v: last.valuation_date }));
     return {
       toleranceRatio: ratio(tolerance),
-      items: rows.map((r) => {
+      items: page.rows.map((r) => {
         const admin = new D(r.administrator_nav);
         if (r.shadow_nav === null) {
           return { valuationDate: r.valuation_date, shadowNav: null, administratorNav: money(admin), difference: null, differenceRatio: null, withinTolerance: false };
@@ -50,6 +64,8 @@ export class NavService {
         // The books' own reconciliation rule (difference = shadow − administrator, ratio over the administrator's NAV).
         return reconcile(r.valuation_date, new Decimal(r.shadow_nav), new Decimal(r.administrator_nav), new Decimal(this.config.navToleranceRatio));
       }),
+      nextCursor: page.nextCursor,
+      hasMore: page.hasMore,
     };
   }
 }

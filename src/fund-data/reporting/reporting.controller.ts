@@ -5,7 +5,8 @@ import { fundIdOf, type Principal } from '../../common/auth/principal';
 import { FundRead } from '../common/fund-read.decorator';
 import { FundDataProblems } from '../common/problem-responses';
 import { NoQuery } from '../common/no-query';
-import { DealingCalendarDto, ExpensesDto, LimitQueryDto, LpReportsDto } from './reporting.dto';
+import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
+import { DealingCalendarDto, ExpensesDto, LpReportsDto } from './reporting.dto';
 import { ReportingService } from './reporting.service';
 
 @ApiTags('fund data: reporting')
@@ -14,9 +15,9 @@ import { ReportingService } from './reporting.service';
 export class ReportingController {
   constructor(private readonly reporting: ReportingService) {}
 
-  @FundRead('expenses', ExpensesDto, 'Expense accruals and payments, most recent first')
-  expenses(@CurrentPrincipal() p: Principal, @Query() q: LimitQueryDto): Promise<ExpensesDto> {
-    return this.reporting.expenses(fundIdOf(p), q.limit);
+  @FundRead('expenses', ExpensesDto, 'Expense accruals and payments, most recent first, keyset-paginated with an opaque cursor')
+  expenses(@CurrentPrincipal() p: Principal, @Query() q: CursorPageQueryDto): Promise<ExpensesDto> {
+    return this.reporting.expenses(fundIdOf(p), q);
   }
 
   @FundRead('dealing-calendar', DealingCalendarDto, 'Dealing frequency, notice and settlement days, next dealing date')
@@ -24,8 +25,8 @@ export class ReportingController {
     return this.reporting.dealingCalendar(fundIdOf(p));
   }
 
-  @FundRead('lp-reports', LpReportsDto, 'LP reports: period covered, status and a short narrative preview')
-  lpReports(@CurrentPrincipal() p: Principal, @Query() q: LimitQueryDto): Promise<LpReportsDto> {
-    return this.reporting.lpReports(fundIdOf(p), q.limit);
+  @FundRead('lp-reports', LpReportsDto, 'LP reports: period covered, status and a short narrative preview, most recent first, keyset-paginated')
+  lpReports(@CurrentPrincipal() p: Principal, @Query() q: CursorPageQueryDto): Promise<LpReportsDto> {
+    return this.reporting.lpReports(fundIdOf(p), q);
   }
 }

@@ -1,10 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DecimalProperty } from '../common/decimal-property';
-import { LimitParam } from '../common/query-params';
-
-export class LimitQueryDto {
-  @LimitParam() limit?: number;
-}
+import { ListPageDto } from '../common/list-page';
 
 export class ExpenseDto {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -19,8 +15,8 @@ export class ExpenseDto {
 }
 
 export class ExpensesDto {
-  @ApiProperty({ type: ExpenseDto, isArray: true, description: 'most recent accrual first' }) items: ExpenseDto[];
-  @ApiProperty({ example: 36, description: 'number of matching records (not only this page)' }) total: number;
+  @ApiProperty({ type: ExpenseDto, isArray: true, description: 'most recent accrual first: (accrualDate desc, external id desc)' }) items: ExpenseDto[];
+  @ApiProperty({ type: ListPageDto }) page: ListPageDto;
 }
 
 export class DealingTermsDto {
@@ -45,6 +41,6 @@ export class LpReportDto {
 }
 
 export class LpReportsDto {
-  @ApiProperty({ type: LpReportDto, isArray: true, description: 'most recent period first' }) items: LpReportDto[];
-  @ApiProperty({ example: 12 }) total: number;
+  @ApiProperty({ type: LpReportDto, isArray: true, description: 'most recent period first: (periodEnd desc, periodStart desc, id desc)' }) items: LpReportDto[];
+  @ApiProperty({ type: ListPageDto }) page: ListPageDto;
 }

@@ -5,14 +5,21 @@ import { ReadReplica } from '../../database/read-replica';
 export class ReportingRepository {
   constructor(private readonly db: ReadReplica) {}
 
-  expensesForFund(fundId: string, limit: number) {
+  /**
+   * One keyset page, most recent accrual first. The position is the last row's id: its
+   * (accrual_date, external_id) is read back by primary key and compared as a row value, so the
+   * (fund_id, accrual_date desc, external_id desc) index seeks straight to it.
+   */
+  expensesForFund(fundId: string, afterId: string | null, limit: number) {
     return this.db.query(
-      `SELECT id, category, vendor, description, to_char(accrual_date, 'YYYY-MM-DD') AS accrual_date, amount::text,
-              currency, status, to_char(paid_date, 'YYYY-MM-DD') AS paid_date
-         FROM expenses WHERE fund_id = $1
-        ORDER BY accrual_date DESC, external_id DESC
-        LIMIT $2`,
-      [fundId, limit],
+      `SELECT e.id, e.category, e.vendor, e.description, to_char(e.accrual_date, 'YYYY-MM-DD') AS accrual_date, e.amount::text,
+              e.currency, e.status, to_char(e.paid_date, 'YYYY-MM-DD') AS paid_date
+         FROM expenses e
+        WHERE e.fund_id = $1
+          AND ($2::uuid IS NULL OR (e.accrual_date, e.external_id) < (SELECT a.accrual_date, a.external_id FROM expenses a WHERE a.fund_id = $1 AND a.id = $2::uuid))
+        ORDER BY e.accrual_date DESC, e.external_id DESC
+        LIMIT $3`,
+      [fundId, afterId, limit],
     ) as Promise<{ id: string; category: string; vendor: string; description: string; accrual_date: string; amount: string; currency: string; status: string; paid_date: string | null }[]>;
   }
 
@@ -21,14 +28,17 @@ export class ReportingRepository {
     return rows[0].n;
   }
 
-  lpReportsForFund(fundId: string, limit: number) {
+  /** One keyset page, most recent period first, on the (fund_id, period_end desc, period_start desc, id desc) index. */
+  lpReportsForFund(fundId: string, after: { periodEnd: string; periodStart: string; id: string } | null, limit: number) {
     return this.db.query(
       `SELECT id, to_char(period_start, 'YYYY-MM-DD') AS period_start, to_char(period_end, 'YYYY-MM-DD') AS period_end,
               status, preview, distributed_at
-         FROM lp_reports WHERE fund_id = $1
-        ORDER BY period_end DESC, period_start DESC, id
-        LIMIT $2`,
-      [fundId, limit],
+         FROM lp_reports
+        WHERE fund_id = $1
+          AND ($2::date IS NULL OR (period_end, period_start, id) < ($2::date, $3::date, $4::uuid))
+        ORDER BY period_end DESC, period_start DESC, id DESC
+        LIMIT $5`,
+      [fundId, after?.periodEnd ?? null, after?.periodStart ?? null, after?.id ?? null, limit],
     ) as Promise<{ id: string; period_start: string; period_end: string; status: string; preview: string; distributed_at: Date | null }[]>;
   }
 
