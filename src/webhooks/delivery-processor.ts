@@ -10,18 +10,9 @@ import { DELIVERY_QUEUE, DeliveryJobData } from './outbox-dispatcher';
 import { SendResult, sendWebhook } from './sender';
 import { signatureHeader } from './signing';
 import { TEST_EVENT_TYPE } from './event-types';
+import { type ClaimedAttempt, DeliveriesRepository } from './deliveries.repository';
 
 const CONCURRENCY = 64;
-
-interface ClaimedAttempt {
-  attempt_no: number;
-  url: string;
-  signing_secret: string;
-  previous_signing_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  event_id: string;
-  body: string;
-}
 
 export class DeliveryAttemptFailed extends Error {}
 
@@ -37,11 +28,15 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   private worker: Worker<DeliveryJobData> | null = null;
   private connection: Redis | null = null;
 
+  private readonly deliveries: DeliveriesRepository;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly db: DataSource,
+    @InjectDataSource() db: DataSource,
     private readonly sealer: SecretSealer,
-  ) {}
+  ) {
+    this.deliveries = new DeliveriesRepository(db);
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;
@@ -105,39 +100,15 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
    */
   private async claim(deliveryId: string, generation: number): Promise<ClaimedAttempt | null> {
     const holdSeconds = Math.ceil(this.config.webhookTimeoutMs / 1000) + 30;
-    const rows = await this.db.query(
-      `WITH c AS (
-         UPDATE webhook_deliveries d SET attempt_count = d.attempt_count + 1, last_attempt_at = clock_timestamp(),
-                claimed_until = clock_timestamp() + make_interval(secs => $3)
-           FROM webhook_subscriptions s, webhook_events e
-          WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending'
-            AND (d.claimed_until IS NULL OR d.claimed_until < clock_timestamp())
-            AND s.id = d.subscription_id AND e.id = d.event_id
-            AND s.deleted_at IS NULL AND (s.enabled OR e.type = $4)
-          RETURNING d.id, d.attempt_count AS attempt_no, d.last_attempt_at, s.url, s.signing_secret, s.previous_signing_secret,
-                    s.previous_secret_expires_at, e.id AS event_id, e.body
-       ), a AS (
-         INSERT INTO webhook_attempts (delivery_id, attempt_no, attempted_at) SELECT id, attempt_no, last_attempt_at FROM c
-       )
-       SELECT * FROM c`,
-      [deliveryId, generation, holdSeconds, TEST_EVENT_TYPE],
-    );
-    return rows[0] ?? null;
+    return this.deliveries.claim(deliveryId, generation, holdSeconds);
   }
 
   /** Why the claim failed: stale job, subscription gone or disabled, or another worker's attempt in flight. */
   private async unclaimable(deliveryId: string, generation: number): Promise<string> {
-    const rows = await this.db.query(
-      `SELECT d.status, d.generation, d.claimed_until > clock_timestamp() AS held, s.deleted_at IS NOT NULL AS deleted, s.enabled, e.type
-         FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.id = $1`,
-      [deliveryId],
-    );
-    const d = rows[0];
+    const d = await this.deliveries.facts(deliveryId);
     if (!d || d.generation !== generation || d.status !== 'pending') return 'stale';
     if (d.deleted || (!d.enabled && d.type !== TEST_EVENT_TYPE)) {
-      await this.db.query(`UPDATE webhook_deliveries SET status = 'cancelled', completed_at = clock_timestamp(), claimed_until = NULL
-                            WHERE id = $1 AND generation = $2 AND status = 'pending'`, [deliveryId, generation]);
+      await this.deliveries.cancel(deliveryId, generation);
       return 'cancelled';
     }
     // Another worker holds this delivery's current attempt (a stalled job picked up twice).
@@ -149,18 +120,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
     const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
     const gone = r.statusCode === 410;
     const status = ok ? 'succeeded' : gone ? 'cancelled' : final ? 'failed' : 'pending';
-    await this.db.query(
-      `WITH a AS (
-         UPDATE webhook_attempts SET status_code = $3, latency_ms = $4, error = $5, response_snippet = $6 WHERE delivery_id = $1 AND attempt_no = $2
-       ), d AS (
-         UPDATE webhook_deliveries SET status = $7, claimed_until = NULL,
-                completed_at = CASE WHEN $7 = 'pending' THEN NULL ELSE clock_timestamp() END
-          WHERE id = $1 AND generation = $8 RETURNING subscription_id
-       )
-       UPDATE webhook_subscriptions s SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = now()
-         FROM d WHERE $9::boolean AND s.id = d.subscription_id`,
-      [deliveryId, attemptNo, r.statusCode, r.latencyMs, r.error, r.responseSnippet, status, generation, gone],
-    );
+    await this.deliveries.record(deliveryId, generation, attemptNo, r, status, gone);
     if (ok) return 'delivered';
     if (gone) return 'gone: subscription disabled';
     throw new DeliveryAttemptFailed(r.error ? `delivery failed: ${r.error}` : `receiver answered ${r.statusCode}`);

@@ -4,6 +4,7 @@ import { Queue } from 'bullmq';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { DeliveriesRepository } from './deliveries.repository';
 import { bullPrefix, closeWithin, producerConnection } from './bull-connections';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
@@ -46,10 +47,14 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
   private lastError: string | null = null;
   private nextSweepAt = 0;
 
+  private readonly deliveries: DeliveriesRepository;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly db: DataSource,
-  ) {}
+  ) {
+    this.deliveries = new DeliveriesRepository(db);
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;
@@ -105,22 +110,16 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
   async sweepLostJobs(): Promise<number> {
     const queue = this.queue;
     if (!queue) return 0;
-    const suspects: { id: string; generation: number }[] = await this.db.query(
-      `SELECT id, generation FROM webhook_deliveries
-        WHERE status = 'pending' AND enqueued_at < clock_timestamp() - make_interval(secs => $1)
-          AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
-        ORDER BY enqueued_at LIMIT 200`,
-      [LOST_AFTER_SECONDS],
-    );
+    const suspects = await this.deliveries.lostJobSuspects(LOST_AFTER_SECONDS);
     let recovered = 0;
     for (const d of suspects) {
       const job = await withTimeout(ENQUEUE_TIMEOUT_MS, 'Redis did not answer', queue.getJob(`${d.id}-g${d.generation}`));
       const state = job ? await withTimeout(ENQUEUE_TIMEOUT_MS, 'Redis did not answer', job.getState()) : 'missing';
       if (state === 'missing' || state === 'unknown') {
-        await this.db.query(`UPDATE webhook_deliveries SET enqueued_at = NULL WHERE id = $1 AND generation = $2 AND status = 'pending'`, [d.id, d.generation]);
+        await this.deliveries.requeue(d);
         recovered++;
       } else if (state === 'completed' || state === 'failed') {
-        await this.db.query(`UPDATE webhook_deliveries SET status = 'failed', completed_at = clock_timestamp() WHERE id = $1 AND generation = $2 AND status = 'pending'`, [d.id, d.generation]);
+        await this.deliveries.failLost(d);
       }
     }
     if (recovered > 0) this.logger.warn(`${recovered} deliveries had lost their BullMQ job; enqueued again`);
@@ -128,21 +127,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async fanOut(): Promise<number> {
-    const rows: unknown[] = await this.db.query(
-      `WITH ev AS (
-         SELECT id, fund_id, type, only_subscription_id FROM webhook_events
-          WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
-       ), ins AS (
-         INSERT INTO webhook_deliveries (id, event_id, subscription_id, fund_id, status, created_at)
-         SELECT gen_random_uuid(), ev.id, s.id, ev.fund_id, 'pending', clock_timestamp()
-           FROM ev JOIN webhook_subscriptions s ON s.fund_id = ev.fund_id AND s.deleted_at IS NULL
-          WHERE (ev.only_subscription_id IS NULL AND s.enabled AND ev.type = ANY (s.event_types))
-             OR s.id = ev.only_subscription_id
-         ON CONFLICT (event_id, subscription_id) DO NOTHING
-       )
-       UPDATE webhook_events e SET dispatched_at = clock_timestamp() FROM ev WHERE e.id = ev.id RETURNING e.id`,
-    );
-    return Array.isArray(rows[0]) ? (rows[0] as unknown[]).length : rows.length;
+    return this.deliveries.fanOut(BATCH);
   }
 
   private async enqueue(): Promise<number> {
@@ -150,10 +135,8 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
     if (!queue) return 0;
     const attempts = this.config.webhookRetryDelaysMs.length + 1;
     return this.db.transaction(async (m) => {
-      const due: { id: string; generation: number }[] = await m.query(
-        `SELECT id, generation FROM webhook_deliveries WHERE enqueued_at IS NULL AND status = 'pending'
-          ORDER BY created_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-      );
+      const deliveries = new DeliveriesRepository(m);
+      const due = await deliveries.lockDueForEnqueue(BATCH);
       if (due.length === 0) return 0;
       // BullMQ waits for a connection that may never come; give up and keep the rows instead.
       await withTimeout(ENQUEUE_TIMEOUT_MS, 'Redis did not accept the jobs', queue.addBulk(due.map((d) => ({
@@ -167,7 +150,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
           removeOnFail: { age: 7 * 86_400 },
         },
       }))));
-      await m.query(`UPDATE webhook_deliveries SET enqueued_at = clock_timestamp() WHERE id = ANY ($1::uuid[])`, [due.map((d) => d.id)]);
+      await deliveries.markEnqueued(due.map((d) => d.id));
       return due.length;
     });
   }
