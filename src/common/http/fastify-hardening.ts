@@ -7,8 +7,18 @@ import { sendProblem, toProblemError } from '../errors/problem.filter';
 /** Deeper JSON than this is refused before parsing: nothing we accept nests more than a few levels. */
 export const MAX_JSON_DEPTH = 64;
 
+/** At most `max` `{` and `[` in the whole text (native indexOf; a large CSV field costs almost nothing). */
+function fewOpeners(text: string, max: number): boolean {
+  let n = 0;
+  for (const opener of ['{', '[']) {
+    for (let i = text.indexOf(opener); i !== -1; i = text.indexOf(opener, i + 1)) if (++n > max) return false;
+  }
+  return true;
+}
+
 /** True when `text` opens more than `max` arrays/objects at once (strings skipped); one linear pass, no recursion. */
 export function jsonDepthExceeds(text: string, max: number): boolean {
+  if (fewOpeners(text, max)) return false; // depth can never exceed the number of openers
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
