@@ -1,0 +1,101 @@
+import type { Queryable } from '../../database/queryable';
+import { fundScopedId } from '../ids';
+import { chartWithOverrides } from '../ledger/chart-of-accounts';
+import type { CsvFileSpec } from './csv-files';
+import type { FundDefinition } from './fund-definition';
+import { STRESS_PRESETS } from './stress-presets';
+
+export interface ImportedFundRow {
+  id: string;
+  base_currency: string;
+  administrator: string | null;
+}
+
+/** The importer's SQL, run on the import transaction's query runner. */
+export class FundImportRepository {
+  constructor(private readonly q: Queryable) {}
+
+  async lockFundBySlug(slug: string): Promise<ImportedFundRow | undefined> {
+    return (await this.q.query(`SELECT id, base_currency, administrator FROM funds WHERE slug = $1 FOR UPDATE`, [slug]))[0];
+  }
+
+  async cashConnectionCode(fundId: string): Promise<string | null> {
+    return (await this.q.query(`SELECT cash_connection_code FROM funds WHERE id = $1`, [fundId]))[0].cash_connection_code;
+  }
+
+  /** The fund, its share classes, chart of accounts and stress presets from fund.json (re-import updates). */
+  async upsertFund(fundId: string, slug: string, d: FundDefinition, synthetic: boolean): Promise<void> {
+    await this.q.query(
+      `INSERT INTO funds (id, slug, name, base_currency, is_synthetic, inception_date, aum_target, administrator, cash_connection_code,
+                          dealing_frequency, subscription_notice_days, redemption_notice_days, settlement_days)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name, is_synthetic = funds.is_synthetic OR EXCLUDED.is_synthetic,
+         inception_date = EXCLUDED.inception_date, aum_target = EXCLUDED.aum_target, administrator = EXCLUDED.administrator,
+         cash_connection_code = EXCLUDED.cash_connection_code, dealing_frequency = EXCLUDED.dealing_frequency,
+         subscription_notice_days = EXCLUDED.subscription_notice_days, redemption_notice_days = EXCLUDED.redemption_notice_days,
+         settlement_days = EXCLUDED.settlement_days`,
+      [fundId, slug, d.name, d.baseCurrency, synthetic, d.inceptionDate, d.aumTarget, d.administrator, d.cashConnection,
+        d.dealing.frequency, d.dealing.subscriptionNoticeDays, d.dealing.redemptionNoticeDays, d.dealing.settlementDays],
+    );
+    for (const [i, c] of d.shareClasses.entries()) {
+      await this.q.query(
+        `INSERT INTO share_classes (id, fund_id, name, currency, mgmt_fee_annual_rate, perf_fee_rate, hurdle_annual_rate,
+                                    crystallization_frequency, fee_exempt, status, launch_date, initial_nav_per_unit, sort_order)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+         ON CONFLICT (fund_id, name) DO UPDATE SET status = EXCLUDED.status`,
+        [fundScopedId(fundId, 'share-class', c.name), fundId, c.name, c.currency, c.mgmtFeeAnnualRate, c.perfFeeRate, c.hurdleAnnualRate,
+          c.crystallizationFrequency, c.feeExempt, c.status, c.launchDate, c.initialNavPerUnit, i],
+      );
+    }
+    for (const a of chartWithOverrides(d.chartOfAccounts)) {
+      await this.q.query(
+        `INSERT INTO chart_of_accounts (fund_id, code, name, account_type, normal_balance) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (fund_id, code) DO UPDATE SET name = EXCLUDED.name`,
+        [fundId, a.code, a.name, a.accountType, a.normalBalance],
+      );
+    }
+    for (const p of STRESS_PRESETS) {
+      await this.q.query(
+        `INSERT INTO stress_presets (fund_id, preset_id, name, description, window_start, window_end, source)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+        [fundId, p.id, p.name, p.description, p.windowStart, p.windowEnd, p.source],
+      );
+      const rows = [
+        ...Object.entries(p.returns).map(([k, v]) => ['asset', k, v]),
+        ...Object.entries(p.fallbacks).map(([k, v]) => ['asset_class', k, v]),
+      ];
+      await this.q.query(
+        `INSERT INTO stress_preset_returns (fund_id, preset_id, kind, key, return_ratio)
+         SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::numeric[]) ON CONFLICT DO NOTHING`,
+        [fundId, p.id, rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2])],
+      );
+    }
+    }
+
+  async instruments(fundId: string): Promise<{ id: string; symbol: string; asset_class: string }[]> {
+    return this.q.query(`SELECT id, symbol, asset_class FROM instruments WHERE fund_id = $1`, [fundId]);
+  }
+
+  async connections(fundId: string): Promise<{ id: string; code: string; mode: string }[]> {
+    return this.q.query(`SELECT id, code, mode FROM connections WHERE fund_id = $1`, [fundId]);
+  }
+
+  async investors(fundId: string): Promise<{ id: string; external_id: string }[]> {
+    return this.q.query(`SELECT id, external_id FROM investors WHERE fund_id = $1`, [fundId]);
+  }
+
+  async shareClasses(fundId: string): Promise<{ id: string; name: string }[]> {
+    return this.q.query(`SELECT id, name FROM share_classes WHERE fund_id = $1`, [fundId]);
+  }
+
+  /** One batch of a CSV file's rows (column arrays), ON CONFLICT DO NOTHING on its natural key; answers how many were new. */
+  async insertBatch(spec: CsvFileSpec, fundId: string, columns: (string | null)[][]): Promise<number> {
+    const sql = `WITH ins AS (
+        INSERT INTO ${spec.table} (fund_id, ${spec.insert.map(([c]) => c).join(', ')})
+        SELECT $1::uuid, * FROM unnest(${spec.insert.map(([, t], i) => `$${i + 2}::${t}[]`).join(', ')})
+        ON CONFLICT ${spec.conflict} DO NOTHING RETURNING 1)
+      SELECT count(*)::int AS n FROM ins`;
+    const result: { n: number }[] = await this.q.query(sql, [fundId, ...columns]);
+    return result[0].n;
+  }
+}
