@@ -18,6 +18,7 @@ import { McpCatalog } from './mcp/mcp.catalog';
 import { RouteInvoker } from './mcp/route-invoker';
 import { registerWebPages } from './web/web-pages';
 import { installOAuthFormParser } from './oauth/form-body';
+import { CalculatorPool, registerEarlyShedding } from './calculators/calculator-pool';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -76,6 +77,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   await registerHttpSemantics(fastify);
   registerCors(fastify, new CorsPolicy(config));
   registerWebPages(fastify, config.webDistDir);
+  registerEarlyShedding(fastify, app.get(CalculatorPool));
   app.useGlobalPipes(createValidationPipe());
   const document = SwaggerModule.createDocument(
     app,

@@ -1,8 +1,10 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extname, join } from 'node:path';
 import { Piscina } from 'piscina';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { ProblemError } from '../common/errors/problem';
+import { sendProblem } from '../common/errors/problem.filter';
 import { type CalculatorDefinition, runCalculator, withDefaults } from './calculators.registry';
 import type { WorkerAnswer, WorkerTask } from './calculator.worker';
 
@@ -68,6 +70,11 @@ export class CalculatorPool implements OnModuleDestroy {
     return answer.ok as O;
   }
 
+  /** Every thread busy and the queue full: the next heavy call would be refused. */
+  saturated(): boolean {
+    return this.pool !== null && this.config.calcQueueMax > 0 && this.pool.queueSize >= this.config.calcQueueMax;
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.pool?.close({ force: true });
   }
@@ -76,4 +83,19 @@ export class CalculatorPool implements OnModuleDestroy {
 function busy(): ProblemError {
   return new ProblemError('unavailable', `the calculators are at capacity; retry in ${CALC_RETRY_AFTER_SECONDS} s`, undefined,
     { 'Retry-After': String(CALC_RETRY_AFTER_SECONDS) });
+}
+
+/** The calculators whose heaviness comes from a large text body (CSV, report text). */
+const TEXT_CALCULATORS = /^\/api\/v1\/calc\/(exposure-analysis|fund-health-check|nav-validator|lp-report-grader)(\?|$)/;
+
+/**
+ * Sheds a large calculator body before it is read, parsed and validated when the pool is
+ * saturated: under overload the event loop would otherwise spend its time on bodies that end in
+ * 503 anyway, and fund reads would wait behind them.
+ */
+export function registerEarlyShedding(fastify: FastifyInstance, pool: CalculatorPool): void {
+  fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (req.method !== 'POST' || Number(req.headers['content-length'] ?? 0) < HEAVY_TEXT_CHARS || !TEXT_CALCULATORS.test(req.url) || !pool.saturated()) return done();
+    sendProblem(reply, req, busy());
+  });
 }

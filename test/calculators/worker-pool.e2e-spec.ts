@@ -1,3 +1,4 @@
+import { CalculatorPool } from '../../src/calculators/calculator-pool';
 import { bootApp, call, randomIp, type TestApp } from '../utils/app';
 import { expectProblem } from './helpers';
 
@@ -45,6 +46,12 @@ describe('calculators on the worker pool (e2e)', () => {
     const body = { positionsCsv: positionsCsv(12_000), inputMethod: 'upload' };
     const burst = Array.from({ length: 16 }, () => call(pooled, 'POST', '/api/v1/calc/exposure-analysis', { body, ip: randomIp() }));
     const small = call(pooled, 'POST', '/api/v1/calc/operating-cost-calculator', { body: {}, ip: randomIp() });
+    // saturated: a large body is refused before it is read (malformed JSON would otherwise be a 400)
+    const pool = pooled.get(CalculatorPool);
+    for (let i = 0; i < 400 && !pool.saturated(); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(pool.saturated()).toBe(true);
+    const early = await call(pooled, 'POST', '/api/v1/calc/exposure-analysis', { body: `{"positionsCsv": "${'x'.repeat(20_000)}`, ip: randomIp() });
+    expectProblem(early, 503, 'unavailable');
     const answers = await Promise.all(burst);
     const ok = answers.filter((r) => r.status === 200);
     const shed = answers.filter((r) => r.status === 503);
