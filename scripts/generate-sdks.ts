@@ -86,8 +86,11 @@ export interface SdkOperation {
   responseSchema?: Schema;
   /** Propose endpoints send an Idempotency-Key (generated when the caller gives none). */
   idempotencyKey: boolean;
-  /** Cursor-paginated lists ({items,nextCursor,hasMore} with a `cursor` parameter). */
-  pagination?: { iteratorName: string; itemSchema: Schema };
+  /**
+   * Cursor-paginated lists (a `cursor` parameter; an `items` or `lines` array; `nextCursor` and
+   * `hasMore` on the answer or, where the interface fixes two members, under `page`).
+   */
+  pagination?: { iteratorName: string; itemSchema: Schema; itemsMember: 'items' | 'lines'; pagingMember: 'page' | null };
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -169,6 +172,16 @@ function resolveSchema(doc: OpenApiDoc, s: Schema | undefined): Schema | undefin
   return cur;
 }
 
+/** Where a listing keeps its items and its paging (`nextCursor` + `hasMore`), if it is one. */
+function pagingOf(doc: OpenApiDoc, responseSchema: Schema | undefined): { itemSchema: Schema; itemsMember: 'items' | 'lines'; pagingMember: 'page' | null } | undefined {
+  const props = resolveSchema(doc, responseSchema)?.properties;
+  const itemsMember = (['items', 'lines'] as const).find((k) => props?.[k]?.type === 'array' && props[k].items);
+  if (!props || !itemsMember) return undefined;
+  const hasPaging = (p: Record<string, Schema> | undefined) => !!p && 'nextCursor' in p && 'hasMore' in p;
+  const pagingMember = hasPaging(props) ? null : hasPaging(resolveSchema(doc, props.page)?.properties) ? 'page' : undefined;
+  return pagingMember === undefined ? undefined : { itemSchema: props[itemsMember].items!, itemsMember, pagingMember };
+}
+
 function jsonSchemaOf(content: Record<string, { schema?: Schema }> | undefined): Schema | undefined {
   if (!content) return undefined;
   return (content['application/json'] ?? Object.values(content)[0])?.schema;
@@ -204,11 +217,8 @@ export function selectOperations(doc: OpenApiDoc): SdkOperation[] {
         responseSchema,
         idempotencyKey: m === 'POST' || params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
       };
-      const resolved = resolveSchema(doc, responseSchema);
-      const props = resolved?.properties;
-      if (m === 'GET' && props?.items?.type === 'array' && props.items.items && 'nextCursor' in props && 'hasMore' in props && queryParams.some((q) => q.name === 'cursor')) {
-        sdkOp.pagination = { iteratorName: name.replace(/^get/, 'list'), itemSchema: props.items.items };
-      }
+      const paging = m === 'GET' && queryParams.some((q) => q.name === 'cursor') ? pagingOf(doc, responseSchema) : undefined;
+      if (paging) sdkOp.pagination = { iteratorName: name.replace(/^get/, 'list'), ...paging };
       ops.push(sdkOp);
     }
   }
@@ -358,9 +368,10 @@ export class FundgateClient extends FundgateTransport {
     let cursor = params?.cursor;
     for (;;) {
       const page = await this.${op.name}(${[...op.pathParams.map((p) => p.name), '{ ...params, cursor } as ' + paramsTypeName(op), 'options'].join(', ')});
-      yield* page.items;
-      if (!page.hasMore || !page.nextCursor) return;
-      cursor = page.nextCursor;
+      yield* page.${op.pagination.itemsMember};
+      const next = page${op.pagination.pagingMember ? `.${op.pagination.pagingMember}` : ''};
+      if (!next.hasMore || !next.nextCursor) return;
+      cursor = next.nextCursor;
     }
   }
 
@@ -774,7 +785,8 @@ class FundgateClient(_Transport):
       out += `\n    def ${iterName}(${iSig}) -> Iterator[${pyType(op.pagination.itemSchema)}]:\n`;
       out += pyDoc(`Every item of ${pyName}, page after page (follows nextCursor until hasMore is false).`, '        ');
       const passArgs = [...op.pathParams.map((p) => pyIdent(p.name)), ...op.queryParams.filter((p) => p.name !== 'cursor').map((p) => `${pyIdent(p.name)}=${pyIdent(p.name)}`), 'cursor=cursor', 'timeout=timeout'];
-      out += `        while True:\n            page = self.${pyName}(${passArgs.join(', ')})\n            for item in page["items"]:\n                yield item\n            if not page["hasMore"] or not page["nextCursor"]:\n                return\n            cursor = page["nextCursor"]\n`;
+      const next = op.pagination.pagingMember ? `page[${pyStr(op.pagination.pagingMember)}]` : 'page';
+      out += `        while True:\n            page = self.${pyName}(${passArgs.join(', ')})\n            for item in page[${pyStr(op.pagination.itemsMember)}]:\n                yield item\n            if not ${next}["hasMore"] or not ${next}["nextCursor"]:\n                return\n            cursor = ${next}["nextCursor"]\n`;
     }
   }
   return out;

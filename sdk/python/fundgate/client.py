@@ -51,12 +51,15 @@ from .models import (
     TrialBalanceAccountDto,
     TrialBalanceDto,
     JournalLineDto,
+    JournalTotalsDto,
     JournalEntriesDto,
+    GlAccountDto,
     GlLineDto,
     GlDetailDto,
     LedgerAccountDto,
     LedgerAccountsDto,
     InvestorDto,
+    ListPageDto,
     InvestorsDto,
     CapitalAccountDto,
     CapitalAccountTotalsDto,
@@ -361,18 +364,28 @@ class FundgateClient(_Transport):
             timeout=timeout,
         )
 
-    def get_capital_activity(self, *, status: Optional[Literal["pending", "running", "executed", "settled", "cancelled", "failed"]] = None, limit: Optional[int] = None, timeout: Optional[float] = None) -> 'CapitalActivityListDto':
-        """Subscription and redemption requests: type, amount or fraction, dealing date, status
+    def get_capital_activity(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "running", "executed", "settled", "cancelled", "failed"]] = None, timeout: Optional[float] = None) -> 'CapitalActivityListDto':
+        """Subscription and redemption requests: type, amount or fraction, dealing date, status; latest dealing date first, keyset-paginated
 
         GET /api/v1/fund/capital-activity (scope fund:read)
         """
         return self._request(
             "GET",
             "/api/v1/fund/capital-activity",
-            query={"status": status, "limit": limit},
+            query={"limit": limit, "cursor": cursor, "status": status},
             idempotent=True,
             timeout=timeout,
         )
+
+    def iter_capital_activity(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "running", "executed", "settled", "cancelled", "failed"]] = None, timeout: Optional[float] = None) -> Iterator['CapitalActivityDto']:
+        """Every item of get_capital_activity, page after page (follows nextCursor until hasMore is false)."""
+        while True:
+            page = self.get_capital_activity(limit=limit, status=status, cursor=cursor, timeout=timeout)
+            for item in page["items"]:
+                yield item
+            if not page["page"]["hasMore"] or not page["page"]["nextCursor"]:
+                return
+            cursor = page["page"]["nextCursor"]
 
     def get_dealing_calendar(self, *, timeout: Optional[float] = None) -> 'DealingCalendarDto':
         """Dealing frequency, notice and settlement days, next dealing date
@@ -387,18 +400,28 @@ class FundgateClient(_Transport):
             timeout=timeout,
         )
 
-    def get_expenses(self, *, limit: Optional[int] = None, timeout: Optional[float] = None) -> 'ExpensesDto':
-        """Expense accruals and payments, most recent first
+    def get_expenses(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> 'ExpensesDto':
+        """Expense accruals and payments, most recent first, keyset-paginated with an opaque cursor
 
         GET /api/v1/fund/expenses (scope fund:read)
         """
         return self._request(
             "GET",
             "/api/v1/fund/expenses",
-            query={"limit": limit},
+            query={"limit": limit, "cursor": cursor},
             idempotent=True,
             timeout=timeout,
         )
+
+    def iter_expenses(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> Iterator['ExpenseDto']:
+        """Every item of get_expenses, page after page (follows nextCursor until hasMore is false)."""
+        while True:
+            page = self.get_expenses(limit=limit, cursor=cursor, timeout=timeout)
+            for item in page["items"]:
+                yield item
+            if not page["page"]["hasMore"] or not page["page"]["nextCursor"]:
+                return
+            cursor = page["page"]["nextCursor"]
 
     def get_exposure(self, *, timeout: Optional[float] = None) -> 'ExposureDto':
         """Long, short, gross, net and cash exposure of the live book, with ratios over NAV
@@ -439,18 +462,28 @@ class FundgateClient(_Transport):
             timeout=timeout,
         )
 
-    def get_investors(self, *, limit: Optional[int] = None, timeout: Optional[float] = None) -> 'InvestorsDto':
-        """Investor register: display name, status, type, open subscription lots and units
+    def get_investors(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> 'InvestorsDto':
+        """Investor register: display name, status, type, open subscription lots and units; by display name, keyset-paginated
 
         GET /api/v1/fund/investors (scope fund:read)
         """
         return self._request(
             "GET",
             "/api/v1/fund/investors",
-            query={"limit": limit},
+            query={"limit": limit, "cursor": cursor},
             idempotent=True,
             timeout=timeout,
         )
+
+    def iter_investors(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> Iterator['InvestorDto']:
+        """Every item of get_investors, page after page (follows nextCursor until hasMore is false)."""
+        while True:
+            page = self.get_investors(limit=limit, cursor=cursor, timeout=timeout)
+            for item in page["items"]:
+                yield item
+            if not page["page"]["hasMore"] or not page["page"]["nextCursor"]:
+                return
+            cursor = page["page"]["nextCursor"]
 
     def get_ledger_accounts(self, *, timeout: Optional[float] = None) -> 'LedgerAccountsDto':
         """The chart of accounts
@@ -465,70 +498,120 @@ class FundgateClient(_Transport):
             timeout=timeout,
         )
 
-    def get_gl_detail(self, *, account_code: str, from_: Optional[str] = None, to: Optional[str] = None, limit: Optional[int] = None, timeout: Optional[float] = None) -> 'GlDetailDto':
-        """One GL account: opening balance, each posted line with a running balance, closing balance
+    def get_gl_detail(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, account_code: str, from_: Optional[str] = None, to: Optional[str] = None, timeout: Optional[float] = None) -> 'GlDetailDto':
+        """One GL account: opening balance, each posted line with a running balance, closing balance; keyset-paginated, each page opening where the previous one ended
 
         GET /api/v1/fund/ledger/gl-detail (scope fund:read)
         """
         return self._request(
             "GET",
             "/api/v1/fund/ledger/gl-detail",
-            query={"accountCode": account_code, "from": from_, "to": to, "limit": limit},
+            query={"limit": limit, "cursor": cursor, "accountCode": account_code, "from": from_, "to": to},
             idempotent=True,
             timeout=timeout,
         )
 
-    def get_journal_entries(self, *, from_: str, to: str, limit: Optional[int] = None, timeout: Optional[float] = None) -> 'JournalEntriesDto':
-        """Posted journal lines in a window of at most 92 days, with exact debit and credit sums over the whole window
+    def iter_gl_detail(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, account_code: str, from_: Optional[str] = None, to: Optional[str] = None, timeout: Optional[float] = None) -> Iterator['GlLineDto']:
+        """Every item of get_gl_detail, page after page (follows nextCursor until hasMore is false)."""
+        while True:
+            page = self.get_gl_detail(limit=limit, account_code=account_code, from_=from_, to=to, cursor=cursor, timeout=timeout)
+            for item in page["lines"]:
+                yield item
+            if not page["hasMore"] or not page["nextCursor"]:
+                return
+            cursor = page["nextCursor"]
+
+    def get_journal_entries(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, from_: str, to: str, timeout: Optional[float] = None) -> 'JournalEntriesDto':
+        """Posted journal lines in a window of at most 92 days, keyset-paginated, with exact debit and credit sums over the whole window
 
         GET /api/v1/fund/ledger/journal-entries (scope fund:read)
         """
         return self._request(
             "GET",
             "/api/v1/fund/ledger/journal-entries",
-            query={"from": from_, "to": to, "limit": limit},
+            query={"limit": limit, "cursor": cursor, "from": from_, "to": to},
             idempotent=True,
             timeout=timeout,
         )
 
-    def get_lp_reports(self, *, limit: Optional[int] = None, timeout: Optional[float] = None) -> 'LpReportsDto':
-        """LP reports: period covered, status and a short narrative preview
+    def iter_journal_entries(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, from_: str, to: str, timeout: Optional[float] = None) -> Iterator['JournalLineDto']:
+        """Every item of get_journal_entries, page after page (follows nextCursor until hasMore is false)."""
+        while True:
+            page = self.get_journal_entries(limit=limit, from_=from_, to=to, cursor=cursor, timeout=timeout)
+            for item in page["lines"]:
+                yield item
+            if not page["hasMore"] or not page["nextCursor"]:
+                return
+            cursor = page["nextCursor"]
+
+    def get_lp_reports(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> 'LpReportsDto':
+        """LP reports: period covered, status and a short narrative preview, most recent first, keyset-paginated
 
         GET /api/v1/fund/lp-reports (scope fund:read)
         """
         return self._request(
             "GET",
             "/api/v1/fund/lp-reports",
-            query={"limit": limit},
+            query={"limit": limit, "cursor": cursor},
             idempotent=True,
             timeout=timeout,
         )
 
-    def get_nav_history(self, *, from_: Optional[str] = None, to: Optional[str] = None, limit: Optional[int] = None, timeout: Optional[float] = None) -> 'NavHistoryDto':
-        """NAV runs (all statuses) with class NAV per unit, latest first
+    def iter_lp_reports(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> Iterator['LpReportDto']:
+        """Every item of get_lp_reports, page after page (follows nextCursor until hasMore is false)."""
+        while True:
+            page = self.get_lp_reports(limit=limit, cursor=cursor, timeout=timeout)
+            for item in page["items"]:
+                yield item
+            if not page["page"]["hasMore"] or not page["page"]["nextCursor"]:
+                return
+            cursor = page["page"]["nextCursor"]
+
+    def get_nav_history(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, from_: Optional[str] = None, to: Optional[str] = None, timeout: Optional[float] = None) -> 'NavHistoryDto':
+        """NAV runs (all statuses) with class NAV per unit, latest first, keyset-paginated
 
         GET /api/v1/fund/nav/history (scope fund:read)
         """
         return self._request(
             "GET",
             "/api/v1/fund/nav/history",
-            query={"from": from_, "to": to, "limit": limit},
+            query={"limit": limit, "cursor": cursor, "from": from_, "to": to},
             idempotent=True,
             timeout=timeout,
         )
 
-    def get_nav_reconciliation(self, *, limit: Optional[int] = None, timeout: Optional[float] = None) -> 'ReconciliationDto':
-        """Shadow NAV against the administrator NAV, with the difference and the tolerance check
+    def iter_nav_history(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, from_: Optional[str] = None, to: Optional[str] = None, timeout: Optional[float] = None) -> Iterator['NavRunDto']:
+        """Every item of get_nav_history, page after page (follows nextCursor until hasMore is false)."""
+        while True:
+            page = self.get_nav_history(limit=limit, from_=from_, to=to, cursor=cursor, timeout=timeout)
+            for item in page["items"]:
+                yield item
+            if not page["hasMore"] or not page["nextCursor"]:
+                return
+            cursor = page["nextCursor"]
+
+    def get_nav_reconciliation(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> 'ReconciliationDto':
+        """Shadow NAV against the administrator NAV, with the difference and the tolerance check; latest first, keyset-paginated
 
         GET /api/v1/fund/nav/reconciliation (scope fund:read)
         """
         return self._request(
             "GET",
             "/api/v1/fund/nav/reconciliation",
-            query={"limit": limit},
+            query={"limit": limit, "cursor": cursor},
             idempotent=True,
             timeout=timeout,
         )
+
+    def iter_nav_reconciliation(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> Iterator['ReconciliationRowDto']:
+        """Every item of get_nav_reconciliation, page after page (follows nextCursor until hasMore is false)."""
+        while True:
+            page = self.get_nav_reconciliation(limit=limit, cursor=cursor, timeout=timeout)
+            for item in page["items"]:
+                yield item
+            if not page["hasMore"] or not page["nextCursor"]:
+                return
+            cursor = page["nextCursor"]
 
     def get_overview(self, *, timeout: Optional[float] = None) -> 'OverviewDto':
         """The fund, its share classes and the latest complete NAV

@@ -52,12 +52,15 @@ __all__ = [
     "TrialBalanceAccountDto",
     "TrialBalanceDto",
     "JournalLineDto",
+    "JournalTotalsDto",
     "JournalEntriesDto",
+    "GlAccountDto",
     "GlLineDto",
     "GlDetailDto",
     "LedgerAccountDto",
     "LedgerAccountsDto",
     "InvestorDto",
+    "ListPageDto",
     "InvestorsDto",
     "CapitalAccountDto",
     "CapitalAccountTotalsDto",
@@ -519,15 +522,33 @@ JournalLineDto = TypedDict(
     },
 )
 
+JournalTotalsDto = TypedDict(
+    "JournalTotalsDto",
+    {
+        "lineCount": float,
+        "debits": str,
+        "credits": str,
+    },
+)
+
 JournalEntriesDto = TypedDict(
     "JournalEntriesDto",
     {
         "from": str,
         "to": str,
         "lines": List['JournalLineDto'],
-        "lineCount": float,
-        "totalDebits": str,
-        "totalCredits": str,
+        "totals": 'JournalTotalsDto',
+        "nextCursor": Optional[str],
+        "hasMore": bool,
+    },
+)
+
+GlAccountDto = TypedDict(
+    "GlAccountDto",
+    {
+        "code": str,
+        "name": str,
+        "type": Literal["asset", "liability", "equity", "income", "expense"],
     },
 )
 
@@ -546,14 +567,14 @@ GlLineDto = TypedDict(
 GlDetailDto = TypedDict(
     "GlDetailDto",
     {
-        "accountCode": str,
-        "accountName": str,
-        "accountType": Literal["asset", "liability", "equity", "income", "expense"],
+        "account": 'GlAccountDto',
         "from": str,
         "to": str,
         "openingBalance": str,
         "lines": List['GlLineDto'],
         "closingBalance": str,
+        "nextCursor": Optional[str],
+        "hasMore": bool,
     },
 )
 
@@ -587,11 +608,20 @@ InvestorDto = TypedDict(
     },
 )
 
+ListPageDto = TypedDict(
+    "ListPageDto",
+    {
+        "total": float,
+        "nextCursor": Optional[str],
+        "hasMore": bool,
+    },
+)
+
 InvestorsDto = TypedDict(
     "InvestorsDto",
     {
         "items": List['InvestorDto'],
-        "total": float,
+        "page": 'ListPageDto',
     },
 )
 
@@ -658,7 +688,7 @@ CapitalActivityListDto = TypedDict(
     "CapitalActivityListDto",
     {
         "items": List['CapitalActivityDto'],
-        "total": float,
+        "page": 'ListPageDto',
     },
 )
 
@@ -681,7 +711,7 @@ ExpensesDto = TypedDict(
     "ExpensesDto",
     {
         "items": List['ExpenseDto'],
-        "total": float,
+        "page": 'ListPageDto',
     },
 )
 
@@ -719,7 +749,7 @@ LpReportsDto = TypedDict(
     "LpReportsDto",
     {
         "items": List['LpReportDto'],
-        "total": float,
+        "page": 'ListPageDto',
     },
 )
 
@@ -778,6 +808,8 @@ NavHistoryDto = TypedDict(
     {
         "items": List['NavRunDto'],
         "total": float,
+        "nextCursor": Optional[str],
+        "hasMore": bool,
     },
 )
 
@@ -798,6 +830,8 @@ ReconciliationDto = TypedDict(
     {
         "toleranceRatio": str,
         "items": List['ReconciliationRowDto'],
+        "nextCursor": Optional[str],
+        "hasMore": bool,
     },
 )
 

@@ -674,17 +674,32 @@ export interface JournalLineDto {
   status: "posted" | "reversed" | "reversal";
 }
 
-export interface JournalEntriesDto {
-  from: string;
-  to: string;
-  /** by entry date, entry number and line; cut at `limit` */
-  lines: JournalLineDto[];
+export interface JournalTotalsDto {
   /** lines in the whole window */
   lineCount: number;
   /** exact sum over the whole window (decimal string, base currency, exactly 2 decimals) */
-  totalDebits: string;
+  debits: string;
   /** exact sum over the whole window (decimal string, base currency, exactly 2 decimals) */
-  totalCredits: string;
+  credits: string;
+}
+
+export interface JournalEntriesDto {
+  from: string;
+  to: string;
+  /** this page of the window, by (entryDate, lineId) */
+  lines: JournalLineDto[];
+  /** the whole window, whatever the page */
+  totals: JournalTotalsDto;
+  /** opaque, integrity-checked; pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  /** true when a next page exists */
+  hasMore: boolean;
+}
+
+export interface GlAccountDto {
+  code: string;
+  name: string;
+  type: "asset" | "liability" | "equity" | "income" | "expense";
 }
 
 export interface GlLineDto {
@@ -700,17 +715,20 @@ export interface GlLineDto {
 }
 
 export interface GlDetailDto {
-  accountCode: string;
-  accountName: string;
-  accountType: "asset" | "liability" | "equity" | "income" | "expense";
+  account: GlAccountDto;
+  /** the window, resolved (a later page keeps the first page’s) */
   from: string;
   to: string;
-  /** balance before `from`, normal-balance direction (decimal string, base currency, exactly 2 decimals) */
+  /** normal-balance direction: on the first page the balance before `from`; on a later page the previous page’s last running balance (decimal string, base currency, exactly 2 decimals) */
   openingBalance: string;
-  /** cut at `limit`; closingBalance covers the whole window */
+  /** this page of the window, by (entryDate, line id) */
   lines: GlLineDto[];
-  /** balance at the end of `to` (decimal string, base currency, exactly 2 decimals) */
+  /** balance at the end of `to` (the whole window, whatever the page) (decimal string, base currency, exactly 2 decimals) */
   closingBalance: string;
+  /** opaque, integrity-checked; pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  /** true when a next page exists */
+  hasMore: boolean;
 }
 
 export interface LedgerAccountDto {
@@ -737,9 +755,19 @@ export interface InvestorDto {
   units: string;
 }
 
-export interface InvestorsDto {
-  items: InvestorDto[];
+export interface ListPageDto {
+  /** matching records in the whole listing, not only this page */
   total: number;
+  /** opaque, integrity-checked; pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  /** true when a next page exists */
+  hasMore: boolean;
+}
+
+export interface InvestorsDto {
+  /** by display name, then id */
+  items: InvestorDto[];
+  page: ListPageDto;
 }
 
 export interface CapitalAccountDto {
@@ -811,10 +839,9 @@ export interface CapitalActivityDto {
 }
 
 export interface CapitalActivityListDto {
-  /** latest dealing date first */
+  /** latest dealing date first: (dealingDate, createdAt, id) desc */
   items: CapitalActivityDto[];
-  /** number of matching records */
-  total: number;
+  page: ListPageDto;
 }
 
 export interface ExpenseDto {
@@ -831,10 +858,9 @@ export interface ExpenseDto {
 }
 
 export interface ExpensesDto {
-  /** most recent accrual first */
+  /** most recent accrual first: (accrualDate desc, external id desc) */
   items: ExpenseDto[];
-  /** number of matching records (not only this page) */
-  total: number;
+  page: ListPageDto;
 }
 
 export interface DealingTermsDto {
@@ -861,9 +887,9 @@ export interface LpReportDto {
 }
 
 export interface LpReportsDto {
-  /** most recent period first */
+  /** most recent period first: (periodEnd desc, periodStart desc, id desc) */
   items: LpReportDto[];
-  total: number;
+  page: ListPageDto;
 }
 
 export interface TradeDto {
@@ -920,9 +946,14 @@ export interface NavRunDto {
 }
 
 export interface NavHistoryDto {
-  /** every run (complete, failed, superseded), latest valuation date first */
+  /** every run (complete, failed, superseded), latest first: (valuationDate, createdAt, navRunId) desc */
   items: NavRunDto[];
+  /** runs in the whole window, not only this page */
   total: number;
+  /** opaque, integrity-checked; pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  /** true when a next page exists */
+  hasMore: boolean;
 }
 
 export interface ReconciliationRowDto {
@@ -944,6 +975,10 @@ export interface ReconciliationDto {
   toleranceRatio: string;
   /** one row per administrator NAV, latest first */
   items: ReconciliationRowDto[];
+  /** opaque, integrity-checked; pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+  /** true when a next page exists */
+  hasMore: boolean;
 }
 
 export interface JournalLineInputDto {
@@ -1052,14 +1087,18 @@ export interface ProposalListDto {
 /* ------------------------------------------------------------- parameters */
 
 export interface GetCapitalActivityParams {
-  status?: "pending" | "running" | "executed" | "settled" | "cancelled" | "failed";
-  /** rows to return (1..1000); default 100 */
+  /** default 100 */
   limit?: number;
+  /** Opaque cursor from nextCursor */
+  cursor?: string;
+  status?: "pending" | "running" | "executed" | "settled" | "cancelled" | "failed";
 }
 
 export interface GetExpensesParams {
-  /** rows to return (1..1000); default 100 */
+  /** default 100 */
   limit?: number;
+  /** Opaque cursor from nextCursor */
+  cursor?: string;
 }
 
 export interface GetExposureSeriesParams {
@@ -1068,47 +1107,59 @@ export interface GetExposureSeriesParams {
 }
 
 export interface GetInvestorsParams {
-  /** rows to return (1..1000); default 100 */
+  /** default 100 */
   limit?: number;
+  /** Opaque cursor from nextCursor */
+  cursor?: string;
 }
 
 export interface GetGlDetailParams {
+  /** default 100 */
+  limit?: number;
+  /** Opaque cursor from nextCursor */
+  cursor?: string;
   /** REQUIRED account code */
   accountCode: string;
   /** default: 30 days before `to` */
   from?: string;
   /** default: the latest entry date */
   to?: string;
-  /** rows to return (1..1000); default 100 */
-  limit?: number;
 }
 
 export interface GetJournalEntriesParams {
+  /** default 100 */
+  limit?: number;
+  /** Opaque cursor from nextCursor */
+  cursor?: string;
   /** first entry date (inclusive), REQUIRED */
   from: string;
   /** last entry date (inclusive), REQUIRED; at most 92 days after `from` */
   to: string;
-  /** rows to return (1..1000); default 100 */
-  limit?: number;
 }
 
 export interface GetLpReportsParams {
-  /** rows to return (1..1000); default 100 */
+  /** default 100 */
   limit?: number;
+  /** Opaque cursor from nextCursor */
+  cursor?: string;
 }
 
 export interface GetNavHistoryParams {
+  /** default 100 */
+  limit?: number;
+  /** Opaque cursor from nextCursor */
+  cursor?: string;
   /** first valuation date (inclusive) */
   from?: string;
   /** last valuation date (inclusive) */
   to?: string;
-  /** rows to return (1..1000); default 100 */
-  limit?: number;
 }
 
 export interface GetNavReconciliationParams {
-  /** rows to return (1..1000); default 100 */
+  /** default 100 */
   limit?: number;
+  /** Opaque cursor from nextCursor */
+  cursor?: string;
 }
 
 export interface GetPerformanceParams {
@@ -1175,19 +1226,19 @@ export interface GetUsageParams {
 export const OPERATIONS: ReadonlyArray<{ name: string; method: 'GET' | 'POST'; path: string; iterator?: string }> = [
   { name: "getBreakdown", method: "GET", path: "/api/v1/fund/breakdown" },
   { name: "getCapitalAccounts", method: "GET", path: "/api/v1/fund/capital-accounts" },
-  { name: "getCapitalActivity", method: "GET", path: "/api/v1/fund/capital-activity" },
+  { name: "getCapitalActivity", method: "GET", path: "/api/v1/fund/capital-activity", iterator: "listCapitalActivity" },
   { name: "getDealingCalendar", method: "GET", path: "/api/v1/fund/dealing-calendar" },
-  { name: "getExpenses", method: "GET", path: "/api/v1/fund/expenses" },
+  { name: "getExpenses", method: "GET", path: "/api/v1/fund/expenses", iterator: "listExpenses" },
   { name: "getExposure", method: "GET", path: "/api/v1/fund/exposure" },
   { name: "getExposureSeries", method: "GET", path: "/api/v1/fund/exposure/series" },
   { name: "getFeeTerms", method: "GET", path: "/api/v1/fund/fee-terms" },
-  { name: "getInvestors", method: "GET", path: "/api/v1/fund/investors" },
+  { name: "getInvestors", method: "GET", path: "/api/v1/fund/investors", iterator: "listInvestors" },
   { name: "getLedgerAccounts", method: "GET", path: "/api/v1/fund/ledger/accounts" },
-  { name: "getGlDetail", method: "GET", path: "/api/v1/fund/ledger/gl-detail" },
-  { name: "getJournalEntries", method: "GET", path: "/api/v1/fund/ledger/journal-entries" },
-  { name: "getLpReports", method: "GET", path: "/api/v1/fund/lp-reports" },
-  { name: "getNavHistory", method: "GET", path: "/api/v1/fund/nav/history" },
-  { name: "getNavReconciliation", method: "GET", path: "/api/v1/fund/nav/reconciliation" },
+  { name: "getGlDetail", method: "GET", path: "/api/v1/fund/ledger/gl-detail", iterator: "listGlDetail" },
+  { name: "getJournalEntries", method: "GET", path: "/api/v1/fund/ledger/journal-entries", iterator: "listJournalEntries" },
+  { name: "getLpReports", method: "GET", path: "/api/v1/fund/lp-reports", iterator: "listLpReports" },
+  { name: "getNavHistory", method: "GET", path: "/api/v1/fund/nav/history", iterator: "listNavHistory" },
+  { name: "getNavReconciliation", method: "GET", path: "/api/v1/fund/nav/reconciliation", iterator: "listNavReconciliation" },
   { name: "getOverview", method: "GET", path: "/api/v1/fund/overview" },
   { name: "getPerformance", method: "GET", path: "/api/v1/fund/performance" },
   { name: "getPnlAttribution", method: "GET", path: "/api/v1/fund/pnl/attribution" },
@@ -1227,11 +1278,23 @@ export class FundgateClient extends FundgateTransport {
   }
 
   /**
-   * Subscription and redemption requests: type, amount or fraction, dealing date, status
+   * Subscription and redemption requests: type, amount or fraction, dealing date, status; latest dealing date first, keyset-paginated
    * `GET /api/v1/fund/capital-activity` (scope fund:read)
    */
   getCapitalActivity(params?: GetCapitalActivityParams, options?: RequestOptions): Promise<CapitalActivityListDto> {
     return this.request<CapitalActivityListDto>("GET", "/api/v1/fund/capital-activity", { query: params, idempotent: true, idempotencyKey: false, options });
+  }
+
+  /** Every item of `getCapitalActivity`, page after page (follows `nextCursor` until `hasMore` is false). */
+  async *listCapitalActivity(params?: GetCapitalActivityParams, options?: RequestOptions): AsyncGenerator<CapitalActivityDto, void, undefined> {
+    let cursor = params?.cursor;
+    for (;;) {
+      const page = await this.getCapitalActivity({ ...params, cursor } as GetCapitalActivityParams, options);
+      yield* page.items;
+      const next = page.page;
+      if (!next.hasMore || !next.nextCursor) return;
+      cursor = next.nextCursor;
+    }
   }
 
   /**
@@ -1243,11 +1306,23 @@ export class FundgateClient extends FundgateTransport {
   }
 
   /**
-   * Expense accruals and payments, most recent first
+   * Expense accruals and payments, most recent first, keyset-paginated with an opaque cursor
    * `GET /api/v1/fund/expenses` (scope fund:read)
    */
   getExpenses(params?: GetExpensesParams, options?: RequestOptions): Promise<ExpensesDto> {
     return this.request<ExpensesDto>("GET", "/api/v1/fund/expenses", { query: params, idempotent: true, idempotencyKey: false, options });
+  }
+
+  /** Every item of `getExpenses`, page after page (follows `nextCursor` until `hasMore` is false). */
+  async *listExpenses(params?: GetExpensesParams, options?: RequestOptions): AsyncGenerator<ExpenseDto, void, undefined> {
+    let cursor = params?.cursor;
+    for (;;) {
+      const page = await this.getExpenses({ ...params, cursor } as GetExpensesParams, options);
+      yield* page.items;
+      const next = page.page;
+      if (!next.hasMore || !next.nextCursor) return;
+      cursor = next.nextCursor;
+    }
   }
 
   /**
@@ -1275,11 +1350,23 @@ export class FundgateClient extends FundgateTransport {
   }
 
   /**
-   * Investor register: display name, status, type, open subscription lots and units
+   * Investor register: display name, status, type, open subscription lots and units; by display name, keyset-paginated
    * `GET /api/v1/fund/investors` (scope fund:read)
    */
   getInvestors(params?: GetInvestorsParams, options?: RequestOptions): Promise<InvestorsDto> {
     return this.request<InvestorsDto>("GET", "/api/v1/fund/investors", { query: params, idempotent: true, idempotencyKey: false, options });
+  }
+
+  /** Every item of `getInvestors`, page after page (follows `nextCursor` until `hasMore` is false). */
+  async *listInvestors(params?: GetInvestorsParams, options?: RequestOptions): AsyncGenerator<InvestorDto, void, undefined> {
+    let cursor = params?.cursor;
+    for (;;) {
+      const page = await this.getInvestors({ ...params, cursor } as GetInvestorsParams, options);
+      yield* page.items;
+      const next = page.page;
+      if (!next.hasMore || !next.nextCursor) return;
+      cursor = next.nextCursor;
+    }
   }
 
   /**
@@ -1291,43 +1378,103 @@ export class FundgateClient extends FundgateTransport {
   }
 
   /**
-   * One GL account: opening balance, each posted line with a running balance, closing balance
+   * One GL account: opening balance, each posted line with a running balance, closing balance; keyset-paginated, each page opening where the previous one ended
    * `GET /api/v1/fund/ledger/gl-detail` (scope fund:read)
    */
   getGlDetail(params: GetGlDetailParams, options?: RequestOptions): Promise<GlDetailDto> {
     return this.request<GlDetailDto>("GET", "/api/v1/fund/ledger/gl-detail", { query: params, idempotent: true, idempotencyKey: false, options });
   }
 
+  /** Every item of `getGlDetail`, page after page (follows `nextCursor` until `hasMore` is false). */
+  async *listGlDetail(params: GetGlDetailParams, options?: RequestOptions): AsyncGenerator<GlLineDto, void, undefined> {
+    let cursor = params?.cursor;
+    for (;;) {
+      const page = await this.getGlDetail({ ...params, cursor } as GetGlDetailParams, options);
+      yield* page.lines;
+      const next = page;
+      if (!next.hasMore || !next.nextCursor) return;
+      cursor = next.nextCursor;
+    }
+  }
+
   /**
-   * Posted journal lines in a window of at most 92 days, with exact debit and credit sums over the whole window
+   * Posted journal lines in a window of at most 92 days, keyset-paginated, with exact debit and credit sums over the whole window
    * `GET /api/v1/fund/ledger/journal-entries` (scope fund:read)
    */
   getJournalEntries(params: GetJournalEntriesParams, options?: RequestOptions): Promise<JournalEntriesDto> {
     return this.request<JournalEntriesDto>("GET", "/api/v1/fund/ledger/journal-entries", { query: params, idempotent: true, idempotencyKey: false, options });
   }
 
+  /** Every item of `getJournalEntries`, page after page (follows `nextCursor` until `hasMore` is false). */
+  async *listJournalEntries(params: GetJournalEntriesParams, options?: RequestOptions): AsyncGenerator<JournalLineDto, void, undefined> {
+    let cursor = params?.cursor;
+    for (;;) {
+      const page = await this.getJournalEntries({ ...params, cursor } as GetJournalEntriesParams, options);
+      yield* page.lines;
+      const next = page;
+      if (!next.hasMore || !next.nextCursor) return;
+      cursor = next.nextCursor;
+    }
+  }
+
   /**
-   * LP reports: period covered, status and a short narrative preview
+   * LP reports: period covered, status and a short narrative preview, most recent first, keyset-paginated
    * `GET /api/v1/fund/lp-reports` (scope fund:read)
    */
   getLpReports(params?: GetLpReportsParams, options?: RequestOptions): Promise<LpReportsDto> {
     return this.request<LpReportsDto>("GET", "/api/v1/fund/lp-reports", { query: params, idempotent: true, idempotencyKey: false, options });
   }
 
+  /** Every item of `getLpReports`, page after page (follows `nextCursor` until `hasMore` is false). */
+  async *listLpReports(params?: GetLpReportsParams, options?: RequestOptions): AsyncGenerator<LpReportDto, void, undefined> {
+    let cursor = params?.cursor;
+    for (;;) {
+      const page = await this.getLpReports({ ...params, cursor } as GetLpReportsParams, options);
+      yield* page.items;
+      const next = page.page;
+      if (!next.hasMore || !next.nextCursor) return;
+      cursor = next.nextCursor;
+    }
+  }
+
   /**
-   * NAV runs (all statuses) with class NAV per unit, latest first
+   * NAV runs (all statuses) with class NAV per unit, latest first, keyset-paginated
    * `GET /api/v1/fund/nav/history` (scope fund:read)
    */
   getNavHistory(params?: GetNavHistoryParams, options?: RequestOptions): Promise<NavHistoryDto> {
     return this.request<NavHistoryDto>("GET", "/api/v1/fund/nav/history", { query: params, idempotent: true, idempotencyKey: false, options });
   }
 
+  /** Every item of `getNavHistory`, page after page (follows `nextCursor` until `hasMore` is false). */
+  async *listNavHistory(params?: GetNavHistoryParams, options?: RequestOptions): AsyncGenerator<NavRunDto, void, undefined> {
+    let cursor = params?.cursor;
+    for (;;) {
+      const page = await this.getNavHistory({ ...params, cursor } as GetNavHistoryParams, options);
+      yield* page.items;
+      const next = page;
+      if (!next.hasMore || !next.nextCursor) return;
+      cursor = next.nextCursor;
+    }
+  }
+
   /**
-   * Shadow NAV against the administrator NAV, with the difference and the tolerance check
+   * Shadow NAV against the administrator NAV, with the difference and the tolerance check; latest first, keyset-paginated
    * `GET /api/v1/fund/nav/reconciliation` (scope fund:read)
    */
   getNavReconciliation(params?: GetNavReconciliationParams, options?: RequestOptions): Promise<ReconciliationDto> {
     return this.request<ReconciliationDto>("GET", "/api/v1/fund/nav/reconciliation", { query: params, idempotent: true, idempotencyKey: false, options });
+  }
+
+  /** Every item of `getNavReconciliation`, page after page (follows `nextCursor` until `hasMore` is false). */
+  async *listNavReconciliation(params?: GetNavReconciliationParams, options?: RequestOptions): AsyncGenerator<ReconciliationRowDto, void, undefined> {
+    let cursor = params?.cursor;
+    for (;;) {
+      const page = await this.getNavReconciliation({ ...params, cursor } as GetNavReconciliationParams, options);
+      yield* page.items;
+      const next = page;
+      if (!next.hasMore || !next.nextCursor) return;
+      cursor = next.nextCursor;
+    }
   }
 
   /**
@@ -1384,8 +1531,9 @@ export class FundgateClient extends FundgateTransport {
     for (;;) {
       const page = await this.getProposals({ ...params, cursor } as GetProposalsParams, options);
       yield* page.items;
-      if (!page.hasMore || !page.nextCursor) return;
-      cursor = page.nextCursor;
+      const next = page;
+      if (!next.hasMore || !next.nextCursor) return;
+      cursor = next.nextCursor;
     }
   }
 
@@ -1471,8 +1619,9 @@ export class FundgateClient extends FundgateTransport {
     for (;;) {
       const page = await this.getTrades({ ...params, cursor } as GetTradesParams, options);
       yield* page.items;
-      if (!page.hasMore || !page.nextCursor) return;
-      cursor = page.nextCursor;
+      const next = page;
+      if (!next.hasMore || !next.nextCursor) return;
+      cursor = next.nextCursor;
     }
   }
 

@@ -43,4 +43,13 @@ describe('CursorCodec: signed, then checked member by member', () => {
     expect(isCursorTimestamp('2026-01-01 00:00:00+00')).toBe(true);
     expect(isCursorTimestamp('2026-01-01')).toBe(false);
   });
+
+  it('date and decimal members: calendar days and exact decimals only; v is the version, never a member', () => {
+    const shape = { d: 'date', b: 'decimal' } as const;
+    expect(codec.decode('k', codec.encode('k', { d: '2024-02-29', b: '-1250000.125' }), shape)).toEqual({ d: '2024-02-29', b: '-1250000.125' });
+    for (const bad of [{ d: '2025-02-29', b: '1' }, { d: '2026-01-01T00:00:00Z', b: '1' }, { d: '2026-01-01', b: '1e5' }, { d: '2026-01-01', b: 'NaN' }]) {
+      expect(() => codec.decode('k', codec.encode('k', bad), shape)).toThrow(expect.objectContaining({ code: 'invalid_parameter' }));
+    }
+    expect(() => codec.encode('k', { v: '2026-01-01' })).toThrow();
+  });
 });

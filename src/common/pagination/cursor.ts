@@ -15,6 +15,7 @@ export class CursorCodec {
   }
 
   encode(kind: string, position: Record<string, string>): string {
+    if ('v' in position) throw new Error('a cursor member may not be named v (the version)');
     const payload = Buffer.from(JSON.stringify({ v: VERSION, ...position })).toString('base64url');
     return `${payload}.${this.sign(kind, payload)}`;
   }

@@ -23,12 +23,12 @@ export class NavService {
     // Bound to the fund and the window: a cursor of another window is not valid here.
     const kind = `fund-nav-history:${fundId}:${q.from ?? '*'}:${q.to ?? '*'}`;
     const limit = q.limit ?? 100;
-    const pos = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { v: 'date', s: 'timestamp', i: 'uuid' });
+    const pos = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date', s: 'timestamp', i: 'uuid' });
     const [rows, total] = await Promise.all([
-      this.repo.runsForFund(fundId, q.from ?? null, q.to ?? null, pos && { valuationDate: pos.v, startedAt: pos.s, id: pos.i }, limit + 1),
+      this.repo.runsForFund(fundId, q.from ?? null, q.to ?? null, pos && { valuationDate: pos.d, startedAt: pos.s, id: pos.i }, limit + 1),
       this.repo.runCount(fundId, q.from ?? null, q.to ?? null),
     ]);
-    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { v: last.valuation_date, s: last.started_key, i: last.id }));
+    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { d: last.valuation_date, s: last.started_key, i: last.id }));
     return {
       items: page.rows.map((r) => ({
         navRunId: r.id,
@@ -51,9 +51,9 @@ export class NavService {
   async reconciliation(fundId: string, q: CursorPageQueryDto): Promise<ReconciliationDto> {
     const kind = `fund-nav-reconciliation:${fundId}`;
     const limit = q.limit ?? 100;
-    const before = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { v: 'date' }).v;
+    const before = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date' }).d;
     const tolerance = new D(this.config.navToleranceRatio);
-    const page = keysetPage(await this.repo.administratorVsShadow(fundId, before, limit + 1), limit, (last) => this.cursors.encode(kind, { v: last.valuation_date }));
+    const page = keysetPage(await this.repo.administratorVsShadow(fundId, before, limit + 1), limit, (last) => this.cursors.encode(kind, { d: last.valuation_date }));
     return {
       toleranceRatio: ratio(tolerance),
       items: page.rows.map((r) => {

@@ -1,0 +1,170 @@
+import Decimal from 'decimal.js';
+import { bootApp, dbOf, type TestApp } from '../utils/app';
+import { DEMO_SLUG, OTHER_SLUG, fundKey, get, seedFundsOnce } from './fixtures';
+
+jest.setTimeout(240_000);
+
+/** Where a listing keeps its rows and its paging members. */
+interface Shape { items: 'items' | 'lines'; paging: 'page' | null }
+const PAGED: Shape = { items: 'items', paging: 'page' };
+const FLAT: Shape = { items: 'items', paging: null };
+const LINES: Shape = { items: 'lines', paging: null };
+
+const JOURNAL = '/api/v1/fund/ledger/journal-entries?from=2026-08-01&to=2026-10-31';
+const GL = '/api/v1/fund/ledger/gl-detail?accountCode=1000&from=2026-08-01&to=2026-10-31';
+
+describe('cursor pages on every fund-data listing (e2e)', () => {
+  let app: TestApp;
+  let key: string;
+  let otherKey: string;
+  let demoId: string;
+
+  beforeAll(async () => {
+    app = await bootApp({ liveCacheSeconds: 0 });
+    ({ demoId } = await seedFundsOnce(app));
+    key = await fundKey(app, DEMO_SLUG);
+    otherKey = await fundKey(app, OTHER_SLUG);
+  });
+  afterAll(() => app.close());
+
+  const withCursor = (url: string, cursor: string | null) => (cursor ? `${url}&cursor=${encodeURIComponent(cursor)}` : url);
+  const pagingOf = (body: any, shape: Shape) => (shape.paging ? body[shape.paging] : body);
+
+  /** Follows nextCursor to the end; every page's hasMore agrees with its nextCursor. */
+  async function walk(url: string, shape: Shape, k = key) {
+    const bodies: any[] = [];
+    let cursor: string | null = null;
+    for (let i = 0; i < 2000; i++) {
+      const res = await get(app, withCursor(url, cursor), k);
+      expect({ url, status: res.status, problem: res.status === 200 ? null : res.json }).toEqual({ url, status: 200, problem: null });
+      const paging = pagingOf(res.json, shape);
+      expect(paging.hasMore).toBe(paging.nextCursor !== null);
+      bodies.push(res.json);
+      if (!paging.hasMore) break;
+      cursor = paging.nextCursor;
+    }
+    return { bodies, rows: bodies.flatMap((b) => b[shape.items]) };
+  }
+
+  /** The whole listing in one answer (it must fit: hasMore false). */
+  async function whole(url: string, shape: Shape) {
+    const res = await get(app, url, key);
+    expect(pagingOf(res.json, shape).hasMore).toBe(false);
+    return res.json;
+  }
+
+  const LISTINGS: [string, string, Shape, (r: any) => string][] = [
+    ['expenses', '/api/v1/fund/expenses?', PAGED, (r) => r.id],
+    ['investors', '/api/v1/fund/investors?', PAGED, (r) => r.investorId],
+    ['capital-activity', '/api/v1/fund/capital-activity?', PAGED, (r) => r.id],
+    ['capital-activity settled', '/api/v1/fund/capital-activity?status=settled', PAGED, (r) => r.id],
+    ['lp-reports', '/api/v1/fund/lp-reports?', PAGED, (r) => r.id],
+    ['nav reconciliation', '/api/v1/fund/nav/reconciliation?', FLAT, (r) => r.valuationDate],
+    ['nav history (a year)', '/api/v1/fund/nav/history?from=2025-01-01&to=2025-12-31', FLAT, (r) => r.navRunId],
+  ];
+
+  it.each(LISTINGS)('%s: the pages together are the whole listing, in order, no gap, no duplicate', async (_name, url, shape, id) => {
+    const all = await whole(`${url}&limit=1000`, shape);
+    const allIds = all[shape.items].map(id);
+    const { bodies, rows } = await walk(`${url}&limit=3`, shape);
+    expect(allIds.length).toBeGreaterThan(6);
+    expect(bodies.length).toBe(Math.ceil(allIds.length / 3));
+    expect(rows.map(id)).toEqual(allIds);
+    expect(new Set(rows.map(id)).size).toBe(rows.length);
+    // The whole listing's count on every page.
+    for (const b of bodies) if (shape.paging) expect(b.page.total).toBe(allIds.length);
+    if (!shape.paging && 'total' in all) for (const b of bodies) expect(b.total).toBe(allIds.length);
+  });
+
+  it('nav history: all runs of the fund (more than 1000) in (valuationDate, createdAt, id) desc order', async () => {
+    const { rows } = await walk('/api/v1/fund/nav/history?limit=400', FLAT);
+    const sql = await dbOf(app).query(`SELECT id::text FROM nav_runs WHERE fund_id = $1 ORDER BY valuation_date DESC, started_at DESC, id DESC`, [demoId]);
+    expect(sql.length).toBeGreaterThan(1000);
+    expect(rows.map((r) => r.navRunId)).toEqual(sql.map((r: { id: string }) => r.id));
+  });
+
+  it('journal entries: every line of a window larger than 1000 lines once, in order; totals are the whole window on every page', async () => {
+    const { bodies, rows } = await walk(`${JOURNAL}&limit=1000`, LINES);
+    const ids = await dbOf(app).query(
+      `SELECT id::text FROM journal_lines WHERE fund_id = $1 AND entry_date BETWEEN '2026-08-01' AND '2026-10-31' ORDER BY entry_date, id`, [demoId]);
+    const sums = (await dbOf(app).query(
+      `SELECT count(*)::int AS n, sum(debit)::text AS d, sum(credit)::text AS c FROM journal_lines WHERE fund_id = $1 AND entry_date BETWEEN '2026-08-01' AND '2026-10-31'`, [demoId]))[0];
+    expect(ids.length).toBeGreaterThan(1000);
+    expect(bodies.length).toBe(Math.ceil(ids.length / 1000));
+    expect(rows.map((l) => l.lineId)).toEqual(ids.map((r: { id: string }) => r.id));
+    for (const b of bodies) {
+      expect(b.totals).toEqual({ lineCount: ids.length, debits: new Decimal(sums.d).toFixed(2), credits: new Decimal(sums.c).toFixed(2) });
+      expect([b.from, b.to]).toEqual(['2026-08-01', '2026-10-31']);
+    }
+  });
+
+  it('GL detail: each page opens at the previous page\'s last running balance; the last reaches the closing balance', async () => {
+    const all = await whole(`${GL}&limit=1000`, LINES);
+    const { bodies, rows } = await walk(`${GL}&limit=4`, LINES);
+    expect(all.lines.length).toBeGreaterThan(12);
+    expect(bodies.length).toBe(Math.ceil(all.lines.length / 4));
+    expect(rows).toEqual(all.lines);
+    expect(bodies[0].openingBalance).toBe(all.openingBalance);
+    let running = new Decimal(all.openingBalance);
+    for (const [i, b] of bodies.entries()) {
+      if (i > 0) expect(b.openingBalance).toBe(bodies[i - 1].lines.at(-1).runningBalance);
+      expect(b.openingBalance).toBe(running.toFixed(2));
+      for (const l of b.lines) {
+        running = running.plus(l.debit).minus(l.credit);
+        expect(l.runningBalance).toBe(running.toFixed(2));
+      }
+      expect([b.account, b.from, b.to, b.closingBalance]).toEqual([all.account, '2026-08-01', '2026-10-31', all.closingBalance]);
+    }
+    expect(bodies.at(-1).lines.at(-1).runningBalance).toBe(all.closingBalance);
+  });
+
+  it('GL detail without from/to: later pages keep the window the first page resolved', async () => {
+    const first = (await get(app, '/api/v1/fund/ledger/gl-detail?accountCode=1000&limit=2', key)).json;
+    expect(first.hasMore).toBe(true);
+    const next = (await get(app, withCursor('/api/v1/fund/ledger/gl-detail?accountCode=1000&limit=2', first.nextCursor), key)).json;
+    expect([next.from, next.to, next.openingBalance]).toEqual([first.from, first.to, first.lines[1].runningBalance]);
+  });
+
+  const expectCursorRefused = async (url: string, k = key) => {
+    const res = await get(app, url, k);
+    expect({ url, status: res.status, code: res.json.code, fields: res.json.errors?.map((e: { field: string }) => e.field) })
+      .toEqual({ url, status: 400, code: 'invalid_parameter', fields: ['cursor'] });
+  };
+  const firstCursor = async (url: string, shape: Shape, k = key): Promise<string> => {
+    const c = pagingOf((await get(app, url, k)).json, shape).nextCursor;
+    expect(c).toEqual(expect.any(String));
+    return c;
+  };
+
+  it('forged, foreign and mismatched cursors → 400 naming cursor', async () => {
+    const urls: [string, Shape][] = [
+      ['/api/v1/fund/expenses?limit=1', PAGED], ['/api/v1/fund/investors?limit=1', PAGED], ['/api/v1/fund/capital-activity?limit=1', PAGED],
+      ['/api/v1/fund/lp-reports?limit=1', PAGED], ['/api/v1/fund/nav/history?limit=1', FLAT], ['/api/v1/fund/nav/reconciliation?limit=1', FLAT],
+      [`${JOURNAL}&limit=1`, LINES], [`${GL}&limit=1`, LINES],
+    ];
+    const cursors: string[] = [];
+    for (const [url, shape] of urls) {
+      const c = await firstCursor(url, shape);
+      cursors.push(c);
+      const [payload, mac] = c.split('.');
+      const flipped = `${payload.slice(0, -1)}${payload.endsWith('A') ? 'B' : 'A'}.${mac}`;
+      for (const bad of [flipped, `${payload}.${'A'.repeat(mac.length)}`, 'not-a-cursor', `${c}.x`]) await expectCursorRefused(withCursor(url, bad));
+    }
+    // Each listing's cursor is refused by every other listing.
+    for (const [i, [url]] of urls.entries()) await expectCursorRefused(withCursor(url, cursors[(i + 1) % cursors.length]));
+    // Another fund's cursor (same listing, same parameters) is refused.
+    for (const [url, shape] of urls.slice(0, 6)) await expectCursorRefused(withCursor(url, await firstCursor(url, shape, otherKey)));
+  });
+
+  it('a cursor is bound to the listing\'s filters: window, account, status', async () => {
+    const journal = await firstCursor(`${JOURNAL}&limit=1`, LINES);
+    await expectCursorRefused(withCursor('/api/v1/fund/ledger/journal-entries?from=2026-08-02&to=2026-10-31&limit=1', journal));
+    const gl = await firstCursor(`${GL}&limit=1`, LINES);
+    await expectCursorRefused(withCursor('/api/v1/fund/ledger/gl-detail?accountCode=1100&from=2026-08-01&to=2026-10-31&limit=1', gl));
+    await expectCursorRefused(withCursor('/api/v1/fund/ledger/gl-detail?accountCode=1000&from=2026-08-01&limit=1', gl));
+    const settled = await firstCursor('/api/v1/fund/capital-activity?status=settled&limit=1', PAGED);
+    await expectCursorRefused(withCursor('/api/v1/fund/capital-activity?limit=1', settled));
+    const year = await firstCursor('/api/v1/fund/nav/history?from=2025-01-01&limit=1', FLAT);
+    await expectCursorRefused(withCursor('/api/v1/fund/nav/history?limit=1', year));
+  });
+});
