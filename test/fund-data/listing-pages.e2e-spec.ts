@@ -10,6 +10,16 @@ const PAGED: Shape = { items: 'items', paging: 'page' };
 const FLAT: Shape = { items: 'items', paging: null };
 const LINES: Shape = { items: 'lines', paging: null };
 
+type Row = Record<string, string>;
+interface Paging { total?: number; nextCursor: string | null; hasMore: boolean }
+/** The members of the paged answers these tests read. */
+interface Body extends Partial<Paging> {
+  items?: Row[]; lines?: Row[]; page?: Paging; totals?: unknown; account?: unknown;
+  from?: string; to?: string; openingBalance?: string; closingBalance?: string;
+}
+const rowsOf = (b: Body, shape: Shape): Row[] => b[shape.items] ?? [];
+const lastRunning = (b: Body): string | undefined => b.lines?.at(-1)?.runningBalance;
+
 const JOURNAL = '/api/v1/fund/ledger/journal-entries?from=2026-08-01&to=2026-10-31';
 const GL = '/api/v1/fund/ledger/gl-detail?accountCode=1000&from=2026-08-01&to=2026-10-31';
 
@@ -28,32 +38,33 @@ describe('cursor pages on every fund-data listing (e2e)', () => {
   afterAll(() => app.close());
 
   const withCursor = (url: string, cursor: string | null) => (cursor ? `${url}&cursor=${encodeURIComponent(cursor)}` : url);
-  const pagingOf = (body: any, shape: Shape) => (shape.paging ? body[shape.paging] : body);
+  const pagingOf = (body: Body, shape: Shape): Paging => (shape.paging ? body[shape.paging] : body) as Paging;
 
   /** Follows nextCursor to the end; every page's hasMore agrees with its nextCursor. */
   async function walk(url: string, shape: Shape, k = key) {
-    const bodies: any[] = [];
+    const bodies: Body[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < 2000; i++) {
       const res = await get(app, withCursor(url, cursor), k);
       expect({ url, status: res.status, problem: res.status === 200 ? null : res.json }).toEqual({ url, status: 200, problem: null });
-      const paging = pagingOf(res.json, shape);
+      const body = res.json as Body;
+      const paging = pagingOf(body, shape);
       expect(paging.hasMore).toBe(paging.nextCursor !== null);
-      bodies.push(res.json);
+      bodies.push(body);
       if (!paging.hasMore) break;
       cursor = paging.nextCursor;
     }
-    return { bodies, rows: bodies.flatMap((b) => b[shape.items]) };
+    return { bodies, rows: bodies.flatMap((b) => rowsOf(b, shape)) };
   }
 
   /** The whole listing in one answer (it must fit: hasMore false). */
   async function whole(url: string, shape: Shape) {
-    const res = await get(app, url, key);
-    expect(pagingOf(res.json, shape).hasMore).toBe(false);
-    return res.json;
+    const body = (await get(app, url, key)).json as Body;
+    expect(pagingOf(body, shape).hasMore).toBe(false);
+    return body;
   }
 
-  const LISTINGS: [string, string, Shape, (r: any) => string][] = [
+  const LISTINGS: [string, string, Shape, (r: Row) => string][] = [
     ['expenses', '/api/v1/fund/expenses?', PAGED, (r) => r.id],
     ['investors', '/api/v1/fund/investors?', PAGED, (r) => r.investorId],
     ['capital-activity', '/api/v1/fund/capital-activity?', PAGED, (r) => r.id],
@@ -65,14 +76,14 @@ describe('cursor pages on every fund-data listing (e2e)', () => {
 
   it.each(LISTINGS)('%s: the pages together are the whole listing, in order, no gap, no duplicate', async (_name, url, shape, id) => {
     const all = await whole(`${url}&limit=1000`, shape);
-    const allIds = all[shape.items].map(id);
+    const allIds = rowsOf(all, shape).map(id);
     const { bodies, rows } = await walk(`${url}&limit=3`, shape);
     expect(allIds.length).toBeGreaterThan(6);
     expect(bodies.length).toBe(Math.ceil(allIds.length / 3));
     expect(rows.map(id)).toEqual(allIds);
     expect(new Set(rows.map(id)).size).toBe(rows.length);
     // The whole listing's count on every page.
-    for (const b of bodies) if (shape.paging) expect(b.page.total).toBe(allIds.length);
+    for (const b of bodies) if (shape.paging) expect(b.page?.total).toBe(allIds.length);
     if (!shape.paging && 'total' in all) for (const b of bodies) expect(b.total).toBe(allIds.length);
   });
 
@@ -101,28 +112,29 @@ describe('cursor pages on every fund-data listing (e2e)', () => {
   it('GL detail: each page opens at the previous page\'s last running balance; the last reaches the closing balance', async () => {
     const all = await whole(`${GL}&limit=1000`, LINES);
     const { bodies, rows } = await walk(`${GL}&limit=4`, LINES);
-    expect(all.lines.length).toBeGreaterThan(12);
-    expect(bodies.length).toBe(Math.ceil(all.lines.length / 4));
+    const allLines = rowsOf(all, LINES);
+    expect(allLines.length).toBeGreaterThan(12);
+    expect(bodies.length).toBe(Math.ceil(allLines.length / 4));
     expect(rows).toEqual(all.lines);
     expect(bodies[0].openingBalance).toBe(all.openingBalance);
-    let running = new Decimal(all.openingBalance);
+    let running = new Decimal(all.openingBalance ?? 'NaN');
     for (const [i, b] of bodies.entries()) {
-      if (i > 0) expect(b.openingBalance).toBe(bodies[i - 1].lines.at(-1).runningBalance);
+      if (i > 0) expect(b.openingBalance).toBe(lastRunning(bodies[i - 1]));
       expect(b.openingBalance).toBe(running.toFixed(2));
-      for (const l of b.lines) {
+      for (const l of rowsOf(b, LINES)) {
         running = running.plus(l.debit).minus(l.credit);
         expect(l.runningBalance).toBe(running.toFixed(2));
       }
       expect([b.account, b.from, b.to, b.closingBalance]).toEqual([all.account, '2026-08-01', '2026-10-31', all.closingBalance]);
     }
-    expect(bodies.at(-1).lines.at(-1).runningBalance).toBe(all.closingBalance);
+    expect(lastRunning(bodies[bodies.length - 1])).toBe(all.closingBalance);
   });
 
   it('GL detail without from/to: later pages keep the window the first page resolved', async () => {
-    const first = (await get(app, '/api/v1/fund/ledger/gl-detail?accountCode=1000&limit=2', key)).json;
+    const first = (await get(app, '/api/v1/fund/ledger/gl-detail?accountCode=1000&limit=2', key)).json as Body;
     expect(first.hasMore).toBe(true);
-    const next = (await get(app, withCursor('/api/v1/fund/ledger/gl-detail?accountCode=1000&limit=2', first.nextCursor), key)).json;
-    expect([next.from, next.to, next.openingBalance]).toEqual([first.from, first.to, first.lines[1].runningBalance]);
+    const next = (await get(app, withCursor('/api/v1/fund/ledger/gl-detail?accountCode=1000&limit=2', first.nextCursor ?? null), key)).json as Body;
+    expect([next.from, next.to, next.openingBalance]).toEqual([first.from, first.to, lastRunning(first)]);
   });
 
   const expectCursorRefused = async (url: string, k = key) => {
@@ -131,9 +143,9 @@ describe('cursor pages on every fund-data listing (e2e)', () => {
       .toEqual({ url, status: 400, code: 'invalid_parameter', fields: ['cursor'] });
   };
   const firstCursor = async (url: string, shape: Shape, k = key): Promise<string> => {
-    const c = pagingOf((await get(app, url, k)).json, shape).nextCursor;
+    const c = pagingOf((await get(app, url, k)).json as Body, shape).nextCursor;
     expect(c).toEqual(expect.any(String));
-    return c;
+    return c ?? '';
   };
 
   it('forged, foreign and mismatched cursors → 400 naming cursor', async () => {

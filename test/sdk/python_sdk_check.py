@@ -29,6 +29,8 @@ def main() -> None:
     out["stressTest"] = reader.get_stress_test(preset="covid-2020")
     out["tradesPage"] = reader.get_trades(limit=7, side="buy")
     out["tradeIds"] = [t["id"] for t in reader.iter_trades(limit=500)]
+    out["glLines"] = list(reader.iter_gl_detail(account_code="1000", limit=4))
+    out["expenseIds"] = [e["id"] for e in reader.iter_expenses(limit=4)]
     out["me"] = reader.get_me()
 
     try:

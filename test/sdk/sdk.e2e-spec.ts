@@ -145,6 +145,36 @@ describe('official SDKs (TypeScript and Python) against the real service (e2e)',
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('every listing iterator walks all its pages: the same rows as following nextCursor by hand', async () => {
+    // [iterator, its parameters, the REST URL, where the rows are, where nextCursor/hasMore are]
+    const walks: [string, Record<string, unknown>, string, 'items' | 'lines', 'page' | null][] = [
+      ['listJournalEntries', { from: journalFrom, to: journalTo, limit: 400 }, `/api/v1/fund/ledger/journal-entries?from=${journalFrom}&to=${journalTo}&limit=400`, 'lines', null],
+      ['listGlDetail', { accountCode: '1000', limit: 4 }, '/api/v1/fund/ledger/gl-detail?accountCode=1000&limit=4', 'lines', null],
+      ['listExpenses', { limit: 4 }, '/api/v1/fund/expenses?limit=4', 'items', 'page'],
+      ['listInvestors', { limit: 4 }, '/api/v1/fund/investors?limit=4', 'items', 'page'],
+      ['listCapitalActivity', { limit: 4 }, '/api/v1/fund/capital-activity?limit=4', 'items', 'page'],
+      ['listLpReports', { limit: 3 }, '/api/v1/fund/lp-reports?limit=3', 'items', 'page'],
+      ['listNavHistory', { from: '2026-01-01', limit: 40 }, '/api/v1/fund/nav/history?from=2026-01-01&limit=40', 'items', null],
+      ['listNavReconciliation', { limit: 4 }, '/api/v1/fund/nav/reconciliation?limit=4', 'items', null],
+    ];
+    expect(walks.map(([n]) => n).sort()).toEqual(OPERATIONS.filter((o) => o.iterator && !['listTrades', 'listProposals'].includes(o.iterator)).map((o) => o.iterator).sort());
+    for (const [iterator, params, url, rowsAt, pagingAt] of walks) {
+      const raw: unknown[] = [];
+      let pages = 0;
+      for (let next = url; ; pages++) {
+        const body = (await rest(next)).json;
+        raw.push(...body[rowsAt]);
+        const paging = pagingAt ? body[pagingAt] : body;
+        if (!paging.hasMore) break;
+        next = `${url}&cursor=${encodeURIComponent(paging.nextCursor)}`;
+      }
+      const got: unknown[] = [];
+      const iterators = sdk as unknown as Record<string, (p: Record<string, unknown>) => AsyncIterable<unknown>>;
+      for await (const row of iterators[iterator](params)) got.push(row);
+      expect({ iterator, morePages: pages > 0, rows: got }).toEqual({ iterator, morePages: true, rows: raw });
+    }
+  });
+
   it('a bad parameter raises FundgateError with status, code, field and requestId', async () => {
     const err = await sdk.getTrades({ limit: 0 }).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(FundgateError);
@@ -279,6 +309,11 @@ describe('official SDKs (TypeScript and Python) against the real service (e2e)',
     const tsIds: string[] = [];
     for await (const t of sdk.listTrades({ limit: 500 })) tsIds.push(t.id);
     expect(py.tradeIds).toEqual(tsIds);
+    const tsGl: unknown[] = [];
+    for await (const l of sdk.listGlDetail({ accountCode: '1000', limit: 4 })) tsGl.push(l);
+    expect(tsGl.length).toBeGreaterThan(4);
+    expect(py.glLines).toEqual(tsGl);
+    expect(py.expenseIds).toEqual((await rest('/api/v1/fund/expenses?limit=1000')).json.items.map((e: { id: string }) => e.id));
     expect(py.badParameter).toMatchObject({ status: 400, code: 'invalid_parameter', errors: [expect.objectContaining({ field: 'limit' })], requestId: expect.any(String) });
     expect(py.insufficientScope).toEqual({ status: 403, code: 'insufficient_scope' });
     if (args.accounts) {
