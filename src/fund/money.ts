@@ -1,7 +1,18 @@
-import Decimal from 'decimal.js';
+import DecimalJs from 'decimal.js';
 
-/** Money, units and prices are decimal.js values; money in base currency is booked in cents. */
-export { Decimal };
+/**
+ * The one decimal configuration of the code base — the books, the read API and the calculators: 40
+ * significant digits (100-year quarterly compounding stays exact far beyond cents), rounding half away
+ * from zero, plain notation from 1e-40 to 1e60 (never "1e-7" in an answer). Money, units and prices are
+ * these values; money in base currency is booked in cents. (The calculators' hot loops use the bigint
+ * fixed point of calculators/engines/fixed.ts instead: the one fixed-point, converted at their edges.)
+ */
+export const Decimal = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 60 });
+export type Decimal = DecimalJs;
+// eslint-disable-next-line @typescript-eslint/no-namespace -- type-only: keeps `Decimal.Value` working beside the configured constructor
+export declare namespace Decimal {
+  type Value = DecimalJs.Value;
+}
 export const ZERO = new Decimal(0);
 
 /** Rounds to cents, half away from zero: the one place money is rounded at booking. */

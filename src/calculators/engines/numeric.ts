@@ -1,10 +1,8 @@
-import Decimal from 'decimal.js';
+import type Decimal from 'decimal.js';
+import { Decimal as MoneyDecimal } from '../../fund/money';
 
-/**
- * The decimal flavour every calculator engine uses. Precision 40 keeps 100-year quarterly
- * compounding exact far beyond cents; half-up (away from zero) is the rounding a reader expects.
- */
-export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 60 });
+/** The one decimal configuration of the code base (src/fund/money.ts), under the calculators' name. */
+export const Dec = MoneyDecimal;
 export type Dec = Decimal;
 
 export const ZERO = new Dec(0);
@@ -47,12 +45,7 @@ function plain(n: number): number {
   return Object.is(n, -0) ? 0 : n;
 }
 
-/** Sum of decimals. */
-export function sum(values: Iterable<Decimal>): Decimal {
-  let total = ZERO;
-  for (const v of values) total = total.plus(v);
-  return total;
-}
+export { sum } from '../../fund/money';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -1,11 +1,12 @@
-import Decimal from 'decimal.js';
+import { Decimal, sum as moneySum } from '../../fund/money';
 
 /**
  * Decimal strings as the API writes them. Money in base currency: exactly 2 decimals; prices and
  * quantities: up to 10 (trailing zeros dropped); units: 8; NAV per unit: 6; ratios: 8.
  * Inputs are PostgreSQL numeric text or decimal.js values, never JS numbers.
  */
-export const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+/** The one decimal configuration (src/fund/money.ts). */
+export const D = Decimal;
 export type Dec = InstanceType<typeof D>;
 export const ZERO = new D(0);
 
@@ -29,7 +30,8 @@ export const moneyOrNull = (v: In | null | undefined): string | null => (v === n
 export const navPerUnitOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : navPerUnit(v));
 export const ratioOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : ratio(v));
 
-export const sum = (values: In[]): Dec => values.reduce<Dec>((a, v) => a.plus(d(v)), ZERO);
+/** The one sum (src/fund/money.ts), over numeric text too. */
+export const sum = (values: In[]): Dec => moneySum(values.map(d));
 /** a / b, or zero when b is zero (a weight of nothing). */
 export const safeDiv = (a: In, b: In): Dec => (d(b).isZero() ? ZERO : d(a).dividedBy(d(b)));
 
