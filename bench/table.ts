@@ -25,7 +25,7 @@ export const ROWS: RowSpec[] = [
   { id: 'readsUnderCalc', measure: 'fund reads p99 while calculators are hammered / p99 alone', bar: 1.5, moonshot: 1.2, kind: 'max', unit: '×' },
   { id: 'webhookBurst', measure: 'webhook burst 5 000 deliveries: throughput / direct signed POSTs', bar: 0.5, moonshot: 0.8, kind: 'min', unit: '×' },
   { id: 'webhookPacedP99', measure: 'webhook paced 500/s commit→receipt p99', bar: 200, moonshot: 100, kind: 'max', strict: true, unit: 'ms' },
-  { id: 'glDetailTrips', measure: 'gl-detail database round trips per request', bar: 2, moonshot: 2, kind: 'max', unit: '' },
+  { id: 'glDetailTrips', measure: 'gl-detail sequential database round trips per request', bar: 2, moonshot: 2, kind: 'max', unit: '' },
 ];
 
 export type RunValues = Partial<Record<RowId, number>>;

@@ -103,6 +103,8 @@ describe('fund read API parameters (e2e)', () => {
 
   it('unknown ids → 404', async () => {
     await expectProblem('/api/v1/fund/ledger/gl-detail?accountCode=9999', 404, 'not_found');
+    await expectProblem('/api/v1/fund/ledger/gl-detail?accountCode=9999&cursor=garbage', 404, 'not_found'); // the account before the cursor
+    await expectProblem('/api/v1/fund/ledger/gl-detail?accountCode=1000&cursor=garbage', 400, 'invalid_parameter', ['cursor']);
     await expectProblem('/api/v1/fund/risk/stress-test?preset=dotcom-2000', 404, 'not_found');
     await expectProblem('/api/v1/fund/performance?shareClass=Class%20Z', 404, 'not_found');
   });

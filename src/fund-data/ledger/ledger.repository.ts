@@ -46,11 +46,6 @@ export class LedgerRepository {
     return this.db.query(`SELECT code, name, account_type, normal_balance FROM chart_of_accounts WHERE fund_id = $1 ORDER BY code`, [fundId]);
   }
 
-  async account(fundId: string, code: string): Promise<AccountRow | null> {
-    const rows = await this.db.query(`SELECT code, name, account_type, normal_balance FROM chart_of_accounts WHERE fund_id = $1 AND code = $2`, [fundId, code]);
-    return rows[0] ?? null;
-  }
-
   async latestEntryDate(fundId: string): Promise<string | null> {
     const rows = await this.db.query(
       `SELECT to_char(entry_date, 'YYYY-MM-DD') AS d FROM journal_lines WHERE fund_id = $1 ORDER BY entry_date DESC LIMIT 1`,
@@ -85,57 +80,62 @@ export class LedgerRepository {
 
   /**
    * One keyset page of the window's lines (date, then line id), after `after` when given, with
-   * the books' line view columns. Two steps so each has one obvious plan whatever the statistics:
-   * the page of ids by an ordered walk of (fund_id, entry_date, id) that seeks to the position,
-   * then those ids through the view.
+   * the books' line view columns, in one statement: the page of ids by an ordered walk of
+   * (fund_id, entry_date, id) that seeks to the position, planned on its own (a MATERIALIZED CTE
+   * under orderedRead's settings, so the walk is the plan whatever the statistics), then those
+   * ids through the view by key.
    */
-  async journalLines(fundId: string, from: string, to: string, after: LinePosition | null, limit: number): Promise<JournalLineRow[]> {
-    const page = await orderedRead<{ id: string }>(
+  journalLines(fundId: string, from: string, to: string, after: LinePosition | null, limit: number): Promise<JournalLineRow[]> {
+    return orderedRead<JournalLineRow>(
       this.db,
-      `SELECT id::text FROM journal_lines
-        WHERE fund_id = $1 AND entry_date BETWEEN $2::date AND $3::date
-          AND ($4::date IS NULL OR (entry_date, id) > ($4::date, $5::bigint))
-        ORDER BY entry_date, id
-        LIMIT $6`,
-      [fundId, from, to, after?.entryDate ?? null, after?.lineId ?? null, limit],
-    );
-    if (page.length === 0) return [];
-    return this.db.query(
-      `SELECT v.line_id::text, v.entry_id, v.entry_number::text, to_char(v.entry_date, 'YYYY-MM-DD') AS entry_date, v.posted_at,
+      `WITH page AS MATERIALIZED (
+         SELECT id, entry_date FROM journal_lines
+          WHERE fund_id = $1 AND entry_date BETWEEN $2::date AND $3::date
+            AND ($4::date IS NULL OR (entry_date, id) > ($4::date, $5::bigint))
+          ORDER BY entry_date, id
+          LIMIT $6)
+       SELECT v.line_id::text, v.entry_id, v.entry_number::text, to_char(v.entry_date, 'YYYY-MM-DD') AS entry_date, v.posted_at,
               v.account_code, v.account_name, v.account_type, v.debit::text, v.credit::text, v.currency, v.description,
               v.source, v.source_ref, v.nav_run_id, v.share_class, v.status
-         FROM journal_lines_view v
-        WHERE v.line_id = ANY($2::bigint[]) AND v.fund_id = $1
-        ORDER BY v.entry_date, v.line_id`,
-      [fundId, page.map((r) => r.id)],
+         FROM page
+         JOIN LATERAL (SELECT * FROM journal_lines_view WHERE line_id = page.id AND fund_id = $1) v ON true
+        ORDER BY page.entry_date, page.id`,
+      [fundId, from, to, after?.entryDate ?? null, after?.lineId ?? null, limit],
     );
   }
 
-  /** Signed (debit − credit) sum of an account's lines dated before `from`. */
-  async accountNetBefore(fundId: string, code: string, from: string): Promise<string> {
+  /**
+   * gl-detail's account, window and sums in one round trip: the window is `from`/`to` when given,
+   * else `to` = the latest entry date (today when the fund has none; never before `from`) and
+   * `from` = 30 days before `to` (GL_WINDOW); the signed sums before and within it. No row: no
+   * such account.
+   */
+  async glHeader(fundId: string, code: string, from: string | null, to: string | null): Promise<GlHeaderRow | null> {
     const rows = await this.db.query(
-      `SELECT COALESCE(sum(debit - credit), 0)::text AS net FROM journal_lines WHERE fund_id = $1 AND account_code = $2 AND entry_date < $3::date`,
-      [fundId, code, from],
-    );
-    return rows[0].net;
-  }
-
-  async accountNetBetween(fundId: string, code: string, from: string, to: string): Promise<string> {
-    const rows = await this.db.query(
-      `SELECT COALESCE(sum(debit - credit), 0)::text AS net FROM journal_lines
-        WHERE fund_id = $1 AND account_code = $2 AND entry_date BETWEEN $3::date AND $4::date`,
+      `WITH ${GL_WINDOW}
+       SELECT a.code, a.name, a.account_type, a.normal_balance, to_char(w.f, 'YYYY-MM-DD') AS from, to_char(w.t, 'YYYY-MM-DD') AS to,
+              (SELECT COALESCE(sum(debit - credit), 0)::text FROM journal_lines
+                WHERE fund_id = $1 AND account_code = $2 AND entry_date < w.f) AS before_net,
+              (SELECT COALESCE(sum(debit - credit), 0)::text FROM journal_lines
+                WHERE fund_id = $1 AND account_code = $2 AND entry_date BETWEEN w.f AND w.t) AS within_net
+         FROM chart_of_accounts a, w
+        WHERE a.fund_id = $1 AND a.code = $2`,
       [fundId, code, from, to],
     );
-    return rows[0].net;
+    return rows[0] ?? null;
   }
 
-  /** One keyset page of an account's lines in the window, on (fund_id, account_code, entry_date, id). */
-  accountLines(fundId: string, code: string, from: string, to: string, after: LinePosition | null, limit: number) {
+  /**
+   * One keyset page of an account's lines in the window (resolved in the statement exactly as
+   * glHeader does, so both run at once), on (fund_id, account_code, entry_date, id).
+   */
+  accountLines(fundId: string, code: string, from: string | null, to: string | null, after: LinePosition | null, limit: number) {
     return orderedRead<{ line_id: string; entry_id: string; entry_date: string; description: string; debit: string; credit: string }>(
       this.db,
-      `SELECT l.id::text AS line_id, l.entry_id, to_char(l.entry_date, 'YYYY-MM-DD') AS entry_date, l.description, l.debit::text, l.credit::text
+      `WITH ${GL_WINDOW}
+       SELECT l.id::text AS line_id, l.entry_id, to_char(l.entry_date, 'YYYY-MM-DD') AS entry_date, l.description, l.debit::text, l.credit::text
          FROM journal_lines l
-        WHERE l.fund_id = $1 AND l.account_code = $2 AND l.entry_date BETWEEN $3::date AND $4::date
+        WHERE l.fund_id = $1 AND l.account_code = $2 AND l.entry_date BETWEEN (SELECT f FROM w) AND (SELECT t FROM w)
           AND ($5::date IS NULL OR (l.entry_date, l.id) > ($5::date, $6::bigint))
         ORDER BY l.entry_date, l.id
         LIMIT $7`,
@@ -143,3 +143,15 @@ export class LedgerRepository {
     );
   }
 }
+
+export interface GlHeaderRow extends AccountRow {
+  from: string;
+  to: string;
+  before_net: string;
+  within_net: string;
+}
+
+/** gl-detail's window from $1 fund, $3 from and $4 to (either may be null): CTE `w(f, t)`. */
+const GL_WINDOW = `latest AS (SELECT entry_date AS d FROM journal_lines WHERE fund_id = $1 ORDER BY entry_date DESC LIMIT 1),
+       wt AS (SELECT COALESCE($4::date, GREATEST(COALESCE((SELECT d FROM latest), (now() AT TIME ZONE 'UTC')::date), $3::date)) AS t),
+       w AS (SELECT COALESCE($3::date, wt.t - 30) AS f, wt.t FROM wt)`;

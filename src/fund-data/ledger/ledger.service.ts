@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { invalidParameter, notFound, ProblemError } from '../../common/errors/problem';
 import { CursorCodec } from '../../common/pagination/cursor';
 import { keysetPage } from '../../common/pagination/keyset-page';
-import { addDays, daysBetween, todayUtc } from '../../common/validation/calendar-date';
+import { daysBetween, todayUtc } from '../../common/validation/calendar-date';
 import { AnswerCache } from '../common/answer-cache';
 import { D, Dec, ZERO, money, sum } from '../common/decimals';
 import { assertOrdered } from '../common/query-params';
@@ -88,25 +88,23 @@ export class LedgerService {
   /**
    * One page of an account's lines with running balances. The cursor carries the resolved window
    * and the running balance after its last line, so a page's opening balance continues the
-   * previous page exactly and a deep page costs what the first one does.
+   * previous page exactly and a deep page costs what the first one does. Two statements at once:
+   * the account, window and sums (glHeader), and the page, whose window is resolved in SQL the same way.
    */
   async glDetail(fundId: string, q: GlDetailQueryDto): Promise<GlDetailDto> {
     assertOrdered(q.from, q.to);
-    const account = await this.repo.account(fundId, q.accountCode);
-    if (!account) throw notFound(`account ${q.accountCode}`);
-    const kind = `fund-gl-detail:${fundId}:${account.code}:${q.from ?? '*'}:${q.to ?? '*'}`;
-    const pos = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { f: 'date', t: 'date', d: 'date', i: 'bigint', b: 'decimal' });
-    if (pos && pos.f > pos.t) throw invalidParameter('cursor', 'is not a valid cursor for this listing');
-    const { from, to } = pos ? { from: pos.f, to: pos.t } : await this.glWindow(fundId, q);
-    const sign = account.normal_balance === 'credit' ? -1 : 1;
-    const directed = (net: string | Dec) => new D(net.toString()).times(sign);
+    const kind = `fund-gl-detail:${fundId}:${q.accountCode}:${q.from ?? '*'}:${q.to ?? '*'}`;
+    const pos = await this.glCursor(fundId, q, kind);
+    const [from, to] = pos ? [pos.f, pos.t] : [q.from ?? null, q.to ?? null];
     const limit = q.limit ?? 100;
-    const [before, within, rows] = await Promise.all([
-      this.repo.accountNetBefore(fundId, account.code, from),
-      this.repo.accountNetBetween(fundId, account.code, from, to),
-      this.repo.accountLines(fundId, account.code, from, to, pos && { entryDate: pos.d, lineId: pos.i }, limit + 1),
+    const [head, rows] = await Promise.all([
+      this.repo.glHeader(fundId, q.accountCode, from, to),
+      this.repo.accountLines(fundId, q.accountCode, from, to, pos && { entryDate: pos.d, lineId: pos.i }, limit + 1),
     ]);
-    const windowOpening = directed(before);
+    if (!head) throw notFound(`account ${q.accountCode}`);
+    const sign = head.normal_balance === 'credit' ? -1 : 1;
+    const directed = (net: string | Dec) => new D(net.toString()).times(sign);
+    const windowOpening = directed(head.before_net);
     let running = pos ? new D(pos.b) : windowOpening;
     const opening = running;
     const lines = rows.map((l) => {
@@ -114,25 +112,31 @@ export class LedgerService {
       return { line: l, runningBalance: running };
     });
     const page = keysetPage(lines, limit, ({ line, runningBalance }) =>
-      this.cursors.encode(kind, { f: from, t: to, d: line.entry_date, i: line.line_id, b: runningBalance.toString() }));
+      this.cursors.encode(kind, { f: head.from, t: head.to, d: line.entry_date, i: line.line_id, b: runningBalance.toString() }));
     return {
-      account: { code: account.code, name: account.name, type: account.account_type },
-      from,
-      to,
+      account: { code: head.code, name: head.name, type: head.account_type },
+      from: head.from,
+      to: head.to,
       openingBalance: money(opening),
       lines: page.rows.map(({ line: l, runningBalance }) => ({
         entryId: l.entry_id, entryDate: l.entry_date, description: l.description, debit: money(l.debit), credit: money(l.credit), runningBalance: money(runningBalance),
       })),
-      closingBalance: money(windowOpening.plus(directed(within))),
+      closingBalance: money(windowOpening.plus(directed(head.within_net))),
       nextCursor: page.nextCursor,
       hasMore: page.hasMore,
     };
   }
 
-  /** gl-detail's window: `to` defaults to the latest entry date, `from` to 30 days before `to`. */
-  private async glWindow(fundId: string, q: GlDetailQueryDto): Promise<{ from: string; to: string }> {
-    let to = q.to ?? (await this.repo.latestEntryDate(fundId)) ?? todayUtc();
-    if (q.to === undefined && q.from !== undefined && q.from > to) to = q.from;
-    return { from: q.from ?? addDays(to, -30), to };
+  /** The decoded cursor, if any; an unknown account is a 404 before a bad cursor is a 400. */
+  private async glCursor(fundId: string, q: GlDetailQueryDto, kind: string) {
+    if (q.cursor === undefined) return null;
+    try {
+      const pos = this.cursors.decode(kind, q.cursor, { f: 'date', t: 'date', d: 'date', i: 'bigint', b: 'decimal' });
+      if (pos.f > pos.t) throw invalidParameter('cursor', 'is not a valid cursor for this listing');
+      return pos;
+    } catch (err) {
+      if (!(await this.repo.glHeader(fundId, q.accountCode, null, null))) throw notFound(`account ${q.accountCode}`);
+      throw err;
+    }
   }
 }
