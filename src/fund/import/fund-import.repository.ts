@@ -19,6 +19,18 @@ export class FundImportRepository {
     return (await this.q.query(`SELECT id, base_currency, administrator FROM funds WHERE slug = $1 FOR UPDATE`, [slug]))[0];
   }
 
+  /** Whether the fund is synthetic, with its row locked (null: no such fund). */
+  async lockSyntheticFlag(fundId: string): Promise<boolean | null> {
+    const [fund] = await this.q.query(`SELECT is_synthetic FROM funds WHERE id = $1 FOR UPDATE`, [fundId]);
+    return fund ? fund.is_synthetic : null;
+  }
+
+  /** Deletes every row of the fund from these tables (children first), past the purge guard of this transaction. */
+  async deleteBooks(fundId: string, tables: readonly string[]): Promise<void> {
+    await this.q.query(`SET LOCAL fundgate.purge = 'on'`);
+    for (const table of tables) await this.q.query(`DELETE FROM ${table} WHERE fund_id = $1`, [fundId]);
+  }
+
   async cashConnectionCode(fundId: string): Promise<string | null> {
     return (await this.q.query(`SELECT cash_connection_code FROM funds WHERE id = $1`, [fundId]))[0].cash_connection_code;
   }

@@ -1,5 +1,6 @@
 import { type DataSource } from 'typeorm';
 import { JournalRepository } from '../ledger/journal.repository';
+import { FundImportRepository } from './fund-import.repository';
 
 /** Child tables first; the funds row (and the API keys bound to it) stays. */
 const FUND_BOOK_TABLES = [
@@ -15,11 +16,11 @@ const FUND_BOOK_TABLES = [
  */
 export async function purgeSyntheticFundBooks(ds: DataSource, fundId: string): Promise<void> {
   await ds.transaction(async (m) => {
-    const [fund] = await m.query(`SELECT is_synthetic FROM funds WHERE id = $1 FOR UPDATE`, [fundId]);
-    if (!fund) return;
-    if (!fund.is_synthetic) throw new Error('refusing to purge the books of a fund that is not synthetic');
-    await m.query(`SET LOCAL fundgate.purge = 'on'`);
-    for (const table of FUND_BOOK_TABLES) await m.query(`DELETE FROM ${table} WHERE fund_id = $1`, [fundId]);
+    const books = new FundImportRepository(m);
+    const synthetic = await books.lockSyntheticFlag(fundId);
+    if (synthetic === null) return;
+    if (!synthetic) throw new Error('refusing to purge the books of a fund that is not synthetic');
+    await books.deleteBooks(fundId, FUND_BOOK_TABLES);
     // Same transaction: no reader can see the emptied books under the old generation's cache.
     await new JournalRepository(m).bumpGeneration(fundId);
   });

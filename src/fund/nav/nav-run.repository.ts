@@ -24,6 +24,19 @@ export class NavRunRepository {
     return row ? { ref: { id: row.id, valuationDate: row.d }, state: deserializeState(row.engine_state) } : null;
   }
 
+  /** The newest run for a date (complete, failed or running). */
+  async latestRunFor(fundId: string, date: IsoDate): Promise<{
+    id: string; valuation_date: string; status: string; failure_reason: string | null; started_at: Date; completed_at: Date | null;
+    gav: string | null; nav: string | null; supersedes_run_id: string | null;
+  } | null> {
+    const [row] = await this.q.query(
+      `SELECT id, valuation_date::text AS valuation_date, status, failure_reason, started_at, completed_at,
+              gross_asset_value::text AS gav, net_asset_value::text AS nav, supersedes_run_id
+         FROM nav_runs WHERE fund_id = $1 AND valuation_date = $2 ORDER BY started_at DESC, (status = 'complete') DESC LIMIT 1`,
+      [fundId, date]);
+    return row ?? null;
+  }
+
   /** A run of the fund, locked for publication (null: no such run). */
   async lockForPublication(fundId: string, runId: string): Promise<{ id: string; status: string; published_at: Date | null } | null> {
     const rows = await this.q.query(`SELECT id, status, published_at FROM nav_runs WHERE fund_id = $1 AND id = $2 FOR UPDATE`, [fundId, runId]);

@@ -84,11 +84,7 @@ export class NavRunService {
 
   /** The newest run for a date (complete, failed or running), as the admin endpoint answers it. */
   async latestRunFor(fundId: string, date: IsoDate): Promise<NavRunRecord | null> {
-    const [row] = await this.dataSource.query(
-      `SELECT id, valuation_date::text AS valuation_date, status, failure_reason, started_at, completed_at,
-              gross_asset_value::text AS gav, net_asset_value::text AS nav, supersedes_run_id
-         FROM nav_runs WHERE fund_id = $1 AND valuation_date = $2 ORDER BY started_at DESC, (status = 'complete') DESC LIMIT 1`,
-      [fundId, date]);
+    const row = await new NavRunRepository(this.dataSource).latestRunFor(fundId, date);
     if (!row) return null;
     return {
       navRunId: row.id, valuationDate: row.valuation_date, status: row.status, failureReason: row.failure_reason,
