@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { EventType } from './event-types';
 
+/** PostgreSQL LISTEN/NOTIFY channel: an event was committed to the outbox of this database. */
+export const OUTBOX_CHANNEL = 'fundgate_outbox';
+
 export interface EmittedEvent {
   id: string;
   type: string;
@@ -20,8 +23,10 @@ export async function emitEvent(manager: EntityManager, fundId: string, type: Ev
   const id = `evt_${randomUUID().replace(/-/g, '')}`;
   const createdAt = new Date().toISOString();
   const body = JSON.stringify({ id, type, createdAt, fundId, data });
+  // the NOTIFY is delivered when (and only if) the transaction commits: dispatchers wake at once
   await manager.query(
-    `INSERT INTO webhook_events (id, fund_id, type, body, only_subscription_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+    `WITH e AS (INSERT INTO webhook_events (id, fund_id, type, body, only_subscription_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING 1)
+     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`,
     [id, fundId, type, body, onlySubscriptionId, createdAt],
   );
   return { id, type, createdAt, fundId };

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DeliveriesRepository } from './deliveries.repository';
 import { bullPrefix, closeWithin, producerConnection } from './bull-connections';
+import { OutboxListener } from './outbox-listener';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 const POLL_MS = 100;
@@ -34,7 +35,8 @@ export interface DeliveryJobData {
  *    event marked dispatched; 2. unenqueued deliveries → BullMQ jobs (jobId = delivery id and
  *    generation, so a re-enqueue is a no-op), marked enqueued only once Redis accepted them.
  * Redis being away fails step 2, which rolls back: the rows wait in PostgreSQL for the next tick.
- * Several dispatchers share the work with FOR UPDATE SKIP LOCKED.
+ * Several dispatchers share the work with FOR UPDATE SKIP LOCKED. A committed event wakes the
+ * dispatcher through LISTEN/NOTIFY (OutboxListener); the short poll is the safety net.
  */
 @Injectable()
 export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -46,6 +48,9 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
   private stopped = false;
   private lastError: string | null = null;
   private nextSweepAt = 0;
+  private listener: OutboxListener | null = null;
+  private ticking = false;
+  private woken = false;
 
   private readonly deliveries: DeliveriesRepository;
 
@@ -63,11 +68,25 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
     this.queue = new Queue(DELIVERY_QUEUE, { connection: this.connection, prefix: bullPrefix(this.config) });
     this.queue.on('error', () => undefined);
     this.schedule(0);
+    this.listener = new OutboxListener(this.config.databaseUrl, () => this.wake(), this.logger);
+    this.listener.start();
+  }
+
+  /** An event was committed: run now, or right after the pass in progress. */
+  private wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.woken = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(0);
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    await this.listener?.stop();
     await withTimeout(2000, 'dispatch tick', this.running ?? Promise.resolve()).catch(() => undefined);
     if (this.queue) await closeWithin(this.connection?.status === 'ready' ? 3000 : 200, () => this.queue!.close(), () => undefined);
     this.connection?.disconnect();
@@ -76,13 +95,17 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      this.ticking = true;
+      this.woken = false;
       this.running = this.tick()
         .then((busy) => {
+          this.ticking = false;
           if (this.lastError) this.logger.log('outbox dispatch recovered');
           this.lastError = null;
-          this.schedule(busy ? 0 : POLL_MS);
+          this.schedule(busy || this.woken ? 0 : POLL_MS);
         })
         .catch((err: Error) => {
+          this.ticking = false;
           if (this.lastError !== err.message) this.logger.warn(`outbox dispatch failed (rows stay in PostgreSQL): ${err.message}`);
           this.lastError = err.message;
           this.schedule(1000);
