@@ -4,7 +4,7 @@ import { parse } from 'csv-parse';
 import { type DataSource, type QueryRunner } from 'typeorm';
 import { fundIdForSlug } from '../ids';
 import { CSV_FILES, type CsvFileSpec, type ImportContext } from './csv-files';
-import { type FundDefinition, parseFundDefinition } from './fund-definition';
+import { parseFundDefinition } from './fund-definition';
 import { FundImportRepository } from './fund-import.repository';
 import { FundImportError, type ImportRowError } from './import-errors';
 import { RowReader } from './row-validation';
