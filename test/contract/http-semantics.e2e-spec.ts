@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { DEMO_SLUG, fundKey, seedFundsOnce } from '../fund-data/fixtures';
-import { bootApp, call, TestApp } from '../utils/app';
+import { bootApp, call, type TestApp } from '../utils/app';
 
 /** Compression, ETag/304, Cache-Control, 405 with Allow, calculator bodies (issue 14 item 3). */
 describe('HTTP behaviour users expect', () => {

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { bootApp, call, TestApp } from '../utils/app';
+import { bootApp, call, type TestApp } from '../utils/app';
 import { expectProblem } from './helpers';
 
 /** Sends raw bytes on a socket and returns the whole answer (the server closes after an error). */

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { DEFAULT_RATE_LIMITS, RateLimits } from '../../src/config/config';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/config/config';
 import { SCOPES } from '../../src/common/auth/scopes';
-import { bootApp, call, createFund, dbOf, mintKey, TestApp } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp } from '../utils/app';
 import { seedBooks } from '../proposals/books-fixture';
 import { rawCall } from './helpers';
-import { encodeAny, fromSchema, hostileString, rawBody, Schema } from './fuzz-arbitraries';
+import { encodeAny, fromSchema, hostileString, rawBody, type Schema } from './fuzz-arbitraries';
 
 /**
  * Fuzzes every route of the OpenAPI document (so a new route is covered without touching this
@@ -79,7 +79,7 @@ describe('fuzz: no 5xx and problem+json on every error, over every route and bot
       const entries = Object.entries(q as Record<string, string>).map(([k, v]) => `${encodeAny(k)}=${encodeAny(v)}`);
       if (extra) entries.push(`${encodeAny(extra[0])}=${encodeAny(extra[1])}`);
       const url = entries.length > 0 ? `${path}?${entries.join('&')}` : path;
-      const raw = b && typeof b === 'object' && '__raw' in (b as object) ? (b as { __raw: string }).__raw : undefined;
+      const raw = b && typeof b === 'object' && '__raw' in (b) ? (b as { __raw: string }).__raw : undefined;
       return { url, body: raw === undefined ? b : undefined, raw, auth };
     });
   }

@@ -1,4 +1,4 @@
-import { call, TestApp } from '../utils/app';
+import { type call, type TestApp } from '../utils/app';
 
 type Res = Awaited<ReturnType<typeof call>>;
 

@@ -1,4 +1,4 @@
-import { bootApp, call, createFund, mintKey, TestApp, TestKey } from '../utils/app';
+import { bootApp, call, createFund, mintKey, type TestApp, type TestKey } from '../utils/app';
 import { deepArrays, expectFieldError, expectProblem, rawCall } from './helpers';
 
 /** The reproductions: deep nesting, NUL and invalid Unicode, non-object bodies. */

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createHash, randomBytes } from 'node:crypto';
 import { DEMO_SLUG, seedFundsOnce } from '../fund-data/fixtures';
 import { consoleCall, PASSWORD, signIn } from '../identity/console';
-import { bootApp, dbOf, ensurePerson, TestApp, uniqueName } from '../utils/app';
+import { bootApp, dbOf, ensurePerson, type TestApp, uniqueName } from '../utils/app';
 import { launchBrowser, withScreenshotOnFailure } from '../utils/browser';
 import { freePort, LocalClientServer, MemoryProvider } from './oauth-client';
 

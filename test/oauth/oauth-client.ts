@@ -1,7 +1,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { createServer, type Server } from 'node:http';
-import { AddressInfo, createServer as createNetServer } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 
 /** A free loopback port (the app must know its public base URL before it listens). */
 export function freePort(): Promise<number> {

@@ -1,4 +1,4 @@
-import { bootApp, call, createFund, dbOf, mintKey, randomIp, TestApp } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, randomIp, type TestApp } from '../utils/app';
 import { ActivityLogWriter } from '../../src/usage/activity-log.writer';
 
 describe('usage, activity log and rate limits (e2e)', () => {
@@ -106,11 +106,11 @@ describe('usage, activity log and rate limits (e2e)', () => {
     // The window is a clock minute: a boundary inside the loop would reset it, so allow that one case.
     if (statuses.filter((s) => s === 429).length === 0) return expect(statuses.every((s) => s === 200)).toBe(true);
     expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
-    expect(last!.status).toBe(429);
-    expect(last!.json.code).toBe('rate_limited');
-    expect(last!.headers['ratelimit-policy']).toBe('"fund-minute";q=5;w=60');
-    expect(last!.headers['ratelimit']).toMatch(/^"fund-minute";r=0;t=\d+$/);
-    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(last.status).toBe(429);
+    expect(last.json.code).toBe('rate_limited');
+    expect(last.headers['ratelimit-policy']).toBe('"fund-minute";q=5;w=60');
+    expect(last.headers['ratelimit']).toMatch(/^"fund-minute";r=0;t=\d+$/);
+    expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
     const logged = await call(app, 'GET', '/api/v1/usage', { key: k.key });
     expect(logged.status).toBe(429);
   });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { createDataSource } from '../../src/database/data-source';
 import { migrate } from '../../src/database/migrate';
 import { ReadReplica } from '../../src/database/read-replica';
