@@ -12,6 +12,7 @@ import { dataSourceOptions } from './database/data-source';
 import { FundDataModule } from './fund-data/fund-data.module';
 import { FundModule } from './fund/fund.module';
 import { HealthController } from './health/health.controller';
+import { HealthRepository } from './health/health.repository';
 import { IdentityModule } from './identity/identity.module';
 import { KeysModule } from './keys/keys.module';
 import { ProposalsModule } from './proposals/proposals.module';
@@ -64,6 +65,7 @@ export class AppModule {
       ],
       controllers: [HealthController],
       providers: [
+        HealthRepository,
         // Order matters: authenticate (and check scopes), then count against the rate limit.
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -3,6 +3,7 @@ import { createDataSource } from '../database/data-source';
 import { isIsoDate } from '../fund/dates';
 import { parseCliArgs } from '../fund/import/cli-args';
 import { NavRunService } from '../fund/nav/nav-run.service';
+import { KeysRepository } from '../keys/keys.repository';
 
 /** `npm run fund:nav -- --fund <slug> [--from D] [--to D]` */
 async function main(): Promise<void> {
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   const ds = createDataSource(loadConfig().databaseUrl, 4);
   await ds.initialize();
   try {
-    const [fund] = await ds.query(`SELECT id FROM funds WHERE slug = $1`, [args.fund]);
+    const fund = await new KeysRepository(ds).fundBySlug(args.fund);
     if (!fund) throw new Error(`no fund with slug "${args.fund}"`);
     const started = Date.now();
     const outcome = await new NavRunService(ds).runNavRange(fund.id, { from: args.from, to: args.to });

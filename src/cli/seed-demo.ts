@@ -5,6 +5,7 @@ import { parseCliArgs } from '../fund/import/cli-args';
 import { seedDemoFund } from '../fund/import/seed-demo-fund';
 import { ensureDemoPeople } from '../identity/people';
 import { ensureDemoKey } from '../keys/demo-key';
+import { KeysRepository } from '../keys/keys.repository';
 
 /**
  * `npm run seed:demo [-- --trades N]`: the synthetic demo fund's books, built from raw events, plus the
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
       seed: args.seed ? Number(args.seed) : undefined,
     });
     await ensureDemoKey(ds, config.demoApiKey, report.fundId);
-    const slug = (await ds.query('SELECT slug FROM funds WHERE id = $1', [report.fundId]))[0].slug as string;
+    const slug = (await new KeysRepository(ds).slugOf(report.fundId)) as string;
     const people = await ensureDemoPeople(ds, slug, config.demoAdminPassword);
     process.stderr.write(`Console sign-in (${people.generated ? 'generated password; set DEMO_ADMIN_PASSWORD to choose one' : 'DEMO_ADMIN_PASSWORD'}):\n`
       + people.emails.map((e) => `  ${e}  ${people.password}\n`).join(''));

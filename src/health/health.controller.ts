@@ -1,12 +1,11 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { PublicRoute } from '../common/auth/auth.decorators';
 import { ProblemError } from '../common/errors/problem';
 import { REDIS } from '../redis/redis.module';
 import { readyWithin } from '../redis/redis-state';
+import { HealthRepository } from './health.repository';
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
@@ -17,7 +16,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 @PublicRoute()
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly db: HealthRepository,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -31,7 +30,7 @@ export class HealthController {
   @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis reachable (503 problem otherwise)' })
   async ready() {
     const [pg, redis] = await Promise.allSettled([
-      withTimeout(this.db.query('SELECT 1'), 2000),
+      withTimeout(this.db.ping(), 2000),
       readyWithin(this.redis, 2000).then((ready) => (ready ? withTimeout(this.redis.ping(), 2000) : Promise.reject(new Error('redis away')))),
     ]);
     const down = [pg.status === 'rejected' ? 'postgresql' : null, redis.status === 'rejected' ? 'redis' : null].filter(Boolean);

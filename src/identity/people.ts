@@ -27,15 +27,15 @@ export async function upsertPerson(db: DataSource, spec: PersonSpec): Promise<{ 
     let ids: { userId: string; accountId: string };
     if (existing) {
       ids = { userId: existing.id, accountId: existing.account_id };
-      if (passwordHash) await m.query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [existing.id, passwordHash]);
+      if (passwordHash) await users.setPassword(existing.id, passwordHash, m);
       if (spec.plan) await users.setPlan(existing.id, spec.plan, m);
     } else {
       ids = await users.createPerson(m, { email: spec.email, displayName: spec.displayName, passwordHash, plan: spec.plan ?? 'free' });
     }
     if (spec.fund) {
-      const [fund] = await m.query(`SELECT id FROM funds WHERE slug = $1`, [spec.fund.slug]);
-      if (!fund) throw new Error(`fund "${spec.fund.slug}" does not exist`);
-      await users.grantAtLeast(m, fund.id, ids.userId, spec.fund.role);
+      const fundId = await users.fundIdBySlug(spec.fund.slug, m);
+      if (!fundId) throw new Error(`fund "${spec.fund.slug}" does not exist`);
+      await users.grantAtLeast(m, fundId, ids.userId, spec.fund.role);
     }
     return { ...ids, created: !existing };
   });

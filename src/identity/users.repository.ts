@@ -80,8 +80,14 @@ export class UsersRepository {
     return { userId: user.id, accountId: account.id };
   }
 
-  async setPassword(userId: string, hash: string): Promise<void> {
-    await this.db.query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [userId, hash]);
+  async setPassword(userId: string, hash: string, m: EntityManager = this.db.manager): Promise<void> {
+    await m.query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [userId, hash]);
+  }
+
+  /** A fund's id by its slug (operator bootstrap names funds by slug). */
+  async fundIdBySlug(slug: string, m: EntityManager = this.db.manager): Promise<string | null> {
+    const [fund] = await m.query(`SELECT id FROM funds WHERE slug = $1`, [slug]);
+    return fund?.id ?? null;
   }
 
   async setStatus(userId: string, status: 'active' | 'disabled'): Promise<void> {

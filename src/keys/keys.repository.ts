@@ -105,6 +105,32 @@ export class KeysRepository {
     return rows[0] ?? null;
   }
 
+  async slugOf(fundId: string): Promise<string | null> {
+    const rows = await this.db.query('SELECT slug FROM funds WHERE id = $1', [fundId]);
+    return rows[0]?.slug ?? null;
+  }
+
+  /**
+   * The shared demo key (seed:demo): owned by the service identity "demo" of the demo fund (never a
+   * person, never a reviewer), fund:read on that fund only, plan free. Returns the key's id.
+   */
+  async upsertDemoKey(m: EntityManager, fundId: string, k: { hash: Buffer; displayPrefix: string; lastFour: string }): Promise<string> {
+    const account = await m.query(
+      `INSERT INTO accounts (name, kind, owner_fund_id) VALUES ('demo', 'service', $1)
+       ON CONFLICT (name) DO UPDATE SET kind = 'service', owner_fund_id = EXCLUDED.owner_fund_id, user_id = NULL RETURNING id`,
+      [fundId],
+    );
+    const rows = await m.query(
+      `INSERT INTO api_keys (account_id, fund_id, name, key_hash, display_prefix, last_four, scopes, plan, is_demo)
+       VALUES ($1, $2, 'Shared demo key', $3, $4, $5, ARRAY['fund:read'], 'free', true)
+       ON CONFLICT (key_hash) DO UPDATE SET account_id = EXCLUDED.account_id, fund_id = EXCLUDED.fund_id,
+         scopes = ARRAY['fund:read'], plan = 'free', is_demo = true, revoked_at = NULL, expires_at = NULL
+       RETURNING id`,
+      [account[0].id, fundId, k.hash, k.displayPrefix, k.lastFour],
+    );
+    return rows[0].id as string;
+  }
+
   transaction<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
   }

@@ -147,6 +147,11 @@ export class OAuthRepository {
     return rows[0].id;
   }
 
+  async grantScopes(m: EntityManager, grantId: string): Promise<Scope[]> {
+    const [grant] = await m.query('SELECT scopes FROM oauth_grants WHERE id = $1', [grantId]);
+    return grant.scopes as Scope[];
+  }
+
   async insertToken(m: EntityManager, t: { hash: Buffer; kind: 'access' | 'refresh'; grantId: string; familyId: string; ttlSeconds: number }): Promise<void> {
     await m.query(
       `INSERT INTO oauth_tokens (token_hash, kind, grant_id, family_id, expires_at) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { isScope, type Scope } from '../common/auth/scopes';
+import { isScope } from '../common/auth/scopes';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { ClientsService } from './clients.service';
 import { OAuthError } from './oauth-error';
@@ -139,8 +139,8 @@ export class OAuthService {
     const refresh = newSecret(REFRESH_PREFIX);
     await this.repo.insertToken(m, { hash: hashSecret(access), kind: 'access', grantId, familyId, ttlSeconds: ACCESS_TOKEN_SECONDS });
     await this.repo.insertToken(m, { hash: hashSecret(refresh), kind: 'refresh', grantId, familyId, ttlSeconds: REFRESH_TOKEN_SECONDS });
-    const [grant] = await m.query('SELECT scopes FROM oauth_grants WHERE id = $1', [grantId]);
-    return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refresh, scope: (grant.scopes as Scope[]).join(' ') };
+    const scopes = await this.repo.grantScopes(m, grantId);
+    return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refresh, scope: scopes.join(' ') };
   }
 
   /** POST /oauth/revoke (RFC 7009): always 200 for a well-authenticated client; a refresh token ends its family. */

@@ -2,6 +2,9 @@ import type { Queryable } from '../database/queryable';
 import { TEST_EVENT_TYPE } from './event-types';
 import type { SendResult } from './sender';
 
+/** PostgreSQL LISTEN/NOTIFY channel: an event was committed to the outbox of this database. */
+export const OUTBOX_CHANNEL = 'fundgate_outbox';
+
 export interface DeliveryRef {
   id: string;
   generation: number;
@@ -33,6 +36,15 @@ export interface DeliveryFacts {
  */
 export class DeliveriesRepository {
   constructor(private readonly q: Queryable) {}
+
+  /** An outbox event, in the caller's transaction; the NOTIFY is delivered when (and only if) it commits. */
+  async insertEvent(e: { id: string; fundId: string; type: string; body: string; onlySubscriptionId: string | null; createdAt: string }): Promise<void> {
+    await this.q.query(
+      `WITH e AS (INSERT INTO webhook_events (id, fund_id, type, body, only_subscription_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING 1)
+       SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`,
+      [e.id, e.fundId, e.type, e.body, e.onlySubscriptionId, e.createdAt],
+    );
+  }
 
   /** Events not yet dispatched become one delivery per matching subscription; answers how many events. */
   async fanOut(batch: number): Promise<number> {

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import type { EventType } from './event-types';
+import { DeliveriesRepository } from './deliveries.repository';
+import type { EventType, TEST_EVENT_TYPE } from './event-types';
 
-/** PostgreSQL LISTEN/NOTIFY channel: an event was committed to the outbox of this database. */
-export const OUTBOX_CHANNEL = 'fundgate_outbox';
+export { OUTBOX_CHANNEL } from './deliveries.repository';
 
 export interface EmittedEvent {
   id: string;
@@ -18,17 +18,13 @@ export interface EmittedEvent {
  * the state change that caused it commits. The body is serialized once, here, and every
  * delivery sends (and signs) these exact bytes.
  */
-export async function emitEvent(manager: EntityManager, fundId: string, type: EventType | string, data: Record<string, unknown>,
+export async function emitEvent(manager: EntityManager, fundId: string, type: EventType | typeof TEST_EVENT_TYPE, data: Record<string, unknown>,
   onlySubscriptionId: string | null = null): Promise<EmittedEvent> {
   const id = `evt_${randomUUID().replace(/-/g, '')}`;
   const createdAt = new Date().toISOString();
   const body = JSON.stringify({ id, type, createdAt, fundId, data });
   // the NOTIFY is delivered when (and only if) the transaction commits: dispatchers wake at once
-  await manager.query(
-    `WITH e AS (INSERT INTO webhook_events (id, fund_id, type, body, only_subscription_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING 1)
-     SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`,
-    [id, fundId, type, body, onlySubscriptionId, createdAt],
-  );
+  await new DeliveriesRepository(manager).insertEvent({ id, fundId, type, body, onlySubscriptionId, createdAt });
   return { id, type, createdAt, fundId };
 }
 

@@ -25,6 +25,11 @@ export interface LiveHoldingRow {
 export class BooksRepository {
   constructor(private readonly db: ReadReplica) {}
 
+  async baseCurrency(fundId: string): Promise<string | null> {
+    const rows: { base_currency: string }[] = await this.db.query(`SELECT base_currency FROM funds WHERE id = $1`, [fundId]);
+    return rows[0]?.base_currency ?? null;
+  }
+
   async latestCompleteRun(fundId: string): Promise<CompleteRunRow | null> {
     const rows: CompleteRunRow[] = await this.db.query(
       `SELECT id, to_char(valuation_date, 'YYYY-MM-DD') AS valuation_date, status,

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AnswerCache } from './answer-cache';
 import { BooksRepository } from './books.repository';
 import { D, Dec, ZERO, sum } from './decimals';
@@ -39,7 +37,6 @@ export class LiveBookService {
   constructor(
     private readonly books: BooksRepository,
     private readonly cache: AnswerCache,
-    @InjectDataSource() private readonly db: DataSource,
   ) {}
 
   book(fundId: string): Promise<LiveBook> {
@@ -47,10 +44,10 @@ export class LiveBookService {
   }
 
   private async compute(fundId: string): Promise<LiveBook> {
-    const [holdings, run, fund] = await Promise.all([
+    const [holdings, run, baseCurrency] = await Promise.all([
       this.books.liveHoldings(fundId),
       this.books.latestCompleteRun(fundId),
-      this.db.query(`SELECT base_currency FROM funds WHERE id = $1`, [fundId]) as Promise<{ base_currency: string }[]>,
+      this.books.baseCurrency(fundId),
     ]);
     let asOf = holdings.runDate ?? '';
     const positions: LivePosition[] = holdings.rows.map((r) => {
@@ -62,7 +59,7 @@ export class LiveBookService {
     });
     return {
       asOf: asOf || new Date().toISOString().slice(0, 10),
-      baseCurrency: fund[0]?.base_currency ?? 'USD',
+      baseCurrency: baseCurrency ?? 'USD',
       positions,
       totalMarketValue: positions.length ? sum(positions.map((p) => p.marketValue)) : ZERO,
       nav: run ? new D(run.net_asset_value) : null,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { orderedRead } from '../common/ordered-read';
+import { orderedRead } from '../common/ordered-read.repository';
 import { JournalRepository } from '../../fund/ledger/journal.repository';
 
 export interface AccountRow {

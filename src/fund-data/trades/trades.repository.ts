@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
-import { orderedRead } from '../common/ordered-read';
+import { orderedRead } from '../common/ordered-read.repository';
 
 export interface TradeRow {
   id: string;

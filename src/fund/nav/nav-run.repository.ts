@@ -24,6 +24,14 @@ export class NavRunRepository {
     return row ? { ref: { id: row.id, valuationDate: row.d }, state: deserializeState(row.engine_state) } : null;
   }
 
+  /** Every administrator NAV that has a complete shadow run for its date, newest first. */
+  async reconciliationPairs(fundId: string, limit: number): Promise<{ d: string; shadow: string; admin: string }[]> {
+    return this.q.query(
+      `SELECT a.valuation_date::text AS d, r.net_asset_value::text AS shadow, a.net_asset_value::text AS admin
+         FROM admin_navs a JOIN nav_runs r ON r.fund_id = a.fund_id AND r.valuation_date = a.valuation_date AND r.status = 'complete'
+        WHERE a.fund_id = $1 ORDER BY a.valuation_date DESC LIMIT $2`, [fundId, limit]);
+  }
+
   /** The newest run for a date (complete, failed or running). */
   async latestRunFor(fundId: string, date: IsoDate): Promise<{
     id: string; valuation_date: string; status: string; failure_reason: string | null; started_at: Date; completed_at: Date | null;

@@ -1,5 +1,6 @@
 import { Decimal } from '../money';
 import type { Queryable } from '../../database/queryable';
+import { NavRunRepository } from './nav-run.repository';
 
 export interface ReconciliationRow {
   valuationDate: string;
@@ -27,10 +28,7 @@ export function reconcile(valuationDate: string, shadowNav: Decimal, administrat
 
 /** Every administrator NAV that has a complete shadow run for its date, newest first. */
 export async function reconciliationForFund(q: Queryable, fundId: string, toleranceRatio: string, limit = 100): Promise<ReconciliationRow[]> {
-  const rows = await q.query(
-    `SELECT a.valuation_date::text AS d, r.net_asset_value::text AS shadow, a.net_asset_value::text AS admin
-       FROM admin_navs a JOIN nav_runs r ON r.fund_id = a.fund_id AND r.valuation_date = a.valuation_date AND r.status = 'complete'
-      WHERE a.fund_id = $1 ORDER BY a.valuation_date DESC LIMIT $2`, [fundId, limit]);
+  const rows = await new NavRunRepository(q).reconciliationPairs(fundId, limit);
   const tolerance = new Decimal(toleranceRatio);
-  return rows.map((r: { d: string; shadow: string; admin: string }) => reconcile(r.d, new Decimal(r.shadow), new Decimal(r.admin), tolerance));
+  return rows.map((r) => reconcile(r.d, new Decimal(r.shadow), new Decimal(r.admin), tolerance));
 }
