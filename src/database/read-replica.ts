@@ -89,9 +89,9 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
     try {
       if (!this.replica.isInitialized) await this.replica.initialize();
       const at = Date.now();
-      const [p] = (await this.primary.query(PRIMARY_LSN)) as { lsn: string }[];
+      const [p] = await this.primary.query<{ lsn: string }[]>(PRIMARY_LSN);
       this.marks.push({ at, lsn: BigInt(p.lsn) });
-      const [r] = (await this.replica.query(REPLAYED_LSN)) as { lsn: string | null; standby: boolean }[];
+      const [r] = await this.replica.query<{ lsn: string | null; standby: boolean }[]>(REPLAYED_LSN);
       const replayed = r.standby && r.lsn !== null ? BigInt(r.lsn) : -1n;
       while (this.marks.length > 0 && this.marks[0].lsn <= replayed) this.freshAsOf = this.marks.shift()!.at;
       if (this.marks.length > 1000) this.marks.splice(0, this.marks.length - 1000);

@@ -93,11 +93,12 @@ export class McpCatalog {
     if (acceptsIdempotencyKey) {
       input = { ...input, properties: { ...(input.properties as Schema), idempotencyKey: { type: 'string', minLength: 1, maxLength: 255, description: 'Makes a retried call safe: the same key and arguments replay the first answer.' } } };
     }
-    const summary = String(op.summary ?? name);
+    const summary = typeof op.summary === 'string' ? op.summary : name;
+    const detail = typeof op.description === 'string' && op.description ? ` ${op.description}` : '';
     return {
       name,
       title: summary.split(/[.;(]/)[0].trim().slice(0, 80),
-      description: `${summary}${op.description ? ` ${String(op.description)}` : ''}.${suffix}`.replace(/\.\./g, '.'),
+      description: `${summary}${detail}.${suffix}`.replace(/\.\./g, '.'),
       server,
       method: method === 'get' ? 'GET' : 'POST',
       path,

@@ -218,7 +218,7 @@ function queryFromArguments(args: Record<string, unknown>): Record<string, strin
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(args)) {
     if (v === undefined || v === null) continue;
-    if (typeof v === 'object') return `${k}: must be a string, number or boolean`;
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return `${k}: must be a string, number or boolean`;
     query[k] = String(v);
   }
   return query;

@@ -106,6 +106,7 @@ function validateMetadata(body: ClientMetadata, error: 'invalid_client_metadata'
   }
   const responses = body.response_types ?? ['code'];
   if (!Array.isArray(responses) || responses.some((r) => r !== 'code')) throw new OAuthError(error, 'response_types: only code is supported');
+  // eslint-disable-next-line no-control-regex -- stripping control characters from the client name is the point of this pattern
   const name = typeof body.client_name === 'string' ? body.client_name.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200) : '';
   const clientUri = typeof body.client_uri === 'string' && /^https:\/\//.test(body.client_uri) ? body.client_uri.slice(0, 2000) : null;
   return { redirectUris: uris as string[], method: method as ClientAuthMethod, name: name || new URL(uris[0] as string).host || 'Unnamed client', clientUri };

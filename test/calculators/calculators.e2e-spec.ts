@@ -1,8 +1,9 @@
 import { CALCULATORS, runCalculator } from '../../src/calculators/calculators.registry';
 import { bootApp, call, randomIp, type TestApp } from '../utils/app';
 import { CALC_PATHS } from './helpers';
+import type { DocNode } from '../../src/common/openapi/document-node';
 
-type Schema = Record<string, any>;
+type Schema = DocNode;
 
 /** A small JSON-schema check of what OpenAPI documents: types, nullability, enums, required and no undeclared members. */
 function schemaProblems(value: unknown, schema: Schema, all: Record<string, Schema>, at: string): string[] {

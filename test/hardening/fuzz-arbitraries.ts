@@ -1,7 +1,8 @@
 import fc from 'fast-check';
+import type { DocNode } from '../../src/common/openapi/document-node';
 
 /** A JSON Schema / OpenAPI schema node, loosely typed. */
-export type Schema = Record<string, any>;
+export type Schema = DocNode;
 
 const DATES = ['2025-03-31', '2025-03-30', '2024-01-01', '2026-02-30', '0000-00-00', '9999-12-31', '2025-13-01', '20250331', '2025-3-1'];
 

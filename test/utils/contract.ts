@@ -1,5 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { DocNode } from '../../src/common/openapi/document-node';
 
 /**
  * The e2e suite's response validator: every answer `call()` receives is checked against the
@@ -7,9 +8,8 @@ import addFormats from 'ajv-formats';
  * body valid against the response schema with ajv in JSON Schema 2020-12 mode). Paths the document
  * does not describe (web pages, unknown routes) and undocumented methods are not checked here.
  */
-type Obj = Record<string, any>;
-interface Operation { op: Obj; template: string }
-interface Contract { match(method: string, path: string): Operation | undefined; validator(key: string, schema: Obj): ValidateFunction }
+interface Operation { op: DocNode; template: string }
+interface Contract { match(method: string, path: string): Operation | undefined; validator(key: string, schema: DocNode): ValidateFunction }
 
 /** Response headers the contract governs: present on an answer means declared for that status. */
 const GOVERNED = ['ratelimit', 'ratelimit-policy', 'retry-after', 'www-authenticate', 'idempotent-replayed', 'location', 'etag',
@@ -17,12 +17,12 @@ const GOVERNED = ['ratelimit', 'ratelimit-policy', 'retry-after', 'www-authentic
 
 const contracts = new WeakMap<object, Contract>();
 
-function build(doc: Obj): Contract {
+function build(doc: DocNode): Contract {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   for (const f of ['decimal', 'password', 'int32', 'int64', 'double', 'float']) ajv.addFormat(f, true);
   ajv.addSchema({ $id: 'https://fundgate.test/openapi.json', components: doc.components });
-  const routes: Array<{ re: RegExp; template: string; item: Obj }> = Object.entries<Obj>(doc.paths).map(([template, item]) => ({
+  const routes: Array<{ re: RegExp; template: string; item: DocNode }> = Object.entries<DocNode>(doc.paths).map(([template, item]) => ({
     re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`), template, item,
   }));
   const cache = new Map<string, ValidateFunction>();

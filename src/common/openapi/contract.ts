@@ -2,6 +2,7 @@ import { FIELD_ERROR, HEADERS, type HeaderName, PROBLEM_DETAILS, STATUS_TEXT, TA
 import { domainProblems } from './operation-problems';
 import { toSchema31 } from './openapi-31';
 import { describeSpecialOperations } from './special-operations';
+import type { DocNode } from './document-node';
 
 /**
  * Turns the document @nestjs/swagger builds from the controllers into the published contract:
@@ -10,7 +11,6 @@ import { describeSpecialOperations } from './special-operations';
  * descriptions. `test/platform/openapi-contract.e2e-spec.ts` lints the result with Redocly and
  * Spectral, and the e2e harness validates every response against it.
  */
-type Obj = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const PROBLEM_REF = { $ref: '#/components/schemas/ProblemDetails' };
 
@@ -20,13 +20,13 @@ export interface ContractOptions {
   etag?: (method: string, path: string) => boolean;
 }
 
-export function finalizeDocument(doc: Obj, opts: ContractOptions): Obj {
+export function finalizeDocument(doc: DocNode, opts: ContractOptions): DocNode {
   doc.openapi = '3.1.0';
   doc.info = { ...doc.info, description: INFO_DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } };
   // A local default base URL is published as the relative '/', which means "the host serving this document".
   const local = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(opts.serverUrl);
   doc.servers = [{ url: local ? '/' : opts.serverUrl, description: 'This deployment' }];
-  const schemas = Object.fromEntries(Object.entries<Obj>(doc.components?.schemas ?? {}).map(([k, v]) => [k, toSchema31(v)]));
+  const schemas = Object.fromEntries(Object.entries<DocNode>(doc.components?.schemas ?? {}).map(([k, v]) => [k, toSchema31(v)]));
   doc.components = {
     ...doc.components,
     schemas: { ...schemas, ProblemDetails: PROBLEM_DETAILS, FieldError: FIELD_ERROR },
@@ -35,7 +35,7 @@ export function finalizeDocument(doc: Obj, opts: ContractOptions): Obj {
   };
   describeSpecialOperations(doc);
   const tags = new Set<string>();
-  for (const [path, item] of Object.entries<Obj>(doc.paths)) {
+  for (const [path, item] of Object.entries<DocNode>(doc.paths)) {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
@@ -60,17 +60,17 @@ function tagText(name: string): string {
 
 type AuthMode = 'required' | 'optional' | 'none';
 
-function finalizeOperation(method: string, path: string, op: Obj, opts: ContractOptions): void {
-  const auth: AuthMode = !op.security ? 'none' : op.security.some((s: Obj) => Object.keys(s).length === 0) ? 'optional' : 'required';
+function finalizeOperation(method: string, path: string, op: DocNode, opts: ContractOptions): void {
+  const auth: AuthMode = !op.security ? 'none' : op.security.some((s: DocNode) => Object.keys(s).length === 0) ? 'optional' : 'required';
   const session = op['x-session-access'] as { only?: boolean } | undefined;
   op.security = auth === 'none' && !session ? [] : securityOf(auth, session);
   for (const p of op.parameters ?? []) if (p.schema) p.schema = toSchema31(p.schema);
-  for (const c of Object.values<Obj>(op.requestBody?.content ?? {})) if (c.schema) c.schema = toSchema31(c.schema);
+  for (const c of Object.values<DocNode>(op.requestBody?.content ?? {})) if (c.schema) c.schema = toSchema31(c.schema);
   op.summary ??= humanize(op.operationId);
   op.description ??= describe(op, auth);
   const rateLimited = Boolean(op['x-rate-limit-policy']);
   const hasBody = ['post', 'put', 'patch'].includes(method);
-  const pathParams = (op.parameters ?? []).some((p: Obj) => p.in === 'path');
+  const pathParams = (op.parameters ?? []).some((p: DocNode) => p.in === 'path');
   const statuses = new Set<number>([400, 431, 500, 503, ...domainProblems(method, path)]);
   if (auth !== 'none' || session) statuses.add(401);
   if (auth === 'required' || (session && hasBody)) statuses.add(403);
@@ -82,7 +82,7 @@ function finalizeOperation(method: string, path: string, op: Obj, opts: Contract
       description: 'An ETag of an earlier answer: 304 Not Modified (no body) when the answer is unchanged.', schema: { type: 'string' } }];
     op.responses['304'] = { description: 'Not Modified: the answer is unchanged since the ETag sent in If-None-Match' };
   }
-  for (const [status, response] of Object.entries<Obj>(op.responses)) {
+  for (const [status, response] of Object.entries<DocNode>(op.responses)) {
     const code = Number(status);
     if (code < 400) finalizeSuccess(method, path, code, response, rateLimited, opts);
   }
@@ -90,10 +90,10 @@ function finalizeOperation(method: string, path: string, op: Obj, opts: Contract
   for (const status of [...statuses].sort()) op.responses[String(status)] = problemResponse(status, op.responses[String(status)], rateLimited, replayable);
 }
 
-function finalizeSuccess(method: string, path: string, code: number, response: Obj, rateLimited: boolean, opts: ContractOptions): void {
+function finalizeSuccess(method: string, path: string, code: number, response: DocNode, rateLimited: boolean, opts: ContractOptions): void {
   if (code === 204 || code === 304) delete response.content;
   if (!response.description) response.description = code === 202 ? 'Accepted' : 'OK';
-  for (const c of Object.values<Obj>(response.content ?? {})) if (c.schema) c.schema = toSchema31(c.schema);
+  for (const c of Object.values<DocNode>(response.content ?? {})) if (c.schema) c.schema = toSchema31(c.schema);
   const names: HeaderName[] = ['X-Request-Id'];
   if (rateLimited) names.push('RateLimit', 'RateLimit-Policy');
   if (code === 201 || code === 202) names.push('Location');
@@ -104,7 +104,7 @@ function finalizeSuccess(method: string, path: string, code: number, response: O
   response.headers = { ...(response.headers ?? {}), ...refs(names) };
 }
 
-function problemResponse(status: number, existing: Obj | undefined, rateLimited: boolean, replayable: boolean): Obj {
+function problemResponse(status: number, existing: DocNode | undefined, rateLimited: boolean, replayable: boolean): DocNode {
   const names: HeaderName[] = ['X-Request-Id', 'Cache-Control'];
   if (rateLimited) names.push('RateLimit', 'RateLimit-Policy');
   if (status === 401) names.push('WWW-Authenticate');
@@ -125,19 +125,19 @@ function isProposeRoute(method: string, path: string): boolean {
   return /^POST \/api\/v1\/fund\/proposals\//.test(`${method.toUpperCase()} ${path}`);
 }
 
-function refs(names: HeaderName[]): Obj {
+function refs(names: HeaderName[]): DocNode {
   return Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 }
 
-function securityOf(auth: AuthMode, session: { only?: boolean } | undefined): Obj[] {
+function securityOf(auth: AuthMode, session: { only?: boolean } | undefined): DocNode[] {
   if (session?.only) return [{ consoleSession: [] }];
-  const out: Obj[] = [{ bearer: [] }];
+  const out: DocNode[] = [{ bearer: [] }];
   if (session) out.push({ consoleSession: [] });
   if (auth === 'optional') out.push({});
   return out;
 }
 
-function describe(op: Obj, auth: AuthMode): string {
+function describe(op: DocNode, auth: AuthMode): string {
   const scopes: string[] = op['x-required-scopes'] ?? [];
   const who = auth === 'none' ? 'No authentication.'
     : auth === 'optional' ? 'A key is optional; a valid one raises the limit.'

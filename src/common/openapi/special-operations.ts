@@ -1,12 +1,13 @@
+import type { DocNode } from './document-node';
+
 /**
  * Request and response bodies of the operations whose handlers write the reply themselves (the MCP
  * servers) or return plain objects without a DTO (health): documented here so the contract is whole.
  */
-type Obj = Record<string, any>;
 
 const JSON_RPC_ID = { type: ['string', 'integer', 'null'] };
 
-const SCHEMAS: Obj = {
+const SCHEMAS: DocNode = {
   JsonRpcRequest: {
     type: 'object',
     description: 'A JSON-RPC 2.0 request or notification (no id): initialize, notifications/initialized, ping, tools/list, tools/call.',
@@ -37,7 +38,7 @@ const SCHEMAS: Obj = {
 
 const json = (name: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } });
 
-function mcpOperation(op: Obj): void {
+function mcpOperation(op: DocNode): void {
   op.requestBody = { required: true, content: json('JsonRpcRequest') };
   op.parameters = [
     ...(op.parameters ?? []),
@@ -49,7 +50,7 @@ function mcpOperation(op: Obj): void {
   };
 }
 
-export function describeSpecialOperations(doc: Obj): void {
+export function describeSpecialOperations(doc: DocNode): void {
   Object.assign(doc.components.schemas, SCHEMAS);
   for (const path of Object.keys(doc.paths)) {
     if (/^\/api\/mcp(\/|$)/.test(path) && doc.paths[path].post) mcpOperation(doc.paths[path].post);

@@ -3,7 +3,7 @@ import { CursorCodec } from '../../common/pagination/cursor';
 import { keysetPage } from '../../common/pagination/keyset-page';
 import { AnswerCache } from '../common/answer-cache';
 import { BooksRepository } from '../common/books.repository';
-import { D, Dec, money, moneyOrNull, navPerUnitOrNull, ratio, ratioOrNull, sum, units, valuePerUnit } from '../common/decimals';
+import { D, money, moneyOrNull, navPerUnitOrNull, ratio, ratioOrNull, sum, units, valuePerUnit } from '../common/decimals';
 import { CapitalAccountsDto, CapitalActivityListDto, type CapitalActivityQueryDto, InvestorsDto, type InvestorsQueryDto } from './investors.dto';
 import { CapitalAccountRow, InvestorsRepository } from './investors.repository';
 
