@@ -14,5 +14,5 @@ app.get('/bare-db', async () => {
   const { rows } = await pool.query('SELECT id, slug, name FROM funds ORDER BY slug LIMIT 1');
   return { fund: rows[0] ?? null, ...body };
 });
-app.listen({ port, host: '127.0.0.1' }).then(() => process.stdout.write('ready\n'));
+void app.listen({ port, host: '127.0.0.1' }).then(() => process.stdout.write('ready\n'));
 process.on('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)));

@@ -91,7 +91,7 @@ export async function glDetailTrips(ctx: TableContext, db: DataSource, port: num
     RATE_LIMITS: JSON.stringify({ 'fund-minute': { platform: 100_000_000 } }),
   }, `http://127.0.0.1:${port}/health`);
   try {
-    const accounts = (await db.query(`SELECT a.code FROM chart_of_accounts a JOIN funds f ON f.id = a.fund_id WHERE f.slug = 'demo' ORDER BY a.code LIMIT 5`)) as { code: string }[];
+    const accounts = await db.query<{ code: string }[]>(`SELECT a.code FROM chart_of_accounts a JOIN funds f ON f.id = a.fund_id WHERE f.slug = 'demo' ORDER BY a.code LIMIT 5`);
     const get = (p: string) => fetch(`http://127.0.0.1:${port}${p}`, { headers: bearer(ctx.fundKey) }).then(async (r) => ({ status: r.status, body: await r.text() }));
     await get('/api/v1/me'); // the key is cached from here on
     const n = 40;

@@ -96,7 +96,7 @@ async function table(): Promise<boolean> {
     meKey, fundKey, seconds: SECONDS, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, webhookPort: API_PORT + 10 };
   const runs: RunValues[] = [];
   const details: string[] = [];
-  let trips: Awaited<ReturnType<typeof glDetailTrips>> | null = null;
+  let trips: Awaited<ReturnType<typeof glDetailTrips>> | undefined;
   try {
     for (let i = 1; i <= RUNS; i++) {
       // the webhook phase starts its own APP_ROLE=all process; this one (APP_ROLE=api) never takes outbox rows

@@ -1,6 +1,6 @@
-import { type call } from '../utils/app';
+import type { CallResult } from '../utils/app';
 
-export type Answer = Awaited<ReturnType<typeof call>>;
+export type Answer = CallResult;
 
 export const CALC_PATHS = [
   'fee-calculator',

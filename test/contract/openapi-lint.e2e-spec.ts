@@ -5,6 +5,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { bootApp, type TestApp } from '../utils/app';
 import { contractOf, contractProblems } from '../utils/contract';
+import type { DocNode } from '../../src/common/openapi/document-node';
+
+/** One finding of `redocly lint --format json` and of `spectral lint -f json`, as far as the messages below read them. */
+interface RedoclyProblem { severity: string; ruleId: string; message: string; location?: { pointer: string }[] }
+interface SpectralResult { code: string; message: string; path: string[] }
 
 const run = promisify(execFile);
 const bin = (name: string) => join(__dirname, '../../node_modules/.bin', name);
@@ -13,7 +18,7 @@ const bin = (name: string) => join(__dirname, '../../node_modules/.bin', name);
 describe('OpenAPI document: Redocly (recommended) and Spectral (spectral:oas) at 0 errors, 0 warnings', () => {
   let app: TestApp;
   let dir: string;
-  let doc: any;
+  let doc: DocNode;
   beforeAll(async () => {
     app = await bootApp();
     const res = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/api/openapi.json' });
@@ -27,8 +32,8 @@ describe('OpenAPI document: Redocly (recommended) and Spectral (spectral:oas) at
   it('Redocly lint --extends recommended: no problems', async () => {
     const out = await run(bin('redocly'), ['lint', '--extends', 'recommended', '--format', 'json', join(dir, 'openapi.json')], { cwd: dir, maxBuffer: 1 << 24 })
       .catch((e) => e as { stdout: string });
-    const report = JSON.parse(out.stdout);
-    expect(report.problems.map((p: any) => `${p.severity} ${p.ruleId}: ${p.message} @ ${p.location?.[0]?.pointer}`)).toEqual([]);
+    const report = JSON.parse(out.stdout) as { problems: RedoclyProblem[]; totals: unknown };
+    expect(report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} @ ${p.location?.[0]?.pointer}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 120_000);
 
@@ -36,8 +41,8 @@ describe('OpenAPI document: Redocly (recommended) and Spectral (spectral:oas) at
     const out = await run(bin('spectral'), ['lint', '-r', join(dir, '.spectral.yaml'), '-f', 'json', '--fail-severity', 'hint', join(dir, 'openapi.json')], { cwd: dir, maxBuffer: 1 << 24 })
       .catch((e) => e as { stdout: string });
     const json = out.stdout.slice(out.stdout.indexOf('['), out.stdout.lastIndexOf(']') + 1); // a human line follows the JSON
-    const results = JSON.parse(json);
-    expect(results.map((r: any) => `${r.code}: ${r.message} @ ${r.path.join('.')}`)).toEqual([]);
+    const results = JSON.parse(json) as SpectralResult[];
+    expect(results.map((r) => `${r.code}: ${r.message} @ ${r.path.join('.')}`)).toEqual([]);
   }, 120_000);
 
   it('is OpenAPI 3.1 with a servers entry, an opaque bearer scheme and a shared ProblemDetails', () => {
@@ -49,8 +54,8 @@ describe('OpenAPI document: Redocly (recommended) and Spectral (spectral:oas) at
   });
 
   it('every operation documents its errors as problem+json, 4xx included, and 204 carries no body', () => {
-    for (const [path, item] of Object.entries<any>(doc.paths)) {
-      for (const [method, op] of Object.entries<any>(item)) {
+    for (const [path, item] of Object.entries<DocNode>(doc.paths)) {
+      for (const [method, op] of Object.entries<DocNode>(item)) {
         const codes = Object.keys(op.responses);
         expect([`${method} ${path}`, codes.some((c) => /^4/.test(c))]).toEqual([`${method} ${path}`, true]);
         for (const c of codes.filter((x) => /^[45]/.test(x))) {
@@ -67,8 +72,8 @@ describe('OpenAPI document: Redocly (recommended) and Spectral (spectral:oas) at
     const s = doc.components.schemas;
     expect(s.ProposalDto.properties.decidedBy.anyOf).toEqual([{ $ref: '#/components/schemas/ActorDto' }, { type: 'null' }]);
     expect(s.CreateKeyDto.properties.fund.type).toEqual(['string', 'null']);
-    for (const item of Object.values<any>(doc.paths)) {
-      for (const op of Object.values<any>(item)) {
+    for (const item of Object.values<DocNode>(doc.paths)) {
+      for (const op of Object.values<DocNode>(item)) {
         for (const p of op.parameters ?? []) if (p.name === 'limit') expect(p.schema.type).toBe('integer');
       }
     }

@@ -8,7 +8,7 @@ import { addDays } from '../../src/fund/dates';
 import { fundIdForSlug } from '../../src/fund/ids';
 import { DEMO_INCEPTION_DATE } from '../../src/fund/import/demo-universe';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
-import { call, dbOf, mintKey, type TestApp } from '../utils/app';
+import { call, dbOf, mintKey, type CallResult, type ResponseJson, type TestApp } from '../utils/app';
 
 // Own slugs: other suites seed and purge the real 'demo' slug in the same test database.
 export const DEMO_SLUG = 'fd-demo';
@@ -91,6 +91,6 @@ export function allEndpoints(p: { attributionDate: string; journalFrom: string; 
 export const DECIMAL = /^-?\d+(\.\d+)?$/;
 export const MONEY = /^-?\d+\.\d{2}$/;
 
-export async function get(app: TestApp, url: string, key: string) {
-  return call(app, 'GET', url, { key });
+export async function get<T = ResponseJson>(app: TestApp, url: string, key: string): Promise<CallResult<NoInfer<T>>> {
+  return call<T>(app, 'GET', url, { key });
 }

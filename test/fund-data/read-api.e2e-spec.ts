@@ -1,5 +1,11 @@
 import Decimal from 'decimal.js';
-import { bootApp, call, dbOf, mintKey, type TestApp } from '../utils/app';
+import type {
+  AttributionDatesDto, AttributionDto, BreakdownDto, CapitalAccountsDto, CapitalActivityListDto, DealingCalendarDto, ExpensesDto,
+  ExposureDto, ExposureSeriesRowDto, FeeTermsDto, GlDetailDto, InvestorsDto, JournalEntriesDto, LedgerAccountsDto, LpReportsDto,
+  NavHistoryDto, OverviewDto, PerformanceDto, PositionsDto, ReconciliationDto, StressPresetsDto, StressTestDto, TradesPageDto,
+  TrialBalanceDto, VarDto,
+} from '../../sdk/typescript/src/index';
+import { bootApp, call, dbOf, mintKey, type ResponseJson, type TestApp } from '../utils/app';
 import { InvestorsService } from '../../src/fund-data/investors/investors.service';
 import { DECIMAL, DEMO_SLUG, MONEY, allEndpoints, fundKey, get, seedFundsOnce } from './fixtures';
 
@@ -29,6 +35,17 @@ const MONEY_MEMBERS = new Set([
   'requestedAmount', 'shadowNav', 'administratorNav', 'difference',
 ]);
 
+/** The bodies fetched once in beforeAll, by endpoint, as the SDK's DTOs (each validated against the contract by call()). */
+interface Bodies {
+  overview: OverviewDto; positions: PositionsDto; breakdown: BreakdownDto; exposure: ExposureDto; 'exposure/series': ExposureSeriesRowDto[];
+  'pnl/attribution': AttributionDto; 'pnl/attribution-dates': AttributionDatesDto; 'risk/var': VarDto; 'trial-balance': TrialBalanceDto;
+  'capital-accounts': CapitalAccountsDto; expenses: ExpensesDto; 'fee-terms': FeeTermsDto; trades: TradesPageDto;
+  'ledger/journal-entries': JournalEntriesDto; 'ledger/gl-detail': GlDetailDto; investors: InvestorsDto;
+  'capital-activity': CapitalActivityListDto; 'dealing-calendar': DealingCalendarDto; 'lp-reports': LpReportsDto;
+  'risk/stress-presets': StressPresetsDto; 'risk/stress-test': StressTestDto; 'nav/history': NavHistoryDto;
+  'nav/reconciliation': ReconciliationDto; performance: PerformanceDto; 'ledger/accounts': LedgerAccountsDto;
+}
+
 /** Walks a JSON value; every decimal member must be a decimal string (or null), never a number. */
 function checkDecimals(value: unknown, path: string, problems: string[]): void {
   if (Array.isArray(value)) return value.forEach((v, i) => checkDecimals(v, `${path}[${i}]`, problems));
@@ -47,12 +64,13 @@ describe('fund read API against the demo fund (e2e)', () => {
   let app: TestApp;
   let key: string;
   let demoId: string;
-  const bodies = new Map<string, any>();
+  const bodies = new Map<string, unknown>();
+  const bodyOf = <K extends keyof Bodies>(name: K) => bodies.get(name) as Bodies[K];
   const raw: string[] = [];
   let attributionDates: string[];
 
-  const fetch = async (url: string) => {
-    const res = await get(app, url, key);
+  const fetch = async <T = ResponseJson>(url: string) => {
+    const res = await get<T>(app, url, key);
     raw.push(res.body);
     return res;
   };
@@ -61,7 +79,7 @@ describe('fund read API against the demo fund (e2e)', () => {
     app = await bootApp({ liveCacheSeconds: 0 });
     ({ demoId } = await seedFundsOnce(app));
     key = await fundKey(app, DEMO_SLUG);
-    attributionDates = (await fetch('/api/v1/fund/pnl/attribution-dates')).json.dates;
+    attributionDates = (await fetch<AttributionDatesDto>('/api/v1/fund/pnl/attribution-dates')).json.dates;
     const latest = attributionDates[attributionDates.length - 1];
     for (const url of allEndpoints({ attributionDate: latest, journalFrom: '2026-08-01', journalTo: '2026-10-31' })) {
       const res = await fetch(url);
@@ -72,54 +90,54 @@ describe('fund read API against the demo fund (e2e)', () => {
 
   it('answers 200 on all 25 endpoints', () => {
     expect(bodies.size).toBe(25);
-    for (const [name, body] of bodies) expect({ name, status: body?.status ?? 200 }).toEqual({ name, status: 200 });
+    for (const [name, b] of bodies) expect({ name, status: (b as { status?: number }).status ?? 200 }).toEqual({ name, status: 200 });
   });
 
   it('answers with exactly the documented members, in order', () => {
-    const keys = (name: string) => Object.keys(bodies.get(name));
+    const keys = (name: keyof Bodies) => Object.keys(bodyOf(name));
     expect(keys('overview')).toEqual(['fund', 'shareClasses', 'latestNav']);
-    const o = bodies.get('overview');
+    const o = bodyOf('overview');
     expect(Object.keys(o.fund)).toEqual(['baseCurrency', 'inceptionDate', 'aumTarget']);
     expect(o.shareClasses).toHaveLength(3);
     for (const c of o.shareClasses) expect(Object.keys(c)).toEqual(['name', 'currency', 'mgmtFeeAnnualRate', 'perfFeeRate', 'hurdleAnnualRate', 'crystallizationFrequency', 'feeExempt', 'status']);
-    expect(Object.keys(o.latestNav)).toEqual(['valuationDate', 'status', 'grossAssetValue', 'netAssetValue']);
+    expect(Object.keys(o.latestNav!)).toEqual(['valuationDate', 'status', 'grossAssetValue', 'netAssetValue']);
     expect(keys('positions')).toEqual(['asOf', 'baseCurrency', 'totalMarketValue', 'positions']);
-    for (const r of bodies.get('positions').positions) expect(Object.keys(r)).toEqual(['asset', 'venue', 'quantity', 'price', 'marketValue', 'weight']);
+    for (const r of bodyOf('positions').positions) expect(Object.keys(r)).toEqual(['asset', 'venue', 'quantity', 'price', 'marketValue', 'weight']);
     expect(keys('breakdown')).toEqual(['asOf', 'totalMarketValue', 'byAsset', 'bySourceType', 'byVenue']);
     expect(keys('exposure')).toHaveLength(11);
     expect(keys('exposure')).toEqual(['asOf', 'baseCurrency', 'nav', 'longExposure', 'shortExposure', 'grossExposure', 'netExposure', 'cashExposure', 'grossExposureRatio', 'netExposureRatio', 'cashExposureRatio']);
-    const series = bodies.get('exposure/series');
+    const series = bodyOf('exposure/series');
     expect(Array.isArray(series)).toBe(true);
     expect(series).toHaveLength(10);
     for (const r of series) expect(Object.keys(r)).toHaveLength(9);
     expect(keys('pnl/attribution')).toEqual(['date', 'previousDate', 'navRunId', 'previousNavRunId', 'openingNav', 'closingNav', 'totalPnl', 'byAsset', 'fees', 'flows']);
-    for (const r of bodies.get('pnl/attribution').byAsset) expect(Object.keys(r)).toEqual(['asset', 'openingMarketValue', 'closingMarketValue', 'netTrades', 'priceEffect', 'tradingEffect', 'pnl']);
+    for (const r of bodyOf('pnl/attribution').byAsset) expect(Object.keys(r)).toEqual(['asset', 'openingMarketValue', 'closingMarketValue', 'netTrades', 'priceEffect', 'tradingEffect', 'pnl']);
     expect(keys('risk/var')).toEqual(['asOf', 'method', 'confidence', 'horizonDays', 'windowDays', 'nav', 'valueAtRisk', 'valueAtRiskRatio', 'portfolioVolatility', 'components']);
     expect(keys('trial-balance')).toEqual(['asOf', 'accounts', 'totalDebits', 'totalCredits', 'balanced']);
-    for (const a of bodies.get('trial-balance').accounts) expect(Object.keys(a)).toEqual(['accountCode', 'accountName', 'accountType', 'debit', 'credit']);
+    for (const a of bodyOf('trial-balance').accounts) expect(Object.keys(a)).toEqual(['accountCode', 'accountName', 'accountType', 'debit', 'credit']);
     expect(keys('capital-accounts')).toEqual(['navRunId', 'valuationDate', 'accounts', 'totals']);
-    for (const a of bodies.get('capital-accounts').accounts) expect(Object.keys(a)).toHaveLength(14);
+    for (const a of bodyOf('capital-accounts').accounts) expect(Object.keys(a)).toHaveLength(14);
     expect(keys('expenses')).toEqual(['items', 'page']);
-    expect(Object.keys(bodies.get('expenses').page)).toEqual(['total', 'nextCursor', 'hasMore']);
-    for (const e of bodies.get('expenses').items) expect(Object.keys(e)).toEqual(['id', 'category', 'vendor', 'description', 'accrualDate', 'amount', 'currency', 'status', 'paidDate']);
+    expect(Object.keys(bodyOf('expenses').page)).toEqual(['total', 'nextCursor', 'hasMore']);
+    for (const e of bodyOf('expenses').items) expect(Object.keys(e)).toEqual(['id', 'category', 'vendor', 'description', 'accrualDate', 'amount', 'currency', 'status', 'paidDate']);
     expect(keys('fee-terms')).toHaveLength(9);
-    for (const c of bodies.get('fee-terms').shareClasses) expect(Object.keys(c)).toHaveLength(9);
+    for (const c of bodyOf('fee-terms').shareClasses) expect(Object.keys(c)).toHaveLength(9);
     expect(keys('trades')).toEqual(['items', 'nextCursor', 'hasMore']);
-    for (const t of bodies.get('trades').items) expect(Object.keys(t)).toEqual(['id', 'executedAt', 'symbol', 'side', 'quantity', 'price', 'notional', 'fee', 'feeCurrency', 'venue']);
+    for (const t of bodyOf('trades').items) expect(Object.keys(t)).toEqual(['id', 'executedAt', 'symbol', 'side', 'quantity', 'price', 'notional', 'fee', 'feeCurrency', 'venue']);
     expect(keys('ledger/journal-entries')).toEqual(['from', 'to', 'lines', 'totals', 'nextCursor', 'hasMore']);
-    expect(Object.keys(bodies.get('ledger/journal-entries').totals)).toEqual(['lineCount', 'debits', 'credits']);
-    for (const l of bodies.get('ledger/journal-entries').lines) expect(Object.keys(l)).toHaveLength(17);
+    expect(Object.keys(bodyOf('ledger/journal-entries').totals)).toEqual(['lineCount', 'debits', 'credits']);
+    for (const l of bodyOf('ledger/journal-entries').lines) expect(Object.keys(l)).toHaveLength(17);
     expect(keys('ledger/gl-detail')).toEqual(['account', 'from', 'to', 'openingBalance', 'lines', 'closingBalance', 'nextCursor', 'hasMore']);
-    expect(Object.keys(bodies.get('ledger/gl-detail').account)).toEqual(['code', 'name', 'type']);
+    expect(Object.keys(bodyOf('ledger/gl-detail').account)).toEqual(['code', 'name', 'type']);
     expect(keys('investors')).toEqual(['items', 'page']);
-    for (const i of bodies.get('investors').items) expect(Object.keys(i)).toEqual(['investorId', 'displayName', 'status', 'investorType', 'openLots', 'units']);
+    for (const i of bodyOf('investors').items) expect(Object.keys(i)).toEqual(['investorId', 'displayName', 'status', 'investorType', 'openLots', 'units']);
     expect(keys('capital-activity')).toEqual(['items', 'page']);
-    for (const c of bodies.get('capital-activity').items) {
+    for (const c of bodyOf('capital-activity').items) {
       expect(Object.keys(c)).toHaveLength(10);
       expect((c.requestedAmount === null) !== (c.requestedFraction === null)).toBe(true);
     }
     expect(keys('dealing-calendar')).toEqual(['dealing']);
-    expect(Object.keys(bodies.get('dealing-calendar').dealing)).toHaveLength(5);
+    expect(Object.keys(bodyOf('dealing-calendar').dealing)).toHaveLength(5);
     expect(keys('lp-reports')).toEqual(['items', 'page']);
     expect(keys('pnl/attribution-dates')).toEqual(['dates', 'latest']);
     expect(keys('risk/stress-presets')).toEqual(['items', 'total']);
@@ -132,67 +150,68 @@ describe('fund read API against the demo fund (e2e)', () => {
 
   it('writes every money, quantity, price, unit and ratio as a decimal string', () => {
     const problems: string[] = [];
-    for (const [name, body] of bodies) checkDecimals(body, name, problems);
+    for (const [name, b] of bodies) checkDecimals(b, name, problems);
     expect(problems).toEqual([]);
   });
 
   it('positions: live connections only, never the paper connection; exposure and breakdown agree with them', async () => {
-    const pos = bodies.get('positions');
-    const venues = new Set(pos.positions.map((p: any) => p.venue));
+    const pos = bodyOf('positions');
+    const venues = new Set(pos.positions.map((p) => p.venue));
     const paper = await dbOf(app).query(`SELECT venue FROM connections WHERE fund_id = $1 AND mode = 'paper'`, [demoId]);
     expect(paper.length).toBeGreaterThan(0);
     for (const p of paper) expect(venues.has(p.venue)).toBe(false);
-    expect(pos.positions.some((p: any) => D(p.quantity).isNegative())).toBe(true); // a short exists
-    const total = sumOf(pos.positions.map((p: any) => p.marketValue));
+    expect(pos.positions.some((p) => D(p.quantity).isNegative())).toBe(true); // a short exists
+    const total = sumOf(pos.positions.map((p) => p.marketValue));
     expect(total.toFixed(2)).toBe(pos.totalMarketValue);
     for (const p of pos.positions) expect(D(p.quantity).times(p.price).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2)).toBe(p.marketValue);
 
-    const classes = new Map<string, string>((await dbOf(app).query(`SELECT symbol, asset_class FROM instruments WHERE fund_id = $1`, [demoId])).map((r: any) => [r.symbol, r.asset_class]));
+    const instruments = await dbOf(app).query<{ symbol: string; asset_class: string }[]>(`SELECT symbol, asset_class FROM instruments WHERE fund_id = $1`, [demoId]);
+    const classes = new Map<string, string>(instruments.map((r) => [r.symbol, r.asset_class]));
     const cashLike = (s: string) => ['cash', 'stablecoin'].includes(classes.get(s)!);
-    const mv = (f: (p: any) => boolean) => sumOf(pos.positions.filter(f).map((p: any) => p.marketValue));
-    const e = bodies.get('exposure');
+    const mv = (f: (p: PositionsDto['positions'][number]) => boolean) => sumOf(pos.positions.filter(f).map((p) => p.marketValue));
+    const e = bodyOf('exposure');
     expect(e.longExposure).toBe(mv((p) => !cashLike(p.asset) && D(p.marketValue).isPositive()).toFixed(2));
     expect(e.shortExposure).toBe(mv((p) => !cashLike(p.asset) && D(p.marketValue).isNegative()).abs().toFixed(2));
     expect(e.cashExposure).toBe(mv((p) => cashLike(p.asset)).toFixed(2));
     expect(e.grossExposure).toBe(D(e.longExposure).plus(e.shortExposure).toFixed(2));
     expect(e.netExposure).toBe(D(e.longExposure).minus(e.shortExposure).toFixed(2));
     expect(D(e.netExposure).plus(e.cashExposure).toFixed(2)).toBe(pos.totalMarketValue);
-    expect(e.nav).toBe(bodies.get('overview').latestNav.netAssetValue);
-    expect(e.grossExposureRatio).toBe(D(e.grossExposure).dividedBy(e.nav).toFixed(8));
+    expect(e.nav).toBe(bodyOf('overview').latestNav!.netAssetValue);
+    expect(e.grossExposureRatio).toBe(D(e.grossExposure).dividedBy(e.nav!).toFixed(8));
 
-    const b = bodies.get('breakdown');
+    const b = bodyOf('breakdown');
     expect(b.totalMarketValue).toBe(pos.totalMarketValue);
-    for (const group of ['byAsset', 'bySourceType', 'byVenue']) {
-      expect(sumOf(b[group].map((r: any) => r.marketValue)).toFixed(2)).toBe(pos.totalMarketValue);
-      const abs = b[group].map((r: any) => D(r.marketValue).abs());
+    for (const group of ['byAsset', 'bySourceType', 'byVenue'] as const) {
+      expect(sumOf(b[group].map((r) => r.marketValue)).toFixed(2)).toBe(pos.totalMarketValue);
+      const abs = b[group].map((r) => D(r.marketValue).abs());
       for (let i = 1; i < abs.length; i++) expect(abs[i - 1].gte(abs[i])).toBe(true);
     }
     // the latest series row is the latest complete run; its exposure matches the live book when nothing traded since
-    const series = bodies.get('exposure/series');
-    expect(series[series.length - 1].date).toBe(bodies.get('overview').latestNav.valuationDate);
+    const series = bodyOf('exposure/series');
+    expect(series[series.length - 1].date).toBe(bodyOf('overview').latestNav!.valuationDate);
   });
 
   it('capital accounts sum to the overview NAV exactly', () => {
-    const ca = bodies.get('capital-accounts');
-    const nav = bodies.get('overview').latestNav;
+    const ca = bodyOf('capital-accounts');
+    const nav = bodyOf('overview').latestNav!;
     expect(ca.valuationDate).toBe(nav.valuationDate);
     expect(ca.accounts.length).toBeGreaterThan(10);
-    expect(sumOf(ca.accounts.map((a: any) => a.closingCapital)).toFixed(2)).toBe(nav.netAssetValue);
+    expect(sumOf(ca.accounts.map((a) => a.closingCapital)).toFixed(2)).toBe(nav.netAssetValue);
     expect(ca.totals.closingCapital).toBe(nav.netAssetValue);
     expect(Object.keys(ca.totals)).toEqual(['openingCapital', 'contributions', 'redemptions', 'pnl', 'managementFee', 'performanceFee', 'closingCapital']);
   });
 
   it('attribution identities hold to the cent on several dates', async () => {
     const picks = [attributionDates[0], attributionDates[150], '2024-03-31', '2024-03-10', '2025-06-30', '2025-12-31', attributionDates[attributionDates.length - 1]];
-    const flowDates = await dbOf(app).query(`SELECT to_char(dealing_date, 'YYYY-MM-DD') AS d FROM capital_activity WHERE fund_id = $1 AND status IN ('executed', 'settled') AND type = 'redemption' ORDER BY dealing_date LIMIT 2`, [demoId]);
-    picks.push(...flowDates.map((r: any) => r.d));
+    const flowDates = await dbOf(app).query<{ d: string }[]>(`SELECT to_char(dealing_date, 'YYYY-MM-DD') AS d FROM capital_activity WHERE fund_id = $1 AND status IN ('executed', 'settled') AND type = 'redemption' ORDER BY dealing_date LIMIT 2`, [demoId]);
+    picks.push(...flowDates.map((r) => r.d));
     let sawFlows = false;
     for (const date of picks) {
-      const res = await fetch(`/api/v1/fund/pnl/attribution?date=${date}`);
+      const res = await fetch<AttributionDto>(`/api/v1/fund/pnl/attribution?date=${date}`);
       expect({ date, status: res.status }).toEqual({ date, status: 200 });
       const a = res.json;
       expect(D(a.closingNav).minus(a.openingNav).toFixed(2)).toBe(D(a.totalPnl).plus(a.flows.subscriptions).minus(a.flows.redemptions).toFixed(2));
-      expect(D(a.totalPnl).toFixed(2)).toBe(sumOf(a.byAsset.map((r: any) => r.pnl)).minus(a.fees.management).minus(a.fees.performance).minus(a.fees.expenses).toFixed(2));
+      expect(D(a.totalPnl).toFixed(2)).toBe(sumOf(a.byAsset.map((r) => r.pnl)).minus(a.fees.management).minus(a.fees.performance).minus(a.fees.expenses).toFixed(2));
       for (const r of a.byAsset) {
         expect(D(r.pnl).toFixed(2)).toBe(D(r.closingMarketValue).minus(r.openingMarketValue).minus(r.netTrades).toFixed(2));
         expect(D(r.tradingEffect).toFixed(2)).toBe(D(r.pnl).minus(r.priceEffect).toFixed(2));
@@ -212,30 +231,30 @@ describe('fund read API against the demo fund (e2e)', () => {
     expect(res.status).toBe(422);
     expect(res.json.code).toBe('unprocessable');
     expect(attributionDates[0] > first[0].d).toBe(true);
-    expect(bodies.get('pnl/attribution-dates').latest).toBe(attributionDates[attributionDates.length - 1]);
+    expect(bodyOf('pnl/attribution-dates').latest).toBe(attributionDates[attributionDates.length - 1]);
   });
 
   it('trial balance balances, at the latest date and in the past', async () => {
-    expect(bodies.get('trial-balance').balanced).toBe(true);
-    expect(bodies.get('trial-balance').totalDebits).toBe(bodies.get('trial-balance').totalCredits);
+    expect(bodyOf('trial-balance').balanced).toBe(true);
+    expect(bodyOf('trial-balance').totalDebits).toBe(bodyOf('trial-balance').totalCredits);
     const past = await fetch('/api/v1/fund/trial-balance?asOf=2025-02-14');
     expect(past.status).toBe(200);
     expect(past.json.asOf).toBe('2025-02-14');
     expect(past.json.balanced).toBe(true);
-    expect(past.json.accounts).toHaveLength(bodies.get('ledger/accounts').total);
+    expect(past.json.accounts).toHaveLength(bodyOf('ledger/accounts').total);
   });
 
   it('VaR: 10-day = 1-day × sqrt(10); components sum to VaR exactly; both methods', async () => {
     for (const method of ['sample', 'ewma']) {
       for (const confidence of ['0.95', '0.99']) {
-        const one = (await fetch(`/api/v1/fund/risk/var?method=${method}&confidence=${confidence}&horizonDays=1&windowDays=250`)).json;
-        const ten = (await fetch(`/api/v1/fund/risk/var?method=${method}&confidence=${confidence}&horizonDays=10&windowDays=250`)).json;
+        const one = (await fetch<VarDto>(`/api/v1/fund/risk/var?method=${method}&confidence=${confidence}&horizonDays=1&windowDays=250`)).json;
+        const ten = (await fetch<VarDto>(`/api/v1/fund/risk/var?method=${method}&confidence=${confidence}&horizonDays=10&windowDays=250`)).json;
         expect(one.method).toBe(method);
         expect(ten.portfolioVolatility).toBe(one.portfolioVolatility);
         expect(D(ten.valueAtRisk).minus(D(one.valueAtRisk).times(new Decimal(10).sqrt())).abs().lte('0.02')).toBe(true);
         for (const v of [one, ten]) {
           expect(v.components.length).toBeGreaterThan(3);
-          expect(sumOf(v.components.map((c: any) => c.componentVar)).toFixed(2)).toBe(v.valueAtRisk);
+          expect(sumOf(v.components.map((c) => c.componentVar)).toFixed(2)).toBe(v.valueAtRisk);
           expect(D(v.valueAtRisk).isPositive()).toBe(true);
         }
       }
@@ -246,7 +265,7 @@ describe('fund read API against the demo fund (e2e)', () => {
   });
 
   it('journal entries: exact sums over the whole window even when lines are cut by limit', async () => {
-    const body = bodies.get('ledger/journal-entries');
+    const body = bodyOf('ledger/journal-entries');
     expect(body.lines).toHaveLength(100);
     expect(body.totals.lineCount).toBeGreaterThan(100);
     expect(body.hasMore).toBe(true);
@@ -268,9 +287,9 @@ describe('fund read API against the demo fund (e2e)', () => {
       expect(l.runningBalance).toBe(running.toFixed(2));
     }
     expect(gl.closingBalance).toBe(running.toFixed(2));
-    const tb = (await fetch('/api/v1/fund/trial-balance?asOf=2026-10-31')).json;
+    const tb = (await fetch<TrialBalanceDto>('/api/v1/fund/trial-balance?asOf=2026-10-31')).json;
     expect(gl.hasMore).toBe(false);
-    expect(tb.accounts.find((a: any) => a.accountCode === '1000').debit).toBe(gl.closingBalance);
+    expect(tb.accounts.find((a) => a.accountCode === '1000')!.debit).toBe(gl.closingBalance);
     const cut = (await fetch('/api/v1/fund/ledger/gl-detail?accountCode=1000&from=2026-10-01&to=2026-10-31&limit=1')).json;
     expect(cut.lines).toHaveLength(1);
     expect(cut.closingBalance).toBe(gl.closingBalance);
@@ -278,63 +297,63 @@ describe('fund read API against the demo fund (e2e)', () => {
   });
 
   it('stress test applies the preset to the live positions, with fallbacks for unnamed assets', async () => {
-    const s = bodies.get('risk/stress-test');
-    expect(bodies.get('risk/stress-presets').items.map((p: any) => p.id)).toEqual(expect.arrayContaining(['gfc-2008', 'lehman-2008', 'covid-2020', 'luna-2022', 'ftx-2022']));
-    expect(sumOf(s.byAsset.map((a: any) => a.pnl)).toFixed(2)).toBe(s.pnl);
-    expect(sumOf(s.byAsset.map((a: any) => a.marketValue)).toFixed(2)).toBe(bodies.get('positions').totalMarketValue);
-    expect(s.byAsset.find((a: any) => a.asset === 'BTC').returnRatio).toBe('-0.50000000');
-    expect(s.fallbackAssets).toEqual(s.byAsset.filter((a: any) => a.fallback).map((a: any) => a.asset));
+    const s = bodyOf('risk/stress-test');
+    expect(bodyOf('risk/stress-presets').items.map((p) => p.id)).toEqual(expect.arrayContaining(['gfc-2008', 'lehman-2008', 'covid-2020', 'luna-2022', 'ftx-2022']));
+    expect(sumOf(s.byAsset.map((a) => a.pnl)).toFixed(2)).toBe(s.pnl);
+    expect(sumOf(s.byAsset.map((a) => a.marketValue)).toFixed(2)).toBe(bodyOf('positions').totalMarketValue);
+    expect(s.byAsset.find((a) => a.asset === 'BTC')!.returnRatio).toBe('-0.50000000');
+    expect(s.fallbackAssets).toEqual(s.byAsset.filter((a) => a.fallback).map((a) => a.asset));
     expect((await fetch('/api/v1/fund/risk/stress-test?preset=no-such-preset')).status).toBe(404);
   });
 
   it('performance is on the investor basis (lead series), not class NAV per unit; unknown class → 404', async () => {
-    const p = bodies.get('performance');
+    const p = bodyOf('performance');
     expect(p.shareClass).toBe('Class A');
     expect(p.monthly.length).toBeGreaterThan(30);
     const history = await dbOf(app).query(
       `SELECT c.nav_per_unit::text AS npu FROM nav_run_classes c JOIN nav_runs r ON r.id = c.nav_run_id JOIN share_classes sc ON sc.id = c.share_class_id
         WHERE r.fund_id = $1 AND r.status = 'complete' AND sc.name = 'Class A' ORDER BY r.valuation_date DESC LIMIT 1`, [demoId]);
     // crystallized performance fees make the investor's return lower than the class NAV per unit's (books-signoff.e2e-spec.ts checks it exactly)
-    expect(D(p.returns.itd).lt(D(history[0].npu).dividedBy(1000).minus(1))).toBe(true);
-    expect(D(p.maxDrawdown).lte(0)).toBe(true);
+    expect(D(p.returns.itd!).lt(D(history[0].npu).dividedBy(1000).minus(1))).toBe(true);
+    expect(D(p.maxDrawdown!).lte(0)).toBe(true);
     expect((await fetch('/api/v1/fund/performance?shareClass=Class%20B')).json.shareClass).toBe('Class B');
     expect((await fetch('/api/v1/fund/performance?shareClass=Nope')).status).toBe(404);
   });
 
   it('NAV history shows failed and superseded runs; reconciliation flags breaks outside tolerance', async () => {
-    const all = (await fetch('/api/v1/fund/nav/history?limit=1000&from=2024-01-01&to=2026-12-31')).json;
-    const statuses = new Set(all.items.map((r: any) => r.status));
+    const all = (await fetch<NavHistoryDto>('/api/v1/fund/nav/history?limit=1000&from=2024-01-01&to=2026-12-31')).json;
+    const statuses = new Set(all.items.map((r) => r.status));
     expect(statuses.has('complete')).toBe(true);
     expect(statuses.has('superseded') || statuses.has('failed')).toBe(true);
-    for (const r of all.items.filter((x: any) => x.status === 'failed')) expect(r.netAssetValue).toBeNull();
-    const recon = bodies.get('nav/reconciliation');
+    for (const r of all.items.filter((x) => x.status === 'failed')) expect(r.netAssetValue).toBeNull();
+    const recon = bodyOf('nav/reconciliation');
     expect(recon.toleranceRatio).toBe('0.00050000');
-    expect(recon.items.some((r: any) => r.withinTolerance === false)).toBe(true);
-    for (const r of recon.items.filter((x: any) => x.shadowNav !== null)) {
-      expect(r.difference).toBe(D(r.shadowNav).minus(r.administratorNav).toFixed(2));
-      expect(r.withinTolerance).toBe(D(r.differenceRatio).abs().lte('0.0005'));
+    expect(recon.items.some((r) => r.withinTolerance === false)).toBe(true);
+    for (const r of recon.items.filter((x) => x.shadowNav !== null)) {
+      expect(r.difference).toBe(D(r.shadowNav!).minus(r.administratorNav).toFixed(2));
+      expect(r.withinTolerance).toBe(D(r.differenceRatio!).abs().lte('0.0005'));
     }
   });
 
   it('lists: totals count every matching record, limit cuts the page, filters apply', async () => {
     const db = dbOf(app);
     const count = async (sql: string) => (await db.query(sql, [demoId]))[0].n;
-    expect(bodies.get('expenses').page.total).toBe(await count(`SELECT count(*)::int AS n FROM expenses WHERE fund_id = $1`));
-    expect(bodies.get('investors').page.total).toBe(await count(`SELECT count(*)::int AS n FROM investors WHERE fund_id = $1`));
-    expect(bodies.get('lp-reports').page.total).toBe(await count(`SELECT count(*)::int AS n FROM lp_reports WHERE fund_id = $1`));
+    expect(bodyOf('expenses').page.total).toBe(await count(`SELECT count(*)::int AS n FROM expenses WHERE fund_id = $1`));
+    expect(bodyOf('investors').page.total).toBe(await count(`SELECT count(*)::int AS n FROM investors WHERE fund_id = $1`));
+    expect(bodyOf('lp-reports').page.total).toBe(await count(`SELECT count(*)::int AS n FROM lp_reports WHERE fund_id = $1`));
     expect((await fetch('/api/v1/fund/expenses?limit=3')).json.items).toHaveLength(3);
     const pending = (await fetch('/api/v1/fund/capital-activity?status=pending')).json;
     expect(pending.page.total).toBe(await count(`SELECT count(*)::int AS n FROM capital_activity WHERE fund_id = $1 AND status = 'pending'`));
     for (const c of pending.items) expect(c.status).toBe('pending');
-    const units = sumOf(bodies.get('investors').items.map((i: any) => i.units));
-    const classUnits = sumOf((await fetch('/api/v1/fund/nav/history?limit=1')).json.items[0].shareClasses.map((c: any) => c.units));
+    const units = sumOf(bodyOf('investors').items.map((i) => i.units));
+    const classUnits = sumOf((await fetch<NavHistoryDto>('/api/v1/fund/nav/history?limit=1')).json.items[0].shareClasses.map((c) => c.units));
     expect(units.toFixed(8)).toBe(classUnits.toFixed(8));
   });
 
   it('never lets investor PII leave: no email, legal name, postal address or tax id in any response', async () => {
-    const pii = await dbOf(app).query(`SELECT email, legal_name, postal_address, tax_id FROM investors WHERE fund_id = $1`, [demoId]);
+    const pii = await dbOf(app).query<{ email: string; legal_name: string; postal_address: string; tax_id: string }[]>(`SELECT email, legal_name, postal_address, tax_id FROM investors WHERE fund_id = $1`, [demoId]);
     expect(pii.length).toBeGreaterThan(10);
-    const markers = pii.flatMap((r: any) => [r.email, r.legal_name, r.postal_address, r.tax_id]).filter((m: string) => m.length >= 6);
+    const markers = pii.flatMap((r) => [r.email, r.legal_name, r.postal_address, r.tax_id]).filter((m: string) => m.length >= 6);
     const text = raw.join('\n');
     expect(text.length).toBeGreaterThan(10_000);
     const found = markers.filter((m: string) => text.includes(m));

@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
 import { demoClock } from '../../src/fund/import/seed-demo-fund';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
-import { bootApp, dbOf, type TestApp } from '../utils/app';
+import type { TradesPageDto } from '../../sdk/typescript/src/index';
+import { bootApp, type CallResult, dbOf, type ResponseJson, type TestApp } from '../utils/app';
 import { DEMO_SLUG, OTHER_SLUG, allEndpoints, fundKey, get, seedFundsOnce } from './fixtures';
 
 jest.setTimeout(240_000);
@@ -26,7 +27,7 @@ describe('trades pagination and tenant isolation (e2e)', () => {
     const seen: { id: string; executedAt: string }[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 10_000; page++) {
-      const res = await get(app, `/api/v1/fund/trades?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
+      const res: CallResult<TradesPageDto> = await get(app, `/api/v1/fund/trades?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
       expect(res.status).toBe(200);
       seen.push(...res.json.items);
       expect(res.json.hasMore).toBe(res.json.nextCursor !== null);
@@ -183,7 +184,7 @@ describe('trades pagination and tenant isolation (e2e)', () => {
       [otherId, conn, btc],
     );
     const after = await pos();
-    const row = (body: any, asset: string) => body.positions.find((p: { asset: string; venue: string }) => p.asset === asset && p.venue === held.venue);
+    const row = (body: ResponseJson, asset: string) => body.positions.find((p: { asset: string; venue: string }) => p.asset === asset && p.venue === held.venue);
     expect(new Decimal(row(after, 'BTC').quantity).minus(row(before, 'BTC').quantity).toString()).toBe('0.5');
     const cashBefore = row(before, 'USD') ? new Decimal(row(before, 'USD').marketValue) : new Decimal(0);
     expect(new Decimal(row(after, 'USD').marketValue).minus(cashBefore).toFixed(2)).toBe('-20012.50');

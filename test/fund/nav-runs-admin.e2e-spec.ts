@@ -7,7 +7,7 @@ import { demoClock } from '../../src/fund/import/seed-demo-fund';
 import { addDays } from '../../src/fund/dates';
 import { fundIdForSlug } from '../../src/fund/ids';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
-import { bootApp, call, createFund, dbOf, mintKey, type TestApp } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type ResponseJson, type TestApp } from '../utils/app';
 
 const SLUG = 'nav-admin-fund';
 const MAX_DAYS = 40;
@@ -19,7 +19,7 @@ describe('admin NAV runs as jobs (e2e)', () => {
   let publisher: string;
 
   const post = (valuationDate: unknown, key = publisher) => call(app, 'POST', '/api/v1/admin/nav-runs', { key, body: { valuationDate } });
-  async function settle(jobId: string): Promise<any> {
+  async function settle(jobId: string): Promise<ResponseJson> {
     for (let i = 0; i < 600; i++) {
       const res = await call(app, 'GET', `/api/v1/admin/nav-jobs/${jobId}`, { key: publisher });
       expect(res.status).toBe(200);

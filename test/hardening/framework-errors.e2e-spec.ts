@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { bootApp, call, type TestApp } from '../utils/app';
+import { bootApp, call, type ResponseJson, type TestApp } from '../utils/app';
 import { expectProblem } from './helpers';
 
 /** Sends raw bytes on a socket and returns the whole answer (the server closes after an error). */
@@ -15,7 +15,7 @@ function rawRequest(port: number, bytes: string): Promise<string> {
   });
 }
 
-function parseRaw(answer: string): { status: number; contentType: string; json: any } {
+function parseRaw(answer: string): { status: number; contentType: string; json: ResponseJson } {
   const [head, body] = answer.split('\r\n\r\n');
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
   const contentType = /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '';

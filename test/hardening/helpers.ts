@@ -1,6 +1,6 @@
-import { type call, type TestApp } from '../utils/app';
+import { type CallResult, parseJson, type TestApp } from '../utils/app';
 
-type Res = Awaited<ReturnType<typeof call>>;
+type Res = CallResult;
 
 /** An RFC 9457 problem with the given status and code, its request id echoed, no stack. */
 export function expectProblem(res: Res, status: number, code: string): void {
@@ -28,11 +28,5 @@ export async function rawCall(app: TestApp, url: string, opts: { key?: string; b
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...(opts.headers ?? {}) };
   const payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
   const res = await app.getHttpAdapter().getInstance().inject({ method: 'POST', url, headers, payload, remoteAddress: '127.0.0.1' });
-  let json: any;
-  try {
-    json = res.body ? JSON.parse(res.body) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.statusCode, headers: res.headers, body: res.body, json };
+  return { status: res.statusCode, headers: res.headers, body: res.body, json: parseJson(res.body) };
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { bootApp, call, type TestApp } from '../utils/app';
 import { expectProblem } from './helpers';
 
@@ -17,7 +17,7 @@ async function startRedis(port: number): Promise<ChildProcess> {
   const proc = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
   for (let i = 0; i < 50; i++) {
     const up = await new Promise<boolean>((resolve) => {
-      const s = require('node:net').connect(port, '127.0.0.1');
+      const s = connect(port, '127.0.0.1');
       s.once('connect', () => { s.destroy(); resolve(true); });
       s.once('error', () => resolve(false));
     });

@@ -1,4 +1,4 @@
-import { bootApp, call, createFund, dbOf, mintKey, type TestApp, uniqueName } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type CallResult, type TestApp, uniqueName } from '../utils/app';
 import { KeysService } from '../../src/keys/keys.service';
 import { consoleCall, person } from './console';
 
@@ -21,7 +21,7 @@ describe('minting rules (e2e)', () => {
   });
   afterAll(() => app.close());
 
-  function expectRefused(res: Awaited<ReturnType<typeof call>>, field: string) {
+  function expectRefused(res: CallResult, field: string) {
     expect(res.status).toBe(403);
     expect(res.json.code).toBe('insufficient_scope');
     expect(res.json.errors?.[0]?.field).toBe(field);

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type AddressInfo } from 'node:net';
 import { allEndpoints, DEMO_SLUG, seedFundsOnce } from '../fund-data/fixtures';
+import type { RpcAnswer } from './rpc-answer';
 import { bootApp, call, mintKey, type TestApp } from '../utils/app';
 
 /** The tool name and arguments that correspond to a REST URL of the read API. */
@@ -75,11 +76,11 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${readKey}` };
     const init = await fetch(`${base}/api/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2026-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '8' } } }) });
     expect(init.status).toBe(200);
-    const initBody = (await init.json()) as any;
+    const initBody = (await init.json()) as RpcAnswer;
     expect(initBody.result.protocolVersion).toBe('2026-06-18');
     expect(initBody.result.capabilities.tools).toBeDefined();
     const called = await fetch(`${base}/api/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } }) });
-    const body = (await called.json()) as any;
+    const body = (await called.json()) as RpcAnswer;
     const rest = await call(app, 'GET', '/api/v1/fund/overview', { key: readKey });
     expect(body.result.structuredContent).toEqual(rest.json);
     expect(Object.keys(body.result.structuredContent)).toEqual(['fund', 'shareClasses', 'latestNav']);

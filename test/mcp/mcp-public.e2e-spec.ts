@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type AddressInfo } from 'node:net';
 import { bootApp, call, dbOf, mintKey, randomIp, type TestApp } from '../utils/app';
+import type { RpcAnswer } from './rpc-answer';
 import { ActivityLogWriter } from '../../src/usage/activity-log.writer';
 
 const CALCULATORS = ['back_office_savings', 'exposure_analysis', 'fee_calculator', 'fund_health_check', 'lp_report_grader', 'nav_validator', 'operating_cost_calculator'];
@@ -90,8 +91,9 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
   });
 
   describe('protocol over plain HTTP', () => {
-    const post = (body: string, headers: Record<string, string> = {}, path = '/api/mcp/public'): Promise<{ status: number; json(): Promise<any>; text(): Promise<string> }> =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': randomIp(), ...headers }, body });
+    const post = (body: string, headers: Record<string, string> = {}, path = '/api/mcp/public'): Promise<{ status: number; json<T = RpcAnswer>(): Promise<T>; text(): Promise<string> }> =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': randomIp(), ...headers }, body })
+        .then((r) => ({ status: r.status, json: <T = RpcAnswer>() => r.json() as Promise<T>, text: () => r.text() }));
 
     it('echoes a supported protocol version, else answers the latest', async () => {
       const init = (v: string) => post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'curl', version: '1' } } }));
@@ -115,7 +117,7 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
       expect((await (await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }]), { 'mcp-protocol-version': '2025-06-18' })).json()).error.code).toBe(-32600);
       expect((await (await post(JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'ping' }))).json()).error.code).toBe(-32600);
       expect((await (await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/list' }))).json()).error.code).toBe(-32601);
-      const unknownTool: any = await (await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } }))).json();
+      const unknownTool = await (await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } }))).json();
       expect(unknownTool.error.code).toBe(-32602);
     });
 
@@ -124,8 +126,8 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
         { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'back_office_savings', arguments: {} } },
         { jsonrpc: '2.0', id: 3, method: 'initialize', params: {} }]);
       const res = await post(batch, { 'mcp-protocol-version': '2025-03-26' });
-      const answers = await res.json();
-      expect(answers.map((a: any) => a.id)).toEqual([1, 2, 3]);
+      const answers = await res.json<RpcAnswer[]>();
+      expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
       expect(answers[0].result).toEqual({});
       expect(answers[1].result.structuredContent).toBeDefined();
       expect(answers[2].error.code).toBe(-32600);
@@ -137,7 +139,7 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
 
     it('serves the same public server at /api/mcp/public/mcp', async () => {
       const tools = await (await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {}, '/api/mcp/public/mcp')).json();
-      expect(tools.result.tools.map((t: any) => t.name)).toContain('back_office_savings');
+      expect(tools.result.tools.map((t) => t.name)).toContain('back_office_savings');
       expect((await fetch(`${base}/api/mcp/public/mcp`)).status).toBe(405);
     });
 

@@ -172,7 +172,7 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     const authorize = (extra: Record<string, string>) => {
       const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: local.redirectUri, code_challenge: challenge,
         code_challenge_method: 'S256', state: 's', resource: `${base}/api/mcp`, ...extra });
-      return fetch(`${base}/oauth/authorize?${q}`, { redirect: 'manual' });
+      return fetch(`${base}/oauth/authorize?${q.toString()}`, { redirect: 'manual' });
     };
     const requestIdOf = (res: Response) => new URL(res.headers.get('location')!).searchParams.get('request')!;
 

@@ -1,4 +1,4 @@
-import { bootApp, call, createFund, dbOf, mintKey, type TestApp } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type CallResult, type TestApp } from '../utils/app';
 import { KeysRepository } from '../../src/keys/keys.repository';
 import { keyFromBody } from '../../src/keys/key-format';
 
@@ -12,7 +12,7 @@ describe('authentication and scopes (e2e)', () => {
   });
   afterAll(() => app.close());
 
-  function expectUnauthenticated(res: Awaited<ReturnType<typeof call>>) {
+  function expectUnauthenticated(res: CallResult) {
     expect(res.status).toBe(401);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);

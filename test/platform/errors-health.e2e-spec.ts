@@ -1,4 +1,4 @@
-import { bootApp, call, type TestApp } from '../utils/app';
+import { bootApp, call, type CallResult, type TestApp } from '../utils/app';
 
 describe('problem+json errors and health (e2e)', () => {
   let app: TestApp;
@@ -7,7 +7,7 @@ describe('problem+json errors and health (e2e)', () => {
   });
   afterAll(() => app.close());
 
-  function expectProblem(res: Awaited<ReturnType<typeof call>>, status: number, code: string) {
+  function expectProblem(res: CallResult, status: number, code: string) {
     expect(res.status).toBe(status);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.json).toMatchObject({ status, code, type: `https://fundgate.dev/problems/${code}` });

@@ -7,9 +7,12 @@ import { SCOPES } from '../../src/common/auth/scopes';
 import { bootApp, call, type TestApp } from '../utils/app';
 import { HOST, ORIGIN, person } from '../identity/console';
 
+/** A class (response DTOs and the classes their members reference). */
+type Class = abstract new (...args: never[]) => unknown;
+
 /** Every route of the running application, with its declared auth, scopes and response schema. */
 function routesOf(app: TestApp) {
-  const routes: { route: string; mode: string; scopes: string[] | undefined; schema: boolean; dto?: Function; session: boolean }[] = [];
+  const routes: { route: string; mode: string; scopes: string[] | undefined; schema: boolean; dto?: Class; session: boolean }[] = [];
   for (const mod of app.get(ModulesContainer).values()) {
     for (const wrapper of mod.controllers.values()) {
       const cls = wrapper.metatype as (new () => object) | null;
@@ -56,9 +59,9 @@ describe('route declarations (walks every registered route)', () => {
   });
 
   it('no two response schema classes share a name (OpenAPI components, MCP output schemas)', () => {
-    const byName = new Map<string, Set<Function>>();
-    const visit = (cls: Function) => {
-      const names = byName.get(cls.name) ?? new Set<Function>();
+    const byName = new Map<string, Set<Class>>();
+    const visit = (cls: Class) => {
+      const names = byName.get(cls.name) ?? new Set<Class>();
       if (names.has(cls)) return;
       names.add(cls);
       byName.set(cls.name, names);

@@ -2,7 +2,6 @@ import { EventOutbox } from '../../src/webhooks/event-outbox';
 import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, uniqueName } from '../utils/app';
 import { type Books, monthEndAfter, seedBooks } from './books-fixture';
 
-const JE = '/api/v1/fund/proposals/journal-entry';
 const balanced = (amount = '125.50') => ({
   entryDate: '2025-03-31', description: 'Reclassify legal fees',
   lines: [{ accountCode: '5500', debit: amount }, { accountCode: '5600', credit: amount, description: 'from other' }],
@@ -37,7 +36,7 @@ describe('proposals: propose, follow, review (e2e)', () => {
   const approve = (id: string, key = manager.key, body: unknown = { note: 'ok' }) => call(app, 'POST', `/api/v1/admin/proposals/${id}/approve`, { key, body });
   const reject = (id: string, key = manager.key, body: unknown = { reason: 'no' }) => call(app, 'POST', `/api/v1/admin/proposals/${id}/reject`, { key, body });
   const eventsFor = async (proposalId: string) =>
-    (await dbOf(app).query(`SELECT type, body FROM webhook_events WHERE body::jsonb -> 'data' ->> 'proposalId' = $1 ORDER BY seq`, [proposalId])) as { type: string; body: string }[];
+    dbOf(app).query<{ type: string; body: string }[]>(`SELECT type, body FROM webhook_events WHERE body::jsonb -> 'data' ->> 'proposalId' = $1 ORDER BY seq`, [proposalId]);
   const entriesFor = (proposalId: string) => dbOf(app).query(`SELECT id FROM journal_entries WHERE source_ref = $1`, [`proposal:${proposalId}`]);
 
   it('stages a journal entry: 201 with the proposal record, nothing executed', async () => {

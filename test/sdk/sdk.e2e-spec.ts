@@ -61,7 +61,7 @@ describe('official SDKs (TypeScript and Python) against the real service (e2e)',
     const fundReads = OPERATIONS.filter((o) => o.method === 'GET' && o.path.startsWith('/api/v1/fund/') && !o.path.startsWith('/api/v1/fund/proposals'));
     expect(fundReads).toHaveLength(25);
     expect(OPERATIONS.some((o) => o.path.includes('/calc/') || o.path.includes('/admin/') || o.path.includes('/webhooks') || o.path.includes('/mcp'))).toBe(false);
-    for (const o of OPERATIONS) expect(typeof (FundgateClient.prototype as any)[o.name]).toBe('function');
+    for (const o of OPERATIONS) expect(typeof (FundgateClient.prototype as unknown as Record<string, unknown>)[o.name]).toBe('function');
     expect(typeof FundgateClient.prototype.listTrades).toBe('function');
   });
 
@@ -109,7 +109,7 @@ describe('official SDKs (TypeScript and Python) against the real service (e2e)',
       const got = await viaSdk(client);
       if (name === 'getMe') {
         // lastUsedAt moves with the request itself; everything else must match.
-        expect({ ...(got as any), lastUsedAt: null }).toEqual({ ...raw.json, lastUsedAt: null });
+        expect({ ...(got as Record<string, unknown>), lastUsedAt: null }).toEqual({ ...raw.json, lastUsedAt: null });
       } else {
         expect({ name, body: got }).toEqual({ name, body: raw.json });
       }
@@ -187,7 +187,7 @@ describe('official SDKs (TypeScript and Python) against the real service (e2e)',
     expect(e.requestId).toEqual(expect.any(String));
     expect(e.requestId).toBe(sdk.lastResponse?.requestId);
     // Missing required parameter and missing scope surface the same way.
-    const missing = await sdk.getPnlAttribution({} as any).then(() => null, (x: FundgateError) => x);
+    const missing = await sdk.getPnlAttribution({} as Parameters<typeof sdk.getPnlAttribution>[0]).then(() => null, (x: FundgateError) => x);
     expect([missing?.status, missing?.code]).toEqual([400, 'missing_parameter']);
     expect(missing?.errors).toEqual((await rest('/api/v1/fund/pnl/attribution')).json.errors);
     expect(new Set(missing?.errors.map((x) => x.field))).toEqual(new Set(['date']));

@@ -1,5 +1,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DocNode } from '../../src/common/openapi/document-node';
 
 /**
@@ -43,17 +45,17 @@ function build(doc: DocNode): Contract {
   };
 }
 
-export async function contractOf(app: { getHttpAdapter(): { getInstance(): any } }): Promise<Contract> {
+export async function contractOf(app: NestFastifyApplication): Promise<Contract> {
   let c = contracts.get(app);
   if (!c) {
     const res = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/api/openapi.json' });
-    c = build(JSON.parse(res.body));
+    c = build(JSON.parse(res.body) as DocNode);
     contracts.set(app, c);
   }
   return c;
 }
 
-export interface Received { status: number; headers: Record<string, unknown>; body: string }
+export interface Received { status: number; headers: OutgoingHttpHeaders; body: string }
 
 /** The problems of one answer against the document (empty: it conforms). */
 export function contractProblems(contract: Contract, method: string, url: string, res: Received): string[] {
@@ -66,7 +68,7 @@ export function contractProblems(contract: Contract, method: string, url: string
   const problems: string[] = [];
   const declared = new Set(Object.keys(response.headers ?? {}).map((h) => h.toLowerCase()));
   for (const h of GOVERNED) if (res.headers[h] !== undefined && !declared.has(h)) problems.push(`${where}: header ${h} not documented`);
-  const mediaType = String(res.headers['content-type'] ?? '').split(';')[0].trim();
+  const mediaType = [res.headers['content-type'] ?? ''].flat().join(', ').split(';')[0].trim();
   if (!response.content) {
     if (res.body.length > 0) problems.push(`${where}: a body is sent but none is documented`);
     return problems;

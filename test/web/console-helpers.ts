@@ -50,5 +50,5 @@ export async function a11y(page: Page): Promise<string[]> {
 
 /** True when the page is wider than the viewport (something does not fit at 375 px). */
 export async function overflowsHorizontally(page: Page): Promise<boolean> {
-  return page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1') as Promise<boolean>;
+  return page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1');
 }

@@ -56,5 +56,5 @@ export async function shownFigures(page: Page): Promise<Record<string, string>> 
 
 /** A figure as the page prints it: the JSON number or string verbatim, null as a dash. */
 export function asShown(v: unknown): string {
-  return v === null || v === undefined ? '—' : String(v);
+  return v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
 }

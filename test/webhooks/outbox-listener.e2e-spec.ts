@@ -24,7 +24,7 @@ describe('outbox LISTEN/NOTIFY (e2e)', () => {
 
   it('an event wakes the dispatcher when its transaction commits, not before, and never when it rolls back', async () => {
     const slug = `fund-${randomBytes(4).toString('hex')}`;
-    const [fund] = (await db.query(`INSERT INTO funds (slug, name) VALUES ($1, $1) RETURNING id`, [slug])) as { id: string }[];
+    const [fund] = await db.query<{ id: string }[]>(`INSERT INTO funds (slug, name) VALUES ($1, $1) RETURNING id`, [slug]);
     const settle = () => new Promise((r) => setTimeout(r, 300));
     await db.transaction(async (m) => {
       await emitEvent(m, fund.id, 'nav.published', { n: 1 });

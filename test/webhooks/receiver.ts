@@ -48,7 +48,7 @@ export async function startReceiver(behaviour: Behaviour = () => 204) {
 }
 
 /** Verifies a delivery with the standardwebhooks package (throws when the signature is wrong). */
-export function verify(secret: string, r: Received): { id: string; type: string; createdAt: string; fundId: string; data: any } {
+export function verify(secret: string, r: Received): { id: string; type: string; createdAt: string; fundId: string; data: Record<string, unknown> } {
   return new Webhook(secret).verify(r.body, {
     'webhook-id': String(r.headers['webhook-id']),
     'webhook-timestamp': String(r.headers['webhook-timestamp']),

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, uniqueName } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type ResponseJson, type TestApp, type TestKey, uniqueName } from '../utils/app';
 import { type Books, seedBooks } from '../proposals/books-fixture';
 import { isolatedDatabase } from './isolated-db';
 import { eventually, startReceiver, verify } from './receiver';
@@ -52,7 +52,7 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
   const deliveriesOf = async (subscriptionId: string) => {
     const res = await call(app, 'GET', `/api/v1/webhooks/${subscriptionId}/deliveries`, { key: manager.key });
     expect(res.status).toBe(200);
-    return res.json.items as any[];
+    return res.json.items as ResponseJson[];
   };
 
   it('manages subscriptions; the whsec_ secret is shown once', async () => {
