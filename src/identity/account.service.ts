@@ -58,8 +58,8 @@ export class AccountService {
       return `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8, 12)}-${raw.slice(12)}`;
     });
     await this.users.transaction(async (m) => {
-      await this.users.setTotp(user.id, user.totp_secret, true, m);
-      await this.users.replaceRecoveryCodes(m, user.id, codes.map(recoveryCodeHash));
+      await this.users.with(m).setTotp(user.id, user.totp_secret, true);
+      await this.users.with(m).replaceRecoveryCodes(user.id, codes.map(recoveryCodeHash));
     });
     await this.users.useTotpStep(user.id, step);
     if (p.sessionId) await this.sessions.markTotpVerified(p.sessionId);
@@ -83,8 +83,8 @@ export class AccountService {
       throw new ProblemError('invalid_credentials', 'the one-time code is not correct', [{ field: 'code', message: 'is not correct' }]);
     }
     await this.users.transaction(async (m) => {
-      await this.users.setTotp(user.id, null, false, m);
-      await this.users.replaceRecoveryCodes(m, user.id, []);
+      await this.users.with(m).setTotp(user.id, null, false);
+      await this.users.with(m).replaceRecoveryCodes(user.id, []);
     });
   }
 }

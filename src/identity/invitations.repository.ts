@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Role } from '../common/auth/scopes';
+import { SqlRepository } from '../database/sql-repository';
 
 export interface InvitationRow {
   id: string;
@@ -20,28 +21,30 @@ const SELECT = `SELECT i.id, i.fund_id, f.slug AS fund_slug, f.name AS fund_name
 
 /** Invitations are found by the SHA-256 of their token; the token itself is shown once and never stored. */
 @Injectable()
-export class InvitationsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class InvitationsRepository extends SqlRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super(db);
+  }
 
   async create(i: { fundId: string; email: string; role: Role; tokenHash: Buffer; invitedBy: string; days: number }): Promise<InvitationRow> {
-    const [row] = await this.db.query(
+    const [row] = await this.q.query(
       `INSERT INTO invitations (fund_id, email, role, token_hash, invited_by, expires_at)
        VALUES ($1, lower($2), $3, $4, $5, now() + make_interval(days => $6)) RETURNING id`,
       [i.fundId, i.email, i.role, i.tokenHash, i.invitedBy, i.days],
     );
-    return (await this.db.query(`${SELECT} WHERE i.id = $1`, [row.id]))[0];
+    return (await this.q.query(`${SELECT} WHERE i.id = $1`, [row.id]))[0];
   }
 
-  async byTokenHash(hash: Buffer, m: EntityManager = this.db.manager, lock = false): Promise<InvitationRow | null> {
-    const rows = await m.query(`${SELECT} WHERE i.token_hash = $1${lock ? ' FOR UPDATE OF i' : ''}`, [hash]);
+  async byTokenHash(hash: Buffer, lock = false): Promise<InvitationRow | null> {
+    const rows = await this.q.query(`${SELECT} WHERE i.token_hash = $1${lock ? ' FOR UPDATE OF i' : ''}`, [hash]);
     return rows[0] ?? null;
   }
 
   async pendingOf(fundId: string): Promise<InvitationRow[]> {
-    return this.db.query(`${SELECT} WHERE i.fund_id = $1 AND i.accepted_at IS NULL AND i.expires_at > now() ORDER BY i.created_at DESC`, [fundId]);
+    return this.q.query(`${SELECT} WHERE i.fund_id = $1 AND i.accepted_at IS NULL AND i.expires_at > now() ORDER BY i.created_at DESC`, [fundId]);
   }
 
-  async markAccepted(m: EntityManager, id: string, userId: string): Promise<void> {
-    await m.query(`UPDATE invitations SET accepted_at = now(), accepted_by = $2 WHERE id = $1`, [id, userId]);
+  async markAccepted(id: string, userId: string): Promise<void> {
+    await this.q.query(`UPDATE invitations SET accepted_at = now(), accepted_by = $2 WHERE id = $1`, [id, userId]);
   }
 }

@@ -52,13 +52,13 @@ export class MembersService {
   async setRole(p: Principal, userId: string, role: Role): Promise<void> {
     const fundId = fundIdOf(p);
     await this.users.transaction(async (m) => {
-      const members = await this.users.lockMembers(m, fundId);
+      const members = await this.users.with(m).lockMembers(fundId);
       const target = members.find((x) => x.user_id === userId);
       if (!target) throw notFound(`member ${userId}`);
       if (target.role === 'admin' && role !== 'admin' && members.filter((x) => x.role === 'admin').length === 1) {
         throw new ProblemError('invalid_state', 'the fund\'s last admin cannot be demoted; make someone else admin first');
       }
-      await this.users.setRole(m, fundId, userId, role);
+      await this.users.with(m).setRole(fundId, userId, role);
     });
     this.keys.forget();
   }
@@ -67,14 +67,14 @@ export class MembersService {
   async remove(p: Principal, userId: string): Promise<{ revokedKeys: number }> {
     const fundId = fundIdOf(p);
     const revokedKeys = await this.users.transaction(async (m) => {
-      const members = await this.users.lockMembers(m, fundId);
+      const members = await this.users.with(m).lockMembers(fundId);
       const target = members.find((x) => x.user_id === userId);
       if (!target) throw notFound(`member ${userId}`);
       if (target.role === 'admin' && members.filter((x) => x.role === 'admin').length === 1) {
         throw new ProblemError('invalid_state', 'the fund\'s last admin cannot be removed; make someone else admin first');
       }
-      await this.users.removeMember(m, fundId, userId);
-      return this.keyRepo.revokeKeysOfAccountOnFund(m, target.account_id, fundId);
+      await this.users.with(m).removeMember(fundId, userId);
+      return this.keyRepo.with(m).revokeKeysOfAccountOnFund(target.account_id, fundId);
     });
     this.keys.forget();
     return { revokedKeys };
@@ -117,7 +117,7 @@ export class MembersService {
     const session = await this.auth.current(req);
     const passwordHash = session || !body.password ? null : await hashPassword(body.password);
     const userId = await this.users.transaction(async (m) => {
-      const inv = await this.usable(token, await this.invitations.byTokenHash(tokenHash(token), m, true), 'invalid_state');
+      const inv = await this.usable(token, await this.invitations.with(m).byTokenHash(tokenHash(token), true), 'invalid_state');
       let id: string;
       if (session) {
         if (session.email !== inv.email) throw new ProblemError('forbidden', `this invitation is for ${inv.email}; sign in as that person to accept it`);
@@ -129,11 +129,11 @@ export class MembersService {
             ...(passwordHash ? [] : [{ field: 'password', message: 'is required' }]),
           ]);
         }
-        if (await this.users.byEmail(inv.email, m)) throw new ProblemError('invalid_state', `${inv.email} already has an account: sign in first, then open the link again`);
-        id = (await this.users.createPerson(m, { email: inv.email, displayName: body.displayName, passwordHash, plan: 'free' })).userId;
+        if (await this.users.with(m).byEmail(inv.email)) throw new ProblemError('invalid_state', `${inv.email} already has an account: sign in first, then open the link again`);
+        id = (await this.users.with(m).createPerson({ email: inv.email, displayName: body.displayName, passwordHash, plan: 'free' })).userId;
       }
-      await this.users.grantAtLeast(m, inv.fund_id, id, inv.role);
-      await this.invitations.markAccepted(m, inv.id, id);
+      await this.users.with(m).grantAtLeast(inv.fund_id, id, inv.role);
+      await this.invitations.with(m).markAccepted(inv.id, id);
       return id;
     });
     this.keys.forget();

@@ -23,19 +23,19 @@ export async function upsertPerson(db: DataSource, spec: PersonSpec): Promise<{ 
   const users = new UsersRepository(db);
   const passwordHash = spec.password ? await hashPassword(spec.password) : null;
   return users.transaction(async (m) => {
-    const existing = await users.byEmail(spec.email, m);
+    const existing = await users.with(m).byEmail(spec.email);
     let ids: { userId: string; accountId: string };
     if (existing) {
       ids = { userId: existing.id, accountId: existing.account_id };
-      if (passwordHash) await users.setPassword(existing.id, passwordHash, m);
-      if (spec.plan) await users.setPlan(existing.id, spec.plan, m);
+      if (passwordHash) await users.with(m).setPassword(existing.id, passwordHash);
+      if (spec.plan) await users.with(m).setPlan(existing.id, spec.plan);
     } else {
-      ids = await users.createPerson(m, { email: spec.email, displayName: spec.displayName, passwordHash, plan: spec.plan ?? 'free' });
+      ids = await users.with(m).createPerson({ email: spec.email, displayName: spec.displayName, passwordHash, plan: spec.plan ?? 'free' });
     }
     if (spec.fund) {
-      const fundId = await users.fundIdBySlug(spec.fund.slug, m);
+      const fundId = await users.with(m).fundIdBySlug(spec.fund.slug);
       if (!fundId) throw new Error(`fund "${spec.fund.slug}" does not exist`);
-      await users.grantAtLeast(m, fundId, ids.userId, spec.fund.role);
+      await users.with(m).grantAtLeast(fundId, ids.userId, spec.fund.role);
     }
     return { ...ids, created: !existing };
   });

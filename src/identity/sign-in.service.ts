@@ -91,8 +91,8 @@ export class SignInService {
     if (!this.config.consoleSignup) throw new ProblemError('forbidden', 'public sign-up is turned off here; ask a fund admin for an invitation');
     const passwordHash = await hashPassword(body.password);
     const created = await this.users.transaction(async (m) => {
-      if (await this.users.byEmail(body.email, m)) return null;
-      return this.users.createPerson(m, { email: body.email, displayName: body.displayName, passwordHash, plan: 'free' });
+      if (await this.users.with(m).byEmail(body.email)) return null;
+      return this.users.with(m).createPerson({ email: body.email, displayName: body.displayName, passwordHash, plan: 'free' });
     }).catch((err: Error & { code?: string }) => (err.code === '23505' ? null : Promise.reject(err)));
     if (!created) throw new ProblemError('invalid_state', 'an account with this email already exists; sign in instead', [{ field: 'email', message: 'already registered' }]);
     await this.auth.start(req, reply, created.userId, false);

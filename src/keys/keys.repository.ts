@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Plan } from '../config/config';
 import type { Role, Scope } from '../common/auth/scopes';
+import { SqlRepository } from '../database/sql-repository';
 
 export interface KeyRow {
   id: string;
@@ -70,43 +71,45 @@ const KEY_SELECT = `
 const NOT_OAUTH = 'AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.key_id = k.id)';
 
 @Injectable()
-export class KeysRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class KeysRepository extends SqlRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super(db);
+  }
 
   async keyByHash(hash: Buffer): Promise<KeyRow | null> {
-    const rows: KeyRow[] = await this.db.query(`${KEY_SELECT} WHERE k.key_hash = $1`, [hash]);
+    const rows: KeyRow[] = await this.q.query(`${KEY_SELECT} WHERE k.key_hash = $1`, [hash]);
     return rows[0] ?? null;
   }
 
-  async keyById(id: string, m: EntityManager = this.db.manager): Promise<KeyRow | null> {
-    const rows: KeyRow[] = await m.query(`${KEY_SELECT} WHERE k.id = $1`, [id]);
+  async keyById(id: string): Promise<KeyRow | null> {
+    const rows: KeyRow[] = await this.q.query(`${KEY_SELECT} WHERE k.id = $1`, [id]);
     return rows[0] ?? null;
   }
 
   /** Every key bound to a fund (what keys:manage on that fund sees). */
   async keysOfFund(fundId: string): Promise<KeyRow[]> {
-    return this.db.query(`${KEY_SELECT} WHERE k.fund_id = $1 ${NOT_OAUTH} ORDER BY k.created_at DESC, k.id`, [fundId]);
+    return this.q.query(`${KEY_SELECT} WHERE k.fund_id = $1 ${NOT_OAUTH} ORDER BY k.created_at DESC, k.id`, [fundId]);
   }
 
   /** One identity's own keys on a fund (or its fund-less calculator keys). */
   async keysOfAccount(accountId: string, fundId: string | null): Promise<KeyRow[]> {
-    return this.db.query(
+    return this.q.query(
       `${KEY_SELECT} WHERE k.account_id = $1 AND k.fund_id IS NOT DISTINCT FROM $2 ${NOT_OAUTH} ORDER BY k.created_at DESC, k.id`,
       [accountId, fundId],
     );
   }
 
   async allKeys(): Promise<KeyRow[]> {
-    return this.db.query(`${KEY_SELECT} ORDER BY k.created_at DESC, k.id`);
+    return this.q.query(`${KEY_SELECT} ORDER BY k.created_at DESC, k.id`);
   }
 
   async fundBySlug(slug: string): Promise<{ id: string; slug: string; name: string } | null> {
-    const rows = await this.db.query('SELECT id, slug, name FROM funds WHERE slug = $1', [slug]);
+    const rows = await this.q.query('SELECT id, slug, name FROM funds WHERE slug = $1', [slug]);
     return rows[0] ?? null;
   }
 
   async slugOf(fundId: string): Promise<string | null> {
-    const rows = await this.db.query('SELECT slug FROM funds WHERE id = $1', [fundId]);
+    const rows = await this.q.query('SELECT slug FROM funds WHERE id = $1', [fundId]);
     return rows[0]?.slug ?? null;
   }
 
@@ -114,13 +117,13 @@ export class KeysRepository {
    * The shared demo key (seed:demo): owned by the service identity "demo" of the demo fund (never a
    * person, never a reviewer), fund:read on that fund only, plan free. Returns the key's id.
    */
-  async upsertDemoKey(m: EntityManager, fundId: string, k: { hash: Buffer; displayPrefix: string; lastFour: string }): Promise<string> {
-    const account = await m.query(
+  async upsertDemoKey(fundId: string, k: { hash: Buffer; displayPrefix: string; lastFour: string }): Promise<string> {
+    const account = await this.q.query(
       `INSERT INTO accounts (name, kind, owner_fund_id) VALUES ('demo', 'service', $1)
        ON CONFLICT (name) DO UPDATE SET kind = 'service', owner_fund_id = EXCLUDED.owner_fund_id, user_id = NULL RETURNING id`,
       [fundId],
     );
-    const rows = await m.query(
+    const rows = await this.q.query(
       `INSERT INTO api_keys (account_id, fund_id, name, key_hash, display_prefix, last_four, scopes, plan, is_demo)
        VALUES ($1, $2, 'Shared demo key', $3, $4, $5, ARRAY['fund:read'], 'free', true)
        ON CONFLICT (key_hash) DO UPDATE SET account_id = EXCLUDED.account_id, fund_id = EXCLUDED.fund_id,
@@ -136,8 +139,8 @@ export class KeysRepository {
   }
 
   /** The identity behind an account (for minting); a person's plan and status come from users. */
-  async identityOf(m: EntityManager, where: { accountId?: string; accountName?: string; email?: string }): Promise<IdentityRow | null> {
-    const rows = await m.query(
+  async identityOf(where: { accountId?: string; accountName?: string; email?: string }): Promise<IdentityRow | null> {
+    const rows = await this.q.query(
       `SELECT a.id AS account_id, a.name AS account_name, a.kind, a.owner_fund_id, a.user_id, u.plan, u.status
          FROM accounts a LEFT JOIN users u ON u.id = a.user_id
         WHERE ($1::uuid IS NULL OR a.id = $1) AND ($2::text IS NULL OR a.name = $2) AND ($3::text IS NULL OR u.email = lower($3))
@@ -148,14 +151,14 @@ export class KeysRepository {
   }
 
   /** A person's current role on a fund, the membership row held until the transaction ends. */
-  async lockedRole(m: EntityManager, fundId: string, userId: string): Promise<Role | null> {
-    const rows = await m.query(`SELECT role FROM fund_members WHERE fund_id = $1 AND user_id = $2 FOR SHARE`, [fundId, userId]);
+  async lockedRole(fundId: string, userId: string): Promise<Role | null> {
+    const rows = await this.q.query(`SELECT role FROM fund_members WHERE fund_id = $1 AND user_id = $2 FOR SHARE`, [fundId, userId]);
     return rows[0]?.role ?? null;
   }
 
   /** A fund's service identity by its full account name or its short name (`<fund-slug>/<name>`). */
-  async serviceAccountOfFund(m: EntityManager, fundId: string, name: string): Promise<IdentityRow | null> {
-    const rows = await m.query(
+  async serviceAccountOfFund(fundId: string, name: string): Promise<IdentityRow | null> {
+    const rows = await this.q.query(
       `SELECT a.id AS account_id, a.name AS account_name, a.kind, a.owner_fund_id, a.user_id, NULL AS plan, NULL AS status
          FROM accounts a JOIN funds f ON f.id = a.owner_fund_id
         WHERE a.kind = 'service' AND a.owner_fund_id = $1 AND (a.name = $2 OR a.name = f.slug || '/' || $2)`,
@@ -165,16 +168,16 @@ export class KeysRepository {
   }
 
   /** Revokes every key an identity holds on a fund (member removal); returns how many. */
-  async revokeKeysOfAccountOnFund(m: EntityManager, accountId: string, fundId: string): Promise<number> {
-    const [rows] = await m.query(
+  async revokeKeysOfAccountOnFund(accountId: string, fundId: string): Promise<number> {
+    const [rows] = await this.q.query(
       `UPDATE api_keys SET revoked_at = now() WHERE account_id = $1 AND fund_id = $2 AND revoked_at IS NULL RETURNING id`,
       [accountId, fundId],
     );
     return rows.length;
   }
 
-  async insertKey(k: NewKey, manager: EntityManager = this.db.manager): Promise<string> {
-    const rows = await manager.query(
+  async insertKey(k: NewKey): Promise<string> {
+    const rows = await this.q.query(
       `INSERT INTO api_keys (account_id, fund_id, name, key_hash, display_prefix, last_four, scopes, plan,
                              expires_at, created_by_key_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
@@ -186,7 +189,7 @@ export class KeysRepository {
 
   async revokeKey(id: string): Promise<boolean> {
     // TypeORM answers UPDATE with [rows, affectedCount].
-    const [rows] = await this.db.query(
+    const [rows] = await this.q.query(
       `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING id`,
       [id],
     );
@@ -195,7 +198,7 @@ export class KeysRepository {
 
   /** Written at most once a minute per key, whichever instance gets there first. */
   async touchLastUsed(id: string): Promise<void> {
-    await this.db.query(
+    await this.q.query(
       `UPDATE api_keys SET last_used_at = now()
         WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
       [id],

@@ -115,9 +115,9 @@ export class KeysService {
   async minterForPerson(who: { email?: string; accountName?: string }, fundSlug: string | null): Promise<Minter> {
     const fund = fundSlug === null ? null : await this.fundOrFail(fundSlug);
     return this.keys.transaction(async (m) => {
-      const id = await this.keys.identityOf(m, who);
+      const id = await this.keys.with(m).identityOf(who);
       if (!id || id.kind !== 'person' || !id.user_id) throw new ProblemError('not_found', `no person ${who.email ?? who.accountName}`);
-      const role = fund ? await this.keys.lockedRole(m, fund.id, id.user_id) : null;
+      const role = fund ? await this.keys.with(m).lockedRole(fund.id, id.user_id) : null;
       return { accountId: id.account_id, accountName: id.account_name, userId: id.user_id, fund,
         scopes: role ? ROLE_SCOPES[role] : [], plan: id.plan ?? 'free', expiresAt: null, keyId: null };
     });
@@ -146,11 +146,11 @@ export class KeysService {
       if (PLAN_RANK[req.plan] > PLAN_RANK[minter.plan] || PLAN_RANK[req.plan] > PLAN_RANK[owner.plan]) {
         refuse(['plan'], 'plan', () => `cannot grant plan ${req.plan}: above the caller's plan (${minter.plan}) or the owner's (${owner.plan})`);
       }
-      const id = await this.keys.insertKey({ accountId: owner.accountId, fundId: fund?.id ?? null, name: req.name, keyHash: hashKey(key),
-        displayPrefix, lastFour, scopes, plan: req.plan, expiresAt: req.expiresAt, createdByKeyId: minter.keyId }, m);
+      const id = await this.keys.with(m).insertKey({ accountId: owner.accountId, fundId: fund?.id ?? null, name: req.name, keyHash: hashKey(key),
+        displayPrefix, lastFour, scopes, plan: req.plan, expiresAt: req.expiresAt, createdByKeyId: minter.keyId });
       return { id, owner };
     });
-    const row = (await this.keys.keyById(id, within))!;
+    const row = (await (within ? this.keys.with(within) : this.keys).keyById(id))!;
     return { id, key, name: req.name, displayPrefix, lastFour, scopes, fund, plan: req.plan,
       account: { id: owner.accountId, name: owner.accountName }, expiresAt: req.expiresAt?.toISOString() ?? null,
       createdAt: row.created_at.toISOString(), row };
@@ -165,12 +165,12 @@ export class KeysService {
   /** The caller's own identity, or a service identity of the caller's fund when the caller is its admin. */
   private async targetOf(m: EntityManager, minter: Minter, account: string | undefined, fund: FundRef | null): Promise<MintTarget> {
     if (account === undefined || account === minter.accountName) {
-      const own = await this.keys.identityOf(m, { accountId: minter.accountId });
+      const own = await this.keys.with(m).identityOf({ accountId: minter.accountId });
       if (!own || (own.kind === 'person' && own.status !== 'active')) refuse(['account'], 'account', () => 'the caller\'s identity is not active');
       return { accountId: own!.account_id, accountName: own!.account_name, service: own!.kind === 'service', plan: own!.plan ?? minter.plan };
     }
-    const service = fund && minter.userId ? await this.keys.serviceAccountOfFund(m, fund.id, account) : null;
-    const role = service ? await this.keys.lockedRole(m, fund!.id, minter.userId!) : null;
+    const service = fund && minter.userId ? await this.keys.with(m).serviceAccountOfFund(fund.id, account) : null;
+    const role = service ? await this.keys.with(m).lockedRole(fund!.id, minter.userId!) : null;
     if (!service || role !== 'admin') {
       refuse(['account'], 'account', () => 'a key can only be minted into the caller\'s own identity (or, by a fund admin, a service identity of that fund)');
     }
@@ -181,7 +181,7 @@ export class KeysService {
     if (!fund) return [];
     let base: readonly Scope[];
     if (minter.userId) {
-      const role = await this.keys.lockedRole(m, fund.id, minter.userId);
+      const role = await this.keys.with(m).lockedRole(fund.id, minter.userId);
       base = role ? ROLE_SCOPES[role] : [];
     } else {
       base = minter.scopes; // a service identity minting for itself: within what it holds

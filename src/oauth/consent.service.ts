@@ -63,11 +63,11 @@ export class ConsentService {
     }
     const code = newSecret(CODE_PREFIX);
     const redirect = await this.repo.transaction(async (m) => {
-      const a = pending(UUID.test(requestId) ? await this.repo.authorization(requestId, m, true) : null);
+      const a = pending(UUID.test(requestId) ? await this.repo.with(m).authorization(requestId, true) : null);
       const client = (await this.repo.client(a.client_id))!;
       const key = await this.keys.mint(minter, { name: `${client.client_name} (OAuth app)`.slice(0, 200), scopes, plan: minter.plan, expiresAt: null }, m);
-      const grantId = await this.repo.insertGrant(m, { clientId: client.client_id, userId: person.userId!, fundId: minter.fund!.id, keyId: key.id, scopes, resource: a.resource });
-      await this.repo.decide(m, a.id, { userId: person.userId!, grantId, codeHash: hashSecret(code), codeTtlSeconds: CODE_SECONDS });
+      const grantId = await this.repo.with(m).insertGrant({ clientId: client.client_id, userId: person.userId!, fundId: minter.fund!.id, keyId: key.id, scopes, resource: a.resource });
+      await this.repo.with(m).decide(a.id, { userId: person.userId!, grantId, codeHash: hashSecret(code), codeTtlSeconds: CODE_SECONDS });
       return this.oauth.redirect(a.redirect_uri, { code, state: a.state });
     });
     return redirect;
@@ -75,8 +75,8 @@ export class ConsentService {
 
   async deny(person: Principal, requestId: string): Promise<string> {
     return this.repo.transaction(async (m) => {
-      const a = pending(UUID.test(requestId) ? await this.repo.authorization(requestId, m, true) : null);
-      await this.repo.decide(m, a.id, { userId: person.userId!, grantId: null, codeHash: null, codeTtlSeconds: 0 });
+      const a = pending(UUID.test(requestId) ? await this.repo.with(m).authorization(requestId, true) : null);
+      await this.repo.with(m).decide(a.id, { userId: person.userId!, grantId: null, codeHash: null, codeTtlSeconds: 0 });
       return this.oauth.redirect(a.redirect_uri, { error: 'access_denied', error_description: 'the person declined', state: a.state });
     });
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Scope } from '../common/auth/scopes';
+import { SqlRepository } from '../database/sql-repository';
 
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
 
@@ -73,20 +74,22 @@ const TOKEN_SELECT = `
 
 /** SQL of the authorization server: clients, pending authorizations, grants (connected apps), tokens. */
 @Injectable()
-export class OAuthRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class OAuthRepository extends SqlRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super(db);
+  }
 
   transaction<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(work);
   }
 
   async client(clientId: string): Promise<ClientRow | null> {
-    const rows: ClientRow[] = await this.db.query('SELECT * FROM oauth_clients WHERE client_id = $1', [clientId]);
+    const rows: ClientRow[] = await this.q.query('SELECT * FROM oauth_clients WHERE client_id = $1', [clientId]);
     return rows[0] ?? null;
   }
 
   async insertClient(c: Omit<ClientRow, 'created_at' | 'fetched_at'>, fetched: boolean): Promise<void> {
-    await this.db.query(
+    await this.q.query(
       `INSERT INTO oauth_clients (client_id, kind, client_name, redirect_uris, token_endpoint_auth_method, client_secret_hash, client_uri, fetched_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $8 THEN now() END)
        ON CONFLICT (client_id) DO UPDATE SET client_name = EXCLUDED.client_name, redirect_uris = EXCLUDED.redirect_uris,
@@ -97,7 +100,7 @@ export class OAuthRepository {
   }
 
   async insertAuthorization(a: { clientId: string; redirectUri: string; codeChallenge: string; state: string | null; scope: string[]; resource: string; ttlSeconds: number }): Promise<string> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `INSERT INTO oauth_authorizations (client_id, redirect_uri, code_challenge, state, scope, resource, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7)) RETURNING id`,
       [a.clientId, a.redirectUri, a.codeChallenge, a.state, a.scope, a.resource, a.ttlSeconds],
@@ -106,8 +109,8 @@ export class OAuthRepository {
   }
 
   /** The pending request, row-locked when `m` is a transaction (a consent decides it once). */
-  async authorization(id: string, m: EntityManager = this.db.manager, lock = false): Promise<AuthorizationRow | null> {
-    const rows: AuthorizationRow[] = await m.query(
+  async authorization(id: string, lock = false): Promise<AuthorizationRow | null> {
+    const rows: AuthorizationRow[] = await this.q.query(
       `SELECT id, client_id, redirect_uri, code_challenge, state, scope, resource, created_at, expires_at, decided_at, user_id, grant_id,
               code_expires_at, code_used_at
          FROM oauth_authorizations WHERE id = $1 ${lock ? 'FOR UPDATE' : ''}`,
@@ -116,8 +119,8 @@ export class OAuthRepository {
     return rows[0] ?? null;
   }
 
-  async decide(m: EntityManager, id: string, d: { userId: string; grantId: string | null; codeHash: Buffer | null; codeTtlSeconds: number }): Promise<void> {
-    await m.query(
+  async decide(id: string, d: { userId: string; grantId: string | null; codeHash: Buffer | null; codeTtlSeconds: number }): Promise<void> {
+    await this.q.query(
       `UPDATE oauth_authorizations SET decided_at = now(), user_id = $2, grant_id = $3, code_hash = $4,
               code_expires_at = CASE WHEN $4::bytea IS NULL THEN NULL ELSE now() + make_interval(secs => $5) END
         WHERE id = $1`,
@@ -126,8 +129,8 @@ export class OAuthRepository {
   }
 
   /** The authorization a code belongs to, locked; the caller marks the code used in the same transaction. */
-  async authorizationByCode(m: EntityManager, codeHash: Buffer): Promise<(AuthorizationRow & { code_hash: Buffer }) | null> {
-    const rows = await m.query(
+  async authorizationByCode(codeHash: Buffer): Promise<(AuthorizationRow & { code_hash: Buffer }) | null> {
+    const rows = await this.q.query(
       `SELECT id, client_id, redirect_uri, code_challenge, resource, grant_id, code_hash, code_expires_at, code_used_at
          FROM oauth_authorizations WHERE code_hash = $1 FOR UPDATE`,
       [codeHash],
@@ -135,46 +138,46 @@ export class OAuthRepository {
     return rows[0] ?? null;
   }
 
-  async markCodeUsed(m: EntityManager, id: string): Promise<void> {
-    await m.query('UPDATE oauth_authorizations SET code_used_at = now() WHERE id = $1', [id]);
+  async markCodeUsed(id: string): Promise<void> {
+    await this.q.query('UPDATE oauth_authorizations SET code_used_at = now() WHERE id = $1', [id]);
   }
 
-  async insertGrant(m: EntityManager, g: { clientId: string; userId: string; fundId: string; keyId: string; scopes: readonly Scope[]; resource: string }): Promise<string> {
-    const rows = await m.query(
+  async insertGrant(g: { clientId: string; userId: string; fundId: string; keyId: string; scopes: readonly Scope[]; resource: string }): Promise<string> {
+    const rows = await this.q.query(
       `INSERT INTO oauth_grants (client_id, user_id, fund_id, key_id, scopes, resource) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
       [g.clientId, g.userId, g.fundId, g.keyId, g.scopes, g.resource],
     );
     return rows[0].id;
   }
 
-  async grantScopes(m: EntityManager, grantId: string): Promise<Scope[]> {
-    const [grant] = await m.query('SELECT scopes FROM oauth_grants WHERE id = $1', [grantId]);
+  async grantScopes(grantId: string): Promise<Scope[]> {
+    const [grant] = await this.q.query('SELECT scopes FROM oauth_grants WHERE id = $1', [grantId]);
     return grant.scopes as Scope[];
   }
 
-  async insertToken(m: EntityManager, t: { hash: Buffer; kind: 'access' | 'refresh'; grantId: string; familyId: string; ttlSeconds: number }): Promise<void> {
-    await m.query(
+  async insertToken(t: { hash: Buffer; kind: 'access' | 'refresh'; grantId: string; familyId: string; ttlSeconds: number }): Promise<void> {
+    await this.q.query(
       `INSERT INTO oauth_tokens (token_hash, kind, grant_id, family_id, expires_at) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
       [t.hash, t.kind, t.grantId, t.familyId, t.ttlSeconds],
     );
   }
 
-  async token(hash: Buffer, m: EntityManager = this.db.manager, lock = false): Promise<TokenRow | null> {
-    const rows: TokenRow[] = await m.query(`${TOKEN_SELECT} WHERE t.token_hash = $1 ${lock ? 'FOR UPDATE OF t' : ''}`, [hash]);
+  async token(hash: Buffer, lock = false): Promise<TokenRow | null> {
+    const rows: TokenRow[] = await this.q.query(`${TOKEN_SELECT} WHERE t.token_hash = $1 ${lock ? 'FOR UPDATE OF t' : ''}`, [hash]);
     return rows[0] ?? null;
   }
 
-  async markTokenUsed(m: EntityManager, hash: Buffer): Promise<void> {
-    await m.query('UPDATE oauth_tokens SET used_at = now() WHERE token_hash = $1', [hash]);
+  async markTokenUsed(hash: Buffer): Promise<void> {
+    await this.q.query('UPDATE oauth_tokens SET used_at = now() WHERE token_hash = $1', [hash]);
   }
 
   async revokeToken(hash: Buffer): Promise<void> {
-    await this.db.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE token_hash = $1', [hash]);
+    await this.q.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE token_hash = $1', [hash]);
   }
 
   /** Reuse detected (a rotated refresh token, a code used twice): every token of the family ends. */
-  async revokeFamily(familyId: string, m: EntityManager = this.db.manager): Promise<void> {
-    await m.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE family_id = $1', [familyId]);
+  async revokeFamily(familyId: string): Promise<void> {
+    await this.q.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE family_id = $1', [familyId]);
   }
 
   async revokeFamilyOfAuthorization(authorizationId: string): Promise<void> {
@@ -183,14 +186,14 @@ export class OAuthRepository {
 
   /** Written at most once a minute per grant. */
   async touchGrant(grantId: string): Promise<void> {
-    await this.db.query(
+    await this.q.query(
       `UPDATE oauth_grants SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
       [grantId],
     );
   }
 
   async grantsOfUser(userId: string): Promise<GrantView[]> {
-    return this.db.query(
+    return this.q.query(
       `SELECT g.id, g.client_id, c.client_name, c.kind AS client_kind, c.redirect_uris, f.slug AS fund_slug, f.name AS fund_name,
               g.scopes, g.created_at, greatest(g.last_used_at, k.last_used_at) AS last_used_at, g.revoked_at
          FROM oauth_grants g JOIN oauth_clients c ON c.client_id = g.client_id JOIN funds f ON f.id = g.fund_id

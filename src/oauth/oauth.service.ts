@@ -97,7 +97,7 @@ export class OAuthService {
     if (!code || !isWellFormedSecret(code, CODE_PREFIX)) throw new OAuthError('invalid_grant', 'the code is not valid');
     if (!verifier || !PKCE_VERIFIER.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier is required (43 to 128 characters)');
     const outcome = await this.repo.transaction(async (m) => {
-      const a = await this.repo.authorizationByCode(m, hashSecret(code));
+      const a = await this.repo.with(m).authorizationByCode(hashSecret(code));
       if (!a || a.client_id !== client.client_id) return { error: 'the code is not valid' };
       // A code used twice: someone else has it; the tokens it gave are revoked (RFC 6749 §4.1.2).
       if (a.code_used_at) return { error: 'the code was already used; the tokens it gave are revoked', reused: a.id };
@@ -106,7 +106,7 @@ export class OAuthService {
       const resource = str(body, 'resource');
       if (resource !== undefined && resource !== a.resource) return { error: 'resource does not match the authorization request', code: 'invalid_target' };
       if (!samePkce(verifier, a.code_challenge)) return { error: 'code_verifier does not match the code_challenge' };
-      await this.repo.markCodeUsed(m, a.id);
+      await this.repo.with(m).markCodeUsed(a.id);
       return { tokens: await this.issue(m, a.grant_id!, a.id) };
     });
     if ('reused' in outcome && outcome.reused) await this.repo.revokeFamily(outcome.reused);
@@ -119,14 +119,14 @@ export class OAuthService {
     const raw = str(body, 'refresh_token');
     if (!raw || !isWellFormedSecret(raw, REFRESH_PREFIX)) throw new OAuthError('invalid_grant', 'the refresh token is not valid');
     const outcome = await this.repo.transaction(async (m) => {
-      const t = await this.repo.token(hashSecret(raw), m, true);
+      const t = await this.repo.with(m).token(hashSecret(raw), true);
       if (!t || t.kind !== 'refresh' || t.client_id !== client.client_id) return { error: 'the refresh token is not valid' };
       if (t.used_at) return { error: 'the refresh token was already used; every token of this sign-in is revoked', reused: t.family_id };
       if (t.revoked_at || t.grant_revoked_at) return { error: 'the refresh token has been revoked' };
       if (t.expires_at.getTime() <= Date.now()) return { error: 'the refresh token has expired' };
       const resource = str(body, 'resource');
       if (resource !== undefined && resource !== t.resource) return { error: 'resource does not match the grant', code: 'invalid_target' };
-      await this.repo.markTokenUsed(m, t.token_hash);
+      await this.repo.with(m).markTokenUsed(t.token_hash);
       return { tokens: await this.issue(m, t.grant_id, t.family_id) };
     });
     if ('reused' in outcome && outcome.reused) await this.repo.revokeFamily(outcome.reused);
@@ -137,9 +137,9 @@ export class OAuthService {
   private async issue(m: EntityManager, grantId: string, familyId: string): Promise<TokenResponse> {
     const access = newSecret(ACCESS_PREFIX);
     const refresh = newSecret(REFRESH_PREFIX);
-    await this.repo.insertToken(m, { hash: hashSecret(access), kind: 'access', grantId, familyId, ttlSeconds: ACCESS_TOKEN_SECONDS });
-    await this.repo.insertToken(m, { hash: hashSecret(refresh), kind: 'refresh', grantId, familyId, ttlSeconds: REFRESH_TOKEN_SECONDS });
-    const scopes = await this.repo.grantScopes(m, grantId);
+    await this.repo.with(m).insertToken({ hash: hashSecret(access), kind: 'access', grantId, familyId, ttlSeconds: ACCESS_TOKEN_SECONDS });
+    await this.repo.with(m).insertToken({ hash: hashSecret(refresh), kind: 'refresh', grantId, familyId, ttlSeconds: REFRESH_TOKEN_SECONDS });
+    const scopes = await this.repo.with(m).grantScopes(grantId);
     return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refresh, scope: scopes.join(' ') };
   }
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../database/queryable';
+import { SqlRepository } from '../database/sql-repository';
 
 export interface IdempotencyRow {
   fingerprint: string;
@@ -11,8 +11,7 @@ export interface IdempotencyRow {
  * Idempotency-Key rows, unique per (API key, Idempotency-Key). Built over the DataSource; `complete`
  * runs in the transaction that produced the answer, so it takes that transaction's manager.
  */
-export class IdempotencyRepository {
-  constructor(private readonly q: Queryable) {}
+export class IdempotencyRepository extends SqlRepository {
 
   /**
    * Takes the key (a new row, an expired one, or one whose holder has held it `staleSeconds` with the

@@ -74,7 +74,7 @@ export class IdempotencyService {
 
   /** Records the response in the transaction that produced it; refuses if the claim was lost. */
   async complete(m: EntityManager, keyId: string, key: string, token: string, status: number, body: unknown): Promise<void> {
-    const completed = await new IdempotencyRepository(m).complete(keyId, key, token, status, body);
+    const completed = await this.rows.with(m).complete(keyId, key, token, status, body);
     if (!completed) throw new ProblemError('idempotency_in_progress', 'the Idempotency-Key was taken over by another request; retry to get its answer');
   }
 

@@ -16,12 +16,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Publishing a complete NAV run: the mark and nav.published are written in one transaction. */
 @Injectable()
 export class NavPublicationService {
-  constructor(@InjectDataSource() private readonly db: DataSource, private readonly outbox: EventOutbox) {}
+  private readonly runs: NavRunRepository;
+
+  constructor(@InjectDataSource() private readonly db: DataSource, private readonly outbox: EventOutbox) {
+    this.runs = new NavRunRepository(db);
+  }
 
   async publish(p: Principal, navRunId: string): Promise<NavPublicationDto> {
     const fundId = fundIdOf(p);
     return this.db.transaction(async (m) => {
-      const runs = new NavRunRepository(m);
+      const runs = this.runs.with(m);
       const found = UUID.test(navRunId) ? await runs.lockForPublication(fundId, navRunId) : null;
       if (!found) throw notFound(`NAV run ${navRunId}`);
       if (found.status !== 'complete') throw new ProblemError('invalid_state', `NAV run ${navRunId} is ${found.status}; only a complete run can be published`);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../database/queryable';
 import type { JournalEntryDraft } from '../fund/ledger/journal-entry';
 import { JournalRepository } from '../fund/ledger/journal.repository';
 import type { DealingFrequency } from '../fund/reporting/dealing-calendar';
+import { SqlRepository } from '../database/sql-repository';
 
 export interface DistributedReport {
   id: string;
@@ -16,8 +16,7 @@ export interface DistributedReport {
  * inside the approval transaction) and the writes approval makes. Built over the DataSource when a
  * proposal is staged and over the transaction's manager when it is approved.
  */
-export class ProposalBooksRepository {
-  constructor(private readonly q: Queryable) {}
+export class ProposalBooksRepository extends SqlRepository {
 
   async unknownAccounts(fundId: string, codes: string[]): Promise<string[]> {
     const rows: { code: string }[] = await this.q.query(

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Role } from '../common/auth/scopes';
 import type { ProposalKind } from './dto/proposal.dto';
 import type { KindedPayload, ProposalPayload } from './kinds';
+import { SqlRepository } from '../database/sql-repository';
 
 /** A proposal row; `kind` and `payload` are the discriminated pair of its kind. */
 export type ProposalRow = ProposalRowBase & KindedPayload;
@@ -32,11 +33,13 @@ const COLUMNS = `id, fund_id, kind, status, payload, proposed_by_account_id, pro
 
 /** Fund-scoped proposal queries. */
 @Injectable()
-export class ProposalsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class ProposalsRepository extends SqlRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super(db);
+  }
 
-  async insert(m: EntityManager, p: { id: string; fundId: string; kind: ProposalKind; payload: ProposalPayload; accountId: string; keyId: string }): Promise<ProposalRow> {
-    const rows = await m.query(
+  async insert(p: { id: string; fundId: string; kind: ProposalKind; payload: ProposalPayload; accountId: string; keyId: string }): Promise<ProposalRow> {
+    const rows = await this.q.query(
       `INSERT INTO proposals (id, fund_id, kind, status, payload, proposed_by_account_id, proposed_by_key_id, created_at)
        VALUES ($1, $2, $3, 'pending', $4, $5, $6, clock_timestamp()) RETURNING ${COLUMNS}`,
       [p.id, p.fundId, p.kind, JSON.stringify(p.payload), p.accountId, p.keyId],
@@ -45,18 +48,18 @@ export class ProposalsRepository {
   }
 
   async ofFund(fundId: string, id: string): Promise<ProposalRow | null> {
-    const rows = await this.db.query(`SELECT ${COLUMNS} FROM proposals WHERE fund_id = $1 AND id = $2`, [fundId, id]);
+    const rows = await this.q.query(`SELECT ${COLUMNS} FROM proposals WHERE fund_id = $1 AND id = $2`, [fundId, id]);
     return rows[0] ?? null;
   }
 
-  async lockOfFund(m: EntityManager, fundId: string, id: string): Promise<ProposalRow | null> {
-    const rows = await m.query(`SELECT ${COLUMNS} FROM proposals WHERE fund_id = $1 AND id = $2 FOR UPDATE`, [fundId, id]);
+  async lockOfFund(fundId: string, id: string): Promise<ProposalRow | null> {
+    const rows = await this.q.query(`SELECT ${COLUMNS} FROM proposals WHERE fund_id = $1 AND id = $2 FOR UPDATE`, [fundId, id]);
     return rows[0] ?? null;
   }
 
   /** Most recent first, keyset on (created_at, id): a page costs the same at any depth. */
   async pageOfFund(fundId: string, status: string | null, limit: number, after: { createdAt: string; id: string } | null): Promise<ProposalRow[]> {
-    return this.db.query(
+    return this.q.query(
       `SELECT ${COLUMNS} FROM proposals
         WHERE fund_id = $1 AND ($2::text IS NULL OR status = $2)
           AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
@@ -65,8 +68,8 @@ export class ProposalsRepository {
     );
   }
 
-  async decide(m: EntityManager, id: string, d: { status: 'approved' | 'rejected'; accountId: string; keyId: string | null; userId: string | null; note: string | null; executionRef: string | null }): Promise<ProposalRow> {
-    const [rows] = await m.query(
+  async decide(id: string, d: { status: 'approved' | 'rejected'; accountId: string; keyId: string | null; userId: string | null; note: string | null; executionRef: string | null }): Promise<ProposalRow> {
+    const [rows] = await this.q.query(
       `UPDATE proposals SET status = $2, decided_at = clock_timestamp(), decided_by_account_id = $3, decided_by_key_id = $4,
               decided_by_user_id = $7, decision_note = $5, execution_ref = $6
         WHERE id = $1 AND status = 'pending' RETURNING ${COLUMNS}`,
@@ -76,9 +79,9 @@ export class ProposalsRepository {
   }
 
   /** The checker's standing NOW: role on the fund (membership row held) and whether the fund wants TOTP. */
-  async checkerFacts(m: EntityManager, fundId: string, userId: string): Promise<{ role: Role | null; requiresTotp: boolean }> {
-    const [fund] = await m.query(`SELECT approval_requires_totp FROM funds WHERE id = $1`, [fundId]);
-    const member = await m.query(`SELECT role FROM fund_members WHERE fund_id = $1 AND user_id = $2 FOR SHARE`, [fundId, userId]);
+  async checkerFacts(fundId: string, userId: string): Promise<{ role: Role | null; requiresTotp: boolean }> {
+    const [fund] = await this.q.query(`SELECT approval_requires_totp FROM funds WHERE id = $1`, [fundId]);
+    const member = await this.q.query(`SELECT role FROM fund_members WHERE fund_id = $1 AND user_id = $2 FOR SHARE`, [fundId, userId]);
     return { role: member[0]?.role ?? null, requiresTotp: fund?.approval_requires_totp === true };
   }
 }

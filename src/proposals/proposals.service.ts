@@ -62,7 +62,7 @@ export class ProposalsService {
     record: ((m: EntityManager, rec: ProposalDto) => Promise<void>) | null): Promise<ProposalDto> {
     const payload = await validateProposal(this.db, fundId, request);
     return this.db.transaction(async (m) => {
-      const row = await this.repo.insert(m, { id: randomUUID(), fundId, kind: request.kind, payload, accountId: p.accountId, keyId: keyIdOf(p) });
+      const row = await this.repo.with(m).insert({ id: randomUUID(), fundId, kind: request.kind, payload, accountId: p.accountId, keyId: keyIdOf(p) });
       const view = proposalView(row);
       if (record) await record(m, view);
       return view;
@@ -92,7 +92,7 @@ export class ProposalsService {
   }
 
   private async lockForDecision(m: EntityManager, p: Principal, id: string, approving: boolean): Promise<ProposalRow> {
-    const row = UUID.test(id) ? await this.repo.lockOfFund(m, fundIdOf(p), id) : null;
+    const row = UUID.test(id) ? await this.repo.with(m).lockOfFund(fundIdOf(p), id) : null;
     if (!row) throw notFound(`proposal ${id}`);
     await this.assertChecker(m, p, row, approving);
     if (row.status !== 'pending') throw new ProblemError('invalid_state', `proposal ${id} was already ${row.status}`);
@@ -110,7 +110,7 @@ export class ProposalsService {
     if (row.proposed_by_account_id === p.accountId || row.proposed_by_user_id === p.userId) {
       refuse('you staged this proposal (with one of your keys): another person must approve or reject it');
     }
-    const facts = await this.repo.checkerFacts(m, row.fund_id, p.userId!);
+    const facts = await this.repo.with(m).checkerFacts(row.fund_id, p.userId!);
     if (facts.role !== 'manager' && facts.role !== 'admin') {
       refuse(`deciding proposals needs the manager or admin role on this fund; your role is ${facts.role ?? 'none'}`);
     }
@@ -125,7 +125,7 @@ export class ProposalsService {
     return this.db.transaction(async (m) => {
       const row = await this.lockForDecision(m, p, id, true);
       const execution = await executeProposal(m, row.fund_id, row.id, row);
-      const decided = await this.repo.decide(m, row.id, { status: 'approved', accountId: p.accountId, keyId: p.keyId, userId: p.userId, note, executionRef: execution.executionRef });
+      const decided = await this.repo.with(m).decide(row.id, { status: 'approved', accountId: p.accountId, keyId: p.keyId, userId: p.userId, note, executionRef: execution.executionRef });
       const view = proposalView(decided);
       await this.outbox.emit(m, row.fund_id, 'proposal.approved', {
         proposalId: view.id, kind: view.kind, status: view.status, payload: view.payload, proposedBy: view.proposedBy,
@@ -143,7 +143,7 @@ export class ProposalsService {
   async reject(p: Principal, id: string, reason: string): Promise<ProposalDto> {
     return this.db.transaction(async (m) => {
       const row = await this.lockForDecision(m, p, id, false);
-      const decided = await this.repo.decide(m, row.id, { status: 'rejected', accountId: p.accountId, keyId: p.keyId, userId: p.userId, note: reason, executionRef: null });
+      const decided = await this.repo.with(m).decide(row.id, { status: 'rejected', accountId: p.accountId, keyId: p.keyId, userId: p.userId, note: reason, executionRef: null });
       const view = proposalView(decided);
       await this.outbox.emit(m, row.fund_id, 'proposal.rejected', {
         proposalId: view.id, kind: view.kind, status: view.status, payload: view.payload, proposedBy: view.proposedBy,

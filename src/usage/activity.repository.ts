@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { SqlRepository } from '../database/sql-repository';
 
 export interface ActivityRecord {
   occurredAt: Date;
@@ -48,13 +49,15 @@ const subject = (who: UsageSubject) => (who.sessionUserId === null
   : `(key_id = ANY($1::uuid[]) OR (key_id IS NULL AND user_id = $2::uuid))`);
 
 @Injectable()
-export class ActivityRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class ActivityRepository extends SqlRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super(db);
+  }
 
   /** One statement per batch: the rows travel as one JSON document (serialized natively) and are unpacked server-side. */
   async insertMany(batch: ActivityRecord[]): Promise<void> {
     if (batch.length === 0) return;
-    await this.db.query(
+    await this.q.query(
       `INSERT INTO activity_log (occurred_at, request_id, key_id, account_id, user_id, fund_id, method, route, tool, status,
                                  duration_ms, client_ip, user_agent)
        SELECT "occurredAt", "requestId", "keyId", "accountId", "userId", "fundId", method, route, tool, status,
@@ -65,32 +68,32 @@ export class ActivityRepository {
     );
   }
 
-  async usageByDay(who: UsageSubject, from: string, to: string) {
-    return this.db.query(
+  async usageByDay(who: UsageSubject, from: string, to: string): Promise<{ date: string; requests: number; errors: number }[]> {
+    return this.q.query(
       `SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS requests,
               count(*) FILTER (WHERE status >= 400)::int AS errors
          FROM activity_log
         WHERE ${subject(who)} AND occurred_at >= $3::date AND occurred_at < ($4::date + 1)
         GROUP BY 1 ORDER BY 1`,
       [who.keyIds, who.sessionUserId, from, to],
-    ) as Promise<{ date: string; requests: number; errors: number }[]>;
+    );
   }
 
-  async usageByRoute(who: UsageSubject, from: string, to: string) {
-    return this.db.query(
+  async usageByRoute(who: UsageSubject, from: string, to: string): Promise<{ method: string; route: string; requests: number; errors: number }[]> {
+    return this.q.query(
       `SELECT method, route, count(*)::int AS requests, count(*) FILTER (WHERE status >= 400)::int AS errors
          FROM activity_log
         WHERE ${subject(who)} AND occurred_at >= $3::date AND occurred_at < ($4::date + 1)
         GROUP BY method, route ORDER BY requests DESC, route, method`,
       [who.keyIds, who.sessionUserId, from, to],
-    ) as Promise<{ method: string; route: string; requests: number; errors: number }[]>;
+    );
   }
 
   /** Keyset page, newest first, restricted to the given keys (and a person's console requests). */
   /** `only.route` matches the route template or the MCP tool name exactly; `only.status` the HTTP status. */
   async activityPage(who: UsageSubject, from: Date | null, to: Date | null, only: { route: string | null; status: number | null },
     after: { occurredAt: string; id: string } | null, limit: number): Promise<ActivityRow[]> {
-    return this.db.query(
+    return this.q.query(
       `SELECT id::text, occurred_at, request_id, key_id, account_id, user_id, fund_id, method, route, tool, status,
               duration_ms, client_ip, user_agent
          FROM activity_log

@@ -1,6 +1,6 @@
-import type { Queryable } from '../database/queryable';
 import { TEST_EVENT_TYPE } from './event-types';
 import type { SendResult } from './sender';
+import { SqlRepository } from '../database/sql-repository';
 
 /** PostgreSQL LISTEN/NOTIFY channel: an event was committed to the outbox of this database. */
 export const OUTBOX_CHANNEL = 'fundgate_outbox';
@@ -34,8 +34,7 @@ export interface DeliveryFacts {
  * lost-job sweep (outbox dispatcher), and each attempt's claim and outcome (delivery processor).
  * Built over the DataSource, or over the enqueue transaction's manager.
  */
-export class DeliveriesRepository {
-  constructor(private readonly q: Queryable) {}
+export class DeliveriesRepository extends SqlRepository {
 
   /** An outbox event, in the caller's transaction; the NOTIFY is delivered when (and only if) it commits. */
   async insertEvent(e: { id: string; fundId: string; type: string; body: string; onlySubscriptionId: string | null; createdAt: string }): Promise<void> {

@@ -158,7 +158,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
     if (!queue) return 0;
     const attempts = this.config.webhookRetryDelaysMs.length + 1;
     return this.db.transaction(async (m) => {
-      const deliveries = new DeliveriesRepository(m);
+      const deliveries = this.deliveries.with(m);
       const due = await deliveries.lockDueForEnqueue(BATCH);
       if (due.length === 0) return 0;
       // BullMQ waits for a connection that may never come; give up and keep the rows instead.

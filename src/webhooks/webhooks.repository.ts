@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { SqlRepository } from '../database/sql-repository';
 
 export interface SubscriptionRow {
   id: string;
@@ -44,11 +45,13 @@ export interface AttemptRow {
 
 /** Fund-scoped, intention-named queries for subscriptions and their deliveries. */
 @Injectable()
-export class WebhooksRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class WebhooksRepository extends SqlRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super(db);
+  }
 
   async insertSubscription(s: { id: string; fundId: string; url: string; eventTypes: string[]; description: string | null; secret: string; keyId: string | null; userId: string | null }): Promise<SubscriptionRow> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `INSERT INTO webhook_subscriptions (id, fund_id, url, event_types, description, signing_secret, created_by_key_id, created_by_user_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
       [s.id, s.fundId, s.url, s.eventTypes, s.description, s.secret, s.keyId, s.userId],
@@ -57,16 +60,16 @@ export class WebhooksRepository {
   }
 
   async subscriptionsOfFund(fundId: string): Promise<SubscriptionRow[]> {
-    return this.db.query(`SELECT * FROM webhook_subscriptions WHERE fund_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`, [fundId]);
+    return this.q.query(`SELECT * FROM webhook_subscriptions WHERE fund_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`, [fundId]);
   }
 
   async subscriptionOfFund(fundId: string, id: string): Promise<SubscriptionRow | null> {
-    const rows = await this.db.query(`SELECT * FROM webhook_subscriptions WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL`, [fundId, id]);
+    const rows = await this.q.query(`SELECT * FROM webhook_subscriptions WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL`, [fundId, id]);
     return rows[0] ?? null;
   }
 
   async updateSubscription(fundId: string, id: string, patch: { url?: string; eventTypes?: string[]; description?: string | null; enabled?: boolean }): Promise<SubscriptionRow | null> {
-    const [rows] = await this.db.query(
+    const [rows] = await this.q.query(
       `UPDATE webhook_subscriptions SET
          url = COALESCE($3, url),
          event_types = COALESCE($4, event_types),
@@ -81,7 +84,7 @@ export class WebhooksRepository {
   }
 
   async deleteSubscription(fundId: string, id: string): Promise<boolean> {
-    const [, count] = await this.db.query(
+    const [, count] = await this.q.query(
       `UPDATE webhook_subscriptions SET deleted_at = now(), enabled = false, updated_at = now() WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL`,
       [fundId, id],
     );
@@ -90,7 +93,7 @@ export class WebhooksRepository {
 
   /** The old secret keeps signing until `overlapUntil`; the new one signs from now on. */
   async rotateSecret(fundId: string, id: string, secret: string, overlapUntil: Date): Promise<SubscriptionRow | null> {
-    const [rows] = await this.db.query(
+    const [rows] = await this.q.query(
       `UPDATE webhook_subscriptions SET previous_signing_secret = signing_secret, previous_secret_expires_at = $4,
          signing_secret = $3, updated_at = now()
        WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *`,
@@ -100,7 +103,7 @@ export class WebhooksRepository {
   }
 
   async deliveriesOfSubscription(subscriptionId: string, limit: number, after: { createdAt: string; id: string } | null): Promise<DeliveryRow[]> {
-    return this.db.query(
+    return this.q.query(
       `SELECT d.id, d.event_id, e.type AS event_type, d.subscription_id, d.status, d.attempt_count, d.created_at,
               d.created_at::text AS created_key, d.last_attempt_at, d.completed_at
          FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
@@ -113,7 +116,7 @@ export class WebhooksRepository {
 
   async attemptsOf(deliveryIds: string[]): Promise<AttemptRow[]> {
     if (deliveryIds.length === 0) return [];
-    return this.db.query(
+    return this.q.query(
       `SELECT delivery_id, attempt_no, attempted_at, status_code, latency_ms, error, response_snippet
          FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, attempt_no`,
       [deliveryIds],
@@ -121,7 +124,7 @@ export class WebhooksRepository {
   }
 
   async deliveryOfSubscription(subscriptionId: string, deliveryId: string): Promise<DeliveryRow | null> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `SELECT d.id, d.event_id, e.type AS event_type, d.subscription_id, d.status, d.attempt_count, d.created_at,
               d.last_attempt_at, d.completed_at
          FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
@@ -133,7 +136,7 @@ export class WebhooksRepository {
 
   /** A manual retry starts a new generation of the delivery; the dispatcher enqueues it. */
   async requeueDelivery(subscriptionId: string, deliveryId: string): Promise<boolean> {
-    const [, count] = await this.db.query(
+    const [, count] = await this.q.query(
       `UPDATE webhook_deliveries SET status = 'pending', generation = generation + 1, enqueued_at = NULL,
               claimed_until = NULL, completed_at = NULL
         WHERE subscription_id = $1 AND id = $2 AND status IN ('failed', 'cancelled')`,

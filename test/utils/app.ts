@@ -74,15 +74,15 @@ export async function ensurePerson(app: TestApp, accountName: string, plan: Plan
     let person = existing;
     if (!person) {
       const email = accountName.includes('@') ? accountName.toLowerCase() : `${accountName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(3).toString('hex')}@test.invalid`;
-      const ids = await users.createPerson(m, { email, displayName: accountName, passwordHash: password ? await hashPassword(password) : null, plan, accountName });
+      const ids = await users.with(m).createPerson({ email, displayName: accountName, passwordHash: password ? await hashPassword(password) : null, plan, accountName });
       person = { ...ids, email, plan };
     } else if (PLANS.indexOf(plan) > PLANS.indexOf(person.plan)) {
-      await users.setPlan(person.userId, plan, m);
+      await users.with(m).setPlan(person.userId, plan);
     }
     if (fundSlug && role) {
       const [fund] = await m.query(`SELECT id FROM funds WHERE slug = $1`, [fundSlug]);
       if (!fund) throw new Error(`fund ${fundSlug} does not exist`);
-      await users.grantAtLeast(m, fund.id, person.userId, role);
+      await users.with(m).grantAtLeast(fund.id, person.userId, role);
     }
     return { userId: person.userId, accountId: person.accountId, email: person.email };
   });

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { orderedRead } from '../common/ordered-read.repository';
 import { JournalRepository } from '../../fund/ledger/journal.repository';
+import { SqlRepository } from '../../database/sql-repository';
 
 export interface AccountRow {
   code: string;
@@ -39,15 +40,17 @@ export interface LinePosition {
 
 /** Ledger reads, always fund-scoped; sums are computed by PostgreSQL over numeric (exact). */
 @Injectable()
-export class LedgerRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class LedgerRepository extends SqlRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super(db);
+  }
 
   chartOfAccounts(fundId: string): Promise<AccountRow[]> {
-    return this.db.query(`SELECT code, name, account_type, normal_balance FROM chart_of_accounts WHERE fund_id = $1 ORDER BY code`, [fundId]);
+    return this.q.query(`SELECT code, name, account_type, normal_balance FROM chart_of_accounts WHERE fund_id = $1 ORDER BY code`, [fundId]);
   }
 
   async latestEntryDate(fundId: string): Promise<string | null> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `SELECT to_char(entry_date, 'YYYY-MM-DD') AS d FROM journal_lines WHERE fund_id = $1 ORDER BY entry_date DESC LIMIT 1`,
       [fundId],
     );
@@ -61,7 +64,7 @@ export class LedgerRepository {
 
   /** Debit and credit totals per account for every line dated on or before `asOf`. */
   balancesAsOf(fundId: string, asOf: string): Promise<{ account_code: string; debit: string; credit: string }[]> {
-    return this.db.query(
+    return this.q.query(
       `SELECT account_code, sum(debit)::text AS debit, sum(credit)::text AS credit
          FROM journal_lines WHERE fund_id = $1 AND entry_date <= $2::date
         GROUP BY account_code`,
@@ -70,7 +73,7 @@ export class LedgerRepository {
   }
 
   async journalWindowTotals(fundId: string, from: string, to: string): Promise<{ line_count: number; debits: string; credits: string }> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `SELECT count(*)::int AS line_count, COALESCE(sum(debit), 0)::text AS debits, COALESCE(sum(credit), 0)::text AS credits
          FROM journal_lines WHERE fund_id = $1 AND entry_date BETWEEN $2::date AND $3::date`,
       [fundId, from, to],
@@ -111,7 +114,7 @@ export class LedgerRepository {
    * such account.
    */
   async glHeader(fundId: string, code: string, from: string | null, to: string | null): Promise<GlHeaderRow | null> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `WITH ${GL_WINDOW}
        SELECT a.code, a.name, a.account_type, a.normal_balance, to_char(w.f, 'YYYY-MM-DD') AS from, to_char(w.t, 'YYYY-MM-DD') AS to,
               (SELECT COALESCE(sum(debit - credit), 0)::text FROM journal_lines

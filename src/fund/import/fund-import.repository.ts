@@ -1,9 +1,9 @@
-import type { Queryable } from '../../database/queryable';
 import { fundScopedId } from '../ids';
 import { chartWithOverrides } from '../ledger/chart-of-accounts';
 import type { CsvFileSpec } from './csv-files';
 import type { FundDefinition } from './fund-definition';
 import { STRESS_PRESETS } from './stress-presets';
+import { SqlRepository } from '../../database/sql-repository';
 
 export interface ImportedFundRow {
   id: string;
@@ -12,8 +12,7 @@ export interface ImportedFundRow {
 }
 
 /** The importer's SQL, run on the import transaction's query runner. */
-export class FundImportRepository {
-  constructor(private readonly q: Queryable) {}
+export class FundImportRepository extends SqlRepository {
 
   async lockFundBySlug(slug: string): Promise<ImportedFundRow | undefined> {
     return (await this.q.query(`SELECT id, base_currency, administrator FROM funds WHERE slug = $1 FOR UPDATE`, [slug]))[0];

@@ -15,13 +15,14 @@ const FUND_BOOK_TABLES = [
  * real fund: real books are corrected with reversing entries, never deleted.
  */
 export async function purgeSyntheticFundBooks(ds: DataSource, fundId: string): Promise<void> {
+  const [imports, journal] = [new FundImportRepository(ds), new JournalRepository(ds)];
   await ds.transaction(async (m) => {
-    const books = new FundImportRepository(m);
+    const books = imports.with(m);
     const synthetic = await books.lockSyntheticFlag(fundId);
     if (synthetic === null) return;
     if (!synthetic) throw new Error('refusing to purge the books of a fund that is not synthetic');
     await books.deleteBooks(fundId, FUND_BOOK_TABLES);
     // Same transaction: no reader can see the emptied books under the old generation's cache.
-    await new JournalRepository(m).bumpGeneration(fundId);
+    await journal.with(m).bumpGeneration(fundId);
   });
 }

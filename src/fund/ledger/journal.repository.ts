@@ -1,7 +1,7 @@
 import { fundScopedId } from '../ids';
 import { type Decimal } from '../money';
 import { type JournalEntryDraft } from './journal-entry';
-import type { Queryable } from '../../database/queryable';
+import { SqlRepository } from '../../database/sql-repository';
 
 
 const LINE_BATCH = 20_000;
@@ -20,8 +20,7 @@ export interface NumberedEntry {
  * fund and gapless: every writer takes the fund's row lock (`lockBooks`) before numbering, inside
  * its transaction, so two writers can never take the same number.
  */
-export class JournalRepository {
-  constructor(private readonly q: Queryable) {}
+export class JournalRepository extends SqlRepository {
 
   async lockBooks(fundId: string): Promise<void> {
     await this.q.query(`SELECT id FROM funds WHERE id = $1 FOR UPDATE`, [fundId]);

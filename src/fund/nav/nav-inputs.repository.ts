@@ -2,7 +2,7 @@ import { type CrystallizationFrequency, type IsoDate, dateRange } from '../dates
 import { Decimal, ZERO } from '../money';
 import { type DayInputs, type FlowEvent, type FundTerms, type TradeEvent, type TransferEvent } from './engine-types';
 import { type ExpenseTerms, expenseEventForDay } from './expense-accrual';
-import type { Queryable } from '../../database/queryable';
+import { SqlRepository } from '../../database/sql-repository';
 
 
 export interface FundCalendar {
@@ -11,8 +11,7 @@ export interface FundCalendar {
 }
 
 /** Reads a fund's terms and raw events for the NAV engine; every query is fund-scoped. */
-export class NavInputsRepository {
-  constructor(private readonly q: Queryable) {}
+export class NavInputsRepository extends SqlRepository {
 
   async fundTerms(fundId: string): Promise<FundTerms> {
     const [fund] = await this.q.query(`SELECT id, base_currency, cash_connection_code, settlement_days FROM funds WHERE id = $1`, [fundId]);

@@ -1,5 +1,5 @@
 import { type IsoDate } from '../dates';
-import type { Queryable } from '../../database/queryable';
+import { SqlRepository } from '../../database/sql-repository';
 
 
 export interface NavJobRow {
@@ -36,8 +36,7 @@ const JOB_COLUMNS = `id, fund_id, to_char(valuation_date, 'YYYY-MM-DD') AS valua
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** NAV-run jobs (the admin API's job resource) and the admin listing of a fund's runs. Fund-scoped. */
-export class NavJobsRepository {
-  constructor(private readonly q: Queryable) {}
+export class NavJobsRepository extends SqlRepository {
 
   /** Inserts a queued job, or answers the fund's active job when one is already queued or running. */
   async insertQueued(

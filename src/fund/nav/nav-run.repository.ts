@@ -2,7 +2,7 @@ import { type IsoDate } from '../dates';
 import { type Decimal } from '../money';
 import { deserializeState, serializeState } from './engine-state';
 import { type DayFailure, type DayValuation, type EngineState } from './engine-types';
-import type { Queryable } from '../../database/queryable';
+import { SqlRepository } from '../../database/sql-repository';
 
 
 export interface CompleteRunRef {
@@ -14,8 +14,7 @@ const LINE_BATCH = 20_000;
 const m = (d: Decimal) => d.toFixed(2);
 
 /** Writes NAV runs, their results and their journal entries; reads run checkpoints. */
-export class NavRunRepository {
-  constructor(private readonly q: Queryable) {}
+export class NavRunRepository extends SqlRepository {
 
   async lastCompleteRunBefore(fundId: string, date: IsoDate): Promise<{ ref: CompleteRunRef; state: EngineState } | null> {
     const [row] = await this.q.query(

@@ -64,11 +64,19 @@ export interface NavRunRecord {
  * A day that cannot be valued (e.g. a missing price) is recorded as a failed run and stops the range.
  */
 export class NavRunService {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly runs: NavRunRepository;
+  private readonly inputs: NavInputsRepository;
+  private readonly journal: JournalRepository;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.runs = new NavRunRepository(dataSource);
+    this.inputs = new NavInputsRepository(dataSource);
+    this.journal = new JournalRepository(dataSource);
+  }
 
   /** Runs `date` (and any earlier dates not yet run, or later ones a re-run must cascade to). */
   async runNavForDate(fundId: string, date: IsoDate, clock: (date: IsoDate) => Date = realClock): Promise<NavRunOutcome> {
-    const lastComplete = await new NavRunRepository(this.dataSource).lastCompleteDate(fundId);
+    const lastComplete = await this.runs.lastCompleteDate(fundId);
     const from = lastComplete && date > addDays(lastComplete, 1) ? addDays(lastComplete, 1) : date;
     return this.runNavRange(fundId, { from, to: date, clock });
   }
@@ -76,7 +84,7 @@ export class NavRunService {
   /** The range `runNavForDate(date)` would cover, with its number of dates. */
   async planForDate(fundId: string, date: IsoDate): Promise<{ from: IsoDate; to: IsoDate; days: number } | null> {
     const [lastComplete, calendar] = await Promise.all([
-      new NavRunRepository(this.dataSource).lastCompleteDate(fundId), new NavInputsRepository(this.dataSource).calendar(fundId),
+      this.runs.lastCompleteDate(fundId), this.inputs.calendar(fundId),
     ]);
     const range = navRangeFor(date, lastComplete, calendar.inceptionDate);
     return range && { ...range, days: daysBetween(range.from, range.to) + 1 };
@@ -84,7 +92,7 @@ export class NavRunService {
 
   /** The newest run for a date (complete, failed or running), as the admin endpoint answers it. */
   async latestRunFor(fundId: string, date: IsoDate): Promise<NavRunRecord | null> {
-    const row = await new NavRunRepository(this.dataSource).latestRunFor(fundId, date);
+    const row = await this.runs.latestRunFor(fundId, date);
     if (!row) return null;
     return {
       navRunId: row.id, valuationDate: row.valuation_date, status: row.status, failureReason: row.failure_reason,
@@ -96,8 +104,8 @@ export class NavRunService {
   async runNavRange(fundId: string, options: NavRunOptions = {}): Promise<NavRunOutcome> {
     const clock = options.clock ?? realClock;
     const batchDays = options.batchDays ?? 62;
-    const reader = new NavInputsRepository(this.dataSource);
-    const runs = new NavRunRepository(this.dataSource);
+    const reader = this.inputs;
+    const runs = this.runs;
     const terms = await reader.fundTerms(fundId);
     const calendar = await reader.calendar(fundId);
     const lastComplete = await runs.lastCompleteDate(fundId);
@@ -143,8 +151,8 @@ export class NavRunService {
     clock: (date: IsoDate) => Date, ids: { symbols: Map<string, string>; connections: Map<string, string> },
   ): Promise<{ superseded: number; failedRunId: string | null }> {
     return this.inTransaction(async (qr) => {
-      const runs = new NavRunRepository(qr);
-      const journal = new JournalRepository(qr);
+      const runs = this.runs.with(qr);
+      const journal = this.journal.with(qr);
       await journal.lockBooks(fundId);
       await journal.bumpGeneration(fundId);
       let superseded = 0;
