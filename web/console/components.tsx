@@ -174,6 +174,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: DependencyList): Loaded
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- loading starts with the request this effect sends (data fetching is the external system it syncs with)
     setLoading(true);
     load().then(
       (d) => live && (setData(d), setError(null), setLoading(false)),

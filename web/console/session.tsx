@@ -83,6 +83,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     configureConsoleApi({ onSessionEnded: () => dropSession('Your session has ended (it expired or you signed out elsewhere). Sign in again to continue.') });
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- refresh() sets state only once its request has answered (after an await), never synchronously
     refresh().catch((err) => dropSession(`Your session could not be loaded: ${describeError(err)}`));
   }, [refresh, dropSession]);
 

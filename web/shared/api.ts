@@ -93,6 +93,15 @@ export function parseRateLimit(headers: Headers): RateLimitInfo {
   };
 }
 
+/** A response body as JSON; undefined when empty or not JSON. */
+function parseJsonText(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...opts.headers };
   let body: string | undefined;
@@ -103,12 +112,7 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
   const res = await fetch(path, { method: opts.method ?? 'GET', headers, body, credentials: 'same-origin', signal: opts.signal });
   const rateLimit = parseRateLimit(res.headers);
   const text = await res.text();
-  let parsed: unknown = undefined;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = parseJsonText(text);
   if (!res.ok) {
     const problem: Problem =
       parsed && typeof parsed === 'object' ? { ...(parsed as Problem), status: res.status } : { status: res.status, detail: text.slice(0, 200) || res.statusText };

@@ -1,6 +1,7 @@
 import { useState, type ChangeEvent } from 'react';
 import { parseCsv, toCsv } from './csv-table';
 import { downloadText, formatBytes } from './download';
+import { jsonText } from './json-text';
 import { describedBy, fieldId, FieldNotes, type FieldProps } from './FieldNotes';
 
 /** Tables longer than this are edited as text (hundreds of inputs help nobody). */
@@ -96,7 +97,7 @@ export function CsvField(props: FieldProps) {
   const { field, value, error, onChange, onInputMethod } = props;
   const text = String(value);
   const rows = parseCsv(text);
-  const sample = String(field.example ?? field.default ?? '');
+  const sample = jsonText(field.example ?? field.default);
   const textId = `${fieldId(field.name)}-text`;
   return (
     <fieldset className="field csv-field" aria-describedby={describedBy(field, error)}>

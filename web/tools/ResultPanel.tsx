@@ -1,6 +1,7 @@
 import type { RefObject } from 'react';
 import type { ToolInfo } from './catalog';
 import { downloadText } from './download';
+import { jsonText } from './json-text';
 import { VIEWS } from './results';
 
 export const DISCLAIMER = 'Illustrative estimates, not accounting or tax advice.';
@@ -27,7 +28,7 @@ export function ResultPanel({ tool, answer, focusRef }: { tool: ToolInfo; answer
         </button>
       </div>
       <p className="muted small">
-        Computed by <code>POST /api/v1/calc/{tool.name}</code>, the same engine as the API and the public MCP server. {String(answer.disclaimer ?? '')}
+        Computed by <code>POST /api/v1/calc/{tool.name}</code>, the same engine as the API and the public MCP server. {jsonText(answer.disclaimer)}
       </p>
     </section>
   );

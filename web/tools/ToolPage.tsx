@@ -88,9 +88,8 @@ export function ToolPage({ tool }: { tool: ToolInfo }) {
 
   useEffect(() => {
     let live = true;
+    // main.tsx keys this page by tool name: a new tool mounts a new page, so fields and outcome start empty
     document.title = `${tool.title} — fundgate free tools`;
-    setFields(null);
-    setOutcome({ kind: 'idle' });
     loadFields(tool.name).then(
       (specs) => {
         if (!live) return;

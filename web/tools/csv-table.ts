@@ -1,3 +1,5 @@
+import { jsonText } from './json-text';
+
 /**
  * Just enough CSV for the paste/edit table (RFC 4180 quoting, LF/CRLF/CR). The calculator reads
  * and validates the text itself; this only turns it into cells to edit and back.
@@ -11,17 +13,27 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < src.length; i++) {
     const c = src[i];
     if (quoted) {
-      if (c === '"' && src[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && src[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && src[i + 1] === '\n') i++;
-      row.push(cell), rows.push(row), (row = []), (cell = '');
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
     } else cell += c;
   }
-  if (cell !== '' || row.length > 0) row.push(cell), rows.push(row);
+  if (cell !== '' || row.length > 0) {
+    row.push(cell);
+    rows.push(row);
+  }
   return rows.filter((r) => r.some((c) => c.trim() !== ''));
 }
 
@@ -30,7 +42,7 @@ function quote(cell: string): string {
 }
 
 export function toCsv(rows: readonly (readonly unknown[])[]): string {
-  return rows.map((r) => r.map((c) => quote(c === null || c === undefined ? '' : String(c))).join(',')).join('\n');
+  return rows.map((r) => r.map((c) => quote(jsonText(c))).join(',')).join('\n');
 }
 
 /** Objects to CSV: one column per key of the first row (nested values as JSON). */

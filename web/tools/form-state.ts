@@ -1,3 +1,4 @@
+import { jsonText } from './json-text';
 import type { FieldSpec } from './schema';
 
 /**
@@ -13,8 +14,7 @@ export const MAX_URL_CHARS = 8000;
 
 export function defaultValue(f: FieldSpec): string | boolean {
   if (f.kind === 'boolean') return f.default === true;
-  if (f.default === null || f.default === undefined) return '';
-  return String(f.default);
+  return jsonText(f.default);
 }
 
 export function defaultValues(fields: FieldSpec[]): FormValues {

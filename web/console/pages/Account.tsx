@@ -125,7 +125,7 @@ function Sessions() {
   const navigate = useNavigate();
   const { error, busy, run } = useAction();
   const out = async (everywhere: boolean) => {
-    if ((await run(() => signOut(everywhere).then(() => true))) !== undefined) navigate('/sign-in', { replace: true });
+    if ((await run(() => signOut(everywhere).then(() => true))) !== undefined) void navigate('/sign-in', { replace: true });
   };
   return (
     <section className="panel" aria-labelledby="sessions-title">

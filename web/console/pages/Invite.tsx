@@ -30,7 +30,7 @@ export function InvitePage() {
     if (done !== undefined) {
       await refresh();
       if (invite.data) setFund(invite.data.fund.slug);
-      navigate('/keys', { replace: true });
+      void navigate('/keys', { replace: true });
     }
   };
 

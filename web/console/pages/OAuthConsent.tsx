@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { consoleRequest } from '../api';
 import { ErrorMessage, fieldError, Loading, PageTitle, useAction, useLoad } from '../components';
@@ -24,21 +24,23 @@ const SCOPE_HELP: Record<string, string> = {
 export function OAuthConsentPage() {
   const [params] = useSearchParams();
   const requestId = params.get('request') ?? '';
-  const view = useLoad(() => consoleRequest<ConsentView>(`/api/v1/console/oauth/requests/${encodeURIComponent(requestId)}`, { noFund: true }), [requestId]);
   const [fund, setFund] = useState('');
   const [scopes, setScopes] = useState<string[]>([]);
+  // nothing chosen yet: the first fund is preselected with the requested scopes it may grant (or read only) when the request loads
+  const view = useLoad(async () => {
+    const loaded = await consoleRequest<ConsentView>(`/api/v1/console/oauth/requests/${encodeURIComponent(requestId)}`, { noFund: true });
+    const first = loaded.funds[0];
+    if (first && !fund) {
+      setFund(first.slug);
+      const wanted = first.grantableScopes.filter((s) => loaded.requestedScopes.includes(s));
+      setScopes(wanted.length ? wanted : first.grantableScopes.slice(0, 1));
+    }
+    return loaded;
+  }, [requestId]);
   const action = useAction();
   const fundId = useId();
   const chosen = view.data?.funds.find((f) => f.slug === fund);
 
-  useEffect(() => {
-    const first = view.data?.funds[0];
-    if (first && !fund) {
-      setFund(first.slug);
-      const wanted = first.grantableScopes.filter((s) => view.data!.requestedScopes.includes(s));
-      setScopes(wanted.length ? wanted : first.grantableScopes.slice(0, 1));
-    }
-  }, [view.data, fund]);
 
   const decide = async (approve: boolean) => {
     const path = `/api/v1/console/oauth/requests/${encodeURIComponent(requestId)}/${approve ? 'approve' : 'deny'}`;

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { consoleRequest, query, type Page } from '../api';
 import { ConfirmDialog, ErrorMessage, formatDateTime, Loading, Notice, PageTitle, useAction, useLoad } from '../components';
@@ -130,12 +130,23 @@ function History() {
 
 const TEN_MINUTES = 10 * 60_000;
 
+/** The clock, read when the component mounts and again every `everyMs` (render stays pure). */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(t);
+  }, [everyMs]);
+  return now;
+}
+
 /** On a fund that requires it, the step-up state and the way to renew it, before a decision fails. */
 function TotpRequirement() {
   const { membership, session } = useSession();
+  const now = useNow(5_000);
   if (!membership?.approvalRequiresTotp) return null;
   const verifiedAt = session?.totpVerifiedAt ? new Date(session.totpVerifiedAt).getTime() : 0;
-  const fresh = Date.now() - verifiedAt < TEN_MINUTES;
+  const fresh = now - verifiedAt < TEN_MINUTES;
   return (
     <section className="panel" aria-labelledby="totp-req">
       <h2 id="totp-req">Two-factor check</h2>

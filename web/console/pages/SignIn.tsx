@@ -37,7 +37,7 @@ export function SignInPage() {
     });
     if (session) {
       signedIn(session);
-      navigate(nextPath(params), { replace: true });
+      void navigate(nextPath(params), { replace: true });
     }
   };
 

@@ -21,7 +21,7 @@ export function SignUpPage() {
     );
     if (session) {
       signedIn(session);
-      navigate('/keys', { replace: true });
+      void navigate('/keys', { replace: true });
     }
   };
 

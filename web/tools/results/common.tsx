@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
+import { jsonText } from '../json-text';
 
 /** A figure exactly as the calculator answered it (no rounding, no arithmetic in the browser). */
 export function verbatim(v: unknown): string {
   if (v === null || v === undefined) return '—';
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return jsonText(v);
 }
 
 export interface FigureSpec {
