@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AdminKeysController } from './admin-keys.controller';
+import { CREDENTIAL_RESOLVER } from '../common/auth/credential-resolver';
 import { KeysRepository } from './keys.repository';
 import { KeysService } from './keys.service';
 import { MeController } from './me.controller';
@@ -7,7 +8,7 @@ import { MeController } from './me.controller';
 @Global()
 @Module({
   controllers: [MeController, AdminKeysController],
-  providers: [KeysRepository, KeysService],
-  exports: [KeysService, KeysRepository],
+  providers: [KeysRepository, KeysService, { provide: CREDENTIAL_RESOLVER, useExisting: KeysService }],
+  exports: [KeysService, KeysRepository, CREDENTIAL_RESOLVER],
 })
 export class KeysModule {}

@@ -8,8 +8,9 @@ import { ProblemError } from '../common/errors/problem';
 import { displayParts, generateKey, hashKey, isWellFormedKey } from './key-format';
 import { KeyRow, KeysRepository } from './keys.repository';
 
-export type AuthFailure = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'disabled';
-export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: AuthFailure };
+import type { AuthResult, CredentialResolver } from '../common/auth/credential-resolver';
+
+export type { AuthFailure, AuthResult } from '../common/auth/credential-resolver';
 
 type FundRef = { id: string; slug: string; name: string };
 
@@ -60,7 +61,7 @@ interface CacheEntry {
 }
 
 @Injectable()
-export class KeysService {
+export class KeysService implements CredentialResolver {
   /** Hot keys cost no database round trip; entries live keyCacheSeconds (revocation window). */
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastTouched = new Map<string, number>();

@@ -1,12 +1,12 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ProblemError } from '../errors/problem';
-import { KeysService } from '../../keys/keys.service';
 import { SessionAuth } from '../../identity/session-auth';
 import { MCP_TOOL_HEADER, toolFromHeader } from '../../mcp/internal-call';
 import { isAccessToken, OAuthTokenAuth, TokenFailure } from '../../oauth/oauth-tokens';
 import { AUTH_MODE, AuthMode, OAUTH_RESOURCE, REQUIRED_SCOPES, SESSION_ACCESS, SessionAccessOptions } from './auth.decorators';
+import { CREDENTIAL_RESOLVER, type CredentialResolver } from './credential-resolver';
 import type { Scope } from './scopes';
 
 const BEARER = /^Bearer ([!-~]{1,200})$/;
@@ -57,7 +57,7 @@ export class AuthGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly keys: KeysService,
+    @Inject(CREDENTIAL_RESOLVER) private readonly keys: CredentialResolver,
     private readonly sessions: SessionAuth,
     private readonly oauth: OAuthTokenAuth,
   ) {}
@@ -99,7 +99,7 @@ export class AuthGuard implements CanActivate {
 }
 
 /** Sets req.principal from the Authorization header; shared by the guard and the MCP servers. */
-export async function authenticateRequest(req: FastifyRequest, keys: KeysService, optional: boolean, bearer: BearerContext): Promise<void> {
+export async function authenticateRequest(req: FastifyRequest, keys: CredentialResolver, optional: boolean, bearer: BearerContext): Promise<void> {
   const header = req.headers.authorization;
   const challenge = bearer.challenge;
   if (header === undefined || header === '') {
