@@ -9,9 +9,17 @@ type Schema = DocNode;
 function schemaProblems(value: unknown, schema: Schema, all: Record<string, Schema>, at: string): string[] {
   if (schema.$ref) return schemaProblems(value, all[schema.$ref.split('/').pop()], all, at);
   if (schema.allOf) return schema.allOf.flatMap((s: Schema) => schemaProblems(value, s, all, at));
-  if (value === null) return schema.nullable ? [] : [`${at} is null`];
+  // OpenAPI 3.1: a nullable member is `anyOf: [X, {type: 'null'}]` or `type: [T, 'null']`.
+  if (schema.anyOf) {
+    const tries = (schema.anyOf as Schema[]).map((s) => schemaProblems(value, s, all, at));
+    return tries.some((t) => t.length === 0) ? [] : tries[0];
+  }
+  const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+  if (value === null) return types.includes('null') ? [] : [`${at} is null`];
   if (schema.enum && !schema.enum.includes(value)) return [`${at} = ${JSON.stringify(value)} not in enum`];
-  switch (schema.type) {
+  switch (types.find((t) => t !== 'null')) {
+    case 'null':
+      return [`${at} is not null`];
     case 'number':
       return typeof value === 'number' ? [] : [`${at} is not a number`];
     case 'integer':
@@ -135,10 +143,10 @@ describe('calculators over REST (e2e)', () => {
       }
     }
     const fee = doc.components.schemas.FeeCalculatorRequest.properties;
-    expect(fee.horizonYears).toMatchObject({ type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 100, default: 5 });
+    expect(fee.horizonYears).toMatchObject({ type: 'number', exclusiveMinimum: 0, maximum: 100, default: 5 }); // 3.1 numeric bound
     expect(fee.mgmtFeePct).toMatchObject({ minimum: 0, maximum: 100 });
     expect(fee.crystallization).toMatchObject({ enum: ['annual', 'quarterly'], default: 'annual' });
-    expect(fee.hurdlePct).toMatchObject({ nullable: true, default: null });
+    expect(fee.hurdlePct).toMatchObject({ type: ['number', 'null'], default: null });
     const health = doc.components.schemas.FundHealthCheckRequest.properties;
     expect(health.navFrequency.enum).toEqual(['daily', 'weekly', 'monthly', 'quarterly']);
     expect(health.reconFrequency.enum).toEqual(['daily', 'weekly', 'monthly', 'rarely']);
