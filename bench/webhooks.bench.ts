@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { type DataSource } from 'typeorm';
+import { developmentKeyRing, SecretSealer } from '../src/common/crypto/sealer';
 import { createDataSource } from '../src/database/data-source';
 import { migrate } from '../src/database/migrate';
 import { emitEvent } from '../src/webhooks/event-outbox';
@@ -82,7 +83,10 @@ async function startVerifyingReceiver(secrets: string[]) {
 async function newFundWithSubscriptions(db: DataSource, targets: string[], secrets: string[]): Promise<string> {
   const tag = randomUUID().slice(0, 8);
   const [fund] = await db.query(`INSERT INTO funds (slug, name) VALUES ($1, 'Webhook bench') RETURNING id`, [`whbench-${tag}`]);
-  const [account] = await db.query(`INSERT INTO accounts (name) VALUES ($1) RETURNING id`, [`whbench-${tag}`]);
+  // a service identity of the fund (accounts are a person's or a fund's since the People migration)
+  const [account] = await db.query(`INSERT INTO accounts (name, kind, owner_fund_id) VALUES ($1, 'service', $2) RETURNING id`, [`whbench-${tag}`, fund.id]);
+  // secrets are stored sealed; the bench's fundgate process runs on the development key ring
+  const sealer = new SecretSealer(developmentKeyRing());
   const [key] = await db.query(
     `INSERT INTO api_keys (account_id, fund_id, name, key_hash, display_prefix, last_four, scopes, plan)
      VALUES ($1, $2, 'bench', decode(md5(random()::text) || md5(random()::text), 'hex'), 'svc_dk_bnch', 'xxxx', ARRAY['webhooks:manage'], 'platform')
@@ -92,7 +96,7 @@ async function newFundWithSubscriptions(db: DataSource, targets: string[], secre
   for (let s = 0; s < targets.length; s++) {
     await db.query(
       `INSERT INTO webhook_subscriptions (id, fund_id, url, event_types, signing_secret, created_by_key_id) VALUES ($1, $2, $3, ARRAY['nav.published'], $4, $5)`,
-      [randomUUID(), fund.id, targets[s], secrets[s], key.id],
+      [randomUUID(), fund.id, targets[s], sealer.seal(secrets[s]), key.id],
     );
   }
   return fund.id;
@@ -203,7 +207,7 @@ export async function benchWebhooks(opts: WebhooksBenchOptions): Promise<Webhook
     return {
       title: `Webhook fan-out: ${events} events × ${subs} subscriptions (issue 6; target p99 commit→receipt < 1 s)`,
       lines: [
-        `fundgate as its own process (APP_ROLE=all: outbox dispatcher polling every 100 ms + BullMQ processor, concurrency 64); events committed one per transaction by 16 writers in the bench process; local receiver verifies every delivery with standardwebhooks.`,
+        `fundgate as its own process (APP_ROLE=all: outbox dispatcher woken by LISTEN/NOTIFY (100 ms poll as safety net) + BullMQ processor, concurrency 64); events committed one per transaction by 16 writers in the bench process; local receiver verifies every delivery with standardwebhooks.`,
         `| phase | unique deliveries / verified / bad signature | deliveries/s | commit→receipt p50 / p99 / max (ms) |`,
         `| --- | --- | --- | --- |`,
         row('burst (as fast as events commit)', burst),
