@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createHash, randomBytes } from 'node:crypto';
 import { DEMO_SLUG, seedFundsOnce } from '../fund-data/fixtures';
 import { consoleCall, PASSWORD, signIn } from '../identity/console';
-import { bootApp, dbOf, ensurePerson, type TestApp, uniqueName } from '../utils/app';
+import { bootApp, dbOf, ensurePerson, type ResponseJson, type TestApp, uniqueName } from '../utils/app';
 import { launchBrowser, withScreenshotOnFailure } from '../utils/browser';
 import { freePort, LocalClientServer, MemoryProvider } from './oauth-client';
 
@@ -31,7 +31,7 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     await seedFundsOnce(app);
     await app.listen({ port, host: '127.0.0.1' });
     const email = `${uniqueName('agent-user')}@example.com`;
-    analyst = { email, ...(await ensurePerson(app, email, 'developer', DEMO_SLUG, 'analyst', PASSWORD)) };
+    analyst = { ...(await ensurePerson(app, email, 'developer', DEMO_SLUG, 'analyst', PASSWORD)) };
     local = new LocalClientServer();
     await local.start();
     browser = await launchBrowser();
@@ -71,7 +71,7 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp", scope="fund:read"`);
     for (const path of ['/.well-known/oauth-protected-resource/api/mcp', '/.well-known/oauth-protected-resource']) {
-      const prm = await (await fetch(`${base}${path}`)).json();
+      const prm: ResponseJson = await (await fetch(`${base}${path}`)).json();
       expect(prm).toMatchObject({ resource: `${base}/api/mcp`, authorization_servers: [base] });
       expect(prm.scopes_supported).not.toContain('proposals:review');
     }
@@ -163,7 +163,7 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
       const reg = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ client_name: 'Manual', redirect_uris: [local.redirectUri], token_endpoint_auth_method: 'none' }) });
       expect(reg.status).toBe(201);
-      clientId = (await reg.json()).client_id;
+      clientId = ((await reg.json()) as { client_id: string }).client_id;
       session = await signIn(app, analyst.email);
     });
 
@@ -228,7 +228,7 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     });
   });
 
-  async function tokenRequest(params: Record<string, string>, authorization?: string) {
+  async function tokenRequest(params: Record<string, string>, authorization?: string): Promise<{ status: number; json: ResponseJson }> {
     const res = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization ? { authorization } : {}) }, body: new URLSearchParams(params) });
     return { status: res.status, json: await res.json() };
   }

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { createFund, mintKey } from '../utils/app';
+import { createFund, mintKey, type ResponseJson } from '../utils/app';
 import { launchBrowser, screenshot, startWebServer, withScreenshotOnFailure, type WebServer } from '../utils/browser';
 import { seedBooks } from '../proposals/books-fixture';
 import { a11y, newPage, pageErrors, person, signIn, type Person } from './console-helpers';
@@ -69,7 +69,7 @@ describe('developer console (headless Chromium)', () => {
 
       const res = await me(secret);
       expect(res.status).toBe(200);
-      const body = await res.json();
+      const body: ResponseJson = await res.json();
       expect(body).toMatchObject({ via: 'key', name: 'Browser test key', fund: { slug: fund.slug }, userId: admin.userId });
       expect([...body.scopes].sort()).toEqual(['fund:propose', 'fund:read']);
 
@@ -94,7 +94,7 @@ describe('developer console (headless Chromium)', () => {
       body: JSON.stringify({ entryDate: '2025-03-31', description: 'Browser-reviewed reclass', lines: [{ accountCode: '5500', debit: '1250.00', description: 'legal' }, { accountCode: '5600', credit: '1250.00' }] }),
     });
     expect(staged.status).toBe(201);
-    const proposalId = (await staged.json()).id;
+    const proposalId = ((await staged.json()) as { id: string }).id;
 
     const page = await newPage(browser);
     const errors = pageErrors(page);

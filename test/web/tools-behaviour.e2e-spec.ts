@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, screenshot, seriousA11yViolations, startWebServer, watchPageErrors, withScreenshotOnFailure, type WebServer } from '../utils/browser';
-import { mintKey, randomIp } from '../utils/app';
+import { mintKey, randomIp, type ResponseJson } from '../utils/app';
 import { calculate, newToolPage } from './tools-helpers';
 
-async function restAnswer(server: WebServer, name: string, body: unknown) {
+async function restAnswer(server: WebServer, name: string, body: unknown): Promise<ResponseJson> {
   const res = await fetch(`${server.baseUrl}/api/v1/calc/${name}`, {
     method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': randomIp() }, body: JSON.stringify(body),
   });
@@ -122,7 +122,7 @@ describe('free web tools: behaviour (headless Chromium)', () => {
         await page.goto(`${server.baseUrl}/tools/${name}`);
         await calculate(page);
         await page.getByTestId('chart').first().locator('svg').first().waitFor();
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
         expect(await seriousA11yViolations(page)).toEqual([]);
         await screenshot(page, `tools-${name}-375`);
       }
@@ -145,7 +145,7 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       const origin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
       expect(origin).not.toBe(api);
       await page.goto(`${origin}/`);
-      await page.waitForFunction(() => document.getElementById('out')?.textContent !== 'pending');
+      await page.waitForFunction("document.getElementById('out')?.textContent !== 'pending'");
       const out = JSON.parse((await page.locator('#out').textContent())!);
       expect(out.status).toBe(200);
       expect(out.rateLimit).toMatch(/r=\d+/);
