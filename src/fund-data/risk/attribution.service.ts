@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { notFound, unprocessable } from '../../common/errors/problem';
 import { AnswerCache } from '../common/answer-cache';
 import { D, Dec, ZERO, money, sum } from '../common/decimals';
-import { AttributionDatesDto, AttributionDto } from './risk.dto';
-import { RiskRepository, RunAssetRow } from './risk.repository';
+import { AttributionAssetDto, AttributionDatesDto, AttributionDto } from './risk.dto';
+import { RiskRepository, RunAssetRow, RunRow, WindowTotals } from './risk.repository';
 
 /** Row for investment P&L the runs booked outside the position book (manual journal entries). */
 export const MANUAL_PNL_ROW = 'MANUAL-ENTRIES';
@@ -36,7 +36,7 @@ export class AttributionService {
     return this.cache.immutableAnswer(fundId, `attribution:${run.id}:${prev.id}`, () => this.compute(fundId, run, prev));
   }
 
-  private async compute(fundId: string, run: { id: string; valuation_date: string; net_asset_value: string }, prev: { id: string; valuation_date: string; net_asset_value: string }): Promise<AttributionDto> {
+  private async compute(fundId: string, run: RunRow, prev: RunRow): Promise<AttributionDto> {
     const [closing, opening, trades, totals, manual] = await Promise.all([
       this.repo.runAssets(fundId, run.id),
       this.repo.runAssets(fundId, prev.id),
@@ -44,38 +44,58 @@ export class AttributionService {
       this.repo.runTotalsBetween(fundId, prev.valuation_date, run.valuation_date),
       this.repo.manualPnlBetween(fundId, prev.valuation_date, run.valuation_date),
     ]);
+    const byAsset = await this.assetRows(fundId, run.valuation_date, closing, opening, trades);
+    const outsideAssets = this.outsideAssetsPnl(run.valuation_date, totals, manual, byAsset);
+    if (!outsideAssets.isZero()) {
+      byAsset.push({ asset: MANUAL_PNL_ROW, openingMarketValue: '0.00', closingMarketValue: '0.00', netTrades: '0.00', priceEffect: '0.00', tradingEffect: money(outsideAssets), pnl: money(outsideAssets) });
+    }
+    return this.answer(run, prev, totals, byAsset);
+  }
+
+  /** One row per asset held at either run or traded between them, in symbol order. */
+  private async assetRows(fundId: string, date: string, closing: RunAssetRow[], opening: RunAssetRow[], trades: { symbol: string; net_trades: string }[]): Promise<AttributionAssetDto[]> {
     const bySymbol = (rows: RunAssetRow[]) => new Map(rows.map((r) => [r.symbol, r]));
     const close = bySymbol(closing);
     const open = bySymbol(opening);
     const net = new Map(trades.map((t) => [t.symbol, new D(t.net_trades)]));
     const symbols = [...new Set([...close.keys(), ...open.keys(), ...net.keys()])].sort();
-    const byAsset = [];
+    const byAsset: AttributionAssetDto[] = [];
     for (const symbol of symbols) {
-      const o = open.get(symbol);
-      const c = close.get(symbol);
-      const openingMv = o ? new D(o.market_value) : ZERO;
-      const closingMv = c ? new D(c.market_value) : ZERO;
-      const netTrades = net.get(symbol) ?? ZERO;
-      const pnl = closingMv.minus(openingMv).minus(netTrades);
-      let priceEffect = ZERO;
-      if (o && !new D(o.quantity).isZero()) {
-        const closePrice = c ? new D(c.price) : new D((await this.repo.closeOn(fundId, symbol, run.valuation_date)) ?? o.price);
-        priceEffect = new D(o.quantity).times(closePrice.minus(o.price)).toDecimalPlaces(2, D.ROUND_HALF_UP);
-      }
-      byAsset.push({
-        asset: symbol, openingMarketValue: money(openingMv), closingMarketValue: money(closingMv), netTrades: money(netTrades),
-        priceEffect: money(priceEffect), tradingEffect: money(pnl.minus(priceEffect)), pnl: money(pnl),
-      });
+      byAsset.push(await this.assetRow(fundId, date, symbol, open.get(symbol), close.get(symbol), net.get(symbol) ?? ZERO));
     }
-    // Investment P&L the runs booked outside the position book (manual journal entries): the
-    // runs' own investment P&L less what the assets explain. Cross-checked against the ledger.
+    return byAsset;
+  }
+
+  /** An asset's P&L, split into the price effect on the opening quantity and the rest (trading). */
+  private async assetRow(fundId: string, date: string, symbol: string, o: RunAssetRow | undefined, c: RunAssetRow | undefined, netTrades: Dec): Promise<AttributionAssetDto> {
+    const openingMv = o ? new D(o.market_value) : ZERO;
+    const closingMv = c ? new D(c.market_value) : ZERO;
+    const pnl = closingMv.minus(openingMv).minus(netTrades);
+    let priceEffect = ZERO;
+    if (o && !new D(o.quantity).isZero()) {
+      const closePrice = c ? new D(c.price) : new D((await this.repo.closeOn(fundId, symbol, date)) ?? o.price);
+      priceEffect = new D(o.quantity).times(closePrice.minus(o.price)).toDecimalPlaces(2, D.ROUND_HALF_UP);
+    }
+    return {
+      asset: symbol, openingMarketValue: money(openingMv), closingMarketValue: money(closingMv), netTrades: money(netTrades),
+      priceEffect: money(priceEffect), tradingEffect: money(pnl.minus(priceEffect)), pnl: money(pnl),
+    };
+  }
+
+  /**
+   * Investment P&L the runs booked outside the position book (manual journal entries): the
+   * runs' own investment P&L less what the assets explain. Cross-checked against the ledger.
+   */
+  private outsideAssetsPnl(date: string, totals: WindowTotals, manual: string, byAsset: AttributionAssetDto[]): Dec {
     const outsideAssets = new D(totals.investment_pnl).minus(sum(byAsset.map((a) => a.pnl)));
     if (!outsideAssets.equals(new D(manual))) {
-      this.logger.warn(`attribution ${run.valuation_date}: runs book ${outsideAssets.toFixed(2)} of non-asset P&L, the ledger's manual entries ${new D(manual).toFixed(2)}`);
+      this.logger.warn(`attribution ${date}: runs book ${outsideAssets.toFixed(2)} of non-asset P&L, the ledger's manual entries ${new D(manual).toFixed(2)}`);
     }
-    if (!outsideAssets.isZero()) {
-      byAsset.push({ asset: MANUAL_PNL_ROW, openingMarketValue: '0.00', closingMarketValue: '0.00', netTrades: '0.00', priceEffect: '0.00', tradingEffect: money(outsideAssets), pnl: money(outsideAssets) });
-    }
+    return outsideAssets;
+  }
+
+  /** The answer: NAV change net of flows, checked against the asset rows less fees. */
+  private answer(run: RunRow, prev: RunRow, totals: WindowTotals, byAsset: AttributionAssetDto[]): AttributionDto {
     const openingNav = new D(prev.net_asset_value);
     const closingNav = new D(run.net_asset_value);
     const subscriptions = new D(totals.subscriptions);
