@@ -29,68 +29,91 @@ export interface FundDefinition {
 const RATE = /^\d(\.\d{1,8})?$/;
 const DECIMAL = /^\d{1,20}(\.\d{1,10})?$/;
 
+/** Reads fields of one document, collecting a problem (named by JSON path) for each bad one. */
+class FieldReader {
+  readonly errors: ImportRowError[] = [];
+
+  constructor(private readonly file: string) {}
+
+  fail(column: string, reason: string): void {
+    this.errors.push({ file: this.file, line: 1, column, reason });
+  }
+
+  str(path: string, v: unknown, re?: RegExp, what?: string): string {
+    if (typeof v !== 'string' || v.trim() === '') { this.fail(path, 'is required (a string)'); return ''; }
+    if (re && !re.test(v)) this.fail(path, `must be ${what}, got "${v}"`);
+    return v;
+  }
+
+  int(path: string, v: unknown): number {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 366) { this.fail(path, 'must be a whole number of days (0..366)'); return 0; }
+    return v;
+  }
+
+  date(path: string, v: unknown): string {
+    const s = this.str(path, v);
+    if (s && !isIsoDate(s)) this.fail(path, `must be a calendar date YYYY-MM-DD, got "${s}"`);
+    return s;
+  }
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- parsed JSON of unknown shape, checked field by field */
+
 /** Validates fund.json; every problem names its JSON path as the column. */
 export function parseFundDefinition(text: string, file = 'fund.json'): { definition?: FundDefinition; errors: ImportRowError[] } {
-  const errors: ImportRowError[] = [];
-  const fail = (column: string, reason: string) => errors.push({ file, line: 1, column, reason });
-  let raw: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const read = new FieldReader(file);
+  let raw: any;
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    fail('(document)', `is not valid JSON: ${(err as Error).message}`);
-    return { errors };
+    read.fail('(document)', `is not valid JSON: ${(err as Error).message}`);
+    return { errors: read.errors };
   }
-  const str = (path: string, v: unknown, re?: RegExp, what?: string): string => {
-    if (typeof v !== 'string' || v.trim() === '') { fail(path, 'is required (a string)'); return ''; }
-    if (re && !re.test(v)) fail(path, `must be ${what}, got "${v}"`);
-    return v;
-  };
-  const int = (path: string, v: unknown): number => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 366) { fail(path, 'must be a whole number of days (0..366)'); return 0; }
-    return v;
-  };
-  const date = (path: string, v: unknown) => {
-    const s = str(path, v);
-    if (s && !isIsoDate(s)) fail(path, `must be a calendar date YYYY-MM-DD, got "${s}"`);
-    return s;
-  };
   const definition: FundDefinition = {
-    name: str('name', raw?.name),
-    baseCurrency: str('baseCurrency', raw?.baseCurrency, /^[A-Z]{3}$/, 'a 3-letter currency code'),
-    inceptionDate: date('inceptionDate', raw?.inceptionDate),
-    aumTarget: str('aumTarget', raw?.aumTarget, DECIMAL, 'a decimal string'),
-    administrator: str('administrator', raw?.administrator),
-    cashConnection: str('cashConnection', raw?.cashConnection),
-    dealing: {
-      frequency: str('dealing.frequency', raw?.dealing?.frequency, /^(daily|weekly|monthly|quarterly)$/, 'daily, weekly, monthly or quarterly'),
-      subscriptionNoticeDays: int('dealing.subscriptionNoticeDays', raw?.dealing?.subscriptionNoticeDays),
-      redemptionNoticeDays: int('dealing.redemptionNoticeDays', raw?.dealing?.redemptionNoticeDays),
-      settlementDays: int('dealing.settlementDays', raw?.dealing?.settlementDays),
-    },
+    name: read.str('name', raw?.name),
+    baseCurrency: read.str('baseCurrency', raw?.baseCurrency, /^[A-Z]{3}$/, 'a 3-letter currency code'),
+    inceptionDate: read.date('inceptionDate', raw?.inceptionDate),
+    aumTarget: read.str('aumTarget', raw?.aumTarget, DECIMAL, 'a decimal string'),
+    administrator: read.str('administrator', raw?.administrator),
+    cashConnection: read.str('cashConnection', raw?.cashConnection),
+    dealing: parseDealing(read, raw?.dealing),
     shareClasses: [],
     chartOfAccounts: [],
   };
-  if (!Array.isArray(raw?.shareClasses) || raw.shareClasses.length === 0) fail('shareClasses', 'must list at least one share class');
+  if (!Array.isArray(raw?.shareClasses) || raw.shareClasses.length === 0) read.fail('shareClasses', 'must list at least one share class');
   for (const [i, c] of (Array.isArray(raw?.shareClasses) ? raw.shareClasses : []).entries()) {
-    const p = `shareClasses[${i}]`;
-    const hurdle = c?.hurdleAnnualRate ?? null;
-    if (hurdle !== null) str(`${p}.hurdleAnnualRate`, hurdle, RATE, 'a rate as a fraction of 1 or null');
-    if (typeof c?.feeExempt !== 'boolean') fail(`${p}.feeExempt`, 'must be true or false');
-    definition.shareClasses.push({
-      name: str(`${p}.name`, c?.name),
-      currency: str(`${p}.currency`, c?.currency, /^[A-Z]{3}$/, 'a 3-letter currency code'),
-      mgmtFeeAnnualRate: str(`${p}.mgmtFeeAnnualRate`, c?.mgmtFeeAnnualRate, RATE, 'a rate as a fraction of 1'),
-      perfFeeRate: str(`${p}.perfFeeRate`, c?.perfFeeRate, RATE, 'a rate as a fraction of 1'),
-      hurdleAnnualRate: hurdle,
-      crystallizationFrequency: str(`${p}.crystallizationFrequency`, c?.crystallizationFrequency, /^(monthly|quarterly|semiannual|annual)$/, 'monthly, quarterly, semiannual or annual'),
-      feeExempt: c?.feeExempt === true,
-      status: str(`${p}.status`, c?.status, /^(open|closed|soft_closed)$/, 'open, closed or soft_closed'),
-      launchDate: date(`${p}.launchDate`, c?.launchDate),
-      initialNavPerUnit: str(`${p}.initialNavPerUnit`, c?.initialNavPerUnit, DECIMAL, 'a positive decimal string'),
-    });
+    definition.shareClasses.push(parseShareClass(read, `shareClasses[${i}]`, c));
   }
   for (const [i, a] of (Array.isArray(raw?.chartOfAccounts) ? raw.chartOfAccounts : []).entries()) {
-    definition.chartOfAccounts.push({ code: str(`chartOfAccounts[${i}].code`, a?.code, /^\d{4}$/, 'a 4-digit account code'), name: str(`chartOfAccounts[${i}].name`, a?.name) });
+    definition.chartOfAccounts.push({ code: read.str(`chartOfAccounts[${i}].code`, a?.code, /^\d{4}$/, 'a 4-digit account code'), name: read.str(`chartOfAccounts[${i}].name`, a?.name) });
   }
-  return errors.length ? { errors } : { definition, errors };
+  return read.errors.length ? { errors: read.errors } : { definition, errors: read.errors };
+}
+
+function parseDealing(read: FieldReader, dealing: any): FundDefinition['dealing'] {
+  return {
+    frequency: read.str('dealing.frequency', dealing?.frequency, /^(daily|weekly|monthly|quarterly)$/, 'daily, weekly, monthly or quarterly'),
+    subscriptionNoticeDays: read.int('dealing.subscriptionNoticeDays', dealing?.subscriptionNoticeDays),
+    redemptionNoticeDays: read.int('dealing.redemptionNoticeDays', dealing?.redemptionNoticeDays),
+    settlementDays: read.int('dealing.settlementDays', dealing?.settlementDays),
+  };
+}
+
+/** One entry of `shareClasses`, `p` its JSON path. */
+function parseShareClass(read: FieldReader, p: string, c: any): ShareClassDefinition {
+  const hurdle = c?.hurdleAnnualRate ?? null;
+  if (hurdle !== null) read.str(`${p}.hurdleAnnualRate`, hurdle, RATE, 'a rate as a fraction of 1 or null');
+  if (typeof c?.feeExempt !== 'boolean') read.fail(`${p}.feeExempt`, 'must be true or false');
+  return {
+    name: read.str(`${p}.name`, c?.name),
+    currency: read.str(`${p}.currency`, c?.currency, /^[A-Z]{3}$/, 'a 3-letter currency code'),
+    mgmtFeeAnnualRate: read.str(`${p}.mgmtFeeAnnualRate`, c?.mgmtFeeAnnualRate, RATE, 'a rate as a fraction of 1'),
+    perfFeeRate: read.str(`${p}.perfFeeRate`, c?.perfFeeRate, RATE, 'a rate as a fraction of 1'),
+    hurdleAnnualRate: hurdle,
+    crystallizationFrequency: read.str(`${p}.crystallizationFrequency`, c?.crystallizationFrequency, /^(monthly|quarterly|semiannual|annual)$/, 'monthly, quarterly, semiannual or annual'),
+    feeExempt: c?.feeExempt === true,
+    status: read.str(`${p}.status`, c?.status, /^(open|closed|soft_closed)$/, 'open, closed or soft_closed'),
+    launchDate: read.date(`${p}.launchDate`, c?.launchDate),
+    initialNavPerUnit: read.str(`${p}.initialNavPerUnit`, c?.initialNavPerUnit, DECIMAL, 'a positive decimal string'),
+  };
 }
