@@ -1,4 +1,4 @@
-import { addDays } from '../dates';
+import { type IsoDate, addDays } from '../dates';
 import { uuidFromKey } from '../ids';
 import { ACCOUNTS } from '../ledger/chart-of-accounts';
 import { EntryBuilder } from '../ledger/journal-entry';
@@ -54,6 +54,33 @@ function redeem(
   const full = flow.fraction ? flow.fraction.gte(1) : flow.amount!.gte(value);
   const fraction = full ? new Decimal(1) : flow.fraction ?? flow.amount!.dividedBy(value);
   const paid = full ? value : flow.fraction ? toCents(fraction.times(value)) : flow.amount!;
+  const { unitsOut, feeOut } = cancelLotUnits(lots, full, fraction, gnav, allocation, date);
+  c.units = c.units.minus(unitsOut);
+  c.nav = c.nav.minus(paid);
+  c.perfCrystallizedUnpaid = c.perfCrystallizedUnpaid.plus(feeOut);
+  result.performanceFeeCrystallized = result.performanceFeeCrystallized.plus(feeOut);
+  result.redemptions = result.redemptions.plus(paid);
+  dealt.redemptionsPaid.set(key, (dealt.redemptionsPaid.get(key) ?? ZERO).plus(paid));
+  state.redemptionPayables.push({ flowId: flow.flowId, ref: flow.ref, amount: paid, payDate: addDays(date, ctx.terms.settlementDays) });
+  push(ctx, new EntryBuilder(date, 'redemption', flow.ref, `redemption ${flow.ref} (${classTerms.name})`)
+    .post(ACCOUNTS.capitalRedemptions, paid, undefined, flow.classId)
+    .post(ACCOUNTS.redemptionsPayable, paid.negated(), undefined, flow.classId)
+    .build());
+  dealt.flowResults.push({ flowId: flow.flowId, outcome: 'executed', amount: paid, units: unitsOut, navPerUnit: gnav, performanceFeeCrystallized: feeOut });
+}
+
+/**
+ * Takes the redeemed fraction of units out of the investor's lots, crystallizing the same fraction of each
+ * lot's accrued performance fee; a full redemption also resets the lots' high-water mark to today's GNAV.
+ */
+function cancelLotUnits(
+  lots: LotState[],
+  full: boolean,
+  fraction: Decimal,
+  gnav: Decimal,
+  allocation: ClassAllocation,
+  date: IsoDate,
+): { unitsOut: Decimal; feeOut: Decimal } {
   let unitsOut = ZERO;
   let feeOut = ZERO;
   for (const lot of lots) {
@@ -71,18 +98,7 @@ function redeem(
     unitsOut = unitsOut.plus(units);
     feeOut = feeOut.plus(fee);
   }
-  c.units = c.units.minus(unitsOut);
-  c.nav = c.nav.minus(paid);
-  c.perfCrystallizedUnpaid = c.perfCrystallizedUnpaid.plus(feeOut);
-  result.performanceFeeCrystallized = result.performanceFeeCrystallized.plus(feeOut);
-  result.redemptions = result.redemptions.plus(paid);
-  dealt.redemptionsPaid.set(key, (dealt.redemptionsPaid.get(key) ?? ZERO).plus(paid));
-  state.redemptionPayables.push({ flowId: flow.flowId, ref: flow.ref, amount: paid, payDate: addDays(date, ctx.terms.settlementDays) });
-  push(ctx, new EntryBuilder(date, 'redemption', flow.ref, `redemption ${flow.ref} (${classTerms.name})`)
-    .post(ACCOUNTS.capitalRedemptions, paid, undefined, flow.classId)
-    .post(ACCOUNTS.redemptionsPayable, paid.negated(), undefined, flow.classId)
-    .build());
-  dealt.flowResults.push({ flowId: flow.flowId, outcome: 'executed', amount: paid, units: unitsOut, navPerUnit: gnav, performanceFeeCrystallized: feeOut });
+  return { unitsOut, feeOut };
 }
 
 function subscribe(
