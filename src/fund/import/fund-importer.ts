@@ -91,50 +91,54 @@ async function loadContext(repo: FundImportRepository, fundId: string, baseCurre
   };
 }
 
+/** Rows waiting to be inserted, one array per insert column; nothing more is written once the file has an error. */
+class PendingBatch {
+  inserted = 0;
+  private columns: (string | null)[][];
+  private rows = 0;
+
+  constructor(
+    private readonly repo: FundImportRepository,
+    private readonly spec: CsvFileSpec,
+    private readonly fundId: string,
+    private readonly errors: ImportRowError[],
+  ) {
+    this.columns = spec.insert.map(() => []);
+  }
+
+  async add(values: (string | null)[]): Promise<void> {
+    values.forEach((v, i) => this.columns[i].push(v));
+    this.rows++;
+    if (this.rows >= BATCH_ROWS) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.rows === 0 || this.errors.length) return;
+    this.inserted += await this.repo.insertBatch(this.spec, this.fundId, this.columns);
+    this.columns = this.spec.insert.map(() => []);
+    this.rows = 0;
+  }
+}
+
 async function importCsv(repo: FundImportRepository, spec: CsvFileSpec, path: string, ctx: ImportContext): Promise<{ file: string; rows: number; inserted: number }> {
   const errors: ImportRowError[] = [];
   const parser = createReadStream(path).pipe(parse({ columns: true, skip_empty_lines: true, trim: false, info: true, bom: true, relax_column_count: false }));
-  let columns: (string | null)[][] = spec.insert.map(() => []);
-  let pendingRows = 0;
-  let rows = 0;
-  let inserted = 0;
-  let headerChecked = false;
+  const batch = new PendingBatch(repo, spec, ctx.fundId, errors);
   const seen = new Set<string>();
-  const flush = async () => {
-    if (pendingRows === 0 || errors.length) return;
-    inserted += await repo.insertBatch(spec, ctx.fundId, columns);
-    columns = spec.insert.map(() => []);
-    pendingRows = 0;
-  };
+  let rows = 0;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-      if (!headerChecked) {
-        headerChecked = true;
-        const missing = spec.columns.filter((c) => !(c in record));
-        if (missing.length) {
-          throw new FundImportError(missing.map((c) => ({ file: spec.file, line: 1, column: c, reason: 'missing column in the header' })));
-        }
-      }
+      if (rows === 0) checkHeader(spec, record);
       rows++;
       const reader = new RowReader(record);
       const values = spec.parse(reader, ctx);
-      if (!values || reader.problem) {
-        errors.push({ file: spec.file, line: info.lines, column: reader.problem?.column ?? '(row)', reason: reader.problem?.reason ?? 'is not valid' });
+      const problem = rowProblem(spec, reader, values, info.lines, seen);
+      if (problem) {
+        errors.push(problem);
         if (errors.length >= MAX_ERRORS) break;
         continue;
       }
-      const key = naturalKey(spec, values);
-      if (key !== null) {
-        if (seen.has(key)) {
-          errors.push({ file: spec.file, line: info.lines, column: spec.columns[0], reason: `duplicates an earlier row of this file (${key})` });
-          if (errors.length >= MAX_ERRORS) break;
-          continue;
-        }
-        seen.add(key);
-      }
-      values.forEach((v, i) => columns[i].push(v));
-      pendingRows++;
-      if (pendingRows >= BATCH_ROWS) await flush();
+      await batch.add(values!);
     }
   } catch (err) {
     if (err instanceof FundImportError) throw err;
@@ -142,8 +146,28 @@ async function importCsv(repo: FundImportRepository, spec: CsvFileSpec, path: st
     throw new FundImportError([{ file: spec.file, line: e.lines ?? 0, column: '(row)', reason: `is not valid CSV: ${e.message}` }]);
   }
   if (errors.length) throw new FundImportError(errors);
-  await flush();
-  return { file: spec.file, rows, inserted };
+  await batch.flush();
+  return { file: spec.file, rows, inserted: batch.inserted };
+}
+
+/** The first record's keys must include every column the file defines. */
+function checkHeader(spec: CsvFileSpec, record: Record<string, string>): void {
+  const missing = spec.columns.filter((c) => !(c in record));
+  if (missing.length) {
+    throw new FundImportError(missing.map((c) => ({ file: spec.file, line: 1, column: c, reason: 'missing column in the header' })));
+  }
+}
+
+/** The problem with one parsed row (not valid, or a duplicate of an earlier row of the file), or null. */
+function rowProblem(spec: CsvFileSpec, reader: RowReader, values: (string | null)[] | null, line: number, seen: Set<string>): ImportRowError | null {
+  if (!values || reader.problem) {
+    return { file: spec.file, line, column: reader.problem?.column ?? '(row)', reason: reader.problem?.reason ?? 'is not valid' };
+  }
+  const key = naturalKey(spec, values);
+  if (key === null) return null;
+  if (seen.has(key)) return { file: spec.file, line, column: spec.columns[0], reason: `duplicates an earlier row of this file (${key})` };
+  seen.add(key);
+  return null;
 }
 
 /** Duplicate detection inside one file, for the small files only (large files rely on the unique key). */
