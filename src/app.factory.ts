@@ -1,8 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createValidationPipe } from './common/errors/validation';
 import { finalizeDocument } from './common/openapi/contract';
 import { CorsPolicy, registerCors } from './common/http/cors';
@@ -24,19 +24,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application exactly as production runs it (main.ts and the e2e tests share this). */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
-    bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
-    logger: false,
-    return503OnClosing: true,
-    // Errors raised below the app (router, Node's HTTP parser) answer problem+json too.
-    frameworkErrors,
-    clientErrorHandler,
-  });
+  const adapter = createAdapter(config);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     logger: new JsonLogger(config.logLevel),
     bodyParser: false, // no urlencoded parser: JSON (Fastify's own parser) is the only body we read
@@ -52,7 +40,42 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     done();
   });
 
-  const activity = app.get(ActivityLogWriter);
+  logActivity(fastify, app.get(ActivityLogWriter));
+
+  await registerHttpSemantics(fastify);
+  registerCors(fastify, new CorsPolicy(config));
+  registerWebPages(fastify, config.webDistDir);
+  registerEarlyShedding(fastify, app.get(CalculatorPool));
+  app.useGlobalPipes(createValidationPipe());
+  const document = openApiDocument(app);
+  finalizeDocument(document, { serverUrl: config.publicBaseUrl, etag: hasEtag });
+  app.get(McpCatalog).load(document);
+  app.get(RouteInvoker).bindGetRoutes();
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}
+
+/** Fastify as production runs it: body limit, trusted proxies, request ids, problem+json for framework errors. */
+function createAdapter(config: AppConfig): FastifyAdapter {
+  return new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    logger: false,
+    return503OnClosing: true,
+    // Errors raised below the app (router, Node's HTTP parser) answer problem+json too.
+    frameworkErrors,
+    clientErrorHandler,
+  });
+}
+
+/** Every answered request goes to the activity log: who, which route or MCP tool, status and duration. */
+function logActivity(fastify: FastifyInstance, activity: ActivityLogWriter): void {
   fastify.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const p = req.principal;
     const ua = req.headers['user-agent'];
@@ -73,13 +96,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     });
     done();
   });
+}
 
-  await registerHttpSemantics(fastify);
-  registerCors(fastify, new CorsPolicy(config));
-  registerWebPages(fastify, config.webDistDir);
-  registerEarlyShedding(fastify, app.get(CalculatorPool));
-  app.useGlobalPipes(createValidationPipe());
-  const document = SwaggerModule.createDocument(
+/** The OpenAPI document of every route (finalized, published and loaded into the MCP catalog by createApp). */
+function openApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  return SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('fundgate')
@@ -88,11 +109,4 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'svc_dk_ API key' }, 'bearer')
       .build(),
   );
-  finalizeDocument(document, { serverUrl: config.publicBaseUrl, etag: hasEtag });
-  app.get(McpCatalog).load(document);
-  app.get(RouteInvoker).bindGetRoutes();
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });
-  app.enableShutdownHooks();
-  await app.init();
-  return app;
 }
