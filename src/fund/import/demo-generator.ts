@@ -5,7 +5,8 @@ import { Decimal, sum } from '../money';
 import { leadSeriesValues } from '../nav/lead-series';
 import { CsvFile } from './csv-writer';
 import { type PlannedFlow, type PlannedInvestor, planExpenses, planFlows, planInvestors } from './demo-plans';
-import { type BooksSimulation, type PriceSeries, fmtPrice, simulateBooks } from './demo-trading';
+import { type PriceSeries, fmtPrice } from './demo-day';
+import { type BooksSimulation, simulateBooks } from './demo-trading';
 import {
   DEMO_CASH_CONNECTION, DEMO_CONNECTIONS, DEMO_DEFAULT_TRADES, DEMO_END_DATE, DEMO_INCEPTION_DATE, DEMO_INSTRUMENTS,
   DEMO_SHARE_CLASSES,
