@@ -15,7 +15,6 @@ import { type AppConfig } from './config/config';
 import { ActivityLogWriter } from './usage/activity-log.writer';
 import { toolFromHeader, MCP_TOOL_HEADER } from './mcp/internal-call';
 import { McpCatalog } from './mcp/mcp.catalog';
-import { RouteInvoker } from './mcp/route-invoker';
 import { registerWebPages } from './web/web-pages';
 import { installOAuthFormParser } from './oauth/form-body';
 import { CalculatorPool, registerEarlyShedding } from './calculators/calculator-pool';
@@ -50,7 +49,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const document = openApiDocument(app);
   finalizeDocument(document, { serverUrl: config.publicBaseUrl, etag: hasEtag });
   app.get(McpCatalog).load(document);
-  app.get(RouteInvoker).bindGetRoutes();
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });
   app.enableShutdownHooks();
   await app.init();

@@ -8,21 +8,21 @@ export interface FundResource {
   name: string;
   title: string;
   description: string;
-  /** The REST GET route the resource is read from. */
-  path: string;
+  /** The read tool (and so the REST GET route) the resource is read through. */
+  tool: string;
 }
 
 export const FUND_RESOURCES: FundResource[] = [
   {
-    uri: 'fundgate://fund/lp-reports', name: 'lp-reports', title: 'LP reports', path: '/api/v1/fund/lp-reports',
+    uri: 'fundgate://fund/lp-reports', name: 'lp-reports', title: 'LP reports', tool: 'get_fund_lp_reports',
     description: 'The fund\'s LP reports: period covered, status and a short narrative preview (most recent first).',
   },
   {
-    uri: 'fundgate://fund/fee-terms', name: 'fee-terms', title: 'Fee terms', path: '/api/v1/fund/fee-terms',
+    uri: 'fundgate://fund/fee-terms', name: 'fee-terms', title: 'Fee terms', tool: 'get_fund_fee_terms',
     description: 'Management and performance fee terms (rates, hurdle, high-water mark, crystallisation) and the share classes they apply to.',
   },
   {
-    uri: 'fundgate://fund/overview', name: 'overview', title: 'Fund overview', path: '/api/v1/fund/overview',
+    uri: 'fundgate://fund/overview', name: 'overview', title: 'Fund overview', tool: 'get_fund_overview',
     description: 'The fund, its share classes and the latest complete NAV.',
   },
 ];

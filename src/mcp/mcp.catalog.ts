@@ -1,10 +1,26 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type Type } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { AUTH_MODE, REQUIRED_SCOPES, type AuthMode } from '../common/auth/auth.decorators';
 import type { Scope } from '../common/auth/scopes';
+import { RESPONSE_SCHEMA } from '../common/redaction/redaction.interceptor';
+import type { PolicyName } from '../config/config';
+import { RATE_POLICY } from '../usage/rate-limit/rate-limit.decorator';
 import { toJsonSchema } from './json-schema';
 
 export type McpServerName = 'public' | 'fund';
 type Schema = Record<string, unknown>;
+
+/** The route a tool is bound to: its controller method and what its decorators declare. */
+export interface ToolRoute {
+  instance: object;
+  handler: (...args: unknown[]) => unknown;
+  /** The handler's parameter types (design:paramtypes): a read route's query DTO, a POST route's body DTO. */
+  paramTypes: Type<unknown>[];
+  output: { dto: Type<unknown>; isArray: boolean } | undefined;
+  policy: PolicyName | undefined;
+  auth: AuthMode;
+}
 
 export interface McpTool {
   name: string;
@@ -14,6 +30,7 @@ export interface McpTool {
   method: 'GET' | 'POST';
   path: string;
   scopes: Scope[];
+  route: ToolRoute;
   inputSchema: Schema;
   outputSchema: Schema;
   /** REST answers that are arrays are wrapped as { items } (structuredContent must be an object). */
@@ -27,28 +44,65 @@ const PROPOSE_SUFFIX = ' This only stages a maker-checker proposal: nothing exec
 const CALC_SUFFIX = ' Stateless illustrative estimate from the arguments alone (no fund data, nothing stored); not accounting or tax advice. Percent inputs are in percent units (2 means 2 %).';
 
 /**
- * The tool catalogue, derived from the OpenAPI document that the REST DTOs generate: one read tool per
- * fund-data GET route, one propose tool per propose route, one calculator tool per calculator route.
+ * The one tool registry, built once at boot: one read tool per fund-data GET route, one propose tool
+ * per propose route, one calculator tool per calculator route. Each tool is bound to its controller
+ * method, found with Nest's public DiscoveryService; scopes, rate-limit policy and output DTO come from
+ * our own decorators (Reflector), the input DTOs from the handler's parameter types, and path, method
+ * and JSON schemas from the OpenAPI operation that @nestjs/swagger generated for that same handler
+ * (matched by its operationId, `<Controller>_<method>`), so the schemas are those that validate REST.
  */
 @Injectable()
 export class McpCatalog {
   private tools = new Map<string, McpTool>();
 
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+  ) {}
+
   load(doc: OpenAPIObject): void {
     const components = (doc.components?.schemas ?? {}) as Record<string, Schema>;
-    const tools = new Map<string, McpTool>();
+    const operations = new Map<string, { path: string; method: 'get' | 'post'; op: Schema }>();
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of ['get', 'post'] as const) {
         const op = (item as Record<string, Schema | undefined>)[method];
-        if (!op) continue;
-        const tool = this.toolFor(path, method, op, components);
+        if (typeof op?.operationId === 'string') operations.set(op.operationId, { path, method, op });
+      }
+    }
+    const tools = new Map<string, McpTool>();
+    for (const wrapper of this.discovery.getControllers()) {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      const cls = wrapper.metatype as Type<unknown> | null;
+      if (!instance || !cls) continue;
+      for (const methodName of this.scanner.getAllMethodNames(Object.getPrototypeOf(instance) as object)) {
+        const found = operations.get(`${cls.name}_${methodName}`);
+        if (!found) continue;
+        const route = this.routeOf(cls, instance, methodName);
+        const tool = route && this.toolFor(found.path, found.method, found.op, components, route);
         if (tool) tools.set(tool.name, tool);
       }
     }
     this.tools = tools;
   }
 
-  private toolFor(path: string, method: 'get' | 'post', op: Schema, components: Record<string, Schema>): McpTool | null {
+  private routeOf(cls: Type<unknown>, instance: Record<string, unknown>, methodName: string): (ToolRoute & { scopes: Scope[] | undefined }) | undefined {
+    const handler = instance[methodName];
+    if (typeof handler !== 'function') return undefined;
+    const targets = [handler, cls];
+    return {
+      instance,
+      handler: handler as ToolRoute['handler'],
+      paramTypes: (Reflect.getMetadata('design:paramtypes', cls.prototype as object, methodName) ?? []) as Type<unknown>[],
+      output: this.reflector.getAllAndOverride<ToolRoute['output']>(RESPONSE_SCHEMA, targets),
+      policy: this.reflector.getAllAndOverride<PolicyName | undefined>(RATE_POLICY, targets),
+      auth: this.reflector.getAllAndOverride<AuthMode | undefined>(AUTH_MODE, targets) ?? 'required',
+      scopes: this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets),
+    };
+  }
+
+  private toolFor(path: string, method: 'get' | 'post', op: Schema, components: Record<string, Schema>,
+    { scopes, ...route }: ToolRoute & { scopes: Scope[] | undefined }): McpTool | null {
     if (path.includes('{')) return null;
     let server: McpServerName;
     let name: string;
@@ -102,7 +156,8 @@ export class McpCatalog {
       server,
       method: method === 'get' ? 'GET' : 'POST',
       path,
-      scopes: ((op['x-required-scopes'] ?? []) as Scope[]),
+      scopes: scopes ?? [],
+      route,
       inputSchema: input,
       outputSchema: output,
       wrapsArray,
@@ -118,6 +173,11 @@ export class McpCatalog {
 
   toolsFor(server: McpServerName, scopes: readonly Scope[]): McpTool[] {
     return [...this.tools.values()].filter((t) => t.server === server && t.scopes.every((s) => scopes.includes(s)));
+  }
+
+  /** A tool by name, whatever the caller holds (resources name the read tool they are read through). */
+  byName(name: string): McpTool | undefined {
+    return this.tools.get(name);
   }
 
   find(server: McpServerName, name: string, scopes: readonly Scope[]): McpTool | undefined {

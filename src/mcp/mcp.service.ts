@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toProblemError } from '../common/errors/problem.filter';
-import { RouteInvoker } from './route-invoker';
+import { ToolInvoker } from './tool-invoker';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
 import { MCP_TOOL_HEADER, toolHeaderValue } from './internal-call';
@@ -32,7 +32,11 @@ export class SerializedToolResult {
   constructor(readonly json: string) {}
 
   static of(id: Id, body: unknown): SerializedToolResult {
-    const structured = JSON.stringify(body);
+    return SerializedToolResult.ofJson(id, JSON.stringify(body));
+  }
+
+  /** From JSON text already produced (a REST answer's bytes), without parsing it again. */
+  static ofJson(id: Id, structured: string): SerializedToolResult {
     return new SerializedToolResult(
       `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured}}}`,
     );
@@ -60,7 +64,7 @@ export class McpService {
   constructor(
     private readonly catalog: McpCatalog,
     private readonly adapterHost: HttpAdapterHost,
-    private readonly invoker: RouteInvoker,
+    private readonly invoker: ToolInvoker,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -140,9 +144,10 @@ export class McpService {
         return { jsonrpc: '2.0', id, result: { resourceTemplates: [] } };
       case 'resources/read': {
         const resource = FUND_RESOURCES.find((r) => r.uri === params.uri);
-        if (!resource) return rpcError(id, -32002, `resource not found: ${String(params.uri)}`);
+        const tool = resource && this.catalog.byName(resource.tool);
+        if (!resource || !tool) return rpcError(id, -32002, `resource not found: ${String(params.uri)}`);
         try {
-          const body = await this.invoker.invoke(resource.path, req, reply, {});
+          const body = await this.invoker.read(tool, req, reply, {});
           return { jsonrpc: '2.0', id, result: { contents: [{ uri: resource.uri, mimeType: 'application/json', text: JSON.stringify(body) }] } };
         } catch (err) {
           const problem = toProblemError(err, req);
@@ -165,7 +170,7 @@ export class McpService {
   }
 
   private async callTool(id: Id, tool: McpTool, req: FastifyRequest, reply: FastifyReply, args: Record<string, unknown>): Promise<JsonRpcResponse | SerializedToolResult> {
-    if (tool.method === 'GET' && this.invoker.isBound(tool.path)) return this.callInProcess(id, tool, req, reply, args);
+    if (ToolInvoker.canRunInProcess(tool)) return this.callInProcess(id, tool, req, reply, args);
     const headers: Record<string, string> = { [MCP_TOOL_HEADER]: toolHeaderValue(tool.name), 'x-request-id': `${req.id}.tool` };
     if (req.headers.authorization) headers.authorization = req.headers.authorization;
     let url = tool.path;
@@ -187,6 +192,9 @@ export class McpService {
     }
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const res = await fastify.inject({ method: tool.method, url, headers, payload, remoteAddress: req.ip });
+    if (res.statusCode < 400 && /^application\/json/.test(String(res.headers['content-type'])) && res.body.startsWith(tool.wrapsArray ? '[' : '{')) {
+      return SerializedToolResult.ofJson(id, tool.wrapsArray ? `{"items":${res.body}}` : res.body); // the REST answer's bytes, not parsed again
+    }
     let body: unknown;
     try {
       body = JSON.parse(res.body);
@@ -198,12 +206,12 @@ export class McpService {
     return success(id, tool, body);
   }
 
-  /** Plain GET routes run in-process through the same checks (see RouteInvoker); no second HTTP pipeline. */
+  /** Read routes run in-process through the same checks (see ToolInvoker); no second HTTP pipeline. */
   private async callInProcess(id: Id, tool: McpTool, req: FastifyRequest, reply: FastifyReply, args: Record<string, unknown>): Promise<JsonRpcResponse | SerializedToolResult> {
     const query = queryFromArguments(args);
     if (typeof query === 'string') return toolError(id, query);
     try {
-      return success(id, tool, await this.invoker.invoke(tool.path, req, reply, query));
+      return success(id, tool, await this.invoker.read(tool, req, reply, query));
     } catch (err) {
       const problem = toProblemError(err, req);
       if (problem.status >= 500) return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);

@@ -3,7 +3,7 @@ import { ProblemError } from '../../common/errors/problem';
 
 /** Parameter-less endpoints still refuse unknown query parameters (400 naming each one). */
 @Injectable()
-class NoQueryParamsPipe implements PipeTransform {
+export class NoQueryParamsPipe implements PipeTransform {
   transform(value: unknown): unknown {
     const names = Object.keys((value as Record<string, unknown>) ?? {});
     if (names.length > 0) {
