@@ -21,7 +21,7 @@ export const DOMAIN_PROBLEMS: ProblemRule[] = [
   { match: /^POST \/api\/v1\/webhooks\/\{id\}\/deliveries\/\{deliveryId\}\/retry$/, statuses: [409] },
   { match: /^GET \/api\/v1\/admin\/activity$/, statuses: [404] }, // keyId of another account
   { match: /^POST \/api\/v1\/admin\/keys$/, statuses: [404] },
-  { match: /^POST \/api\/v1\/console\/sign-in$/, statuses: [429] }, // failed sign-ins per email
+  { match: /^POST \/api\/v1\/console\/sign-in$/, statuses: [401, 403, 429] }, // invalid_credentials / totp_required; csrf_failed (Origin); failed sign-ins per email
   { match: /^POST \/api\/v1\/console\/sign-up$/, statuses: [403, 409, 429] },
   { match: /^\w+ \/api\/v1\/console\/invitations\/\{token\}/, statuses: [403, 409, 410] },
   { match: /^(PATCH|DELETE) \/api\/v1\/console\/members\/\{userId\}$/, statuses: [409] },
