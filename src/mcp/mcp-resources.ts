@@ -75,3 +75,27 @@ export const FUND_PROMPTS: FundPrompt[] = [
     ].join(' '),
   },
 ];
+
+/** The `resources/list` result of the fund server. */
+export function resourcesListResult(): { resources: object[] } {
+  return {
+    resources: FUND_RESOURCES.map(({ uri, name, title, description }) => ({ uri, name, title, description, mimeType: 'application/json' })),
+  };
+}
+
+/** The `prompts/list` result of the fund server. */
+export function promptsListResult(): { prompts: object[] } {
+  return { prompts: FUND_PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };
+}
+
+/** The `prompts/get` result for `params`, or the reason the params are refused (unknown prompt, bad date). */
+export function promptGetResult(params: Record<string, unknown>): { result: object } | { refused: string } {
+  const prompt = FUND_PROMPTS.find((p) => p.name === params.name);
+  if (!prompt) return { refused: `unknown prompt: ${String(params.name)}` };
+  const raw = (params.arguments ?? {}) as Record<string, unknown>;
+  const known = (k: string) => prompt.arguments.some((a) => a.name === k);
+  const args = Object.fromEntries(Object.entries(raw).filter(([k, v]) => typeof v === 'string' && known(k))) as Record<string, string>;
+  if (args.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(args.date)) return { refused: 'date must be YYYY-MM-DD' };
+  const messages = [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }];
+  return { result: { description: prompt.description, messages } };
+}

@@ -103,52 +103,14 @@ export class McpCatalog {
 
   private toolFor(path: string, method: 'get' | 'post', op: Schema, components: Record<string, Schema>,
     { scopes, ...route }: ToolRoute & { scopes: Scope[] | undefined }): McpTool | null {
-    if (path.includes('{')) return null;
-    let server: McpServerName;
-    let name: string;
-    let suffix: string;
-    if (method === 'get' && path.startsWith('/api/v1/fund/') && !path.startsWith('/api/v1/fund/proposals')) {
-      server = 'fund';
-      name = 'get_' + path.slice('/api/v1/'.length).replace(/[/-]/g, '_');
-      suffix = READ_SUFFIX;
-    } else if (method === 'post' && path.startsWith('/api/v1/fund/proposals/')) {
-      server = 'fund';
-      name = 'propose_' + path.slice('/api/v1/fund/proposals/'.length).replace(/[/-]/g, '_');
-      suffix = PROPOSE_SUFFIX;
-    } else if (method === 'post' && path.startsWith('/api/v1/calc/')) {
-      server = 'public';
-      name = path.slice('/api/v1/calc/'.length).replace(/[/-]/g, '_');
-      suffix = CALC_SUFFIX;
-    } else {
-      return null;
-    }
-    const responses = (op.responses ?? {}) as Record<string, Schema>;
-    const ok = responses['200'] ?? responses['201'];
-    const okSchema = ((ok?.content as Record<string, Schema> | undefined)?.['application/json']?.schema ?? { type: 'object' }) as Schema;
-    let output = toJsonSchema(okSchema, components);
-    const wrapsArray = output.type === 'array';
-    if (wrapsArray) output = { type: 'object', properties: { items: output }, required: ['items'] };
-    let input: Schema;
-    if (method === 'get') {
-      const params = ((op.parameters ?? []) as Schema[]).filter((p) => p.in === 'query');
-      input = {
-        type: 'object',
-        properties: Object.fromEntries(params.map((p) => [p.name as string, { ...toJsonSchema((p.schema ?? {}) as Schema, components), ...(p.description ? { description: p.description } : {}) }])),
-        required: params.filter((p) => p.required).map((p) => p.name as string),
-        additionalProperties: false,
-      };
-    } else {
-      const body = ((op.requestBody as Schema | undefined)?.content as Record<string, Schema> | undefined)?.['application/json']?.schema as Schema | undefined;
-      input = body ? toJsonSchema(body, components) : { type: 'object', properties: {} };
-      if (input.type !== 'object') input = { type: 'object', properties: {} };
-      input.additionalProperties = false;
-    }
+    const kind = toolKindOf(path, method);
+    if (!kind) return null;
+    const { name, server, suffix } = kind;
+    const { output, wrapsArray } = outputSchemaOf(op, components);
     const acceptsIdempotencyKey = name.startsWith('propose_');
-    if (acceptsIdempotencyKey) {
-      input = { ...input, properties: { ...(input.properties as Schema), idempotencyKey: { type: 'string', minLength: 1, maxLength: 255, description: 'Makes a retried call safe: the same key and arguments replay the first answer.' } } };
-    }
     const summary = typeof op.summary === 'string' ? op.summary : name;
     const detail = typeof op.description === 'string' && op.description ? ` ${op.description}` : '';
+    const readOnly = method === 'get' || server === 'public';
     return {
       name,
       title: summary.split(/[.;(]/)[0].trim().slice(0, 80),
@@ -158,16 +120,11 @@ export class McpCatalog {
       path,
       scopes: scopes ?? [],
       route,
-      inputSchema: input,
+      inputSchema: inputSchemaOf(method, op, components, acceptsIdempotencyKey),
       outputSchema: output,
       wrapsArray,
       acceptsIdempotencyKey,
-      annotations: {
-        readOnlyHint: method === 'get' || server === 'public',
-        idempotentHint: method === 'get' || server === 'public',
-        destructiveHint: false,
-        openWorldHint: false,
-      },
+      annotations: { readOnlyHint: readOnly, idempotentHint: readOnly, destructiveHint: false, openWorldHint: false },
     };
   }
 
@@ -184,4 +141,60 @@ export class McpCatalog {
     const tool = this.tools.get(name);
     return tool && tool.server === server && tool.scopes.every((s) => scopes.includes(s)) ? tool : undefined;
   }
+}
+
+/** Which server a route's tool belongs to, and its name: fund reads, proposals, calculators; null for the rest. */
+function toolKindOf(path: string, method: 'get' | 'post'): { server: McpServerName; name: string; suffix: string } | null {
+  if (path.includes('{')) return null;
+  const snake = (rest: string) => rest.replace(/[/-]/g, '_');
+  if (method === 'get' && path.startsWith('/api/v1/fund/') && !path.startsWith('/api/v1/fund/proposals')) {
+    return { server: 'fund', name: 'get_' + snake(path.slice('/api/v1/'.length)), suffix: READ_SUFFIX };
+  }
+  if (method === 'post' && path.startsWith('/api/v1/fund/proposals/')) {
+    return { server: 'fund', name: 'propose_' + snake(path.slice('/api/v1/fund/proposals/'.length)), suffix: PROPOSE_SUFFIX };
+  }
+  if (method === 'post' && path.startsWith('/api/v1/calc/')) {
+    return { server: 'public', name: snake(path.slice('/api/v1/calc/'.length)), suffix: CALC_SUFFIX };
+  }
+  return null;
+}
+
+/** The 200/201 JSON schema as plain JSON Schema; an array answer is wrapped as `{ items }` (structuredContent is an object). */
+function outputSchemaOf(op: Schema, components: Record<string, Schema>): { output: Schema; wrapsArray: boolean } {
+  const responses = (op.responses ?? {}) as Record<string, Schema>;
+  const ok = responses['200'] ?? responses['201'];
+  const okSchema = ((ok?.content as Record<string, Schema> | undefined)?.['application/json']?.schema ?? { type: 'object' }) as Schema;
+  const output = toJsonSchema(okSchema, components);
+  if (output.type !== 'array') return { output, wrapsArray: false };
+  return { output: { type: 'object', properties: { items: output }, required: ['items'] }, wrapsArray: true };
+}
+
+/** GET: the query parameters as one object; POST: the JSON body (propose tools also take an idempotencyKey). */
+function inputSchemaOf(method: 'get' | 'post', op: Schema, components: Record<string, Schema>, acceptsIdempotencyKey: boolean): Schema {
+  let input: Schema;
+  if (method === 'get') {
+    const params = ((op.parameters ?? []) as Schema[]).filter((p) => p.in === 'query');
+    const property = (p: Schema): Schema => ({
+      ...toJsonSchema((p.schema ?? {}) as Schema, components),
+      ...(p.description ? { description: p.description } : {}),
+    });
+    input = {
+      type: 'object',
+      properties: Object.fromEntries(params.map((p) => [p.name as string, property(p)])),
+      required: params.filter((p) => p.required).map((p) => p.name as string),
+      additionalProperties: false,
+    };
+  } else {
+    const content = (op.requestBody as Schema | undefined)?.content as Record<string, Schema> | undefined;
+    const body = content?.['application/json']?.schema as Schema | undefined;
+    input = body ? toJsonSchema(body, components) : { type: 'object', properties: {} };
+    if (input.type !== 'object') input = { type: 'object', properties: {} };
+    input.additionalProperties = false;
+  }
+  if (!acceptsIdempotencyKey) return input;
+  const idempotencyKey = {
+    type: 'string', minLength: 1, maxLength: 255,
+    description: 'Makes a retried call safe: the same key and arguments replay the first answer.',
+  };
+  return { ...input, properties: { ...(input.properties as Schema), idempotencyKey } };
 }

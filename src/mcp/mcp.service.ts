@@ -6,7 +6,7 @@ import { ToolInvoker } from './tool-invoker';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
 import { MCP_TOOL_HEADER, toolHeaderValue } from './internal-call';
-import { FUND_PROMPTS, FUND_RESOURCES } from './mcp-resources';
+import { FUND_RESOURCES, promptGetResult, promptsListResult, resourcesListResult } from './mcp-resources';
 
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28', '2026-06-18', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
@@ -139,7 +139,7 @@ export class McpService {
   private async fundExtras(id: Id, method: string, params: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): Promise<JsonRpcResponse> {
     switch (method) {
       case 'resources/list':
-        return { jsonrpc: '2.0', id, result: { resources: FUND_RESOURCES.map(({ uri, name, title, description }) => ({ uri, name, title, description, mimeType: 'application/json' })) } };
+        return { jsonrpc: '2.0', id, result: resourcesListResult() };
       case 'resources/templates/list':
         return { jsonrpc: '2.0', id, result: { resourceTemplates: [] } };
       case 'resources/read': {
@@ -155,14 +155,10 @@ export class McpService {
         }
       }
       case 'prompts/list':
-        return { jsonrpc: '2.0', id, result: { prompts: FUND_PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) } };
+        return { jsonrpc: '2.0', id, result: promptsListResult() };
       case 'prompts/get': {
-        const prompt = FUND_PROMPTS.find((p) => p.name === params.name);
-        if (!prompt) return rpcError(id, JSONRPC.INVALID_PARAMS, `unknown prompt: ${String(params.name)}`);
-        const raw = (params.arguments ?? {}) as Record<string, unknown>;
-        const args = Object.fromEntries(Object.entries(raw).filter(([k, v]) => typeof v === 'string' && prompt.arguments.some((a) => a.name === k))) as Record<string, string>;
-        if (args.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(args.date)) return rpcError(id, JSONRPC.INVALID_PARAMS, 'date must be YYYY-MM-DD');
-        return { jsonrpc: '2.0', id, result: { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }] } };
+        const answer = promptGetResult(params);
+        return 'result' in answer ? { jsonrpc: '2.0', id, result: answer.result } : rpcError(id, JSONRPC.INVALID_PARAMS, answer.refused);
       }
       default:
         return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${method}`);
