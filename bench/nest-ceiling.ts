@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import { type CanActivate, Controller, type ExecutionContext, Get, Injectable, Module } from '@nestjs/common';
-import { APP_GUARD, NestFactory } from '@nestjs/core';
+import { type CallHandler, type CanActivate, Controller, type ExecutionContext, Get, Injectable, Module, type NestInterceptor } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
+import { map, type Observable } from 'rxjs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 
 /**
@@ -18,6 +19,14 @@ class TrivialGuard implements CanActivate {
   }
 }
 
+/** With NEST_INTERCEPTOR=1: one pass-through global interceptor (what a global redaction interceptor costs by itself). */
+@Injectable()
+class PassThrough implements NestInterceptor {
+  intercept(_ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(map((b: unknown) => b));
+  }
+}
+
 @Controller()
 class MeController {
   @Get('nest')
@@ -26,7 +35,13 @@ class MeController {
   }
 }
 
-@Module({ controllers: [MeController], providers: [{ provide: APP_GUARD, useClass: TrivialGuard }] })
+@Module({
+  controllers: [MeController],
+  providers: [
+    { provide: APP_GUARD, useClass: TrivialGuard },
+    ...(process.env.NEST_INTERCEPTOR === '1' ? [{ provide: APP_INTERCEPTOR, useClass: PassThrough }] : []),
+  ],
+})
 class CeilingModule {}
 
 async function main(): Promise<void> {

@@ -4,6 +4,7 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createValidationPipe } from './common/errors/validation';
+import { installRouteRedaction } from './common/redaction/redaction.interceptor';
 import { finalizeDocument } from './common/openapi/contract';
 import { CorsPolicy, registerCors } from './common/http/cors';
 import { hasEtag, registerHttpSemantics } from './common/http/http-semantics';
@@ -29,6 +30,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     bodyParser: false, // no urlencoded parser: JSON (Fastify's own parser) is the only body we read
   });
   const fastify = app.getHttpAdapter().getInstance();
+  installRouteRedaction(app); // before routes, Swagger and the MCP catalog read the handlers
 
   // JSON is the only body we read; anything else is a 415.
   fastify.removeContentTypeParser(['text/plain']);

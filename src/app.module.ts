@@ -1,12 +1,11 @@
 import { DynamicModule, Global, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CalculatorsModule } from './calculators/calculators.module';
 import { AuthGuard } from './common/auth/auth.guard';
 import { ProblemFilter } from './common/errors/problem.filter';
 import { developmentKeyRing, SecretSealer } from './common/crypto/sealer';
 import { CursorCodec } from './common/pagination/cursor';
-import { RedactionInterceptor } from './common/redaction/redaction.interceptor';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { dataSourceOptions } from './database/data-source';
 import { FundDataModule } from './fund-data/fund-data.module';
@@ -69,7 +68,6 @@ export class AppModule {
         // Order matters: authenticate (and check scopes), then count against the rate limit.
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
-        { provide: APP_INTERCEPTOR, useClass: RedactionInterceptor },
         { provide: APP_FILTER, useClass: ProblemFilter },
       ],
     };

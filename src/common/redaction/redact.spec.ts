@@ -1,9 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { of, lastValueFrom } from 'rxjs';
 import { Reflector } from '@nestjs/core';
 import { Controller, Get } from '@nestjs/common';
 import { redact, RedactionError, WALLET_FORMAT } from './redact';
-import { RedactionInterceptor, Returns } from './redaction.interceptor';
+import { redactingHandler, redactionOf, Returns } from './redaction.interceptor';
 import { RequiresScopes } from '../auth/auth.decorators';
 import { ProblemError } from '../errors/problem';
 
@@ -52,21 +51,19 @@ describe('redaction', () => {
     expect(() => redact({ ...investor, returns: { BTC: { nested: 1 } } }, InvestorDto as never)).toThrow(RedactionError);
   });
 
-  describe('interceptor (fail-closed)', () => {
+  describe('redacting handlers (fail-closed)', () => {
     @Controller('x')
     @RequiresScopes('fund:read')
     class FixtureController {
-      @Get('declared') @Returns(InvestorDto) declared() { return investor; }
+      @Get('declared') @Returns(InvestorDto) declared(n: number) { return { ...investor, n }; }
       @Get('undeclared') undeclared() { return investor; }
       @Get('broken') @Returns(LeakyDto) broken() { return { id: '1', email: 'a@b.c' }; }
     }
-    const interceptor = new RedactionInterceptor(new Reflector());
-    const ctx = (name: keyof FixtureController) => ({
-      getHandler: () => FixtureController.prototype[name],
-      getClass: () => FixtureController,
-    }) as never;
-    const run = (name: keyof FixtureController) =>
-      lastValueFrom(interceptor.intercept(ctx(name), { handle: () => of(FixtureController.prototype[name]()) }));
+    const wrap = (name: keyof FixtureController) => {
+      const fn = FixtureController.prototype[name] as (...args: unknown[]) => unknown;
+      return redactingHandler(fn, redactionOf(new Reflector(), fn, FixtureController));
+    };
+    const run = (name: keyof FixtureController) => wrap(name).call(new FixtureController(), 1);
 
     it('redacts a declared route', async () => {
       const out = (await run('declared')) as Record<string, unknown>;
@@ -81,6 +78,13 @@ describe('redaction', () => {
 
     it('answers 500 without data when redaction itself fails', async () => {
       await expect(run('broken')).rejects.toMatchObject({ status: 500, code: 'internal' });
+    });
+
+    it('keeps the handler\'s name, arity and route metadata (Nest, Swagger and the MCP catalog read them)', () => {
+      const original = FixtureController.prototype.declared;
+      const wrapped = wrap('declared');
+      expect([wrapped.name, wrapped.length]).toEqual([original.name, original.length]);
+      for (const key of Reflect.getOwnMetadataKeys(original)) expect(Reflect.getOwnMetadata(key, wrapped)).toBe(Reflect.getOwnMetadata(key, original));
     });
   });
 });
