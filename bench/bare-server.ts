@@ -15,4 +15,11 @@ app.get('/bare-db', async () => {
   return { fund: rows[0] ?? null, ...body };
 });
 void app.listen({ port, host: '127.0.0.1' }).then(() => process.stdout.write('ready\n'));
-process.on('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .close()
+      .then(() => pool.end())
+      .then(() => process.exit(0)),
+);

@@ -8,6 +8,16 @@ import { KeysService } from '../src/keys/keys.service';
 export async function mintPlatformKey(db: DataSource, databaseUrl: string, scopes: string[], fundSlug: string | null) {
   const service = new KeysService(new KeysRepository(db), loadConfig({ ...process.env, DATABASE_URL: databaseUrl }));
   const email = 'bench@fundgate.invalid';
-  await upsertPerson(db, { email, displayName: 'bench', plan: 'platform', fund: fundSlug ? { slug: fundSlug, role: 'admin' } : undefined });
-  return service.mint(await service.minterForPerson({ email }, fundSlug), { name: 'bench key', scopes: fundSlug ? scopes as never : [], plan: 'platform', expiresAt: null });
+  await upsertPerson(db, {
+    email,
+    displayName: 'bench',
+    plan: 'platform',
+    fund: fundSlug ? { slug: fundSlug, role: 'admin' } : undefined,
+  });
+  return service.mint(await service.minterForPerson({ email }, fundSlug), {
+    name: 'bench key',
+    scopes: fundSlug ? (scopes as never) : [],
+    plan: 'platform',
+    expiresAt: null,
+  });
 }

@@ -32,7 +32,9 @@ export async function benchBooks(options: BooksBenchOptions): Promise<{ title: s
   try {
     let t = Date.now();
     const seeded = await seedDemoFund(ds, { slug: 'demo' });
-    lines.push(`seed:demo (default size, ${seeded.generated.trades} trades): ${seconds(t)} s (target < 120 s); phases ${JSON.stringify(seeded.timings)}`);
+    lines.push(
+      `seed:demo (default size, ${seeded.generated.trades} trades): ${seconds(t)} s (target < 120 s); phases ${JSON.stringify(seeded.timings)}`,
+    );
 
     const trades = options.trades ?? 1_000_000;
     const dir = join(tmpdir(), `fundgate-bench-books-${trades}`);
@@ -42,16 +44,23 @@ export async function benchBooks(options: BooksBenchOptions): Promise<{ title: s
     const slug = `bench-${trades}`;
     t = Date.now();
     const imported = await importFundFolder(ds, slug, dir);
-    lines.push(`import ${trades} trades (streamed, batched unnest inserts, one transaction): ${seconds(t)} s (target < 300 s); peak RSS so far ${rssMb()} MB`);
-    for (const d of seeded.scenario.failedThenFixed.map((f) => f.date)) await importFundFolder(ds, slug, join(dir, 'late-prices', d));
+    lines.push(
+      `import ${trades} trades (streamed, batched unnest inserts, one transaction): ${seconds(t)} s (target < 300 s); peak RSS so far ${rssMb()} MB`,
+    );
+    for (const d of seeded.scenario.failedThenFixed.map((f) => f.date))
+      await importFundFolder(ds, slug, join(dir, 'late-prices', d));
     const nav = new NavRunService(ds);
     if (!options.skipLargeNav) {
       t = Date.now();
       const full = await nav.runNavRange(imported.fundId, { to: addDays(DEMO_END_DATE, -1) });
-      lines.push(`NAV history (${full.completed} dates) on the ${trades}-trade fund: ${seconds(t)} s; peak RSS ${rssMb()} MB`);
+      lines.push(
+        `NAV history (${full.completed} dates) on the ${trades}-trade fund: ${seconds(t)} s; peak RSS ${rssMb()} MB`,
+      );
       t = Date.now();
       await nav.runNavRange(imported.fundId, { to: DEMO_END_DATE });
-      lines.push(`NAV for one new date on the ${trades}-trade fund: ${((Date.now() - t) / 1000).toFixed(2)} s (target < 2 s)`);
+      lines.push(
+        `NAV for one new date on the ${trades}-trade fund: ${((Date.now() - t) / 1000).toFixed(2)} s (target < 2 s)`,
+      );
     }
     return { title: 'Fund books (issue 3)', lines };
   } finally {

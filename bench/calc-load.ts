@@ -36,5 +36,12 @@ export async function calcLoad(url: string, body: string, connections: number, s
   };
   await Promise.all(Array.from({ length: connections }, loop));
   okMs.sort((a, b) => a - b);
-  return { ok: okMs.length, shed, other, p50Ms: Math.round(percentile(okMs, 50) * 10) / 10, p99Ms: Math.round(percentile(okMs, 99) * 10) / 10, perSec: Math.round(okMs.length / seconds) };
+  return {
+    ok: okMs.length,
+    shed,
+    other,
+    p50Ms: Math.round(percentile(okMs, 50) * 10) / 10,
+    p99Ms: Math.round(percentile(okMs, 99) * 10) / 10,
+    perSec: Math.round(okMs.length / seconds),
+  };
 }

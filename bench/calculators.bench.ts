@@ -21,7 +21,9 @@ export function positionsCsv(rows: number): string {
   const lines = ['Asset,Value,Venue,Class'];
   for (let i = 0; i < rows; i++) {
     const value = ((i * 7919) % 2_000_000) - 300_000; // some shorts
-    lines.push(`ASSET${i % 1200},${value}.${String(i % 100).padStart(2, '0')},Venue ${i % 17},${classes[i % classes.length]}`);
+    lines.push(
+      `ASSET${i % 1200},${value}.${String(i % 100).padStart(2, '0')},Venue ${i % 17},${classes[i % classes.length]}`,
+    );
   }
   return lines.join('\r\n');
 }
@@ -36,7 +38,13 @@ interface EndpointResult {
   withinTarget: boolean;
 }
 
-async function hit(url: string, body: string, headers: Record<string, string>, seconds: number, connections = 10): Promise<EndpointResult> {
+async function hit(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections = 10,
+): Promise<EndpointResult> {
   const r = await autocannon({
     url,
     method: 'POST',
@@ -56,15 +64,26 @@ async function hit(url: string, body: string, headers: Record<string, string>, s
   };
 }
 
-export async function benchCalculators(baseUrl: string, opts: { headers?: Record<string, string>; seconds?: number } = {}): Promise<Record<string, unknown>> {
+export async function benchCalculators(
+  baseUrl: string,
+  opts: { headers?: Record<string, string>; seconds?: number } = {},
+): Promise<Record<string, unknown>> {
   const headers = opts.headers ?? {};
   const seconds = opts.seconds ?? 5;
   const feeBody = JSON.stringify({ horizonYears: 100, crystallization: 'quarterly' });
   const exposureBody = JSON.stringify({ positionsCsv: positionsCsv(5000), inputMethod: 'upload' });
   // one warm-up call each so JIT compilation is not measured
-  for (const [path, body] of [['fee-calculator', feeBody], ['exposure-analysis', exposureBody]]) {
-    const res = await fetch(`${baseUrl}/api/v1/calc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-    if (res.status !== 200) throw new Error(`warm-up ${path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  for (const [path, body] of [
+    ['fee-calculator', feeBody],
+    ['exposure-analysis', exposureBody],
+  ]) {
+    const res = await fetch(`${baseUrl}/api/v1/calc/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+    if (res.status !== 200)
+      throw new Error(`warm-up ${path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
   }
   const fee = await hit(`${baseUrl}/api/v1/calc/fee-calculator`, feeBody, headers, seconds);
   const exposure = await hit(`${baseUrl}/api/v1/calc/exposure-analysis`, exposureBody, headers, seconds);

@@ -8,7 +8,11 @@ import { load, type LoadResult } from './harness';
  */
 
 /** GET /fund/overview and /fund/positions under load: autocannon, 50 connections, 10 s each (after a 2 s warm-up). */
-export async function benchFundData(baseUrl: string, key: string, seconds = 10): Promise<{ overview: LoadResult; positions: LoadResult }> {
+export async function benchFundData(
+  baseUrl: string,
+  key: string,
+  seconds = 10,
+): Promise<{ overview: LoadResult; positions: LoadResult }> {
   const headers = { authorization: `Bearer ${key}` };
   const run = async (path: string) => {
     await load(`${baseUrl}${path}`, { seconds: 2, headers });
@@ -28,7 +32,17 @@ export async function benchFundData(baseUrl: string, key: string, seconds = 10):
  * (autovacuum on) sees; say which one you report.
  */
 export async function prepareLargeFund(db: DataSource): Promise<void> {
-  for (const table of ['trades', 'journal_lines', 'journal_entries', 'nav_runs', 'nav_run_positions', 'nav_run_assets', 'prices', 'connections', 'instruments']) {
+  for (const table of [
+    'trades',
+    'journal_lines',
+    'journal_entries',
+    'nav_runs',
+    'nav_run_positions',
+    'nav_run_assets',
+    'prices',
+    'connections',
+    'instruments',
+  ]) {
     await db.query(`VACUUM (ANALYZE) ${table}`);
   }
 }
@@ -59,14 +73,22 @@ export interface TradesDepthResult {
  * service's cursor secret from the row at that depth, exactly as the service would have issued
  * it after walking there (walking 9 000 pages first would only measure the walk).
  */
-export async function benchTradesDepth(baseUrl: string, key: string, db: DataSource, opts: { fundId: string; cursorSecret: string; depth?: number; samples?: number }): Promise<TradesDepthResult> {
+export async function benchTradesDepth(
+  baseUrl: string,
+  key: string,
+  db: DataSource,
+  opts: { fundId: string; cursorSecret: string; depth?: number; samples?: number },
+): Promise<TradesDepthResult> {
   const depth = opts.depth ?? 900_000;
   const samples = opts.samples ?? 30;
-  const total = (await db.query(
-    `SELECT count(*)::int AS n FROM trades t JOIN connections c ON c.id = t.connection_id AND c.mode = 'live' WHERE t.fund_id = $1`,
-    [opts.fundId],
-  ))[0].n;
-  if (total <= depth) throw new Error(`the fund has ${total} live trades; a page ${depth} deep needs more (seed with --trades)`);
+  const total = (
+    await db.query(
+      `SELECT count(*)::int AS n FROM trades t JOIN connections c ON c.id = t.connection_id AND c.mode = 'live' WHERE t.fund_id = $1`,
+      [opts.fundId],
+    )
+  )[0].n;
+  if (total <= depth)
+    throw new Error(`the fund has ${total} live trades; a page ${depth} deep needs more (seed with --trades)`);
   const at = await db.query(
     `SELECT t.id::text AS id, to_char(t.executed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS ts
        FROM trades t JOIN connections c ON c.id = t.connection_id AND c.mode = 'live'
@@ -75,8 +97,18 @@ export async function benchTradesDepth(baseUrl: string, key: string, db: DataSou
   );
   const cursor = new CursorCodec(opts.cursorSecret).encode('fund-trades', { f: opts.fundId, t: at[0].ts, i: at[0].id });
   const firstPageMedianMs = await medianLatencyMs(`${baseUrl}/api/v1/fund/trades?limit=100`, key, samples);
-  const deepPageMedianMs = await medianLatencyMs(`${baseUrl}/api/v1/fund/trades?limit=100&cursor=${encodeURIComponent(cursor)}`, key, samples);
-  return { trades: total, depth, firstPageMedianMs, deepPageMedianMs, ratio: Math.round((deepPageMedianMs / firstPageMedianMs) * 1000) / 1000 };
+  const deepPageMedianMs = await medianLatencyMs(
+    `${baseUrl}/api/v1/fund/trades?limit=100&cursor=${encodeURIComponent(cursor)}`,
+    key,
+    samples,
+  );
+  return {
+    trades: total,
+    depth,
+    firstPageMedianMs,
+    deepPageMedianMs,
+    ratio: Math.round((deepPageMedianMs / firstPageMedianMs) * 1000) / 1000,
+  };
 }
 
 export interface JournalWindowResult {
@@ -88,15 +120,24 @@ export interface JournalWindowResult {
 }
 
 /** Median latency of a 92-day journal-entries window (the fund's last 92 days of entries), exact sums included. */
-export async function benchJournalWindow(baseUrl: string, key: string, db: DataSource, opts: { fundId: string; samples?: number }): Promise<JournalWindowResult> {
-  const stats = (await db.query(
-    `SELECT count(*)::int AS n, to_char(max(entry_date), 'YYYY-MM-DD') AS last FROM journal_lines WHERE fund_id = $1`,
-    [opts.fundId],
-  ))[0];
+export async function benchJournalWindow(
+  baseUrl: string,
+  key: string,
+  db: DataSource,
+  opts: { fundId: string; samples?: number },
+): Promise<JournalWindowResult> {
+  const stats = (
+    await db.query(
+      `SELECT count(*)::int AS n, to_char(max(entry_date), 'YYYY-MM-DD') AS last FROM journal_lines WHERE fund_id = $1`,
+      [opts.fundId],
+    )
+  )[0];
   const to: string = stats.last;
   const from = new Date(Date.parse(`${to}T00:00:00Z`) - 92 * 86_400_000).toISOString().slice(0, 10);
   const url = `${baseUrl}/api/v1/fund/ledger/journal-entries?from=${from}&to=${to}&limit=100`;
   const medianMs = await medianLatencyMs(url, key, opts.samples ?? 20);
-  const body = (await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).json()) as { lineCount: number };
+  const body = (await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+    lineCount: number;
+  };
   return { journalLines: stats.n, windowLines: body.lineCount, from, to, medianMs };
 }

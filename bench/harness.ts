@@ -10,8 +10,16 @@ export interface LoadResult {
   errors: number;
 }
 
-export async function load(url: string, opts: { connections?: number; seconds?: number; headers?: Record<string, string>;
-  method?: 'GET' | 'POST'; body?: string } = {}): Promise<LoadResult> {
+export async function load(
+  url: string,
+  opts: {
+    connections?: number;
+    seconds?: number;
+    headers?: Record<string, string>;
+    method?: 'GET' | 'POST';
+    body?: string;
+  } = {},
+): Promise<LoadResult> {
   const r = await autocannon({
     url,
     connections: opts.connections ?? 50,
@@ -30,7 +38,11 @@ export async function load(url: string, opts: { connections?: number; seconds?: 
 }
 
 /** Starts a TypeScript entry point as a child process and waits until it answers `readyUrl`. */
-export async function startProcess(entry: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+export async function startProcess(
+  entry: string,
+  env: Record<string, string>,
+  readyUrl: string,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '..', entry)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

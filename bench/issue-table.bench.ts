@@ -26,7 +26,8 @@ async function warmLoad(url: string, opts: Parameters<typeof load>[1] = {}): Pro
   return load(url, opts);
 }
 
-const row = (name: string, r: LoadResult) => `| ${name} | ${r.requestsPerSec} | ${r.latencyP50Ms} | ${r.latencyP99Ms} | ${r.non2xx} |`;
+const row = (name: string, r: LoadResult) =>
+  `| ${name} | ${r.requestsPerSec} | ${r.latencyP50Ms} | ${r.latencyP99Ms} | ${r.non2xx} |`;
 
 async function throughputRows(ctx: TableContext, values: RunValues, lines: string[]): Promise<void> {
   const s = ctx.seconds;
@@ -35,19 +36,37 @@ async function throughputRows(ctx: TableContext, values: RunValues, lines: strin
   const me = await warmLoad(`${ctx.api}/api/v1/me`, { seconds: s, headers: bearer(ctx.meKey) });
   const bareDb = await warmLoad(`${ctx.bare}/bare-db`, { seconds: s });
   const overview = await warmLoad(`${ctx.api}/api/v1/fund/overview`, { seconds: s, headers: bearer(ctx.fundKey) });
-  const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } });
+  const mcpBody = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_fund_overview', arguments: {} },
+  });
   const mcp = await warmLoad(`${ctx.api}/api/mcp`, {
-    seconds: s, method: 'POST', body: mcpBody,
-    headers: { ...bearer(ctx.fundKey), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    seconds: s,
+    method: 'POST',
+    body: mcpBody,
+    headers: {
+      ...bearer(ctx.fundKey),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
   });
   values.me = ratio(me.requestsPerSec, bare.requestsPerSec);
   values.overview = ratio(overview.requestsPerSec, bareDb.requestsPerSec);
   values.mcp = ratio(mcp.requestsPerSec, overview.requestsPerSec);
-  lines.push('| target (autocannon, 50 connections) | req/s | p50 ms | p99 ms | non-2xx |', '| --- | --- | --- | --- | --- |',
-    row('bare Fastify, fixed JSON (the /me body)', bare), row('Nest on Fastify + one trivial guard, same JSON', nest),
-    row('fundgate GET /api/v1/me', me), row('bare Fastify + one PostgreSQL query', bareDb), row('fundgate GET /api/v1/fund/overview', overview),
-    row('fundgate POST /api/mcp tools/call get_fund_overview', mcp), '',
-    `/me ÷ Nest-with-one-guard ceiling: **${ratio(me.requestsPerSec, nest.requestsPerSec)}**; Nest ceiling ÷ bare: ${ratio(nest.requestsPerSec, bare.requestsPerSec)}`);
+  lines.push(
+    '| target (autocannon, 50 connections) | req/s | p50 ms | p99 ms | non-2xx |',
+    '| --- | --- | --- | --- | --- |',
+    row('bare Fastify, fixed JSON (the /me body)', bare),
+    row('Nest on Fastify + one trivial guard, same JSON', nest),
+    row('fundgate GET /api/v1/me', me),
+    row('bare Fastify + one PostgreSQL query', bareDb),
+    row('fundgate GET /api/v1/fund/overview', overview),
+    row('fundgate POST /api/mcp tools/call get_fund_overview', mcp),
+    '',
+    `/me ÷ Nest-with-one-guard ceiling: **${ratio(me.requestsPerSec, nest.requestsPerSec)}**; Nest ceiling ÷ bare: ${ratio(nest.requestsPerSec, bare.requestsPerSec)}`,
+  );
 }
 
 async function calculatorRows(ctx: TableContext, values: RunValues, lines: string[]): Promise<void> {
@@ -71,28 +90,56 @@ async function calculatorRows(ctx: TableContext, values: RunValues, lines: strin
     calcLoad(url('exposure-analysis'), exposure, 10, s),
   ]);
   values.readsUnderCalc = ratio(loaded.latencyP99Ms, alone.latencyP99Ms);
-  const c = (n: string, r: Awaited<ReturnType<typeof calcLoad>>) => `| ${n} | ${r.perSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.shed} | ${r.other} |`;
-  lines.push('', '| calculator load (closed loops) | answered/s | p50 ms (200s) | p99 ms (200s) | 503 shed | other |', '| --- | --- | --- | --- | --- | --- |',
-    c('fee-calculator, 1 connection', fee1), c('fee-calculator, 10 connections', fee10),
-    c('exposure-analysis 5 000 rows, 1 connection', exp1), c('exposure-analysis 5 000 rows, 10 connections', exp10),
-    c('exposure-analysis while fund reads are measured', hammer), '',
-    `fund reads (GET /fund/overview, 10 connections) p99 alone ${alone.latencyP99Ms} ms, while calculators are hammered ${loaded.latencyP99Ms} ms (non-2xx ${loaded.non2xx}).`);
+  const c = (n: string, r: Awaited<ReturnType<typeof calcLoad>>) =>
+    `| ${n} | ${r.perSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.shed} | ${r.other} |`;
+  lines.push(
+    '',
+    '| calculator load (closed loops) | answered/s | p50 ms (200s) | p99 ms (200s) | 503 shed | other |',
+    '| --- | --- | --- | --- | --- | --- |',
+    c('fee-calculator, 1 connection', fee1),
+    c('fee-calculator, 10 connections', fee10),
+    c('exposure-analysis 5 000 rows, 1 connection', exp1),
+    c('exposure-analysis 5 000 rows, 10 connections', exp10),
+    c('exposure-analysis while fund reads are measured', hammer),
+    '',
+    `fund reads (GET /fund/overview, 10 connections) p99 alone ${alone.latencyP99Ms} ms, while calculators are hammered ${loaded.latencyP99Ms} ms (non-2xx ${loaded.non2xx}).`,
+  );
 }
 
 /** Round trips of one gl-detail request: a second API process whose pool goes through a counting proxy. */
-export async function glDetailTrips(ctx: TableContext, db: DataSource, port: number): Promise<{ trips: number; line: string }> {
+export async function glDetailTrips(
+  ctx: TableContext,
+  db: DataSource,
+  port: number,
+): Promise<{ trips: number; line: string }> {
   const u = new URL(ctx.databaseUrl);
   const proxy = await startTripCounter({ host: u.hostname, port: Number(u.port || 5432) });
   const viaProxy = new URL(ctx.databaseUrl);
   viaProxy.port = String(proxy.port);
-  const api = await startProcess('src/main.ts', {
-    PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: viaProxy.toString(), REDIS_URL: ctx.redisUrl, LOG_LEVEL: 'warn',
-    APP_ROLE: 'api', ACTIVITY_FLUSH_MS: '60000', KEY_CACHE_SECONDS: '5',
-    RATE_LIMITS: JSON.stringify({ 'fund-minute': { platform: 100_000_000 } }),
-  }, `http://127.0.0.1:${port}/health`);
+  const api = await startProcess(
+    'src/main.ts',
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: viaProxy.toString(),
+      REDIS_URL: ctx.redisUrl,
+      LOG_LEVEL: 'warn',
+      APP_ROLE: 'api',
+      ACTIVITY_FLUSH_MS: '60000',
+      KEY_CACHE_SECONDS: '5',
+      RATE_LIMITS: JSON.stringify({ 'fund-minute': { platform: 100_000_000 } }),
+    },
+    `http://127.0.0.1:${port}/health`,
+  );
   try {
-    const accounts = await db.query<{ code: string }[]>(`SELECT a.code FROM chart_of_accounts a JOIN funds f ON f.id = a.fund_id WHERE f.slug = 'demo' ORDER BY a.code LIMIT 5`);
-    const get = (p: string) => fetch(`http://127.0.0.1:${port}${p}`, { headers: bearer(ctx.fundKey) }).then(async (r) => ({ status: r.status, body: await r.text() }));
+    const accounts = await db.query<{ code: string }[]>(
+      `SELECT a.code FROM chart_of_accounts a JOIN funds f ON f.id = a.fund_id WHERE f.slug = 'demo' ORDER BY a.code LIMIT 5`,
+    );
+    const get = (p: string) =>
+      fetch(`http://127.0.0.1:${port}${p}`, { headers: bearer(ctx.fundKey) }).then(async (r) => ({
+        status: r.status,
+        body: await r.text(),
+      }));
     await get('/api/v1/me'); // the key is cached from here on
     const n = 40;
     const before = proxy.trips();
@@ -106,14 +153,20 @@ export async function glDetailTrips(ctx: TableContext, db: DataSource, port: num
     }
     const total = Math.round(((proxy.trips() - before) / n) * 100) / 100;
     const trips = Math.round((sequential / n) * 100) / 100;
-    return { trips, line: `gl-detail (demo fund, ${n} sequential requests over ${accounts.length} accounts, default window): **${trips}** sequential PostgreSQL round trips per request while it is served (${total} round trips in all, counting statements sent in parallel and a read-only COMMIT sent after the answer; Query/Sync messages and ReadyForQuery counted by a proxy).` };
+    return {
+      trips,
+      line: `gl-detail (demo fund, ${n} sequential requests over ${accounts.length} accounts, default window): **${trips}** sequential PostgreSQL round trips per request while it is served (${total} round trips in all, counting statements sent in parallel and a read-only COMMIT sent after the answer; Query/Sync messages and ReadyForQuery counted by a proxy).`,
+    };
   } finally {
     await stopProcess(api);
     await proxy.close();
   }
 }
 
-export async function measureRun(ctx: TableContext, withWebhooks: boolean): Promise<{ values: RunValues; lines: string[] }> {
+export async function measureRun(
+  ctx: TableContext,
+  withWebhooks: boolean,
+): Promise<{ values: RunValues; lines: string[] }> {
   const values: RunValues = {};
   const lines: string[] = [];
   await throughputRows(ctx, values, lines);

@@ -1,5 +1,14 @@
 import 'reflect-metadata';
-import { type CallHandler, type CanActivate, Controller, type ExecutionContext, Get, Injectable, Module, type NestInterceptor } from '@nestjs/common';
+import {
+  type CallHandler,
+  type CanActivate,
+  Controller,
+  type ExecutionContext,
+  Get,
+  Injectable,
+  Module,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
 import { map, type Observable } from 'rxjs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -45,7 +54,9 @@ class MeController {
 class CeilingModule {}
 
 async function main(): Promise<void> {
-  const app = await NestFactory.create<NestFastifyApplication>(CeilingModule, new FastifyAdapter({ logger: false }), { logger: false });
+  const app = await NestFactory.create<NestFastifyApplication>(CeilingModule, new FastifyAdapter({ logger: false }), {
+    logger: false,
+  });
   await app.listen({ port: Number(process.env.PORT ?? 3903), host: '127.0.0.1' });
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
 }

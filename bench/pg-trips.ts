@@ -61,11 +61,17 @@ export async function startTripCounter(target: { host: string; port: number }): 
       fromServer = Buffer.concat([fromServer, chunk]);
       fromServer = messages(fromServer, (type) => {
         if (type !== 'Z') return;
-        if (!authenticated) authenticated = true; // the first ReadyForQuery ends the startup
+        if (!authenticated)
+          authenticated = true; // the first ReadyForQuery ends the startup
         else outstanding = Math.max(0, outstanding - 1);
       });
     });
-    const end = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
   });
@@ -74,9 +80,10 @@ export async function startTripCounter(target: { host: string; port: number }): 
     port: (server.address() as AddressInfo).port,
     trips: () => trips,
     waves,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -11,8 +11,15 @@ import { load } from './harness';
  * prints the heaviest functions by self time and the share of time per package. The raw
  * .cpuprofile stays in bench/profiles/ (open it in Chrome DevTools).
  */
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }
-interface Profile { nodes: Node[]; samples: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+}
 
 const PORT = 3911;
 const DIR = join(__dirname, 'profiles');
@@ -20,7 +27,15 @@ const DIR = join(__dirname, 'profiles');
 function where(url: string): string {
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (m) return m[1];
-  if (url.includes('/src/')) return 'fundgate ' + url.slice(url.indexOf('/src/') + 1).split('/').slice(0, 2).join('/');
+  if (url.includes('/src/'))
+    return (
+      'fundgate ' +
+      url
+        .slice(url.indexOf('/src/') + 1)
+        .split('/')
+        .slice(0, 2)
+        .join('/')
+    );
   return url === '' ? '(native/gc/idle)' : url.startsWith('node:') ? 'node core' : url;
 }
 
@@ -56,21 +71,48 @@ async function main(): Promise<void> {
   await db.destroy();
   mkdirSync(DIR, { recursive: true });
   const before = new Set(readdirSync(DIR));
-  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${DIR}`, '-r', '@swc-node/register', join(__dirname, '..', 'src', 'main.ts')], {
-    env: { ...process.env, RATE_LIMITS: JSON.stringify({ 'fund-minute': { platform: 100_000_000 } }), PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: process.env.BENCH_DATABASE_URL, REDIS_URL: process.env.BENCH_REDIS_URL },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${DIR}`, '-r', '@swc-node/register', join(__dirname, '..', 'src', 'main.ts')],
+    {
+      env: {
+        ...process.env,
+        RATE_LIMITS: JSON.stringify({ 'fund-minute': { platform: 100_000_000 } }),
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: process.env.BENCH_DATABASE_URL,
+        REDIS_URL: process.env.BENCH_REDIS_URL,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const target = `http://127.0.0.1:${PORT}${path}`;
   for (let i = 0; i < 240; i++) {
-    if (await fetch(`http://127.0.0.1:${PORT}/health`).then(() => true, () => false)) break;
+    if (
+      await fetch(`http://127.0.0.1:${PORT}/health`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 250));
   }
   const headers: Record<string, string> = { authorization: `Bearer ${bearer}` };
-  const post = tool ? { method: 'POST' as const, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: {} } }) } : {};
-  if (tool) Object.assign(headers, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+  const post = tool
+    ? {
+        method: 'POST' as const,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: {} } }),
+      }
+    : {};
+  if (tool)
+    Object.assign(headers, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
   await load(target, { seconds: 2, headers, ...post });
   const r = await load(target, { seconds: Number(seconds ?? 10), headers, ...post });
-  await new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGINT'); });
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGINT');
+  });
   const file = readdirSync(DIR).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
   process.stdout.write(`${r.requestsPerSec} req/s, p99 ${r.latencyP99Ms} ms\n`);
   if (file) process.stdout.write(`${join(DIR, file)}\n${summarize(join(DIR, file)).join('\n')}\n`);

@@ -33,7 +33,9 @@ type Section = { title: string; lines: string[] };
 
 /** The demo fund's books in the bench database (seeded once; later runs reuse them). */
 async function ensureDemoFund(db: DataSource): Promise<void> {
-  const rows = await db.query(`SELECT count(*)::int AS n FROM nav_runs r JOIN funds f ON f.id = r.fund_id WHERE f.slug = 'demo' AND r.status = 'complete'`);
+  const rows = await db.query(
+    `SELECT count(*)::int AS n FROM nav_runs r JOIN funds f ON f.id = r.fund_id WHERE f.slug = 'demo' AND r.status = 'complete'`,
+  );
   if (rows[0].n > 0) return;
   await seedDemoFund(db, { slug: 'demo' });
 }
@@ -45,7 +47,10 @@ async function benchLargeFund(db: DataSource): Promise<Section> {
   await prepareLargeFund(db);
   const minted = await mintPlatformKey(db, DATABASE_URL, ['fund:read'], slug);
   const base = `http://127.0.0.1:${API_PORT}`;
-  const trades = await benchTradesDepth(base, minted.key, db, { fundId: fund[0].id, cursorSecret: loadConfig({ ...process.env, DATABASE_URL }).cursorSecret });
+  const trades = await benchTradesDepth(base, minted.key, db, {
+    fundId: fund[0].id,
+    cursorSecret: loadConfig({ ...process.env, DATABASE_URL }).cursorSecret,
+  });
   const journal = await benchJournalWindow(base, minted.key, db, { fundId: fund[0].id });
   return {
     title: 'Trades deep page and journal window on the 1 000 000-trade fund (issue 4)',
@@ -63,8 +68,18 @@ async function legacySections(only: string[]): Promise<void> {
     await migrate(DATABASE_URL, 'up');
     const db = createDataSource(DATABASE_URL, 4);
     await db.initialize();
-    const api = await startProcess('src/main.ts', { PORT: String(API_PORT), HOST: '127.0.0.1', DATABASE_URL, REDIS_URL, LOG_LEVEL: 'warn',
-      RATE_LIMITS: JSON.stringify({ 'fund-minute': { platform: 100_000_000 } }) }, `http://127.0.0.1:${API_PORT}/health`);
+    const api = await startProcess(
+      'src/main.ts',
+      {
+        PORT: String(API_PORT),
+        HOST: '127.0.0.1',
+        DATABASE_URL,
+        REDIS_URL,
+        LOG_LEVEL: 'warn',
+        RATE_LIMITS: JSON.stringify({ 'fund-minute': { platform: 100_000_000 } }),
+      },
+      `http://127.0.0.1:${API_PORT}/health`,
+    );
     try {
       sections.push(await benchLargeFund(db));
     } finally {
@@ -75,8 +90,15 @@ async function legacySections(only: string[]): Promise<void> {
   const stamp = new Date().toISOString();
   process.stdout.write(sections.map((sec) => `## ${sec.title}\n\n${sec.lines.join('\n')}\n`).join('\n'));
   const previous = readFileSync(DOC, 'utf8');
-  const kept = previous.split(/\n(?=## )/).filter((block) => !sections.some((sec) => block.startsWith(`## ${sec.title}`)));
-  writeFileSync(DOC, [...kept, ...sections.map((sec) => `## ${sec.title}\n\n_Measured ${stamp}._\n\n${sec.lines.join('\n')}\n`)].join('\n'));
+  const kept = previous
+    .split(/\n(?=## )/)
+    .filter((block) => !sections.some((sec) => block.startsWith(`## ${sec.title}`)));
+  writeFileSync(
+    DOC,
+    [...kept, ...sections.map((sec) => `## ${sec.title}\n\n_Measured ${stamp}._\n\n${sec.lines.join('\n')}\n`)].join(
+      '\n',
+    ),
+  );
 }
 
 async function table(): Promise<boolean> {
@@ -86,14 +108,47 @@ async function table(): Promise<boolean> {
   await ensureDemoFund(db);
   const meKey = (await mintPlatformKey(db, DATABASE_URL, ['fund:read'], null)).key;
   const fundKey = (await mintPlatformKey(db, DATABASE_URL, ['fund:read'], 'demo')).key;
-  const limits = JSON.stringify({ 'fund-minute': { platform: 100_000_000 }, 'calc-daily': { platform: 100_000_000, free: 100_000_000 } });
-  const api = await startProcess('src/main.ts', { PORT: String(API_PORT), HOST: '127.0.0.1', DATABASE_URL, REDIS_URL, LOG_LEVEL: 'warn', APP_ROLE: 'api', RATE_LIMITS: limits },
-    `http://127.0.0.1:${API_PORT}/health`);
-  const meBody = await (await fetch(`http://127.0.0.1:${API_PORT}/api/v1/me`, { headers: { authorization: `Bearer ${meKey}` } })).text();
-  const bare = await startProcess('bench/bare-server.ts', { PORT: String(BARE_PORT), DATABASE_URL, BARE_BODY: meBody }, `http://127.0.0.1:${BARE_PORT}/bare`);
-  const nest = await startProcess('bench/nest-ceiling.ts', { PORT: String(NEST_PORT), BARE_BODY: meBody }, `http://127.0.0.1:${NEST_PORT}/health`);
-  const ctx: TableContext = { api: `http://127.0.0.1:${API_PORT}`, bare: `http://127.0.0.1:${BARE_PORT}`, nest: `http://127.0.0.1:${NEST_PORT}`,
-    meKey, fundKey, seconds: SECONDS, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, webhookPort: API_PORT + 10 };
+  const limits = JSON.stringify({
+    'fund-minute': { platform: 100_000_000 },
+    'calc-daily': { platform: 100_000_000, free: 100_000_000 },
+  });
+  const api = await startProcess(
+    'src/main.ts',
+    {
+      PORT: String(API_PORT),
+      HOST: '127.0.0.1',
+      DATABASE_URL,
+      REDIS_URL,
+      LOG_LEVEL: 'warn',
+      APP_ROLE: 'api',
+      RATE_LIMITS: limits,
+    },
+    `http://127.0.0.1:${API_PORT}/health`,
+  );
+  const meBody = await (
+    await fetch(`http://127.0.0.1:${API_PORT}/api/v1/me`, { headers: { authorization: `Bearer ${meKey}` } })
+  ).text();
+  const bare = await startProcess(
+    'bench/bare-server.ts',
+    { PORT: String(BARE_PORT), DATABASE_URL, BARE_BODY: meBody },
+    `http://127.0.0.1:${BARE_PORT}/bare`,
+  );
+  const nest = await startProcess(
+    'bench/nest-ceiling.ts',
+    { PORT: String(NEST_PORT), BARE_BODY: meBody },
+    `http://127.0.0.1:${NEST_PORT}/health`,
+  );
+  const ctx: TableContext = {
+    api: `http://127.0.0.1:${API_PORT}`,
+    bare: `http://127.0.0.1:${BARE_PORT}`,
+    nest: `http://127.0.0.1:${NEST_PORT}`,
+    meKey,
+    fundKey,
+    seconds: SECONDS,
+    databaseUrl: DATABASE_URL,
+    redisUrl: REDIS_URL,
+    webhookPort: API_PORT + 10,
+  };
   const runs: RunValues[] = [];
   const details: string[] = [];
   let trips: Awaited<ReturnType<typeof glDetailTrips>> | undefined;
@@ -115,10 +170,24 @@ async function table(): Promise<boolean> {
   for (const r of runs) r.glDetailTrips = trips?.trips;
   const results = judge(runs);
   const stamp = new Date().toISOString();
-  const block = [BEGIN, `_Measured ${stamp}: ${RUNS} runs, ${SECONDS} s per load, load average at start ${LOAD_AT_START}._`, '',
-    ...tableMarkdown(results), '', trips?.line ?? '', '', '<details><summary>Figures of each run</summary>', '', ...details, '</details>', END].join('\n');
+  const block = [
+    BEGIN,
+    `_Measured ${stamp}: ${RUNS} runs, ${SECONDS} s per load, load average at start ${LOAD_AT_START}._`,
+    '',
+    ...tableMarkdown(results),
+    '',
+    trips?.line ?? '',
+    '',
+    '<details><summary>Figures of each run</summary>',
+    '',
+    ...details,
+    '</details>',
+    END,
+  ].join('\n');
   const previous = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Performance\n';
-  const next = previous.includes(BEGIN) ? previous.slice(0, previous.indexOf(BEGIN)) + block + previous.slice(previous.indexOf(END) + END.length) : `${previous}\n${block}\n`;
+  const next = previous.includes(BEGIN)
+    ? previous.slice(0, previous.indexOf(BEGIN)) + block + previous.slice(previous.indexOf(END) + END.length)
+    : `${previous}\n${block}\n`;
   writeFileSync(DOC, next);
   process.stdout.write(`${tableMarkdown(results).join('\n')}\n`);
   return results.every((r) => r.verdict !== 'MISSES');

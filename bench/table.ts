@@ -3,7 +3,16 @@
  * band (max − min over the runs, relative to the median) and a verdict. A row misses only when its
  * median misses the bar by more than the noise band; `npm run bench` then exits non-zero.
  */
-export type RowId = 'me' | 'overview' | 'mcp' | 'calcFee' | 'calcExposure' | 'readsUnderCalc' | 'webhookBurst' | 'webhookPacedP99' | 'glDetailTrips';
+export type RowId =
+  | 'me'
+  | 'overview'
+  | 'mcp'
+  | 'calcFee'
+  | 'calcExposure'
+  | 'readsUnderCalc'
+  | 'webhookBurst'
+  | 'webhookPacedP99'
+  | 'glDetailTrips';
 
 export interface RowSpec {
   id: RowId;
@@ -17,15 +26,79 @@ export interface RowSpec {
 }
 
 export const ROWS: RowSpec[] = [
-  { id: 'me', measure: 'GET /me (auth + rate limit + activity log) / bare Fastify fixed JSON', bar: 0.45, moonshot: 0.6, kind: 'min', unit: '×' },
-  { id: 'overview', measure: 'GET /fund/overview / bare Fastify + one PostgreSQL query', bar: 1.0, moonshot: 2.0, kind: 'min', unit: '×' },
-  { id: 'mcp', measure: 'MCP tools/call get_fund_overview / REST GET /fund/overview', bar: 0.9, moonshot: 0.95, kind: 'min', unit: '×' },
-  { id: 'calcFee', measure: 'fee calculator (400 rows) p99 at 10 connections / p99 at 1', bar: 3, moonshot: 2, kind: 'max', unit: '×' },
-  { id: 'calcExposure', measure: 'exposure analysis (5 000 rows) p99 at 10 connections / p99 at 1', bar: 3, moonshot: 2, kind: 'max', unit: '×' },
-  { id: 'readsUnderCalc', measure: 'fund reads p99 while calculators are hammered / p99 alone', bar: 1.5, moonshot: 1.2, kind: 'max', unit: '×' },
-  { id: 'webhookBurst', measure: 'webhook burst 5 000 deliveries: throughput / direct signed POSTs', bar: 0.5, moonshot: 0.8, kind: 'min', unit: '×' },
-  { id: 'webhookPacedP99', measure: 'webhook paced 500/s commit→receipt p99', bar: 200, moonshot: 100, kind: 'max', strict: true, unit: 'ms' },
-  { id: 'glDetailTrips', measure: 'gl-detail sequential database round trips per request', bar: 2, moonshot: 2, kind: 'max', unit: '' },
+  {
+    id: 'me',
+    measure: 'GET /me (auth + rate limit + activity log) / bare Fastify fixed JSON',
+    bar: 0.45,
+    moonshot: 0.6,
+    kind: 'min',
+    unit: '×',
+  },
+  {
+    id: 'overview',
+    measure: 'GET /fund/overview / bare Fastify + one PostgreSQL query',
+    bar: 1.0,
+    moonshot: 2.0,
+    kind: 'min',
+    unit: '×',
+  },
+  {
+    id: 'mcp',
+    measure: 'MCP tools/call get_fund_overview / REST GET /fund/overview',
+    bar: 0.9,
+    moonshot: 0.95,
+    kind: 'min',
+    unit: '×',
+  },
+  {
+    id: 'calcFee',
+    measure: 'fee calculator (400 rows) p99 at 10 connections / p99 at 1',
+    bar: 3,
+    moonshot: 2,
+    kind: 'max',
+    unit: '×',
+  },
+  {
+    id: 'calcExposure',
+    measure: 'exposure analysis (5 000 rows) p99 at 10 connections / p99 at 1',
+    bar: 3,
+    moonshot: 2,
+    kind: 'max',
+    unit: '×',
+  },
+  {
+    id: 'readsUnderCalc',
+    measure: 'fund reads p99 while calculators are hammered / p99 alone',
+    bar: 1.5,
+    moonshot: 1.2,
+    kind: 'max',
+    unit: '×',
+  },
+  {
+    id: 'webhookBurst',
+    measure: 'webhook burst 5 000 deliveries: throughput / direct signed POSTs',
+    bar: 0.5,
+    moonshot: 0.8,
+    kind: 'min',
+    unit: '×',
+  },
+  {
+    id: 'webhookPacedP99',
+    measure: 'webhook paced 500/s commit→receipt p99',
+    bar: 200,
+    moonshot: 100,
+    kind: 'max',
+    strict: true,
+    unit: 'ms',
+  },
+  {
+    id: 'glDetailTrips',
+    measure: 'gl-detail sequential database round trips per request',
+    bar: 2,
+    moonshot: 2,
+    kind: 'max',
+    unit: '',
+  },
 ];
 
 export type RunValues = Partial<Record<RowId, number>>;
@@ -62,7 +135,8 @@ export function judge(runs: RunValues[]): RowResult[] {
   });
 }
 
-const fmt = (v: number, unit: string) => (Number.isFinite(v) ? `${Math.round(v * 1000) / 1000}${unit === 'ms' ? ' ms' : unit}` : '—');
+const fmt = (v: number, unit: string) =>
+  Number.isFinite(v) ? `${Math.round(v * 1000) / 1000}${unit === 'ms' ? ' ms' : unit}` : '—';
 
 export function tableMarkdown(results: RowResult[]): string[] {
   return [
@@ -70,8 +144,10 @@ export function tableMarkdown(results: RowResult[]): string[] {
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...results.map((r) => {
       const cmp = r.spec.kind === 'min' ? '≥' : r.spec.strict ? '<' : '≤';
-      return `| ${r.spec.measure} | ${r.values.map((v) => fmt(v, r.spec.unit)).join(' / ') || '—'} | **${fmt(r.median, r.spec.unit)}** | ` +
-        `${Number.isFinite(r.band) ? `${Math.round(r.band * 100)}%` : '—'} | ${cmp} ${fmt(r.spec.bar, r.spec.unit)} | ${cmp} ${fmt(r.spec.moonshot, r.spec.unit)} | ${r.verdict} |`;
+      return (
+        `| ${r.spec.measure} | ${r.values.map((v) => fmt(v, r.spec.unit)).join(' / ') || '—'} | **${fmt(r.median, r.spec.unit)}** | ` +
+        `${Number.isFinite(r.band) ? `${Math.round(r.band * 100)}%` : '—'} | ${cmp} ${fmt(r.spec.bar, r.spec.unit)} | ${cmp} ${fmt(r.spec.moonshot, r.spec.unit)} | ${r.verdict} |`
+      );
     }),
   ];
 }

@@ -76,15 +76,23 @@ async function startVerifyingReceiver(secrets: string[]) {
   return {
     state,
     target: (s: number) => `http://127.0.0.1:${port}/hook?s=${s}`,
-    close: () => { server.closeAllConnections(); server.close(); },
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
   };
 }
 
 async function newFundWithSubscriptions(db: DataSource, targets: string[], secrets: string[]): Promise<string> {
   const tag = randomUUID().slice(0, 8);
-  const [fund] = await db.query(`INSERT INTO funds (slug, name) VALUES ($1, 'Webhook bench') RETURNING id`, [`whbench-${tag}`]);
+  const [fund] = await db.query(`INSERT INTO funds (slug, name) VALUES ($1, 'Webhook bench') RETURNING id`, [
+    `whbench-${tag}`,
+  ]);
   // a service identity of the fund (accounts are a person's or a fund's since the People migration)
-  const [account] = await db.query(`INSERT INTO accounts (name, kind, owner_fund_id) VALUES ($1, 'service', $2) RETURNING id`, [`whbench-${tag}`, fund.id]);
+  const [account] = await db.query(
+    `INSERT INTO accounts (name, kind, owner_fund_id) VALUES ($1, 'service', $2) RETURNING id`,
+    [`whbench-${tag}`, fund.id],
+  );
   // secrets are stored sealed; the bench's fundgate process runs on the development key ring
   const sealer = new SecretSealer(developmentKeyRing());
   const [key] = await db.query(
@@ -125,28 +133,53 @@ export async function benchWebhooks(opts: WebhooksBenchOptions): Promise<Webhook
   // Baseline: signed POSTs straight to the receiver.
   let baselinePerSec: number;
   {
-    const body = JSON.stringify({ id: 'evt_baseline', type: 'nav.published', createdAt: new Date().toISOString(), fundId: randomUUID(), data: { n: 1 } });
+    const body = JSON.stringify({
+      id: 'evt_baseline',
+      type: 'nav.published',
+      createdAt: new Date().toISOString(),
+      fundId: randomUUID(),
+      data: { n: 1 },
+    });
     let next = 0;
     const start = Date.now();
-    await Promise.all(Array.from({ length: 64 }, async () => {
-      while (next < expected) {
-        const i = next++;
-        const s = i % subs;
-        const now = new Date();
-        await sendWebhook(targets[s], body, { 'content-type': 'application/json', 'webhook-id': `evt_b${i}`,
-          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signatureHeader([secrets[s]], `evt_b${i}`, now, body) },
-        { timeoutMs: 15_000, allowPrivate: true });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (next < expected) {
+          const i = next++;
+          const s = i % subs;
+          const now = new Date();
+          await sendWebhook(
+            targets[s],
+            body,
+            {
+              'content-type': 'application/json',
+              'webhook-id': `evt_b${i}`,
+              'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+              'webhook-signature': signatureHeader([secrets[s]], `evt_b${i}`, now, body),
+            },
+            { timeoutMs: 15_000, allowPrivate: true },
+          );
+        }
+      }),
+    );
     baselinePerSec = Math.round(expected / ((Date.now() - start) / 1000));
   }
 
   const db = createDataSource(opts.databaseUrl, 20);
   await db.initialize();
-  const app = await startProcess('src/main.ts', {
-    DATABASE_URL: opts.databaseUrl, REDIS_URL: opts.redisUrl, APP_ROLE: 'all', PORT: String(port), HOST: '127.0.0.1',
-    LOG_LEVEL: 'error', WEBHOOK_ALLOW_PRIVATE: 'true',
-  }, `http://127.0.0.1:${port}/health`);
+  const app = await startProcess(
+    'src/main.ts',
+    {
+      DATABASE_URL: opts.databaseUrl,
+      REDIS_URL: opts.redisUrl,
+      APP_ROLE: 'all',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    },
+    `http://127.0.0.1:${port}/health`,
+  );
 
   const phase = async (ratePerSec: number | null): Promise<PhaseResult> => {
     const fundId = await newFundWithSubscriptions(db, targets, secrets);
@@ -157,35 +190,46 @@ export async function benchWebhooks(opts: WebhooksBenchOptions): Promise<Webhook
     const verified0 = receiver.state.verified;
     const failed0 = receiver.state.failed;
     let resolveDone: () => void = () => undefined;
-    const done = new Promise<void>((r) => { resolveDone = r; });
+    const done = new Promise<void>((r) => {
+      resolveDone = r;
+    });
     receiver.state.onReceipt = (id, sub, at) => {
       const key = `${id}/${sub}`;
       if (seen.has(key)) return; // duplicates would show as fewer unique receipts than expected
       seen.add(key);
       const commit = committedAt.get(id);
-      if (commit === undefined) early.set(id, [...(early.get(id) ?? []), at]); // arrived before the writer saw its commit return
+      if (commit === undefined)
+        early.set(id, [...(early.get(id) ?? []), at]); // arrived before the writer saw its commit return
       else delays.push(at - commit);
       if (seen.size === expected) resolveDone();
     };
     const start = Date.now();
     let emitted = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (emitted < events) {
-        const i = emitted++;
-        if (ratePerSec !== null) {
-          const due = start + (i * 1000) / ratePerSec;
-          if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (emitted < events) {
+          const i = emitted++;
+          if (ratePerSec !== null) {
+            const due = start + (i * 1000) / ratePerSec;
+            if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+          }
+          const e = await db.transaction((m) => emitEvent(m, fundId, 'nav.published', { bench: true, i }));
+          const at = Date.now();
+          committedAt.set(e.id, at);
+          for (const r of early.get(e.id) ?? []) delays.push(Math.max(0, r - at));
         }
-        const e = await db.transaction((m) => emitEvent(m, fundId, 'nav.published', { bench: true, i }));
-        const at = Date.now();
-        committedAt.set(e.id, at);
-        for (const r of early.get(e.id) ?? []) delays.push(Math.max(0, r - at));
-      }
-    }));
+      }),
+    );
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([done, new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`only ${seen.size} of ${expected} deliveries arrived in 180 s`)), 180_000);
-    })]).finally(() => clearTimeout(timer));
+    await Promise.race([
+      done,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`only ${seen.size} of ${expected} deliveries arrived in 180 s`)),
+          180_000,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
     const elapsed = (Date.now() - start) / 1000;
     delays.sort((a, b) => a - b);
     return {
@@ -233,11 +277,13 @@ if (require.main === module) {
   benchWebhooks({
     databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/fundgate_bench_webhooks',
     redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/11',
-  }).then((r) => {
-    process.stdout.write(`## ${r.title}\n${r.lines.join('\n')}\n`);
-    process.exit(0);
-  }).catch((err: Error) => {
-    process.stderr.write(`webhooks bench failed: ${err.stack}\n`);
-    process.exit(1);
-  });
+  })
+    .then((r) => {
+      process.stdout.write(`## ${r.title}\n${r.lines.join('\n')}\n`);
+      process.exit(0);
+    })
+    .catch((err: Error) => {
+      process.stderr.write(`webhooks bench failed: ${err.stack}\n`);
+      process.exit(1);
+    });
 }

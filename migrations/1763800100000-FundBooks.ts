@@ -145,7 +145,9 @@ export class FundBooks1763800100000 implements MigrationInterface {
         UNIQUE (fund_id, external_id)
       )`);
     await q.query(`CREATE INDEX capital_activity_fund_dealing_idx ON capital_activity (fund_id, dealing_date)`);
-    await q.query(`CREATE INDEX capital_activity_fund_status_idx ON capital_activity (fund_id, status, dealing_date DESC)`);
+    await q.query(
+      `CREATE INDEX capital_activity_fund_status_idx ON capital_activity (fund_id, status, dealing_date DESC)`,
+    );
 
     await q.query(`
       CREATE TABLE subscription_lots (
@@ -261,7 +263,9 @@ export class FundBooks1763800100000 implements MigrationInterface {
         engine_state jsonb,
         CHECK (status <> 'failed' OR failure_reason IS NOT NULL)
       )`);
-    await q.query(`CREATE UNIQUE INDEX nav_runs_one_complete_per_date ON nav_runs (fund_id, valuation_date) WHERE status = 'complete'`);
+    await q.query(
+      `CREATE UNIQUE INDEX nav_runs_one_complete_per_date ON nav_runs (fund_id, valuation_date) WHERE status = 'complete'`,
+    );
     await q.query(`CREATE INDEX nav_runs_fund_date_idx ON nav_runs (fund_id, valuation_date DESC, started_at DESC)`);
 
     await q.query(`
@@ -374,7 +378,9 @@ export class FundBooks1763800100000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX journal_entries_fund_date_idx ON journal_entries (fund_id, entry_date, entry_number)`);
     await q.query(`CREATE INDEX journal_entries_run_idx ON journal_entries (nav_run_id)`);
-    await q.query(`CREATE UNIQUE INDEX journal_entries_reverses_idx ON journal_entries (reverses_entry_id) WHERE reverses_entry_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX journal_entries_reverses_idx ON journal_entries (reverses_entry_id) WHERE reverses_entry_id IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE journal_lines (
@@ -393,7 +399,9 @@ export class FundBooks1763800100000 implements MigrationInterface {
         FOREIGN KEY (fund_id, account_code) REFERENCES chart_of_accounts(fund_id, code),
         UNIQUE (entry_id, line_no)
       )`);
-    await q.query(`CREATE INDEX journal_lines_fund_account_date_idx ON journal_lines (fund_id, account_code, entry_date, id)`);
+    await q.query(
+      `CREATE INDEX journal_lines_fund_account_date_idx ON journal_lines (fund_id, account_code, entry_date, id)`,
+    );
     await q.query(`CREATE INDEX journal_lines_fund_date_idx ON journal_lines (fund_id, entry_date, id)`);
 
     // Posted entries are immutable: a correction is a reversing entry. Purging a synthetic fund
@@ -406,8 +414,12 @@ export class FundBooks1763800100000 implements MigrationInterface {
         END IF;
         RAISE EXCEPTION 'journal % are immutable; post a reversing entry instead', TG_TABLE_NAME;
       END $$`);
-    await q.query(`CREATE TRIGGER journal_entries_immutable BEFORE UPDATE OR DELETE ON journal_entries FOR EACH ROW EXECUTE FUNCTION journal_is_immutable()`);
-    await q.query(`CREATE TRIGGER journal_lines_immutable BEFORE UPDATE OR DELETE ON journal_lines FOR EACH ROW EXECUTE FUNCTION journal_is_immutable()`);
+    await q.query(
+      `CREATE TRIGGER journal_entries_immutable BEFORE UPDATE OR DELETE ON journal_entries FOR EACH ROW EXECUTE FUNCTION journal_is_immutable()`,
+    );
+    await q.query(
+      `CREATE TRIGGER journal_lines_immutable BEFORE UPDATE OR DELETE ON journal_lines FOR EACH ROW EXECUTE FUNCTION journal_is_immutable()`,
+    );
 
     // Line status as the read API shows it: 'reversed' when a later reversal cancels the entry.
     await q.query(`
@@ -430,10 +442,28 @@ export class FundBooks1763800100000 implements MigrationInterface {
     await q.query('DROP TABLE journal_entries');
     await q.query('DROP FUNCTION journal_is_immutable()');
     for (const t of [
-      'nav_run_flows', 'nav_run_assets', 'nav_run_positions', 'nav_run_lots', 'nav_run_capital_accounts',
-      'nav_run_classes', 'nav_runs', 'chart_of_accounts', 'stress_preset_returns', 'stress_presets',
-      'lp_reports', 'admin_navs', 'expenses', 'subscription_lots', 'capital_activity', 'transfers', 'trades',
-      'prices', 'connections', 'instruments', 'investors', 'share_classes',
+      'nav_run_flows',
+      'nav_run_assets',
+      'nav_run_positions',
+      'nav_run_lots',
+      'nav_run_capital_accounts',
+      'nav_run_classes',
+      'nav_runs',
+      'chart_of_accounts',
+      'stress_preset_returns',
+      'stress_presets',
+      'lp_reports',
+      'admin_navs',
+      'expenses',
+      'subscription_lots',
+      'capital_activity',
+      'transfers',
+      'trades',
+      'prices',
+      'connections',
+      'instruments',
+      'investors',
+      'share_classes',
     ]) {
       await q.query(`DROP TABLE ${t}`);
     }

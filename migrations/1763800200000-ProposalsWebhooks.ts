@@ -27,7 +27,9 @@ export class ProposalsWebhooks1763800200000 implements MigrationInterface {
         CHECK (status <> 'approved' OR execution_ref IS NOT NULL)
       )`);
     await q.query(`CREATE INDEX proposals_fund_created_idx ON proposals (fund_id, created_at DESC, id DESC)`);
-    await q.query(`CREATE INDEX proposals_fund_status_created_idx ON proposals (fund_id, status, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX proposals_fund_status_created_idx ON proposals (fund_id, status, created_at DESC, id DESC)`,
+    );
 
     await q.query(`
       CREATE TABLE idempotency_keys (
@@ -46,8 +48,12 @@ export class ProposalsWebhooks1763800200000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX idempotency_keys_expires_idx ON idempotency_keys (expires_at)`);
 
-    await q.query(`ALTER TABLE nav_runs ADD COLUMN published_at timestamptz, ADD COLUMN published_by_key_id uuid REFERENCES api_keys(id)`);
-    await q.query(`ALTER TABLE nav_runs ADD CONSTRAINT nav_runs_published_complete CHECK (published_at IS NULL OR status IN ('complete', 'superseded'))`);
+    await q.query(
+      `ALTER TABLE nav_runs ADD COLUMN published_at timestamptz, ADD COLUMN published_by_key_id uuid REFERENCES api_keys(id)`,
+    );
+    await q.query(
+      `ALTER TABLE nav_runs ADD CONSTRAINT nav_runs_published_complete CHECK (published_at IS NULL OR status IN ('complete', 'superseded'))`,
+    );
 
     await q.query(`
       CREATE TABLE webhook_subscriptions (
@@ -66,8 +72,12 @@ export class ProposalsWebhooks1763800200000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         deleted_at timestamptz
       )`);
-    await q.query(`COMMENT ON COLUMN webhook_subscriptions.signing_secret IS 'secret: shown once at creation/rotation, never served again'`);
-    await q.query(`CREATE INDEX webhook_subscriptions_fund_idx ON webhook_subscriptions (fund_id) WHERE deleted_at IS NULL`);
+    await q.query(
+      `COMMENT ON COLUMN webhook_subscriptions.signing_secret IS 'secret: shown once at creation/rotation, never served again'`,
+    );
+    await q.query(
+      `CREATE INDEX webhook_subscriptions_fund_idx ON webhook_subscriptions (fund_id) WHERE deleted_at IS NULL`,
+    );
 
     // The outbox: one row per event, written in the transaction that causes it. body is the exact
     // JSON text every delivery sends (and signs), fixed once so retries send identical bytes.
@@ -100,8 +110,12 @@ export class ProposalsWebhooks1763800200000 implements MigrationInterface {
         completed_at timestamptz,
         UNIQUE (event_id, subscription_id)
       )`);
-    await q.query(`CREATE INDEX webhook_deliveries_unenqueued_idx ON webhook_deliveries (created_at) WHERE enqueued_at IS NULL AND status = 'pending'`);
-    await q.query(`CREATE INDEX webhook_deliveries_subscription_idx ON webhook_deliveries (subscription_id, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX webhook_deliveries_unenqueued_idx ON webhook_deliveries (created_at) WHERE enqueued_at IS NULL AND status = 'pending'`,
+    );
+    await q.query(
+      `CREATE INDEX webhook_deliveries_subscription_idx ON webhook_deliveries (subscription_id, created_at DESC, id DESC)`,
+    );
 
     // UNIQUE (delivery_id, attempt_no): a second worker can never record (or send) the same attempt.
     await q.query(`

@@ -11,8 +11,12 @@ export class ReadApiIndexes1763800300000 implements MigrationInterface {
   name = 'ReadApiIndexes1763800300000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE INDEX journal_lines_fund_date_amounts_idx ON journal_lines (fund_id, entry_date) INCLUDE (debit, credit)`);
-    await q.query(`CREATE INDEX trades_fund_instrument_time_idx ON trades (fund_id, instrument_id, executed_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX journal_lines_fund_date_amounts_idx ON journal_lines (fund_id, entry_date) INCLUDE (debit, credit)`,
+    );
+    await q.query(
+      `CREATE INDEX trades_fund_instrument_time_idx ON trades (fund_id, instrument_id, executed_at DESC, id DESC)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -30,7 +30,9 @@ export class BooksGenerationNavJobs1763800500000 implements MigrationInterface {
         started_at timestamptz,
         finished_at timestamptz
       )`);
-    await q.query(`CREATE UNIQUE INDEX nav_run_jobs_one_active_per_fund ON nav_run_jobs (fund_id) WHERE status IN ('queued', 'running')`);
+    await q.query(
+      `CREATE UNIQUE INDEX nav_run_jobs_one_active_per_fund ON nav_run_jobs (fund_id) WHERE status IN ('queued', 'running')`,
+    );
     await q.query(`CREATE INDEX nav_run_jobs_fund_created_idx ON nav_run_jobs (fund_id, created_at DESC)`);
     await q.query(`CREATE INDEX nav_runs_fund_started_idx ON nav_runs (fund_id, started_at DESC, id DESC)`);
   }

@@ -21,7 +21,9 @@ export class People1763800600000 implements MigrationInterface {
     await q.query('ALTER TABLE nav_runs DROP COLUMN published_by_user_id');
     await q.query('ALTER TABLE proposals DROP COLUMN decided_by_user_id');
     await q.query('DELETE FROM webhook_subscriptions WHERE created_by_key_id IS NULL');
-    await q.query('ALTER TABLE webhook_subscriptions DROP COLUMN created_by_user_id, ALTER COLUMN created_by_key_id SET NOT NULL');
+    await q.query(
+      'ALTER TABLE webhook_subscriptions DROP COLUMN created_by_user_id, ALTER COLUMN created_by_key_id SET NOT NULL',
+    );
     await q.query('ALTER TABLE activity_log DROP COLUMN user_id');
     await q.query('ALTER TABLE funds DROP COLUMN approval_requires_totp');
     await q.query('DROP TABLE invitations');

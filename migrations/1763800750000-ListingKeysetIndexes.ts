@@ -17,19 +17,29 @@ export class ListingKeysetIndexes1763800750000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE INDEX expenses_fund_keyset_idx ON expenses (fund_id, accrual_date DESC, external_id DESC)`);
-    await q.query(`CREATE INDEX lp_reports_fund_keyset_idx ON lp_reports (fund_id, period_end DESC, period_start DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX lp_reports_fund_keyset_idx ON lp_reports (fund_id, period_end DESC, period_start DESC, id DESC)`,
+    );
     await q.query(`CREATE INDEX investors_fund_name_idx ON investors (fund_id, display_name, id)`);
-    await q.query(`CREATE INDEX capital_activity_fund_keyset_idx ON capital_activity (fund_id, dealing_date DESC, created_at DESC, id DESC)`);
-    await q.query(`CREATE INDEX capital_activity_fund_status_keyset_idx ON capital_activity (fund_id, status, dealing_date DESC, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX capital_activity_fund_keyset_idx ON capital_activity (fund_id, dealing_date DESC, created_at DESC, id DESC)`,
+    );
+    await q.query(
+      `CREATE INDEX capital_activity_fund_status_keyset_idx ON capital_activity (fund_id, status, dealing_date DESC, created_at DESC, id DESC)`,
+    );
     await q.query(`DROP INDEX capital_activity_fund_status_idx`);
-    await q.query(`CREATE INDEX nav_runs_fund_keyset_idx ON nav_runs (fund_id, valuation_date DESC, started_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX nav_runs_fund_keyset_idx ON nav_runs (fund_id, valuation_date DESC, started_at DESC, id DESC)`,
+    );
     await q.query(`DROP INDEX nav_runs_fund_date_idx`);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`CREATE INDEX nav_runs_fund_date_idx ON nav_runs (fund_id, valuation_date DESC, started_at DESC)`);
     await q.query(`DROP INDEX nav_runs_fund_keyset_idx`);
-    await q.query(`CREATE INDEX capital_activity_fund_status_idx ON capital_activity (fund_id, status, dealing_date DESC)`);
+    await q.query(
+      `CREATE INDEX capital_activity_fund_status_idx ON capital_activity (fund_id, status, dealing_date DESC)`,
+    );
     await q.query(`DROP INDEX capital_activity_fund_status_keyset_idx`);
     await q.query(`DROP INDEX capital_activity_fund_keyset_idx`);
     await q.query(`DROP INDEX investors_fund_name_idx`);

@@ -90,7 +90,12 @@ export interface SdkOperation {
    * Cursor-paginated lists (a `cursor` parameter; an `items` or `lines` array; `nextCursor` and
    * `hasMore` on the answer or, where the interface fixes two members, under `page`).
    */
-  pagination?: { iteratorName: string; itemSchema: Schema; itemsMember: 'items' | 'lines'; pagingMember: 'page' | null };
+  pagination?: {
+    iteratorName: string;
+    itemSchema: Schema;
+    itemsMember: 'items' | 'lines';
+    pagingMember: 'page' | null;
+  };
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -143,7 +148,11 @@ export function inSurface(method: string, path: string): boolean {
 }
 
 function pascal(s: string): string {
-  return s.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+  return s
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
 }
 
 function derivedName(method: string, path: string): string {
@@ -155,7 +164,10 @@ function derivedName(method: string, path: string): string {
 }
 
 export function snake(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 function refName(ref: string): string {
@@ -173,12 +185,19 @@ function resolveSchema(doc: OpenApiDoc, s: Schema | undefined): Schema | undefin
 }
 
 /** Where a listing keeps its items and its paging (`nextCursor` + `hasMore`), if it is one. */
-function pagingOf(doc: OpenApiDoc, responseSchema: Schema | undefined): { itemSchema: Schema; itemsMember: 'items' | 'lines'; pagingMember: 'page' | null } | undefined {
+function pagingOf(
+  doc: OpenApiDoc,
+  responseSchema: Schema | undefined,
+): { itemSchema: Schema; itemsMember: 'items' | 'lines'; pagingMember: 'page' | null } | undefined {
   const props = resolveSchema(doc, responseSchema)?.properties;
   const itemsMember = (['items', 'lines'] as const).find((k) => props?.[k]?.type === 'array' && props[k].items);
   if (!props || !itemsMember) return undefined;
   const hasPaging = (p: Record<string, Schema> | undefined) => !!p && 'nextCursor' in p && 'hasMore' in p;
-  const pagingMember = hasPaging(props) ? null : hasPaging(resolveSchema(doc, props.page)?.properties) ? 'page' : undefined;
+  const pagingMember = hasPaging(props)
+    ? null
+    : hasPaging(resolveSchema(doc, props.page)?.properties)
+      ? 'page'
+      : undefined;
   return pagingMember === undefined ? undefined : { itemSchema: props[itemsMember].items!, itemsMember, pagingMember };
 }
 
@@ -200,8 +219,15 @@ export function selectOperations(doc: OpenApiDoc): SdkOperation[] {
       if (seen.has(name)) throw new Error(`SDK method name ${name} used by both ${seen.get(name)} and ${key}`);
       seen.set(name, key);
       const params = op.parameters ?? [];
-      const toParam = (p: Parameter): SdkParam => ({ name: p.name, required: !!p.required || p.in === 'path', schema: p.schema ?? { type: 'string' }, description: p.description });
-      const ok = Object.keys(op.responses ?? {}).filter((c) => /^2\d\d$/.test(c)).sort()[0];
+      const toParam = (p: Parameter): SdkParam => ({
+        name: p.name,
+        required: !!p.required || p.in === 'path',
+        schema: p.schema ?? { type: 'string' },
+        description: p.description,
+      });
+      const ok = Object.keys(op.responses ?? {})
+        .filter((c) => /^2\d\d$/.test(c))
+        .sort()[0];
       const responseSchema = ok ? jsonSchemaOf(op.responses![ok].content) : undefined;
       const queryParams = params.filter((p) => p.in === 'query').map(toParam);
       const sdkOp: SdkOperation = {
@@ -215,9 +241,11 @@ export function selectOperations(doc: OpenApiDoc): SdkOperation[] {
         bodySchema: jsonSchemaOf(op.requestBody?.content),
         bodyRequired: !!op.requestBody?.required,
         responseSchema,
-        idempotencyKey: m === 'POST' || params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
+        idempotencyKey:
+          m === 'POST' || params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
       };
-      const paging = m === 'GET' && queryParams.some((q) => q.name === 'cursor') ? pagingOf(doc, responseSchema) : undefined;
+      const paging =
+        m === 'GET' && queryParams.some((q) => q.name === 'cursor') ? pagingOf(doc, responseSchema) : undefined;
       if (paging) sdkOp.pagination = { iteratorName: name.replace(/^get/, 'list'), ...paging };
       ops.push(sdkOp);
     }
@@ -274,7 +302,8 @@ function tsType(s: Schema | undefined): string {
   else if (s.allOf && s.allOf.length > 1) t = s.allOf.map((x) => tsType(x)).join(' & ');
   else if (s.oneOf || s.anyOf) t = (s.oneOf ?? s.anyOf)!.map((x) => tsType(x)).join(' | ');
   else if (s.enum) t = s.enum.map((v) => JSON.stringify(v)).join(' | ');
-  else if (s.format === 'date-time' || s.format === 'date' || s.format === 'decimal' || s.format === 'uuid') t = 'string';
+  else if (s.format === 'date-time' || s.format === 'date' || s.format === 'decimal' || s.format === 'uuid')
+    t = 'string';
   else if (s.type === 'string') t = 'string';
   else if (s.type === 'integer' || s.type === 'number') t = 'number';
   else if (s.type === 'boolean') t = 'boolean';
@@ -283,8 +312,11 @@ function tsType(s: Schema | undefined): string {
     t = /[|&]/.test(inner) ? `Array<${inner}>` : `${inner}[]`;
   } else if (s.properties) {
     const req = new Set(s.required ?? []);
-    t = `{ ${Object.entries(s.properties).map(([k, v]) => `${TS_IDENT.test(k) ? k : JSON.stringify(k)}${req.has(k) ? '' : '?'}: ${tsType(v)}`).join('; ')} }`;
-  } else if (s.additionalProperties && typeof s.additionalProperties === 'object') t = `Record<string, ${tsType(s.additionalProperties)}>`;
+    t = `{ ${Object.entries(s.properties)
+      .map(([k, v]) => `${TS_IDENT.test(k) ? k : JSON.stringify(k)}${req.has(k) ? '' : '?'}: ${tsType(v)}`)
+      .join('; ')} }`;
+  } else if (s.additionalProperties && typeof s.additionalProperties === 'object')
+    t = `Record<string, ${tsType(s.additionalProperties)}>`;
   else t = 'Record<string, unknown>';
   if (s.nullable && t !== 'unknown') t = `${t} | null`;
   return t;
@@ -296,7 +328,12 @@ function tsInterface(name: string, s: Schema): string {
   const req = new Set(s.required ?? []);
   out += `export interface ${name} {\n`;
   for (const [k, v] of Object.entries(s.properties)) {
-    const notes = [v.description, v.format === 'decimal' && !/decimal/i.test(v.description ?? '') ? 'decimal string' : undefined].filter(Boolean).join('; ');
+    const notes = [
+      v.description,
+      v.format === 'decimal' && !/decimal/i.test(v.description ?? '') ? 'decimal string' : undefined,
+    ]
+      .filter(Boolean)
+      .join('; ');
     out += tsDoc(notes || undefined, '  ');
     out += `  ${TS_IDENT.test(k) ? k : JSON.stringify(k)}${req.has(k) ? '' : '?'}: ${tsType(v)};\n`;
   }
@@ -326,14 +363,24 @@ export const API_VERSION = ${JSON.stringify(doc.info?.version ?? '')};
     if (!op.queryParams.length) continue;
     let out = `export interface ${paramsTypeName(op)} {\n`;
     for (const p of op.queryParams) {
-      const notes = [p.description, p.schema.default !== undefined ? `default ${JSON.stringify(p.schema.default)}` : undefined].filter(Boolean).join('; ');
+      const notes = [
+        p.description,
+        p.schema.default !== undefined ? `default ${JSON.stringify(p.schema.default)}` : undefined,
+      ]
+        .filter(Boolean)
+        .join('; ');
       out += tsDoc(notes || undefined, '  ');
       out += `  ${TS_IDENT.test(p.name) ? p.name : JSON.stringify(p.name)}${p.required ? '' : '?'}: ${tsType({ ...p.schema, nullable: false })};\n`;
     }
     parts.push(out + '}\n');
   }
 
-  const opsMeta = ops.map((o) => `  { name: ${JSON.stringify(o.name)}, method: ${JSON.stringify(o.method)}, path: ${JSON.stringify(o.path)}${o.pagination ? `, iterator: ${JSON.stringify(o.pagination.iteratorName)}` : ''} },`).join('\n');
+  const opsMeta = ops
+    .map(
+      (o) =>
+        `  { name: ${JSON.stringify(o.name)}, method: ${JSON.stringify(o.method)}, path: ${JSON.stringify(o.path)}${o.pagination ? `, iterator: ${JSON.stringify(o.pagination.iteratorName)}` : ''} },`,
+    )
+    .join('\n');
   parts.push(`/** Every operation this SDK wraps (method name, HTTP method, path template). */
 export const OPERATIONS: ReadonlyArray<{ name: string; method: 'GET' | 'POST'; path: string; iterator?: string }> = [
 ${opsMeta}
@@ -354,16 +401,29 @@ export class FundgateClient extends FundgateTransport {
     const pathExpr = op.pathParams.length
       ? '`' + op.path.replace(/\{([^}]+)\}/g, (_m, n: string) => '${encodeURIComponent(' + n + ')}') + '`'
       : JSON.stringify(op.path);
-    const doc = [op.summary, `\`${op.method} ${op.path}\`${op.scopes.length ? ` (scope ${op.scopes.join(', ')})` : ''}`,
-      op.idempotencyKey ? 'Sends an Idempotency-Key (a random one when `options.idempotencyKey` is absent), so retries are safe; `lastResponse.replayed` tells whether the answer was a replay.' : undefined,
-    ].filter(Boolean).join('\n');
+    const doc = [
+      op.summary,
+      `\`${op.method} ${op.path}\`${op.scopes.length ? ` (scope ${op.scopes.join(', ')})` : ''}`,
+      op.idempotencyKey
+        ? 'Sends an Idempotency-Key (a random one when `options.idempotencyKey` is absent), so retries are safe; `lastResponse.replayed` tells whether the answer was a replay.'
+        : undefined,
+    ]
+      .filter(Boolean)
+      .join('\n');
     cls += tsDoc(doc, '  ');
     cls += `  ${op.name}(${args.join(', ')}): Promise<${ret}> {\n`;
     cls += `    return this.request<${ret}>(${JSON.stringify(op.method)}, ${pathExpr}, {${op.queryParams.length ? ' query: params,' : ''}${op.bodySchema ? ' body,' : ''} idempotent: ${op.method === 'GET'}, idempotencyKey: ${op.idempotencyKey}, options });\n  }\n\n`;
     if (op.pagination) {
       const item = tsType(op.pagination.itemSchema);
-      const pArgs = [...op.pathParams.map((p) => `${p.name}: string`), `params${anyRequiredQuery ? '' : '?'}: ${paramsTypeName(op)}`, 'options?: RequestOptions'];
-      cls += tsDoc(`Every item of \`${op.name}\`, page after page (follows \`nextCursor\` until \`hasMore\` is false).`, '  ');
+      const pArgs = [
+        ...op.pathParams.map((p) => `${p.name}: string`),
+        `params${anyRequiredQuery ? '' : '?'}: ${paramsTypeName(op)}`,
+        'options?: RequestOptions',
+      ];
+      cls += tsDoc(
+        `Every item of \`${op.name}\`, page after page (follows \`nextCursor\` until \`hasMore\` is false).`,
+        '  ',
+      );
       cls += `  async *${op.pagination.iteratorName}(${pArgs.join(', ')}): AsyncGenerator<${item}, void, undefined> {
     let cursor = params?.cursor;
     for (;;) {
@@ -631,8 +691,43 @@ export class FundgateTransport {
 /* Python                                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-const PY_KEYWORDS = new Set(['False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else',
-  'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield']);
+const PY_KEYWORDS = new Set([
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
+]);
 
 function pyIdent(wire: string): string {
   const s = snake(wire).replace(/[^A-Za-z0-9_]/g, '_');
@@ -648,7 +743,10 @@ function pyDoc(text: string | undefined, indent: string): string {
   const t = text.replace(/\\/g, '\\\\').replace(/"""/g, '\\"\\"\\"');
   const lines = t.split('\n');
   if (lines.length === 1) return `${indent}"""${lines[0]}"""\n`;
-  return `${indent}"""${lines[0]}\n${lines.slice(1).map((l) => (l ? indent + l : '')).join('\n')}\n${indent}"""\n`;
+  return `${indent}"""${lines[0]}\n${lines
+    .slice(1)
+    .map((l) => (l ? indent + l : ''))
+    .join('\n')}\n${indent}"""\n`;
 }
 
 function pyType(s: Schema | undefined): string {
@@ -656,7 +754,8 @@ function pyType(s: Schema | undefined): string {
   let t: string;
   if (s.$ref) t = `'${refName(s.$ref)}'`;
   else if (s.allOf && s.allOf.length === 1) t = pyType(s.allOf[0]);
-  else if (s.allOf || s.oneOf || s.anyOf) t = s.allOf ? 'Dict[str, Any]' : `Union[${(s.oneOf ?? s.anyOf)!.map((x) => pyType(x)).join(', ')}]`;
+  else if (s.allOf || s.oneOf || s.anyOf)
+    t = s.allOf ? 'Dict[str, Any]' : `Union[${(s.oneOf ?? s.anyOf)!.map((x) => pyType(x)).join(', ')}]`;
   else if (s.enum) t = `Literal[${s.enum.map((v) => (typeof v === 'string' ? pyStr(v) : String(v))).join(', ')}]`;
   else if (s.format === 'date-time' || s.format === 'date' || s.format === 'decimal' || s.format === 'uuid') t = 'str';
   else if (s.type === 'string') t = 'str';
@@ -664,7 +763,8 @@ function pyType(s: Schema | undefined): string {
   else if (s.type === 'number') t = 'float';
   else if (s.type === 'boolean') t = 'bool';
   else if (s.type === 'array') t = `List[${pyType(s.items)}]`;
-  else if (s.additionalProperties && typeof s.additionalProperties === 'object') t = `Dict[str, ${pyType(s.additionalProperties)}]`;
+  else if (s.additionalProperties && typeof s.additionalProperties === 'object')
+    t = `Dict[str, ${pyType(s.additionalProperties)}]`;
   else t = 'Dict[str, Any]';
   if (s.nullable && t !== 'Any') t = `Optional[${t}]`;
   return t;
@@ -768,12 +868,20 @@ class FundgateClient(_Transport):
     const pathExpr = op.pathParams.length
       ? 'f' + pyStr(op.path.replace(/\{([^}]+)\}/g, (_m, n: string) => `{quote(str(${pyIdent(n)}), safe='')}`))
       : pyStr(op.path);
-    const docText = [op.summary, `${op.method} ${op.path}${op.scopes.length ? ` (scope ${op.scopes.join(', ')})` : ''}`,
-      op.idempotencyKey ? 'Sends an Idempotency-Key (a uuid4 when idempotency_key is None), so retries are safe;\nlast_response.replayed tells whether the answer was a replay.' : undefined,
-    ].filter(Boolean).join('\n\n');
+    const docText = [
+      op.summary,
+      `${op.method} ${op.path}${op.scopes.length ? ` (scope ${op.scopes.join(', ')})` : ''}`,
+      op.idempotencyKey
+        ? 'Sends an Idempotency-Key (a uuid4 when idempotency_key is None), so retries are safe;\nlast_response.replayed tells whether the answer was a replay.'
+        : undefined,
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     out += `\n    def ${pyName}(${sig}) -> ${ret}:\n`;
     out += pyDoc(docText, '        ');
-    const query = op.queryParams.length ? `{${op.queryParams.map((p) => `${pyStr(p.name)}: ${pyIdent(p.name)}`).join(', ')}}` : 'None';
+    const query = op.queryParams.length
+      ? `{${op.queryParams.map((p) => `${pyStr(p.name)}: ${pyIdent(p.name)}`).join(', ')}}`
+      : 'None';
     out += `        return self._request(\n            ${pyStr(op.method)},\n            ${pathExpr},\n            query=${query},\n`;
     if (op.bodySchema) out += `            body=body,\n`;
     out += `            idempotent=${op.method === 'GET' ? 'True' : 'False'},\n`;
@@ -781,10 +889,19 @@ class FundgateClient(_Transport):
     out += `            timeout=timeout,\n        )\n`;
     if (op.pagination) {
       const iterName = 'iter_' + snake(op.name.replace(/^get/, ''));
-      const iSig = [...args.filter((a) => !a.startsWith('body')), '*', ...kw.filter((k) => !k.startsWith('idempotency_key'))].join(', ');
+      const iSig = [
+        ...args.filter((a) => !a.startsWith('body')),
+        '*',
+        ...kw.filter((k) => !k.startsWith('idempotency_key')),
+      ].join(', ');
       out += `\n    def ${iterName}(${iSig}) -> Iterator[${pyType(op.pagination.itemSchema)}]:\n`;
       out += pyDoc(`Every item of ${pyName}, page after page (follows nextCursor until hasMore is false).`, '        ');
-      const passArgs = [...op.pathParams.map((p) => pyIdent(p.name)), ...op.queryParams.filter((p) => p.name !== 'cursor').map((p) => `${pyIdent(p.name)}=${pyIdent(p.name)}`), 'cursor=cursor', 'timeout=timeout'];
+      const passArgs = [
+        ...op.pathParams.map((p) => pyIdent(p.name)),
+        ...op.queryParams.filter((p) => p.name !== 'cursor').map((p) => `${pyIdent(p.name)}=${pyIdent(p.name)}`),
+        'cursor=cursor',
+        'timeout=timeout',
+      ];
       const next = op.pagination.pagingMember ? `page[${pyStr(op.pagination.pagingMember)}]` : 'page';
       out += `        while True:\n            page = self.${pyName}(${passArgs.join(', ')})\n            for item in page[${pyStr(op.pagination.itemsMember)}]:\n                yield item\n            if not ${next}["hasMore"] or not ${next}["nextCursor"]:\n                return\n            cursor = ${next}["nextCursor"]\n`;
     }

@@ -51,7 +51,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const document = openApiDocument(app);
   finalizeDocument(document, { serverUrl: config.publicBaseUrl, etag: hasEtag });
   app.get(McpCatalog).load(document);
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });
+  SwaggerModule.setup('api/docs', app, document, {
+    jsonDocumentUrl: 'api/openapi.json',
+    yamlDocumentUrl: 'api/openapi.yaml',
+  });
   app.enableShutdownHooks();
   await app.init();
   return app;
@@ -104,7 +107,9 @@ function openApiDocument(app: NestFastifyApplication): OpenAPIObject {
     app,
     new DocumentBuilder()
       .setTitle('fundgate')
-      .setDescription('Shadow-NAV fund data, maker-checker proposals, calculators, MCP and webhooks. Errors are RFC 9457 problem+json.')
+      .setDescription(
+        'Shadow-NAV fund data, maker-checker proposals, calculators, MCP and webhooks. Errors are RFC 9457 problem+json.',
+      )
       .setVersion('1')
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'svc_dk_ API key' }, 'bearer')
       .build(),

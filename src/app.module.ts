@@ -23,7 +23,13 @@ import { UsageModule } from './usage/usage.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** Feature modules: each capability registers itself here (one line each). */
-const FEATURE_MODULES: Type<unknown>[] = [CalculatorsModule, FundModule, FundDataModule, WebhooksModule, ProposalsModule];
+const FEATURE_MODULES: Type<unknown>[] = [
+  CalculatorsModule,
+  FundModule,
+  FundDataModule,
+  WebhooksModule,
+  ProposalsModule,
+];
 
 @Global()
 @Module({})
@@ -51,7 +57,10 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot({
-          ...dataSourceOptions(config.databaseUrl, undefined, { statementTimeoutMs: config.dbStatementTimeoutMs, lockTimeoutMs: config.dbLockTimeoutMs }),
+          ...dataSourceOptions(config.databaseUrl, undefined, {
+            statementTimeoutMs: config.dbStatementTimeoutMs,
+            lockTimeoutMs: config.dbLockTimeoutMs,
+          }),
           migrations: [],
         }),
         RedisModule,

@@ -25,7 +25,7 @@ export function isHeavy(def: CalculatorDefinition<any, unknown>, body: Record<st
     const years = typeof input.horizonYears === 'number' ? input.horizonYears : 0;
     return years * (input.crystallization === 'quarterly' ? 4 : 1) >= HEAVY_FEE_PERIODS;
   }
-  return TEXT_FIELDS.some((f) => typeof input[f] === 'string' && (input[f]).length >= HEAVY_TEXT_CHARS);
+  return TEXT_FIELDS.some((f) => typeof input[f] === 'string' && input[f].length >= HEAVY_TEXT_CHARS);
 }
 
 /**
@@ -58,7 +58,10 @@ export class CalculatorPool implements OnModuleDestroy {
     if (this.config.calcWorkers === 0 || !isHeavy(def, body)) return runCalculator(def, body);
     let answer: WorkerAnswer;
     try {
-      answer = (await this.threads().run({ name: def.name, body: body ? { ...body } : undefined } satisfies WorkerTask)) as WorkerAnswer;
+      answer = (await this.threads().run({
+        name: def.name,
+        body: body ? { ...body } : undefined,
+      } satisfies WorkerTask)) as WorkerAnswer;
     } catch (err) {
       if ((err as Error).message === 'Task queue is at limit') throw busy();
       throw err;
@@ -81,8 +84,12 @@ export class CalculatorPool implements OnModuleDestroy {
 }
 
 function busy(): ProblemError {
-  return new ProblemError('unavailable', `the calculators are at capacity; retry in ${CALC_RETRY_AFTER_SECONDS} s`, undefined,
-    { 'Retry-After': String(CALC_RETRY_AFTER_SECONDS) });
+  return new ProblemError(
+    'unavailable',
+    `the calculators are at capacity; retry in ${CALC_RETRY_AFTER_SECONDS} s`,
+    undefined,
+    { 'Retry-After': String(CALC_RETRY_AFTER_SECONDS) },
+  );
 }
 
 /** The calculators whose heaviness comes from a large text body (CSV, report text). */
@@ -95,7 +102,13 @@ const TEXT_CALCULATORS = /^\/api\/v1\/calc\/(exposure-analysis|fund-health-check
  */
 export function registerEarlyShedding(fastify: FastifyInstance, pool: CalculatorPool): void {
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (req.method !== 'POST' || Number(req.headers['content-length'] ?? 0) < HEAVY_TEXT_CHARS || !TEXT_CALCULATORS.test(req.url) || !pool.saturated()) return done();
+    if (
+      req.method !== 'POST' ||
+      Number(req.headers['content-length'] ?? 0) < HEAVY_TEXT_CHARS ||
+      !TEXT_CALCULATORS.test(req.url) ||
+      !pool.saturated()
+    )
+      return done();
     sendProblem(reply, req, busy());
   });
 }

@@ -27,7 +27,10 @@ function CalculatorRoute(def: CalculatorDefinition<any, unknown>) {
   return applyDecorators(
     Post(def.path),
     HttpCode(200),
-    ApiOperation({ summary: def.title, description: `${def.description} Every field is optional; absent fields take the documented defaults, echoed in \`assumptions\`. Illustrative, not accounting or tax advice.` }),
+    ApiOperation({
+      summary: def.title,
+      description: `${def.description} Every field is optional; absent fields take the documented defaults, echoed in \`assumptions\`. Illustrative, not accounting or tax advice.`,
+    }),
     ApiBody({
       type: def.dto,
       required: false,
@@ -36,13 +39,26 @@ function CalculatorRoute(def: CalculatorDefinition<any, unknown>) {
         full: { summary: 'A full body', value: def.example },
       },
     }),
-    ApiOkResponse({ type: def.responseDto, description: 'The answer (example: the full body above).', example: runCalculator(def, def.example as never) }),
+    ApiOkResponse({
+      type: def.responseDto,
+      description: 'The answer (example: the full body above).',
+      example: runCalculator(def, def.example as never),
+    }),
     ApiResponse({ status: 400, description: 'Invalid body: every failing field in `errors` (problem+json).' }),
     ApiResponse({ status: 401, description: 'A key was sent and is not valid.' }),
-    ApiResponse({ status: 413, description: 'Body over the limit, a CSV field over 512 KiB, or reportText over 200 000 characters.' }),
+    ApiResponse({
+      status: 413,
+      description: 'Body over the limit, a CSV field over 512 KiB, or reportText over 200 000 characters.',
+    }),
     ApiResponse({ status: 415, description: 'The body is not application/json.' }),
-    ApiResponse({ status: 429, description: 'Daily cap reached (500 a day per IP without a key; more by plan). See Retry-After.' }),
-    ApiResponse({ status: 503, description: 'unavailable: the worker pool for large inputs is at capacity; retry after Retry-After.' }),
+    ApiResponse({
+      status: 429,
+      description: 'Daily cap reached (500 a day per IP without a key; more by plan). See Retry-After.',
+    }),
+    ApiResponse({
+      status: 503,
+      description: 'unavailable: the worker pool for large inputs is at capacity; retry after Retry-After.',
+    }),
   );
 }
 

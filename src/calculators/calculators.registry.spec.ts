@@ -1,5 +1,12 @@
 import { ProblemError } from '../common/errors/problem';
-import { CALCULATORS, FEE_CALCULATOR, NAV_VALIDATOR, runCalculator, validateCalculatorBody, withDefaults } from './calculators.registry';
+import {
+  CALCULATORS,
+  FEE_CALCULATOR,
+  NAV_VALIDATOR,
+  runCalculator,
+  validateCalculatorBody,
+  withDefaults,
+} from './calculators.registry';
 
 describe('calculators registry', () => {
   it('seven calculators, each with a DTO, an engine, defaults and an example that validates', async () => {
@@ -14,7 +21,11 @@ describe('calculators registry', () => {
   });
 
   it('withDefaults fills only absent fields and keeps an explicit null', () => {
-    expect(withDefaults(FEE_CALCULATOR.defaults, { hurdlePct: null, horizonYears: 3 })).toEqual({ ...FEE_CALCULATOR.defaults, hurdlePct: null, horizonYears: 3 });
+    expect(withDefaults(FEE_CALCULATOR.defaults, { hurdlePct: null, horizonYears: 3 })).toEqual({
+      ...FEE_CALCULATOR.defaults,
+      hurdlePct: null,
+      horizonYears: 3,
+    });
     expect(withDefaults(FEE_CALCULATOR.defaults, undefined)).toEqual(FEE_CALCULATOR.defaults);
   });
 

@@ -9,13 +9,29 @@ import { FEE_CALCULATOR_DEFAULTS, feeCalculator } from './engines/fee-calculator
 import { FUND_HEALTH_CHECK_DEFAULTS, fundHealthCheck } from './engines/fund-health-check.engine';
 import { LP_REPORT_GRADER_DEFAULTS, lpReportGrader } from './engines/lp-report-grader.engine';
 import { NAV_VALIDATOR_DEFAULTS, navValidator } from './engines/nav-validator.engine';
-import { OPERATING_COST_CALCULATOR_DEFAULTS, operatingCostCalculator } from './engines/operating-cost-calculator.engine';
-import { EXPOSURE_ANALYSIS_EXAMPLE, ExposureAnalysisRequest, ExposureAnalysisResponse } from './dto/exposure-analysis.dto';
+import {
+  OPERATING_COST_CALCULATOR_DEFAULTS,
+  operatingCostCalculator,
+} from './engines/operating-cost-calculator.engine';
+import {
+  EXPOSURE_ANALYSIS_EXAMPLE,
+  ExposureAnalysisRequest,
+  ExposureAnalysisResponse,
+} from './dto/exposure-analysis.dto';
 import { FEE_CALCULATOR_EXAMPLE, FeeCalculatorRequest, FeeCalculatorResponse } from './dto/fee-calculator.dto';
-import { FUND_HEALTH_CHECK_EXAMPLE, FundHealthCheckRequest, FundHealthCheckResponse } from './dto/fund-health-check.dto';
+import {
+  FUND_HEALTH_CHECK_EXAMPLE,
+  FundHealthCheckRequest,
+  FundHealthCheckResponse,
+} from './dto/fund-health-check.dto';
 import { LP_REPORT_GRADER_EXAMPLE, LpReportGraderRequest, LpReportGraderResponse } from './dto/lp-report-grader.dto';
 import { NAV_VALIDATOR_EXAMPLE, NavValidatorRequest, NavValidatorResponse } from './dto/nav-validator.dto';
-import { BackOfficeSavingsResponse, OPERATING_COST_EXAMPLE, OperatingCostRequest, OperatingCostResponse } from './dto/operating-costs.dto';
+import {
+  BackOfficeSavingsResponse,
+  OPERATING_COST_EXAMPLE,
+  OperatingCostRequest,
+  OperatingCostResponse,
+} from './dto/operating-costs.dto';
 
 export type CalculatorName =
   | 'fee-calculator'
@@ -79,7 +95,8 @@ export const EXPOSURE_ANALYSIS = define({
   name: 'exposure-analysis',
   path: 'exposure-analysis',
   title: 'Exposure analysis',
-  description: 'Long, short, gross, net and cash exposure of a positions CSV; concentration (top 5, Herfindahl); breakdowns by class and venue.',
+  description:
+    'Long, short, gross, net and cash exposure of a positions CSV; concentration (top 5, Herfindahl); breakdowns by class and venue.',
   dto: ExposureAnalysisRequest,
   responseDto: ExposureAnalysisResponse,
   defaults: EXPOSURE_ANALYSIS_DEFAULTS,
@@ -91,7 +108,8 @@ export const OPERATING_COST_CALCULATOR = define({
   name: 'operating-cost-calculator',
   path: 'operating-cost-calculator',
   title: 'Operating cost calculator',
-  description: 'Annual in-house operating cost of a fund from ten inputs: line items with their shares, cost per LP report, cost in bp of AUM.',
+  description:
+    'Annual in-house operating cost of a fund from ten inputs: line items with their shares, cost per LP report, cost in bp of AUM.',
   dto: OperatingCostRequest,
   responseDto: OperatingCostResponse,
   defaults: OPERATING_COST_CALCULATOR_DEFAULTS,
@@ -103,7 +121,8 @@ export const BACK_OFFICE_SAVINGS = define({
   name: 'back-office-savings',
   path: 'back-office-savings',
   title: 'Back-office savings',
-  description: 'The same ten inputs, in-house vs an automated model whose assumptions are stated item by item: annual savings in USD and bp of AUM, payback of the one-time cost.',
+  description:
+    'The same ten inputs, in-house vs an automated model whose assumptions are stated item by item: annual savings in USD and bp of AUM, payback of the one-time cost.',
   dto: OperatingCostRequest,
   responseDto: BackOfficeSavingsResponse,
   defaults: BACK_OFFICE_SAVINGS_DEFAULTS,
@@ -115,7 +134,8 @@ export const FUND_HEALTH_CHECK = define({
   name: 'fund-health-check',
   path: 'fund-health-check',
   title: 'Fund health check',
-  description: 'Scores fees, operations, reporting, governance and portfolio concentration (0..100 each), an overall score and grade, and findings by severity.',
+  description:
+    'Scores fees, operations, reporting, governance and portfolio concentration (0..100 each), an overall score and grade, and findings by severity.',
   dto: FundHealthCheckRequest,
   responseDto: FundHealthCheckResponse,
   defaults: FUND_HEALTH_CHECK_DEFAULTS,
@@ -169,13 +189,23 @@ export function runCalculator<I extends object, O>(def: CalculatorDefinition<I, 
  * same DTO rules (strict types, bounds, enums, unknown fields refused), every failing field in
  * one ProblemError. Answers the validated body, ready for runCalculator.
  */
-export async function validateCalculatorBody<I extends object>(def: CalculatorDefinition<I, unknown>, body: unknown): Promise<Partial<I>> {
+export async function validateCalculatorBody<I extends object>(
+  def: CalculatorDefinition<I, unknown>,
+  body: unknown,
+): Promise<Partial<I>> {
   if (body === undefined || body === null) body = {};
   if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new ProblemError('invalid_request', 'the arguments must be a JSON object', [{ field: '(body)', message: 'must be a JSON object' }]);
+    throw new ProblemError('invalid_request', 'the arguments must be a JSON object', [
+      { field: '(body)', message: 'must be a JSON object' },
+    ]);
   }
   const instance = plainToInstance(def.dto, body, { enableImplicitConversion: false }) as object;
-  const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: false, validationError: { target: false, value: true } });
+  const errors = await validate(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    stopAtFirstError: false,
+    validationError: { target: false, value: true },
+  });
   if (errors.length > 0) throw validationProblem(errors);
   return instance;
 }

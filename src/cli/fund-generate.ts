@@ -9,7 +9,11 @@ function main(): void {
   if (!args.out) throw new Error('--out <dir> is required');
   if (args.trades && !/^\d+$/.test(args.trades)) throw new Error('--trades must be a whole number');
   const started = Date.now();
-  const summary = generateDemoFund({ seed: Number(args.seed), outDir: args.out, trades: args.trades ? Number(args.trades) : DEMO_DEFAULT_TRADES });
+  const summary = generateDemoFund({
+    seed: Number(args.seed),
+    outDir: args.out,
+    trades: args.trades ? Number(args.trades) : DEMO_DEFAULT_TRADES,
+  });
   process.stdout.write(JSON.stringify({ ...summary, seconds: (Date.now() - started) / 1000 }) + '\n');
 }
 

@@ -16,11 +16,16 @@ async function main(): Promise<void> {
     const started = Date.now();
     const report = await importFundFolder(ds, args.fund, args.dir);
     const importSeconds = (Date.now() - started) / 1000;
-    process.stdout.write(JSON.stringify({ msg: 'imported', ...report, seconds: importSeconds, peakRssMb: peakRssMb() }) + '\n');
+    process.stdout.write(
+      JSON.stringify({ msg: 'imported', ...report, seconds: importSeconds, peakRssMb: peakRssMb() }) + '\n',
+    );
     if (!args['no-nav']) {
       const navStarted = Date.now();
       const outcome = await new NavRunService(ds).runNavRange(report.fundId);
-      process.stdout.write(JSON.stringify({ msg: 'nav', ...outcome, seconds: (Date.now() - navStarted) / 1000, peakRssMb: peakRssMb() }) + '\n');
+      process.stdout.write(
+        JSON.stringify({ msg: 'nav', ...outcome, seconds: (Date.now() - navStarted) / 1000, peakRssMb: peakRssMb() }) +
+          '\n',
+      );
       if (outcome.failed) process.exitCode = 2;
     }
   } finally {

@@ -9,7 +9,8 @@ import { KeysRepository } from '../keys/keys.repository';
 async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2), ['fund', 'from', 'to']);
   if (!args.fund) throw new Error('--fund <slug> is required');
-  for (const k of ['from', 'to'] as const) if (args[k] && !isIsoDate(args[k])) throw new Error(`--${k} must be a date YYYY-MM-DD`);
+  for (const k of ['from', 'to'] as const)
+    if (args[k] && !isIsoDate(args[k])) throw new Error(`--${k} must be a date YYYY-MM-DD`);
   const ds = createDataSource(loadConfig().databaseUrl, 4);
   await ds.initialize();
   try {

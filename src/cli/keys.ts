@@ -16,7 +16,8 @@ import { keySummary } from '../keys/key-views';
  *   npm run keys -- list [--json]
  *   npm run keys -- revoke <id>
  */
-const USAGE = 'usage: keys create --email <person> [--fund <slug>] --scopes a,b --plan free|developer|platform [--expires <date>] [--name <name>] [--json] | keys list [--json] | keys revoke <id>';
+const USAGE =
+  'usage: keys create --email <person> [--fund <slug>] --scopes a,b --plan free|developer|platform [--expires <date>] [--name <name>] [--json] | keys list [--json] | keys revoke <id>';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -29,15 +30,23 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
     args: rest,
     allowPositionals: true,
     options: {
-      email: { type: 'string' }, fund: { type: 'string' }, scopes: { type: 'string' }, plan: { type: 'string' },
-      expires: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean', default: false },
+      email: { type: 'string' },
+      fund: { type: 'string' },
+      scopes: { type: 'string' },
+      plan: { type: 'string' },
+      expires: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean', default: false },
     },
   });
   const repo = new KeysRepository(db);
   const service = new KeysService(repo, loadConfig());
   if (command === 'create') {
     if (!values.email) fail('--email is required (create the person first: npm run users -- create)\n' + USAGE);
-    const scopes = (values.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const scopes = (values.scopes ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = scopes.filter((s) => !isScope(s));
     if (bad.length > 0) fail(`--scopes: unknown scope(s) ${bad.join(', ')}`);
     const plan = (values.plan ?? 'free') as Plan;
@@ -48,15 +57,26 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
       if (Number.isNaN(expiresAt.getTime())) fail('--expires must be a date or timestamp');
     }
     const minter = await service.minterForPerson({ email: values.email }, values.fund ?? null);
-    const { row, ...minted } = await service.mint(minter, { name: values.name ?? `${values.email} key`, scopes: scopes as Scope[], plan, expiresAt });
+    const { row, ...minted } = await service.mint(minter, {
+      name: values.name ?? `${values.email} key`,
+      scopes: scopes as Scope[],
+      plan,
+      expiresAt,
+    });
     if (values.json) process.stdout.write(JSON.stringify({ ...minted, owner: keySummary(row).owner }) + '\n');
-    else process.stdout.write(`Created key ${minted.id} (${minted.scopes.join(', ') || 'no scopes'}; fund ${minted.fund?.slug ?? 'none'}; plan ${minted.plan}).\nKey (shown once): ${minted.key}\n`);
+    else
+      process.stdout.write(
+        `Created key ${minted.id} (${minted.scopes.join(', ') || 'no scopes'}; fund ${minted.fund?.slug ?? 'none'}; plan ${minted.plan}).\nKey (shown once): ${minted.key}\n`,
+      );
   } else if (command === 'list') {
     const rows = (await repo.allKeys()).map(keySummary);
     if (values.json) process.stdout.write(JSON.stringify(rows) + '\n');
-    else for (const k of rows) {
-      process.stdout.write(`${k.id}  ${k.displayPrefix}…${k.lastFour}  ${k.account.name}  ${k.fund?.slug ?? '-'}  ${k.plan}  ${k.scopes.join(',')}${k.revokedAt ? '  REVOKED' : ''}\n`);
-    }
+    else
+      for (const k of rows) {
+        process.stdout.write(
+          `${k.id}  ${k.displayPrefix}…${k.lastFour}  ${k.account.name}  ${k.fund?.slug ?? '-'}  ${k.plan}  ${k.scopes.join(',')}${k.revokedAt ? '  REVOKED' : ''}\n`,
+        );
+      }
   } else if (command === 'revoke') {
     const id = positionals[0];
     if (!id || !/^[0-9a-f-]{36}$/i.test(id)) fail('revoke needs a key id (UUID)');

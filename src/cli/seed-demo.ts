@@ -27,13 +27,21 @@ async function main(): Promise<void> {
     await ensureDemoKey(ds, config.demoApiKey, report.fundId);
     const slug = (await new KeysRepository(ds).slugOf(report.fundId)) as string;
     const people = await ensureDemoPeople(ds, slug, config.demoAdminPassword);
-    process.stderr.write(`Console sign-in (${people.generated ? 'generated password; set DEMO_ADMIN_PASSWORD to choose one' : 'DEMO_ADMIN_PASSWORD'}):\n`
-      + people.emails.map((e) => `  ${e}  ${people.password}\n`).join(''));
+    process.stderr.write(
+      `Console sign-in (${people.generated ? 'generated password; set DEMO_ADMIN_PASSWORD to choose one' : 'DEMO_ADMIN_PASSWORD'}):\n` +
+        people.emails.map((e) => `  ${e}  ${people.password}\n`).join(''),
+    );
     const { generated, ...rest } = report;
-    process.stdout.write(JSON.stringify({
-      msg: 'seeded demo fund', ...rest, trades: generated.trades, finalNav: generated.finalNav,
-      seconds: (Date.now() - started) / 1000, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-    }) + '\n');
+    process.stdout.write(
+      JSON.stringify({
+        msg: 'seeded demo fund',
+        ...rest,
+        trades: generated.trades,
+        finalNav: generated.finalNav,
+        seconds: (Date.now() - started) / 1000,
+        peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      }) + '\n',
+    );
   } finally {
     await ds.destroy();
   }

@@ -17,14 +17,17 @@ import { UsersRepository } from '../identity/users.repository';
  *   npm run users -- set-plan <email> <plan>
  *   npm run users -- set-password <email> --password-stdin
  */
-const USAGE = 'usage: users create --email E --name N [--fund SLUG --role viewer|analyst|manager|admin] [--plan P] --password-stdin [--json] | users list [--json] | users disable <email> | users set-plan <email> <plan> | users set-password <email> --password-stdin';
+const USAGE =
+  'usage: users create --email E --name N [--fund SLUG --role viewer|analyst|manager|admin] [--plan P] --password-stdin [--json] | users list [--json] | users disable <email> | users set-plan <email> <plan> | users set-password <email> --password-stdin';
 
 class UsageError extends Error {}
 
 async function readPassword(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const password = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
     throw new UsageError(`the password (stdin) must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`);
   }
@@ -36,15 +39,26 @@ async function create(db: DataSource, v: Record<string, string | boolean | undef
   if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError('--email must be an email address');
   if (!v.name) throw new UsageError('--name is required');
   if ((v.fund === undefined) !== (v.role === undefined)) throw new UsageError('--fund and --role go together');
-  if (v.role !== undefined && !isRole(String(v.role))) throw new UsageError('--role must be viewer, analyst, manager or admin');
+  if (v.role !== undefined && !isRole(String(v.role)))
+    throw new UsageError('--role must be viewer, analyst, manager or admin');
   const plan = v.plan === undefined ? undefined : planOf(String(v.plan));
   if (!v['password-stdin']) throw new UsageError('--password-stdin is required (pipe the password in)');
   const password = await readPassword();
   const role = String(v.role); // checked by isRole above whenever --role is given
   const fund = v.fund && isRole(role) ? { slug: String(v.fund), role } : undefined;
   const result = await upsertPerson(db, { email, displayName: String(v.name), password, plan, fund });
-  const out = { userId: result.userId, email: email.toLowerCase(), created: result.created, fund: fund?.slug ?? null, role: fund?.role ?? null };
-  process.stdout.write(v.json ? JSON.stringify(out) + '\n' : `${result.created ? 'Created' : 'Updated'} ${out.email} (${out.userId})${fund ? `, ${fund.role} on ${fund.slug}` : ''}\n`);
+  const out = {
+    userId: result.userId,
+    email: email.toLowerCase(),
+    created: result.created,
+    fund: fund?.slug ?? null,
+    role: fund?.role ?? null,
+  };
+  process.stdout.write(
+    v.json
+      ? JSON.stringify(out) + '\n'
+      : `${result.created ? 'Created' : 'Updated'} ${out.email} (${out.userId})${fund ? `, ${fund.role} on ${fund.slug}` : ''}\n`,
+  );
 }
 
 function planOf(raw: string): Plan {
@@ -61,27 +75,51 @@ async function userOrFail(users: UsersRepository, email: string | undefined) {
 async function run(db: DataSource, argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   const { values, positionals } = parseArgs({
-    args: rest, allowPositionals: true,
-    options: { email: { type: 'string' }, name: { type: 'string' }, fund: { type: 'string' }, role: { type: 'string' },
-      plan: { type: 'string' }, 'password-stdin': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+    args: rest,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      fund: { type: 'string' },
+      role: { type: 'string' },
+      plan: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
   });
   const users = new UsersRepository(db);
   if (command === 'create') return create(db, values);
   if (command === 'list') {
-    const rows = (await users.list()).map((u) => ({ id: u.id, email: u.email, displayName: u.display_name, status: u.status, plan: u.plan,
-      totp: u.totp_enabled_at !== null, hasPassword: u.password_hash !== null, memberships: u.memberships ?? '' }));
+    const rows = (await users.list()).map((u) => ({
+      id: u.id,
+      email: u.email,
+      displayName: u.display_name,
+      status: u.status,
+      plan: u.plan,
+      totp: u.totp_enabled_at !== null,
+      hasPassword: u.password_hash !== null,
+      memberships: u.memberships ?? '',
+    }));
     if (values.json) process.stdout.write(JSON.stringify(rows) + '\n');
-    else for (const u of rows) process.stdout.write(`${u.id}  ${u.email}  ${u.status}  ${u.plan}  ${u.memberships || '-'}${u.hasPassword ? '' : '  (no password)'}\n`);
+    else
+      for (const u of rows)
+        process.stdout.write(
+          `${u.id}  ${u.email}  ${u.status}  ${u.plan}  ${u.memberships || '-'}${u.hasPassword ? '' : '  (no password)'}\n`,
+        );
     return;
   }
   const user = await userOrFail(users, positionals[0]);
   if (command === 'disable') {
     await users.setStatus(user.id, 'disabled');
     const ended = await new SessionsRepository(db).revokeAllOf(user.id);
-    process.stdout.write(`Disabled ${user.email}; ${ended} console session(s) ended; their keys are refused within seconds\n`);
+    process.stdout.write(
+      `Disabled ${user.email}; ${ended} console session(s) ended; their keys are refused within seconds\n`,
+    );
   } else if (command === 'set-plan') {
     await users.setPlan(user.id, planOf(positionals[1] ?? ''));
-    process.stdout.write(`Plan of ${user.email} is now ${positionals[1]} (new keys up to this plan; existing keys keep theirs)\n`);
+    process.stdout.write(
+      `Plan of ${user.email} is now ${positionals[1]} (new keys up to this plan; existing keys keep theirs)\n`,
+    );
   } else if (command === 'set-password') {
     if (!values['password-stdin']) throw new UsageError('--password-stdin is required');
     await upsertPerson(db, { email: user.email, displayName: user.display_name, password: await readPassword() });

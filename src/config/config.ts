@@ -70,7 +70,10 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, reason: string) {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
     super(`Invalid configuration: ${variable} ${reason}`);
   }
 }
@@ -130,7 +133,10 @@ const DURATION = /^(\d+)(ms|s|m|h)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export function parseDurations(name: string, raw: string): number[] {
-  const parts = raw.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length === 0 || parts.length > 20) throw new ConfigError(name, 'must list 1 to 20 durations like 5s,5m,2h');
   return parts.map((p) => {
     const m = DURATION.exec(p);
@@ -153,9 +159,11 @@ export function parseRateLimits(raw: string | undefined): RateLimits {
   }
   for (const [policy, plans] of Object.entries(parsed)) {
     if (!(policy in merged)) throw new ConfigError('RATE_LIMITS', `names an unknown policy "${policy}"`);
-    if (typeof plans !== 'object' || plans === null) throw new ConfigError('RATE_LIMITS', `policy "${policy}" must be an object`);
+    if (typeof plans !== 'object' || plans === null)
+      throw new ConfigError('RATE_LIMITS', `policy "${policy}" must be an object`);
     for (const [plan, limit] of Object.entries(plans as Record<string, unknown>)) {
-      if (!['free', 'developer', 'platform'].includes(plan)) throw new ConfigError('RATE_LIMITS', `names an unknown plan "${plan}"`);
+      if (!['free', 'developer', 'platform'].includes(plan))
+        throw new ConfigError('RATE_LIMITS', `names an unknown plan "${plan}"`);
       if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
         throw new ConfigError('RATE_LIMITS', `${policy}.${plan} must be a positive whole number`);
       }
@@ -167,7 +175,10 @@ export function parseRateLimits(raw: string | undefined): RateLimits {
 
 /** `*` or browser origins (`https://example.com`, `http://localhost:5173`): scheme, host and port only. */
 export function parseCorsOrigins(raw: string): string[] {
-  const origins = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const origins = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const o of origins) {
     if (o === '*') continue;
     let parsed: URL | null;
@@ -177,7 +188,10 @@ export function parseCorsOrigins(raw: string): string[] {
       parsed = null;
     }
     if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== o) {
-      throw new ConfigError('CORS_ORIGINS', `must list * or origins like https://example.com (no path or trailing slash), got "${o}"`);
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        `must list * or origins like https://example.com (no path or trailing slash), got "${o}"`,
+      );
     }
   }
   return origins;
@@ -207,14 +221,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
 /** Production never runs on a public development secret or with the public demo key. */
 export function assertProductionSafe(config: AppConfig): void {
   if (config.cursorSecret === DEVELOPMENT_CURSOR_SECRET || config.cursorSecret.length < 32) {
-    throw new ConfigError('CURSOR_SECRET', 'must be a private value of at least 32 characters in production (the development default is public)');
+    throw new ConfigError(
+      'CURSOR_SECRET',
+      'must be a private value of at least 32 characters in production (the development default is public)',
+    );
   }
   if (config.demoApiKeyEnabled) {
-    throw new ConfigError('DEMO_API_KEY_ENABLED', 'must be false in production (the demo key is published in the README)');
+    throw new ConfigError(
+      'DEMO_API_KEY_ENABLED',
+      'must be false in production (the demo key is published in the README)',
+    );
   }
   if (!config.secretsKeyRing) {
-    throw new ConfigError('SECRETS_KEY', 'is required in production (secrets at rest would be sealed under the public development key); ' +
-      'generate one with: node -e "console.log(\'k1:\' + require(\'crypto\').randomBytes(32).toString(\'base64\'))"');
+    throw new ConfigError(
+      'SECRETS_KEY',
+      'is required in production (secrets at rest would be sealed under the public development key); ' +
+        "generate one with: node -e \"console.log('k1:' + require('crypto').randomBytes(32).toString('base64'))\"",
+    );
   }
 }
 
@@ -224,11 +247,13 @@ function readConfig(env: Env): AppConfig {
     throw new ConfigError('DEMO_API_KEY', 'must be a svc_dk_ key (svc_dk_ + 38 base62 characters)');
   }
   const tolerance = str(env, 'NAV_TOLERANCE_RATIO', '0.0005');
-  if (!/^0?\.\d{1,8}$/.test(tolerance)) throw new ConfigError('NAV_TOLERANCE_RATIO', 'must be a decimal fraction below 1');
+  if (!/^0?\.\d{1,8}$/.test(tolerance))
+    throw new ConfigError('NAV_TOLERANCE_RATIO', 'must be a decimal fraction below 1');
   const cursorSecret = str(env, 'CURSOR_SECRET', DEVELOPMENT_CURSOR_SECRET);
   const port = int(env, 'PORT', 3000, 0, 65535);
   const demoAdminPassword = env.DEMO_ADMIN_PASSWORD || null;
-  if (demoAdminPassword !== null && demoAdminPassword.length < 12) throw new ConfigError('DEMO_ADMIN_PASSWORD', 'must be at least 12 characters');
+  if (demoAdminPassword !== null && demoAdminPassword.length < 12)
+    throw new ConfigError('DEMO_ADMIN_PASSWORD', 'must be at least 12 characters');
   if (cursorSecret.length < 16) throw new ConfigError('CURSOR_SECRET', 'must be at least 16 characters');
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/fundgate', ['postgres:', 'postgresql:']),
@@ -241,7 +266,10 @@ function readConfig(env: Env): AppConfig {
     demoApiKey,
     production: isProduction(env),
     demoApiKeyEnabled: bool(env, 'DEMO_API_KEY_ENABLED', !isProduction(env)),
-    trustedProxies: str(env, 'TRUSTED_PROXIES', '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustedProxies: str(env, 'TRUSTED_PROXIES', '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error', 'silent']),
     rateLimits: parseRateLimits(env.RATE_LIMITS),
     keyCacheSeconds: int(env, 'KEY_CACHE_SECONDS', 2, 0, 5),
@@ -253,11 +281,17 @@ function readConfig(env: Env): AppConfig {
     navRunMaxDays: int(env, 'NAV_RUN_MAX_DAYS', 92, 1, 3660),
     dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     dbLockTimeoutMs: int(env, 'DB_LOCK_TIMEOUT_MS', 5_000, 100, 600_000),
-    webhookRetryDelaysMs: parseDurations('WEBHOOK_RETRY_DELAYS', str(env, 'WEBHOOK_RETRY_DELAYS', '5s,5m,30m,2h,5h,10h,10h')),
+    webhookRetryDelaysMs: parseDurations(
+      'WEBHOOK_RETRY_DELAYS',
+      str(env, 'WEBHOOK_RETRY_DELAYS', '5s,5m,30m,2h,5h,10h,10h'),
+    ),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     oauthClientMetadataAllowPrivate: bool(env, 'OAUTH_CLIENT_METADATA_ALLOW_PRIVATE', false),
-    mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '').split(',').map((s) => s.trim()).filter(Boolean),
+    mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     corsOrigins: parseCorsOrigins(str(env, 'CORS_ORIGINS', '*')),
     cursorSecret,
     secretsKeyRing: keyRing(env),

@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { ConfigError, DEVELOPMENT_CURSOR_SECRET, loadConfig } from './config';
 
 const ring = `k1:${randomBytes(32).toString('base64')}`;
-const safe = { NODE_ENV: 'production', CURSOR_SECRET: 'x'.repeat(40), DEMO_API_KEY_ENABLED: 'false', SECRETS_KEY: ring };
+const safe = {
+  NODE_ENV: 'production',
+  CURSOR_SECRET: 'x'.repeat(40),
+  DEMO_API_KEY_ENABLED: 'false',
+  SECRETS_KEY: ring,
+};
 
 function refusal(env: Record<string, string>): string {
   try {
@@ -34,7 +39,12 @@ describe('production refuses unsafe development defaults', () => {
 
   it('outside production the development defaults still work (demo key on by default)', () => {
     const dev = loadConfig({});
-    expect(dev).toMatchObject({ production: false, demoApiKeyEnabled: true, cursorSecret: DEVELOPMENT_CURSOR_SECRET, secretsKeyRing: null });
+    expect(dev).toMatchObject({
+      production: false,
+      demoApiKeyEnabled: true,
+      cursorSecret: DEVELOPMENT_CURSOR_SECRET,
+      secretsKeyRing: null,
+    });
     expect(loadConfig({ DEMO_API_KEY_ENABLED: 'false' }).demoApiKeyEnabled).toBe(false);
   });
 });

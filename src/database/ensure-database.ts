@@ -6,7 +6,8 @@ async function connectAdmin(databaseUrl: string, client: Client): Promise<void> 
   try {
     await client.connect();
   } catch (err) {
-    if (isConnectionError(err)) throw new ServiceUnreachableError(unreachableMessage('PostgreSQL', 'DATABASE_URL', databaseUrl, err));
+    if (isConnectionError(err))
+      throw new ServiceUnreachableError(unreachableMessage('PostgreSQL', 'DATABASE_URL', databaseUrl, err));
     throw err;
   }
 }

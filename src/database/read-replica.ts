@@ -40,7 +40,13 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
     @InjectDataSource() private readonly primary: DataSource,
   ) {
     this.replica = config.databaseReadUrl
-      ? new DataSource({ ...dataSourceOptions(config.databaseReadUrl, 10, { statementTimeoutMs: config.dbStatementTimeoutMs, lockTimeoutMs: config.dbLockTimeoutMs }), migrations: [] })
+      ? new DataSource({
+          ...dataSourceOptions(config.databaseReadUrl, 10, {
+            statementTimeoutMs: config.dbStatementTimeoutMs,
+            lockTimeoutMs: config.dbLockTimeoutMs,
+          }),
+          migrations: [],
+        })
       : null;
   }
 
@@ -98,7 +104,8 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
       if (this.failing) this.logger.log('replica probe answers again');
       this.failing = false;
     } catch (err) {
-      if (!this.failing) this.logger.warn(`replica probe failed (${(err as Error).message}); reads go to the primary until it answers`);
+      if (!this.failing)
+        this.logger.warn(`replica probe failed (${(err as Error).message}); reads go to the primary until it answers`);
       this.failing = true;
     } finally {
       this.probing = false;

@@ -33,18 +33,44 @@ import { TradesService } from './trades/trades.service';
 
 /** The 25 read endpoints under /api/v1/fund (scope fund:read, the key's own fund only). */
 export const FUND_DATA_SERVICES = [
-  OverviewService, PositionsService, VarService, StressService, PerformanceService, AttributionService, LedgerService,
-  InvestorsService, ReportingService, TradesService, NavService,
+  OverviewService,
+  PositionsService,
+  VarService,
+  StressService,
+  PerformanceService,
+  AttributionService,
+  LedgerService,
+  InvestorsService,
+  ReportingService,
+  TradesService,
+  NavService,
 ];
 
 @Module({
   controllers: [
-    OverviewController, PositionsController, RiskController, LedgerController, InvestorsController, ReportingController,
-    TradesController, NavController,
+    OverviewController,
+    PositionsController,
+    RiskController,
+    LedgerController,
+    InvestorsController,
+    ReportingController,
+    TradesController,
+    NavController,
   ],
   providers: [
-    ReadReplica, AnswerCache, BooksRepository, LiveBookService, FundProfileRepository, PositionsRepository, RiskRepository, LedgerRepository,
-    InvestorsRepository, ReportingRepository, TradesRepository, NavRepository, ...FUND_DATA_SERVICES,
+    ReadReplica,
+    AnswerCache,
+    BooksRepository,
+    LiveBookService,
+    FundProfileRepository,
+    PositionsRepository,
+    RiskRepository,
+    LedgerRepository,
+    InvestorsRepository,
+    ReportingRepository,
+    TradesRepository,
+    NavRepository,
+    ...FUND_DATA_SERVICES,
   ],
   exports: [...FUND_DATA_SERVICES, LiveBookService],
 })

@@ -46,4 +46,3 @@ export function dateRange(from: IsoDate, to: IsoDate): IsoDate[] {
   for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
   return out;
 }
-

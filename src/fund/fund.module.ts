@@ -11,7 +11,8 @@ import { NavJobsService } from './nav/nav-jobs.service';
   controllers: [NavRunsController, NavJobsController],
   providers: [
     { provide: NavRunService, useFactory: (ds: DataSource) => new NavRunService(ds), inject: [getDataSourceToken()] },
-    NavJobQueue, NavJobsService,
+    NavJobQueue,
+    NavJobsService,
   ],
   exports: [NavRunService],
 })

@@ -17,4 +17,5 @@ export function fundIdForSlug(slug: string): string {
 }
 
 /** Ids of a fund's reference data, derived from its natural keys. */
-export const fundScopedId = (fundId: string, kind: string, naturalKey: string) => uuidFromKey(`${fundId}:${kind}:${naturalKey}`);
+export const fundScopedId = (fundId: string, kind: string, naturalKey: string) =>
+  uuidFromKey(`${fundId}:${kind}:${naturalKey}`);

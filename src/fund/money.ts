@@ -7,7 +7,12 @@ import DecimalJs from 'decimal.js';
  * these values; money in base currency is booked in cents. (The calculators' hot loops use the bigint
  * fixed point of calculators/engines/fixed.ts instead: the one fixed-point, converted at their edges.)
  */
-export const Decimal = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 60 });
+export const Decimal = DecimalJs.clone({
+  precision: 40,
+  rounding: DecimalJs.ROUND_HALF_UP,
+  toExpNeg: -40,
+  toExpPos: 60,
+});
 export type Decimal = DecimalJs;
 // eslint-disable-next-line @typescript-eslint/no-namespace -- type-only: keeps `Decimal.Value` working beside the configured constructor
 export declare namespace Decimal {

@@ -31,9 +31,13 @@ export class HealthController {
   async ready() {
     const [pg, redis] = await Promise.allSettled([
       withTimeout(this.db.ping(), 2000),
-      readyWithin(this.redis, 2000).then((ready) => (ready ? withTimeout(this.redis.ping(), 2000) : Promise.reject(new Error('redis away')))),
+      readyWithin(this.redis, 2000).then((ready) =>
+        ready ? withTimeout(this.redis.ping(), 2000) : Promise.reject(new Error('redis away')),
+      ),
     ]);
-    const down = [pg.status === 'rejected' ? 'postgresql' : null, redis.status === 'rejected' ? 'redis' : null].filter(Boolean);
+    const down = [pg.status === 'rejected' ? 'postgresql' : null, redis.status === 'rejected' ? 'redis' : null].filter(
+      Boolean,
+    );
     if (down.length > 0) throw new ProblemError('unavailable', `not ready: ${down.join(' and ')} unreachable`);
     return { status: 'ready', checks: { postgresql: 'up', redis: 'up' } };
   }

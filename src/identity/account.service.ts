@@ -32,7 +32,9 @@ export class AccountService {
   async changePassword(p: Principal, current: string, next: string): Promise<void> {
     const user = await this.me(p);
     if (!(await verifyPassword(current, user.password_hash))) {
-      throw new ProblemError('invalid_credentials', 'the current password is not correct', [{ field: 'currentPassword', message: 'is not correct' }]);
+      throw new ProblemError('invalid_credentials', 'the current password is not correct', [
+        { field: 'currentPassword', message: 'is not correct' },
+      ]);
     }
     await this.users.setPassword(user.id, await hashPassword(next));
     await this.sessions.revokeAllOf(user.id, p.sessionId ?? null);
@@ -41,7 +43,8 @@ export class AccountService {
   /** Starts enrolment: a new secret (sealed at rest) that is not active until confirmed with a code. */
   async enroll(p: Principal): Promise<TotpEnrolmentDto> {
     const user = await this.me(p);
-    if (user.totp_enabled_at) throw new ProblemError('invalid_state', 'TOTP is already enabled; disable it first to enrol again');
+    if (user.totp_enabled_at)
+      throw new ProblemError('invalid_state', 'TOTP is already enabled; disable it first to enrol again');
     const secret = newTotpSecret();
     await this.users.setTotp(user.id, this.sealer.seal(secret), false);
     return { secret, otpauthUrl: otpauthUrl(secret, user.email) };
@@ -50,9 +53,13 @@ export class AccountService {
   /** Confirms enrolment with a first code; answers the recovery codes (shown once, stored hashed). */
   async confirm(p: Principal, code: string): Promise<RecoveryCodesDto> {
     const user = await this.me(p);
-    if (user.totp_enabled_at || !user.totp_secret) throw new ProblemError('invalid_state', 'there is no TOTP enrolment to confirm; start one first');
+    if (user.totp_enabled_at || !user.totp_secret)
+      throw new ProblemError('invalid_state', 'there is no TOTP enrolment to confirm; start one first');
     const step = matchTotp(this.sealer.unseal(user.totp_secret), code);
-    if (step === null) throw new ProblemError('invalid_credentials', 'the one-time code is not correct', [{ field: 'code', message: 'is not correct' }]);
+    if (step === null)
+      throw new ProblemError('invalid_credentials', 'the one-time code is not correct', [
+        { field: 'code', message: 'is not correct' },
+      ]);
     const codes = Array.from({ length: RECOVERY_CODES }, () => {
       const raw = randomBytes(8).toString('hex');
       return `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8, 12)}-${raw.slice(12)}`;
@@ -69,9 +76,12 @@ export class AccountService {
   /** Step-up: a TOTP code (or a recovery code, once) marks this session verified now. */
   async verify(p: Principal, code: string): Promise<void> {
     const user = await this.me(p);
-    if (!user.totp_enabled_at) throw new ProblemError('invalid_state', 'TOTP is not enabled for this account; enrol first');
+    if (!user.totp_enabled_at)
+      throw new ProblemError('invalid_state', 'TOTP is not enabled for this account; enrol first');
     if (!(await this.signIn.checkSecondFactor(user, code))) {
-      throw new ProblemError('invalid_credentials', 'the one-time code is not correct (or was already used)', [{ field: 'code', message: 'is not correct' }]);
+      throw new ProblemError('invalid_credentials', 'the one-time code is not correct (or was already used)', [
+        { field: 'code', message: 'is not correct' },
+      ]);
     }
     await this.sessions.markTotpVerified(p.sessionId!);
   }
@@ -80,7 +90,9 @@ export class AccountService {
     const user = await this.me(p);
     if (!user.totp_enabled_at) throw new ProblemError('invalid_state', 'TOTP is not enabled');
     if (!(await this.signIn.checkSecondFactor(user, code))) {
-      throw new ProblemError('invalid_credentials', 'the one-time code is not correct', [{ field: 'code', message: 'is not correct' }]);
+      throw new ProblemError('invalid_credentials', 'the one-time code is not correct', [
+        { field: 'code', message: 'is not correct' },
+      ]);
     }
     await this.users.transaction(async (m) => {
       await this.users.with(m).setTotp(user.id, null, false);

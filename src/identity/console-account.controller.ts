@@ -43,7 +43,10 @@ export class ConsoleAccountController {
 
   @Post('totp/verify')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Step-up: a TOTP or recovery code marks this session verified (approvals on funds that require it, for 10 minutes)' })
+  @ApiOperation({
+    summary:
+      'Step-up: a TOTP or recovery code marks this session verified (approvals on funds that require it, for 10 minutes)',
+  })
   @Returns(OkDto)
   async verify(@CurrentPrincipal() p: Principal, @Body() body: TotpCodeDto): Promise<OkDto> {
     await this.account.verify(p, body.code);

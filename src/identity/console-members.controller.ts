@@ -6,8 +6,15 @@ import { invalidParameter } from '../common/errors/problem';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import {
-  CreatedInvitationDto, CreateInvitationDto, CreateServiceAccountDto, MemberListDto, OkDto, RemovedMemberDto,
-  ServiceAccountDto, ServiceAccountListDto, SetRoleDto,
+  CreatedInvitationDto,
+  CreateInvitationDto,
+  CreateServiceAccountDto,
+  MemberListDto,
+  OkDto,
+  RemovedMemberDto,
+  ServiceAccountDto,
+  ServiceAccountListDto,
+  SetRoleDto,
 } from './dto/console.dto';
 import { MembersService } from './members.service';
 
@@ -37,9 +44,13 @@ export class ConsoleMembersController {
   }
 
   @Patch('members/:userId')
-  @ApiOperation({ summary: 'Change a member\'s role (the last admin cannot be demoted: 409)' })
+  @ApiOperation({ summary: "Change a member's role (the last admin cannot be demoted: 409)" })
   @Returns(OkDto)
-  async setRole(@CurrentPrincipal() p: Principal, @Param('userId', uuid) userId: string, @Body() body: SetRoleDto): Promise<OkDto> {
+  async setRole(
+    @CurrentPrincipal() p: Principal,
+    @Param('userId', uuid) userId: string,
+    @Body() body: SetRoleDto,
+  ): Promise<OkDto> {
     await this.members.setRole(p, userId, body.role);
     return { ok: true };
   }
@@ -62,7 +73,10 @@ export class ConsoleMembersController {
   @Post('service-accounts')
   @ApiOperation({ summary: 'Create a service identity named <fund>/<name>; mint its keys with account = that name' })
   @Returns(ServiceAccountDto, { status: 201 })
-  createServiceAccount(@CurrentPrincipal() p: Principal, @Body() body: CreateServiceAccountDto): Promise<ServiceAccountDto> {
+  createServiceAccount(
+    @CurrentPrincipal() p: Principal,
+    @Body() body: CreateServiceAccountDto,
+  ): Promise<ServiceAccountDto> {
     return this.members.createServiceAccount(p, body.name);
   }
 }

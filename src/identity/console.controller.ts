@@ -5,7 +5,15 @@ import { CurrentPrincipal, PublicRoute, RequiresScopes, SessionAccess } from '..
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
-import { AcceptInvitationDto, InvitationPreviewDto, OkDto, SessionDto, SignedOutEverywhereDto, SignInDto, SignUpDto } from './dto/console.dto';
+import {
+  AcceptInvitationDto,
+  InvitationPreviewDto,
+  OkDto,
+  SessionDto,
+  SignedOutEverywhereDto,
+  SignInDto,
+  SignUpDto,
+} from './dto/console.dto';
 import { MembersService } from './members.service';
 import { SignInService } from './sign-in.service';
 
@@ -14,14 +22,24 @@ import { SignInService } from './sign-in.service';
 @Controller('api/v1/console')
 @RateLimitPolicy('fund-minute')
 export class ConsoleController {
-  constructor(private readonly signIn: SignInService, private readonly members: MembersService) {}
+  constructor(
+    private readonly signIn: SignInService,
+    private readonly members: MembersService,
+  ) {}
 
   @Post('sign-in')
   @HttpCode(200)
   @PublicRoute()
-  @ApiOperation({ summary: 'Sign in with email and password (and TOTP code when enrolled); sets a new session cookie. Same 401 for unknown email and wrong password; 429 after 5 failures in 15 minutes.' })
+  @ApiOperation({
+    summary:
+      'Sign in with email and password (and TOTP code when enrolled); sets a new session cookie. Same 401 for unknown email and wrong password; 429 after 5 failures in 15 minutes.',
+  })
   @Returns(SessionDto)
-  signInRoute(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: SignInDto): Promise<SessionDto> {
+  signInRoute(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: SignInDto,
+  ): Promise<SessionDto> {
     return this.signIn.signIn(req, reply, body);
   }
 
@@ -30,7 +48,11 @@ export class ConsoleController {
   @PublicRoute()
   @ApiOperation({ summary: 'Create a person (no fund, plan free) and sign in; 403 when CONSOLE_SIGNUP is off' })
   @Returns(SessionDto, { status: 201 })
-  signUp(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: SignUpDto): Promise<SessionDto> {
+  signUp(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: SignUpDto,
+  ): Promise<SessionDto> {
     return this.signIn.signUp(req, reply, body);
   }
 
@@ -49,7 +71,11 @@ export class ConsoleController {
   @SessionAccess({ only: true })
   @ApiOperation({ summary: 'End this session' })
   @Returns(OkDto)
-  async signOut(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @CurrentPrincipal() p: Principal): Promise<OkDto> {
+  async signOut(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentPrincipal() p: Principal,
+  ): Promise<OkDto> {
     await this.signIn.signOut(req, reply, p);
     return { ok: true };
   }
@@ -60,7 +86,11 @@ export class ConsoleController {
   @SessionAccess({ only: true })
   @ApiOperation({ summary: 'End every session of this person, on every device' })
   @Returns(SignedOutEverywhereDto)
-  async signOutEverywhere(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @CurrentPrincipal() p: Principal): Promise<SignedOutEverywhereDto> {
+  async signOutEverywhere(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentPrincipal() p: Principal,
+  ): Promise<SignedOutEverywhereDto> {
     return { revokedSessions: await this.signIn.signOutEverywhere(req, reply, p) };
   }
 
@@ -75,10 +105,17 @@ export class ConsoleController {
   @Post('invitations/:token/accept')
   @HttpCode(200)
   @PublicRoute()
-  @ApiOperation({ summary: 'Accept: signed in as the invited email (no body), or as a new person {displayName, password} (signed in afterwards). Used twice: 409.' })
+  @ApiOperation({
+    summary:
+      'Accept: signed in as the invited email (no body), or as a new person {displayName, password} (signed in afterwards). Used twice: 409.',
+  })
   @Returns(SessionDto)
-  accept(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Param('token') token: string,
-    @Body() body: AcceptInvitationDto): Promise<SessionDto> {
+  accept(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Param('token') token: string,
+    @Body() body: AcceptInvitationDto,
+  ): Promise<SessionDto> {
     return this.members.accept(req, reply, token, body ?? {});
   }
 }

@@ -14,7 +14,15 @@ import { UsersRepository } from './users.repository';
 @Global()
 @Module({
   controllers: [ConsoleController, ConsoleMembersController, ConsoleAccountController],
-  providers: [UsersRepository, SessionsRepository, InvitationsRepository, SessionAuth, SignInService, MembersService, AccountService],
+  providers: [
+    UsersRepository,
+    SessionsRepository,
+    InvitationsRepository,
+    SessionAuth,
+    SignInService,
+    MembersService,
+    AccountService,
+  ],
   exports: [SessionAuth, UsersRepository],
 })
 export class IdentityModule {}

@@ -26,7 +26,14 @@ export class InvitationsRepository extends SqlRepository {
     super(db);
   }
 
-  async create(i: { fundId: string; email: string; role: Role; tokenHash: Buffer; invitedBy: string; days: number }): Promise<InvitationRow> {
+  async create(i: {
+    fundId: string;
+    email: string;
+    role: Role;
+    tokenHash: Buffer;
+    invitedBy: string;
+    days: number;
+  }): Promise<InvitationRow> {
     const [row] = await this.q.query(
       `INSERT INTO invitations (fund_id, email, role, token_hash, invited_by, expires_at)
        VALUES ($1, lower($2), $3, $4, $5, now() + make_interval(days => $6)) RETURNING id`,
@@ -41,7 +48,10 @@ export class InvitationsRepository extends SqlRepository {
   }
 
   async pendingOf(fundId: string): Promise<InvitationRow[]> {
-    return this.q.query(`${SELECT} WHERE i.fund_id = $1 AND i.accepted_at IS NULL AND i.expires_at > now() ORDER BY i.created_at DESC`, [fundId]);
+    return this.q.query(
+      `${SELECT} WHERE i.fund_id = $1 AND i.accepted_at IS NULL AND i.expires_at > now() ORDER BY i.created_at DESC`,
+      [fundId],
+    );
   }
 
   async markAccepted(id: string, userId: string): Promise<void> {

@@ -7,7 +7,14 @@ import { notFound, ProblemError } from '../common/errors/problem';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { KeysRepository } from '../keys/keys.repository';
 import { KeysService } from '../keys/keys.service';
-import type { CreatedInvitationDto, InvitationDto, InvitationPreviewDto, MemberListDto, ServiceAccountDto, SessionDto } from './dto/console.dto';
+import type {
+  CreatedInvitationDto,
+  InvitationDto,
+  InvitationPreviewDto,
+  MemberListDto,
+  ServiceAccountDto,
+  SessionDto,
+} from './dto/console.dto';
 import { InvitationRow, InvitationsRepository } from './invitations.repository';
 import { hashPassword } from './password';
 import { SessionAuth } from './session-auth';
@@ -17,7 +24,11 @@ import { UsersRepository } from './users.repository';
 export const INVITATION_DAYS = 7;
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 const invitationView = (i: InvitationRow): InvitationDto => ({
-  id: i.id, email: i.email, role: i.role, createdAt: i.created_at.toISOString(), expiresAt: i.expires_at.toISOString(),
+  id: i.id,
+  email: i.email,
+  role: i.role,
+  createdAt: i.created_at.toISOString(),
+  expiresAt: i.expires_at.toISOString(),
 });
 
 /** A fund admin's view of the fund's people: members, invitations, service identities. */
@@ -37,14 +48,27 @@ export class MembersService {
     const fundId = fundIdOf(p);
     const [members, pending] = await Promise.all([this.users.membersOf(fundId), this.invitations.pendingOf(fundId)]);
     return {
-      items: members.map((m) => ({ userId: m.user_id, email: m.email, displayName: m.display_name, role: m.role, joinedAt: m.created_at.toISOString() })),
+      items: members.map((m) => ({
+        userId: m.user_id,
+        email: m.email,
+        displayName: m.display_name,
+        role: m.role,
+        joinedAt: m.created_at.toISOString(),
+      })),
       invitations: pending.map(invitationView),
     };
   }
 
   async invite(p: Principal, email: string, role: Role): Promise<CreatedInvitationDto> {
     const token = randomBytes(32).toString('base64url');
-    const row = await this.invitations.create({ fundId: fundIdOf(p), email, role, tokenHash: tokenHash(token), invitedBy: p.userId!, days: INVITATION_DAYS });
+    const row = await this.invitations.create({
+      fundId: fundIdOf(p),
+      email,
+      role,
+      tokenHash: tokenHash(token),
+      invitedBy: p.userId!,
+      days: INVITATION_DAYS,
+    });
     return { ...invitationView(row), token, inviteUrl: `${this.config.publicBaseUrl}/console/invitations/${token}` };
   }
 
@@ -56,7 +80,10 @@ export class MembersService {
       const target = members.find((x) => x.user_id === userId);
       if (!target) throw notFound(`member ${userId}`);
       if (target.role === 'admin' && role !== 'admin' && members.filter((x) => x.role === 'admin').length === 1) {
-        throw new ProblemError('invalid_state', 'the fund\'s last admin cannot be demoted; make someone else admin first');
+        throw new ProblemError(
+          'invalid_state',
+          "the fund's last admin cannot be demoted; make someone else admin first",
+        );
       }
       await this.users.with(m).setRole(fundId, userId, role);
     });
@@ -71,7 +98,10 @@ export class MembersService {
       const target = members.find((x) => x.user_id === userId);
       if (!target) throw notFound(`member ${userId}`);
       if (target.role === 'admin' && members.filter((x) => x.role === 'admin').length === 1) {
-        throw new ProblemError('invalid_state', 'the fund\'s last admin cannot be removed; make someone else admin first');
+        throw new ProblemError(
+          'invalid_state',
+          "the fund's last admin cannot be removed; make someone else admin first",
+        );
       }
       await this.users.with(m).removeMember(fundId, userId);
       return this.keyRepo.with(m).revokeKeysOfAccountOnFund(target.account_id, fundId);
@@ -81,29 +111,46 @@ export class MembersService {
   }
 
   async serviceAccounts(p: Principal): Promise<ServiceAccountDto[]> {
-    return (await this.users.serviceAccounts(fundIdOf(p))).map((a) => ({ id: a.id, name: a.name, createdAt: a.created_at.toISOString() }));
+    return (await this.users.serviceAccounts(fundIdOf(p))).map((a) => ({
+      id: a.id,
+      name: a.name,
+      createdAt: a.created_at.toISOString(),
+    }));
   }
 
   /** A service identity is named `<fund-slug>/<name>`; it can never hold proposals:review. */
   async createServiceAccount(p: Principal, name: string): Promise<ServiceAccountDto> {
     const full = `${p.fund!.slug}/${name}`;
     const row = await this.users.createServiceAccount(fundIdOf(p), full);
-    if (!row) throw new ProblemError('invalid_state', `a service identity named "${full}" already exists`, [{ field: 'name', message: 'already taken' }]);
+    if (!row)
+      throw new ProblemError('invalid_state', `a service identity named "${full}" already exists`, [
+        { field: 'name', message: 'already taken' },
+      ]);
     return { id: row.id, name: row.name, createdAt: row.created_at.toISOString() };
   }
 
   /** Public: what an invitation is for. 404 unknown, 410 used or expired. */
   async preview(token: string): Promise<InvitationPreviewDto> {
     const row = await this.usable(token);
-    return { fund: { slug: row.fund_slug, name: row.fund_name }, role: row.role, email: row.email, expiresAt: row.expires_at.toISOString() };
+    return {
+      fund: { slug: row.fund_slug, name: row.fund_name },
+      role: row.role,
+      email: row.email,
+      expiresAt: row.expires_at.toISOString(),
+    };
   }
 
   /** 404 unknown, 410 expired; used: 410 to look at (`usedCode`), 409 to accept again. */
-  private async usable(token: string, row?: InvitationRow | null, usedCode: 'gone' | 'invalid_state' = 'gone'): Promise<InvitationRow> {
+  private async usable(
+    token: string,
+    row?: InvitationRow | null,
+    usedCode: 'gone' | 'invalid_state' = 'gone',
+  ): Promise<InvitationRow> {
     const inv = row === undefined ? await this.invitations.byTokenHash(tokenHash(token)) : row;
     if (!inv) throw new ProblemError('not_found', 'this invitation link is not valid');
     if (inv.accepted_at) throw new ProblemError(usedCode, 'this invitation was already used');
-    if (inv.expires_at.getTime() <= Date.now()) throw new ProblemError('gone', 'this invitation has expired; ask the fund admin for a new one');
+    if (inv.expires_at.getTime() <= Date.now())
+      throw new ProblemError('gone', 'this invitation has expired; ask the fund admin for a new one');
     return inv;
   }
 
@@ -111,16 +158,29 @@ export class MembersService {
    * Accepts an invitation: as the signed-in person with the invited email, or as a new person
    * (displayName + password; signed in afterwards). One transaction; a second use is 409.
    */
-  async accept(req: FastifyRequest, reply: FastifyReply, token: string, body: { displayName?: string; password?: string }): Promise<SessionDto> {
+  async accept(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    body: { displayName?: string; password?: string },
+  ): Promise<SessionDto> {
     this.auth.assertSameOrigin(req);
     await this.usable(token, undefined, 'invalid_state'); // 404 / 409 / 410 before any work
     const session = await this.auth.current(req);
     const passwordHash = session || !body.password ? null : await hashPassword(body.password);
     const userId = await this.users.transaction(async (m) => {
-      const inv = await this.usable(token, await this.invitations.with(m).byTokenHash(tokenHash(token), true), 'invalid_state');
+      const inv = await this.usable(
+        token,
+        await this.invitations.with(m).byTokenHash(tokenHash(token), true),
+        'invalid_state',
+      );
       let id: string;
       if (session) {
-        if (session.email !== inv.email) throw new ProblemError('forbidden', `this invitation is for ${inv.email}; sign in as that person to accept it`);
+        if (session.email !== inv.email)
+          throw new ProblemError(
+            'forbidden',
+            `this invitation is for ${inv.email}; sign in as that person to accept it`,
+          );
         id = session.user_id;
       } else {
         if (!body.displayName || !passwordHash) {
@@ -129,8 +189,16 @@ export class MembersService {
             ...(passwordHash ? [] : [{ field: 'password', message: 'is required' }]),
           ]);
         }
-        if (await this.users.with(m).byEmail(inv.email)) throw new ProblemError('invalid_state', `${inv.email} already has an account: sign in first, then open the link again`);
-        id = (await this.users.with(m).createPerson({ email: inv.email, displayName: body.displayName, passwordHash, plan: 'free' })).userId;
+        if (await this.users.with(m).byEmail(inv.email))
+          throw new ProblemError(
+            'invalid_state',
+            `${inv.email} already has an account: sign in first, then open the link again`,
+          );
+        id = (
+          await this.users
+            .with(m)
+            .createPerson({ email: inv.email, displayName: body.displayName, passwordHash, plan: 'free' })
+        ).userId;
       }
       await this.users.with(m).grantAtLeast(inv.fund_id, id, inv.role);
       await this.invitations.with(m).markAccepted(inv.id, id);

@@ -15,8 +15,13 @@ export const MAX_PASSWORD_LENGTH = 1024;
 
 function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N: 2 ** logN, r, p, maxmem: 256 * 2 ** logN * r }, (err, key) =>
-      err ? reject(err) : resolve(key));
+    scrypt(
+      password.normalize('NFKC'),
+      salt,
+      KEY_LENGTH,
+      { N: 2 ** logN, r, p, maxmem: 256 * 2 ** logN * r },
+      (err, key) => (err ? reject(err) : resolve(key)),
+    );
   });
 }
 

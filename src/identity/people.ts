@@ -19,7 +19,10 @@ export interface PersonSpec {
  * Operator-side bootstrap without a Nest container (users CLI, seed:demo, bench): creates the person
  * (and their account) when the email is new, then applies password, plan and membership. One transaction.
  */
-export async function upsertPerson(db: DataSource, spec: PersonSpec): Promise<{ userId: string; accountId: string; created: boolean }> {
+export async function upsertPerson(
+  db: DataSource,
+  spec: PersonSpec,
+): Promise<{ userId: string; accountId: string; created: boolean }> {
   const users = new UsersRepository(db);
   const passwordHash = spec.password ? await hashPassword(spec.password) : null;
   return users.transaction(async (m) => {
@@ -30,7 +33,9 @@ export async function upsertPerson(db: DataSource, spec: PersonSpec): Promise<{ 
       if (passwordHash) await users.with(m).setPassword(existing.id, passwordHash);
       if (spec.plan) await users.with(m).setPlan(existing.id, spec.plan);
     } else {
-      ids = await users.with(m).createPerson({ email: spec.email, displayName: spec.displayName, passwordHash, plan: spec.plan ?? 'free' });
+      ids = await users
+        .with(m)
+        .createPerson({ email: spec.email, displayName: spec.displayName, passwordHash, plan: spec.plan ?? 'free' });
     }
     if (spec.fund) {
       const fundId = await users.with(m).fundIdBySlug(spec.fund.slug);
@@ -50,10 +55,20 @@ export const DEMO_PEOPLE = [
  * seed:demo's console people on the demo fund: an admin (approves) and an analyst (stages proposals).
  * Both get `password` (DEMO_ADMIN_PASSWORD), or one generated now and returned so it can be printed.
  */
-export async function ensureDemoPeople(db: DataSource, fundSlug: string, password: string | null): Promise<{ emails: string[]; password: string; generated: boolean }> {
+export async function ensureDemoPeople(
+  db: DataSource,
+  fundSlug: string,
+  password: string | null,
+): Promise<{ emails: string[]; password: string; generated: boolean }> {
   const chosen = password ?? randomBytes(12).toString('base64url');
   for (const p of DEMO_PEOPLE) {
-    await upsertPerson(db, { email: p.email, displayName: p.displayName, password: chosen, plan: 'developer', fund: { slug: fundSlug, role: p.role } });
+    await upsertPerson(db, {
+      email: p.email,
+      displayName: p.displayName,
+      password: chosen,
+      plan: 'developer',
+      fund: { slug: fundSlug, role: p.role },
+    });
   }
   return { emails: DEMO_PEOPLE.map((p) => p.email), password: chosen, generated: password === null };
 }

@@ -59,7 +59,10 @@ export class SessionAuth {
   async authenticate(req: FastifyRequest): Promise<void> {
     const session = await this.current(req);
     if (!session) {
-      throw new ProblemError('unauthenticated', 'sign in to the console: the session is missing, expired or signed out');
+      throw new ProblemError(
+        'unauthenticated',
+        'sign in to the console: the session is missing, expired or signed out',
+      );
     }
     if (!SAFE_METHODS.has(req.method)) this.assertCsrf(req, session.csrf_token);
     void this.sessions.touch(session.id, SESSION_IDLE_SECONDS).catch(() => undefined);
@@ -70,14 +73,21 @@ export class SessionAuth {
     const origin = req.headers.origin;
     const own = [`${req.protocol}://${req.host}`, new URL(this.config.publicBaseUrl).origin];
     const ok = typeof origin === 'string' ? own.includes(origin) : req.headers['sec-fetch-site'] === 'same-origin';
-    if (!ok) throw new ProblemError('csrf_failed', 'the request does not come from the console\'s own origin (Origin / Sec-Fetch-Site)');
+    if (!ok)
+      throw new ProblemError(
+        'csrf_failed',
+        "the request does not come from the console's own origin (Origin / Sec-Fetch-Site)",
+      );
   }
 
   private assertCsrf(req: FastifyRequest, token: string): void {
     this.assertSameOrigin(req);
     const sent = req.headers[CSRF_HEADER];
     if (typeof sent !== 'string' || !safeEqual(sent, token)) {
-      throw new ProblemError('csrf_failed', 'the X-CSRF-Token header is missing or does not match the session (GET /api/v1/console/session gives it)');
+      throw new ProblemError(
+        'csrf_failed',
+        'the X-CSRF-Token header is missing or does not match the session (GET /api/v1/console/session gives it)',
+      );
     }
   }
 
@@ -92,11 +102,23 @@ export class SessionAuth {
       role = membership.role;
     }
     return {
-      via: 'session', keyId: null, keyName: null, displayPrefix: null,
-      accountId: s.account_id, accountName: s.account_name, userId: s.user_id, role, fund,
-      scopes: role ? ROLE_SCOPES[role] : [], plan: s.plan, isDemo: false,
-      createdAt: s.created_at.toISOString(), expiresAt: null, lastUsedAt: s.last_seen_at.toISOString(),
-      sessionId: s.id, totpVerifiedAt: s.totp_verified_at,
+      via: 'session',
+      keyId: null,
+      keyName: null,
+      displayPrefix: null,
+      accountId: s.account_id,
+      accountName: s.account_name,
+      userId: s.user_id,
+      role,
+      fund,
+      scopes: role ? ROLE_SCOPES[role] : [],
+      plan: s.plan,
+      isDemo: false,
+      createdAt: s.created_at.toISOString(),
+      expiresAt: null,
+      lastUsedAt: s.last_seen_at.toISOString(),
+      sessionId: s.id,
+      totpVerifiedAt: s.totp_verified_at,
     };
   }
 
@@ -107,9 +129,14 @@ export class SessionAuth {
     const value = randomBytes(32).toString('base64url');
     const ua = req.headers['user-agent'];
     await this.sessions.insert({
-      id: sessionIdOf(value), userId, csrfToken: randomBytes(32).toString('base64url'),
-      idleSeconds: SESSION_IDLE_SECONDS, absoluteSeconds: SESSION_ABSOLUTE_SECONDS, totpVerified,
-      clientIp: req.ip ?? null, userAgent: typeof ua === 'string' ? ua.slice(0, 200) : null,
+      id: sessionIdOf(value),
+      userId,
+      csrfToken: randomBytes(32).toString('base64url'),
+      idleSeconds: SESSION_IDLE_SECONDS,
+      absoluteSeconds: SESSION_ABSOLUTE_SECONDS,
+      totpVerified,
+      clientIp: req.ip ?? null,
+      userAgent: typeof ua === 'string' ? ua.slice(0, 200) : null,
     });
     this.setCookie(req, reply, value, SESSION_ABSOLUTE_SECONDS);
     req.sessionCookie = value;
@@ -120,9 +147,16 @@ export class SessionAuth {
   }
 
   private setCookie(req: FastifyRequest, reply: FastifyReply, value: string, maxAge: number): void {
-    reply.header('set-cookie', serialize(sessionCookieName(req), value, {
-      httpOnly: true, sameSite: 'lax', path: '/', secure: req.protocol === 'https', maxAge,
-    }));
+    reply.header(
+      'set-cookie',
+      serialize(sessionCookieName(req), value, {
+        httpOnly: true,
+        sameSite: 'lax',
+        path: '/',
+        secure: req.protocol === 'https',
+        maxAge,
+      }),
+    );
   }
 }
 

@@ -26,8 +26,16 @@ export class SessionsRepository extends SqlRepository {
     super(db);
   }
 
-  async insert(s: { id: Buffer; userId: string; csrfToken: string; idleSeconds: number; absoluteSeconds: number;
-    totpVerified: boolean; clientIp: string | null; userAgent: string | null }): Promise<void> {
+  async insert(s: {
+    id: Buffer;
+    userId: string;
+    csrfToken: string;
+    idleSeconds: number;
+    absoluteSeconds: number;
+    totpVerified: boolean;
+    clientIp: string | null;
+    userAgent: string | null;
+  }): Promise<void> {
     await this.q.query(
       `INSERT INTO console_sessions (id, user_id, csrf_token, idle_expires_at, absolute_expires_at, totp_verified_at, client_ip, user_agent)
        VALUES ($1, $2, $3, now() + make_interval(secs => $4), now() + make_interval(secs => $5), CASE WHEN $6 THEN now() END, $7, $8)`,

@@ -39,7 +39,11 @@ export class SignInService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async signIn(req: FastifyRequest, reply: FastifyReply, body: { email: string; password: string; totpCode?: string }): Promise<SessionDto> {
+  async signIn(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    body: { email: string; password: string; totpCode?: string },
+  ): Promise<SessionDto> {
     this.auth.assertSameOrigin(req);
     const counter = `signin:fail:${createHash('sha256').update(body.email.toLowerCase()).digest('hex')}`;
     await this.assertNotLocked(counter);
@@ -51,7 +55,12 @@ export class SignInService {
     }
     let totpVerified = false;
     if (user.totp_enabled_at) {
-      if (!body.totpCode) throw new ProblemError('totp_required', 'enter the 6-digit code from your authenticator app (or a recovery code)', [{ field: 'totpCode', message: 'is required for this account' }]);
+      if (!body.totpCode)
+        throw new ProblemError(
+          'totp_required',
+          'enter the 6-digit code from your authenticator app (or a recovery code)',
+          [{ field: 'totpCode', message: 'is required for this account' }],
+        );
       if (!(await this.checkSecondFactor(user, body.totpCode))) {
         await this.fail(counter);
         throw new ProblemError('invalid_credentials', 'the one-time code is not correct');
@@ -67,7 +76,12 @@ export class SignInService {
     const [count, ttl] = await Promise.all([this.redis.get(counter), this.redis.ttl(counter)]);
     if (Number(count ?? 0) >= LOCKOUT_FAILURES) {
       const retry = String(Math.max(1, ttl));
-      throw new ProblemError('rate_limited', `too many failed sign-ins for this email; try again in ${retry} s`, undefined, { 'Retry-After': retry });
+      throw new ProblemError(
+        'rate_limited',
+        `too many failed sign-ins for this email; try again in ${retry} s`,
+        undefined,
+        { 'Retry-After': retry },
+      );
     }
   }
 
@@ -86,15 +100,27 @@ export class SignInService {
     return this.users.useRecoveryCode(user.id, recoveryCodeHash(trimmed));
   }
 
-  async signUp(req: FastifyRequest, reply: FastifyReply, body: { email: string; displayName: string; password: string }): Promise<SessionDto> {
+  async signUp(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    body: { email: string; displayName: string; password: string },
+  ): Promise<SessionDto> {
     this.auth.assertSameOrigin(req);
-    if (!this.config.consoleSignup) throw new ProblemError('forbidden', 'public sign-up is turned off here; ask a fund admin for an invitation');
+    if (!this.config.consoleSignup)
+      throw new ProblemError('forbidden', 'public sign-up is turned off here; ask a fund admin for an invitation');
     const passwordHash = await hashPassword(body.password);
-    const created = await this.users.transaction(async (m) => {
-      if (await this.users.with(m).byEmail(body.email)) return null;
-      return this.users.with(m).createPerson({ email: body.email, displayName: body.displayName, passwordHash, plan: 'free' });
-    }).catch((err: Error & { code?: string }) => (err.code === '23505' ? null : Promise.reject(err)));
-    if (!created) throw new ProblemError('invalid_state', 'an account with this email already exists; sign in instead', [{ field: 'email', message: 'already registered' }]);
+    const created = await this.users
+      .transaction(async (m) => {
+        if (await this.users.with(m).byEmail(body.email)) return null;
+        return this.users
+          .with(m)
+          .createPerson({ email: body.email, displayName: body.displayName, passwordHash, plan: 'free' });
+      })
+      .catch((err: Error & { code?: string }) => (err.code === '23505' ? null : Promise.reject(err)));
+    if (!created)
+      throw new ProblemError('invalid_state', 'an account with this email already exists; sign in instead', [
+        { field: 'email', message: 'already registered' },
+      ]);
     await this.auth.start(req, reply, created.userId, false);
     return this.sessionViewOf(req, created.userId);
   }
@@ -117,9 +143,19 @@ export class SignInService {
     if (!session || session.user_id !== userId) throw new ProblemError('unauthenticated', 'sign in to the console');
     const memberships = await this.users.memberships(userId);
     return {
-      user: { id: userId, email: session.email, displayName: session.display_name, plan: session.plan, totpEnabled: session.totp_enabled_at !== null },
-      memberships: memberships.map((ms) => ({ fund: { slug: ms.fund_slug, name: ms.fund_name }, role: ms.role, scopes: [...ROLE_SCOPES[ms.role]],
-        approvalRequiresTotp: ms.approval_requires_totp })),
+      user: {
+        id: userId,
+        email: session.email,
+        displayName: session.display_name,
+        plan: session.plan,
+        totpEnabled: session.totp_enabled_at !== null,
+      },
+      memberships: memberships.map((ms) => ({
+        fund: { slug: ms.fund_slug, name: ms.fund_name },
+        role: ms.role,
+        scopes: [...ROLE_SCOPES[ms.role]],
+        approvalRequiresTotp: ms.approval_requires_totp,
+      })),
       csrfToken: session.csrf_token,
       totpVerifiedAt: session.totp_verified_at?.toISOString() ?? null,
       signupEnabled: this.config.consoleSignup,

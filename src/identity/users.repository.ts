@@ -64,14 +64,23 @@ export class UsersRepository extends SqlRepository {
 
   async list(): Promise<(UserRow & { memberships: string | null })[]> {
     return this.q.query(
-      `${USER_SELECT.replace('SELECT', `SELECT (SELECT string_agg(f.slug || ':' || m.role, ',' ORDER BY f.slug)
-           FROM fund_members m JOIN funds f ON f.id = m.fund_id WHERE m.user_id = u.id) AS memberships,`)}
+      `${USER_SELECT.replace(
+        'SELECT',
+        `SELECT (SELECT string_agg(f.slug || ':' || m.role, ',' ORDER BY f.slug)
+           FROM fund_members m JOIN funds f ON f.id = m.fund_id WHERE m.user_id = u.id) AS memberships,`,
+      )}
        ORDER BY u.created_at, u.email`,
     );
   }
 
   /** A person and their account (named by the email unless told otherwise), in the caller's transaction. */
-  async createPerson(p: { email: string; displayName: string; passwordHash: string | null; plan: Plan; accountName?: string }): Promise<{ userId: string; accountId: string }> {
+  async createPerson(p: {
+    email: string;
+    displayName: string;
+    passwordHash: string | null;
+    plan: Plan;
+    accountName?: string;
+  }): Promise<{ userId: string; accountId: string }> {
     const [user] = await this.q.query(
       `INSERT INTO users (email, display_name, password_hash, plan) VALUES (lower($1), $2, $3, $4) RETURNING id`,
       [p.email, p.displayName, p.passwordHash, p.plan],
@@ -159,11 +168,17 @@ export class UsersRepository extends SqlRepository {
   }
 
   async serviceAccounts(fundId: string): Promise<{ id: string; name: string; created_at: Date }[]> {
-    return this.q.query(`SELECT id, name, created_at FROM accounts WHERE kind = 'service' AND owner_fund_id = $1 ORDER BY name`, [fundId]);
+    return this.q.query(
+      `SELECT id, name, created_at FROM accounts WHERE kind = 'service' AND owner_fund_id = $1 ORDER BY name`,
+      [fundId],
+    );
   }
 
   /** Null when the name is taken. */
-  async createServiceAccount(fundId: string, name: string): Promise<{ id: string; name: string; created_at: Date } | null> {
+  async createServiceAccount(
+    fundId: string,
+    name: string,
+  ): Promise<{ id: string; name: string; created_at: Date } | null> {
     const rows = await this.q.query(
       `INSERT INTO accounts (name, kind, owner_fund_id) VALUES ($1, 'service', $2)
        ON CONFLICT (name) DO NOTHING RETURNING id, name, created_at`,
@@ -191,7 +206,10 @@ export class UsersRepository extends SqlRepository {
   async replaceRecoveryCodes(userId: string, hashes: Buffer[]): Promise<void> {
     await this.q.query(`DELETE FROM user_recovery_codes WHERE user_id = $1`, [userId]);
     if (hashes.length > 0) {
-      await this.q.query(`INSERT INTO user_recovery_codes (user_id, code_hash) SELECT $1, unnest($2::bytea[])`, [userId, hashes]);
+      await this.q.query(`INSERT INTO user_recovery_codes (user_id, code_hash) SELECT $1, unnest($2::bytea[])`, [
+        userId,
+        hashes,
+      ]);
     }
   }
 

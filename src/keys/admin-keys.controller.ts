@@ -21,7 +21,10 @@ export class AdminKeysController {
   constructor(private readonly keys: KeysService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Mint a key into the caller\'s own identity (or a service identity of the fund, by its admin): scopes within the role and the calling key, the caller\'s fund, expiry no later and plan no higher than the caller\'s. The secret is shown once.' })
+  @ApiOperation({
+    summary:
+      "Mint a key into the caller's own identity (or a service identity of the fund, by its admin): scopes within the role and the calling key, the caller's fund, expiry no later and plan no higher than the caller's. The secret is shown once.",
+  })
   @Returns(CreatedKeyDto, { status: 201 })
   async create(@CurrentPrincipal() caller: Principal, @Body() body: CreateKeyDto): Promise<CreatedKeyDto> {
     const minted = await this.keys.mintFor(caller, {
@@ -36,7 +39,10 @@ export class AdminKeysController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'With keys:manage: every key of the caller\'s fund; otherwise (console session) the person\'s own keys on the fund, or their calculator-only keys without a fund' })
+  @ApiOperation({
+    summary:
+      "With keys:manage: every key of the caller's fund; otherwise (console session) the person's own keys on the fund, or their calculator-only keys without a fund",
+  })
   @Returns(KeyListDto)
   async list(@CurrentPrincipal() caller: Principal): Promise<KeyListDto> {
     const rows = await this.keys.listVisibleTo(caller);

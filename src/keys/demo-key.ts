@@ -11,5 +11,7 @@ export async function ensureDemoKey(db: DataSource, demoApiKey: string, fundId: 
   const keys = new KeysRepository(db);
   if ((await keys.slugOf(fundId)) === null) throw new Error(`fund ${fundId} does not exist`);
   const { displayPrefix, lastFour } = displayParts(demoApiKey);
-  return keys.transaction((m) => keys.with(m).upsertDemoKey(fundId, { hash: hashKey(demoApiKey), displayPrefix, lastFour }));
+  return keys.transaction((m) =>
+    keys.with(m).upsertDemoKey(fundId, { hash: hashKey(demoApiKey), displayPrefix, lastFour }),
+  );
 }

@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { checksumOf, crc32, generateKey, hashKey, isWellFormedKey, keyFromBody, KEY_TOTAL_LENGTH, displayParts } from './key-format';
+import {
+  checksumOf,
+  crc32,
+  generateKey,
+  hashKey,
+  isWellFormedKey,
+  keyFromBody,
+  KEY_TOTAL_LENGTH,
+  displayParts,
+} from './key-format';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'.split('');
 const body = fc.array(fc.constantFrom(...BASE62), { minLength: 32, maxLength: 32 }).map((a) => a.join(''));
@@ -20,7 +29,10 @@ describe('key format', () => {
   });
 
   it('every body round-trips through its checksum (property)', () => {
-    fc.assert(fc.property(body, (b) => isWellFormedKey(keyFromBody(b)) && keyFromBody(b).slice(39) === checksumOf(b)), { numRuns: 5000 });
+    fc.assert(
+      fc.property(body, (b) => isWellFormedKey(keyFromBody(b)) && keyFromBody(b).slice(39) === checksumOf(b)),
+      { numRuns: 5000 },
+    );
   });
 
   it('any single-character change in the body is caught by the checksum (property)', () => {

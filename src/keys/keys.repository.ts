@@ -152,7 +152,10 @@ export class KeysRepository extends SqlRepository {
 
   /** A person's current role on a fund, the membership row held until the transaction ends. */
   async lockedRole(fundId: string, userId: string): Promise<Role | null> {
-    const rows = await this.q.query(`SELECT role FROM fund_members WHERE fund_id = $1 AND user_id = $2 FOR SHARE`, [fundId, userId]);
+    const rows = await this.q.query(`SELECT role FROM fund_members WHERE fund_id = $1 AND user_id = $2 FOR SHARE`, [
+      fundId,
+      userId,
+    ]);
     return rows[0]?.role ?? null;
   }
 
@@ -181,8 +184,18 @@ export class KeysRepository extends SqlRepository {
       `INSERT INTO api_keys (account_id, fund_id, name, key_hash, display_prefix, last_four, scopes, plan,
                              expires_at, created_by_key_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-      [k.accountId, k.fundId, k.name, k.keyHash, k.displayPrefix, k.lastFour, k.scopes, k.plan, k.expiresAt,
-       k.createdByKeyId],
+      [
+        k.accountId,
+        k.fundId,
+        k.name,
+        k.keyHash,
+        k.displayPrefix,
+        k.lastFour,
+        k.scopes,
+        k.plan,
+        k.expiresAt,
+        k.createdByKeyId,
+      ],
     );
     return rows[0].id;
   }

@@ -79,7 +79,11 @@ export class KeysService implements CredentialResolver {
     let entry = this.cache.get(cacheKey);
     if (!entry || entry.until <= now) {
       const row = await this.keys.keyByHash(hash);
-      entry = { row, principal: row ? Object.freeze(toPrincipal(row)) : null, until: now + this.config.keyCacheSeconds * 1000 };
+      entry = {
+        row,
+        principal: row ? Object.freeze(toPrincipal(row)) : null,
+        until: now + this.config.keyCacheSeconds * 1000,
+      };
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(cacheKey, entry);
     }
@@ -117,10 +121,19 @@ export class KeysService implements CredentialResolver {
     const fund = fundSlug === null ? null : await this.fundOrFail(fundSlug);
     return this.keys.transaction(async (m) => {
       const id = await this.keys.with(m).identityOf(who);
-      if (!id || id.kind !== 'person' || !id.user_id) throw new ProblemError('not_found', `no person ${who.email ?? who.accountName}`);
+      if (!id || id.kind !== 'person' || !id.user_id)
+        throw new ProblemError('not_found', `no person ${who.email ?? who.accountName}`);
       const role = fund ? await this.keys.with(m).lockedRole(fund.id, id.user_id) : null;
-      return { accountId: id.account_id, accountName: id.account_name, userId: id.user_id, fund,
-        scopes: role ? ROLE_SCOPES[role] : [], plan: id.plan ?? 'free', expiresAt: null, keyId: null };
+      return {
+        accountId: id.account_id,
+        accountName: id.account_name,
+        userId: id.user_id,
+        fund,
+        scopes: role ? ROLE_SCOPES[role] : [],
+        plan: id.plan ?? 'free',
+        expiresAt: null,
+        keyId: null,
+      };
     });
   }
 
@@ -138,47 +151,107 @@ export class KeysService implements CredentialResolver {
     const key = generateKey();
     const { displayPrefix, lastFour } = displayParts(key);
     // `within`: the caller's transaction (an OAuth grant is written with its key, or neither is).
-    const transaction = <T>(work: (m: EntityManager) => Promise<T>): Promise<T> => (within ? work(within) : this.keys.transaction(work));
+    const transaction = <T>(work: (m: EntityManager) => Promise<T>): Promise<T> =>
+      within ? work(within) : this.keys.transaction(work);
     const { id, owner } = await transaction(async (m) => {
       const owner = await this.targetOf(m, minter, req.account, fund);
       const allowed = await this.allowedScopes(m, minter, owner, fund);
-      refuse(scopes.filter((s) => !allowed.includes(s)), 'scopes', (bad) => `cannot grant ${bad.join(', ')}: beyond ${fund ? 'the role on this fund' : 'a key without a fund (no fund scopes)'}`);
-      refuse(scopes.filter((s) => !minter.scopes.includes(s)), 'scopes', (bad) => `cannot grant scopes the caller does not hold: ${bad.join(', ')}`);
+      refuse(
+        scopes.filter((s) => !allowed.includes(s)),
+        'scopes',
+        (bad) =>
+          `cannot grant ${bad.join(', ')}: beyond ${fund ? 'the role on this fund' : 'a key without a fund (no fund scopes)'}`,
+      );
+      refuse(
+        scopes.filter((s) => !minter.scopes.includes(s)),
+        'scopes',
+        (bad) => `cannot grant scopes the caller does not hold: ${bad.join(', ')}`,
+      );
       if (PLAN_RANK[req.plan] > PLAN_RANK[minter.plan] || PLAN_RANK[req.plan] > PLAN_RANK[owner.plan]) {
-        refuse(['plan'], 'plan', () => `cannot grant plan ${req.plan}: above the caller's plan (${minter.plan}) or the owner's (${owner.plan})`);
+        refuse(
+          ['plan'],
+          'plan',
+          () =>
+            `cannot grant plan ${req.plan}: above the caller's plan (${minter.plan}) or the owner's (${owner.plan})`,
+        );
       }
-      const id = await this.keys.with(m).insertKey({ accountId: owner.accountId, fundId: fund?.id ?? null, name: req.name, keyHash: hashKey(key),
-        displayPrefix, lastFour, scopes, plan: req.plan, expiresAt: req.expiresAt, createdByKeyId: minter.keyId });
+      const id = await this.keys.with(m).insertKey({
+        accountId: owner.accountId,
+        fundId: fund?.id ?? null,
+        name: req.name,
+        keyHash: hashKey(key),
+        displayPrefix,
+        lastFour,
+        scopes,
+        plan: req.plan,
+        expiresAt: req.expiresAt,
+        createdByKeyId: minter.keyId,
+      });
       return { id, owner };
     });
     const row = (await (within ? this.keys.with(within) : this.keys).keyById(id))!;
-    return { id, key, name: req.name, displayPrefix, lastFour, scopes, fund, plan: req.plan,
-      account: { id: owner.accountId, name: owner.accountName }, expiresAt: req.expiresAt?.toISOString() ?? null,
-      createdAt: row.created_at.toISOString(), row };
+    return {
+      id,
+      key,
+      name: req.name,
+      displayPrefix,
+      lastFour,
+      scopes,
+      fund,
+      plan: req.plan,
+      account: { id: owner.accountId, name: owner.accountName },
+      expiresAt: req.expiresAt?.toISOString() ?? null,
+      createdAt: row.created_at.toISOString(),
+      row,
+    };
   }
 
   private async fundOrFail(slug: string): Promise<FundRef> {
     const fund = await this.keys.fundBySlug(slug);
-    if (!fund) throw new ProblemError('unprocessable', `fund "${slug}" does not exist`, [{ field: 'fund', message: 'unknown fund' }]);
+    if (!fund)
+      throw new ProblemError('unprocessable', `fund "${slug}" does not exist`, [
+        { field: 'fund', message: 'unknown fund' },
+      ]);
     return fund;
   }
 
   /** The caller's own identity, or a service identity of the caller's fund when the caller is its admin. */
-  private async targetOf(m: EntityManager, minter: Minter, account: string | undefined, fund: FundRef | null): Promise<MintTarget> {
+  private async targetOf(
+    m: EntityManager,
+    minter: Minter,
+    account: string | undefined,
+    fund: FundRef | null,
+  ): Promise<MintTarget> {
     if (account === undefined || account === minter.accountName) {
       const own = await this.keys.with(m).identityOf({ accountId: minter.accountId });
-      if (!own || (own.kind === 'person' && own.status !== 'active')) refuse(['account'], 'account', () => 'the caller\'s identity is not active');
-      return { accountId: own!.account_id, accountName: own!.account_name, service: own!.kind === 'service', plan: own!.plan ?? minter.plan };
+      if (!own || (own.kind === 'person' && own.status !== 'active'))
+        refuse(['account'], 'account', () => "the caller's identity is not active");
+      return {
+        accountId: own!.account_id,
+        accountName: own!.account_name,
+        service: own!.kind === 'service',
+        plan: own!.plan ?? minter.plan,
+      };
     }
     const service = fund && minter.userId ? await this.keys.with(m).serviceAccountOfFund(fund.id, account) : null;
     const role = service ? await this.keys.with(m).lockedRole(fund!.id, minter.userId!) : null;
     if (!service || role !== 'admin') {
-      refuse(['account'], 'account', () => 'a key can only be minted into the caller\'s own identity (or, by a fund admin, a service identity of that fund)');
+      refuse(
+        ['account'],
+        'account',
+        () =>
+          "a key can only be minted into the caller's own identity (or, by a fund admin, a service identity of that fund)",
+      );
     }
     return { accountId: service!.account_id, accountName: service!.account_name, service: true, plan: minter.plan };
   }
 
-  private async allowedScopes(m: EntityManager, minter: Minter, owner: MintTarget, fund: FundRef | null): Promise<readonly Scope[]> {
+  private async allowedScopes(
+    m: EntityManager,
+    minter: Minter,
+    owner: MintTarget,
+    fund: FundRef | null,
+  ): Promise<readonly Scope[]> {
     if (!fund) return [];
     let base: readonly Scope[];
     if (minter.userId) {
@@ -222,7 +295,11 @@ interface MintTarget {
 
 function refuse(bad: string[], field: string, detail: (bad: string[]) => string): void {
   if (bad.length === 0) return;
-  throw new ProblemError('insufficient_scope', detail(bad), bad.map(() => ({ field, message: detail(bad) })).slice(0, 1));
+  throw new ProblemError(
+    'insufficient_scope',
+    detail(bad),
+    bad.map(() => ({ field, message: detail(bad) })).slice(0, 1),
+  );
 }
 
 function checkFund(minter: Minter, requested: string | null | undefined): FundRef | null {
@@ -235,17 +312,31 @@ function checkFund(minter: Minter, requested: string | null | undefined): FundRe
 
 function checkExpiry(minter: Minter, expiresAt: Date | null): void {
   if (expiresAt && expiresAt.getTime() <= Date.now()) {
-    throw new ProblemError('invalid_parameter', 'expiresAt must be in the future', [{ field: 'expiresAt', message: 'must be in the future' }]);
+    throw new ProblemError('invalid_parameter', 'expiresAt must be in the future', [
+      { field: 'expiresAt', message: 'must be in the future' },
+    ]);
   }
   if (minter.expiresAt && (!expiresAt || expiresAt > minter.expiresAt)) {
-    refuse(['expiresAt'], 'expiresAt', () => `the key must expire no later than the minting key (${minter.expiresAt!.toISOString()})`);
+    refuse(
+      ['expiresAt'],
+      'expiresAt',
+      () => `the key must expire no later than the minting key (${minter.expiresAt!.toISOString()})`,
+    );
   }
 }
 
 /** The minting view of an authenticated caller. */
 export function minterOf(p: Principal): Minter {
-  return { accountId: p.accountId, accountName: p.accountName, userId: p.userId, fund: p.fund, scopes: p.scopes,
-    plan: p.plan, expiresAt: p.via === 'key' && p.expiresAt ? new Date(p.expiresAt) : null, keyId: p.keyId };
+  return {
+    accountId: p.accountId,
+    accountName: p.accountName,
+    userId: p.userId,
+    fund: p.fund,
+    scopes: p.scopes,
+    plan: p.plan,
+    expiresAt: p.via === 'key' && p.expiresAt ? new Date(p.expiresAt) : null,
+    keyId: p.keyId,
+  };
 }
 
 /** Effective scopes: stored ∩ the owner's current role (person), minus review (service of its own fund). */

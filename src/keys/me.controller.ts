@@ -14,7 +14,9 @@ export class MeController {
   @RequiresScopes()
   @SessionAccess()
   @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'The calling key (or, with a console session, the signed-in person): scopes, fund, plan, account, dates' })
+  @ApiOperation({
+    summary: 'The calling key (or, with a console session, the signed-in person): scopes, fund, plan, account, dates',
+  })
   @Returns(MeDto)
   me(@CurrentPrincipal() principal: Principal): MeDto {
     return meView(principal);

@@ -5,7 +5,17 @@
  */
 type Schema = Record<string, unknown>;
 const STANDARD_FORMATS = new Set(['date', 'date-time', 'uuid', 'email', 'uri', 'int32', 'int64', 'double', 'float']);
-const DROP = new Set(['example', 'examples', 'nullable', 'xml', 'externalDocs', 'discriminator', 'readOnly', 'writeOnly', 'deprecated']);
+const DROP = new Set([
+  'example',
+  'examples',
+  'nullable',
+  'xml',
+  'externalDocs',
+  'discriminator',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+]);
 
 export function toJsonSchema(schema: Schema, components: Record<string, Schema>, depth = 0): Schema {
   if (depth > 12) return {};
@@ -21,7 +31,9 @@ export function toJsonSchema(schema: Schema, components: Record<string, Schema>,
     if (DROP.has(key) || key.startsWith('x-')) continue;
     if (key === 'format' && !STANDARD_FORMATS.has(String(value))) continue;
     if (key === 'properties' && value && typeof value === 'object') {
-      out.properties = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([k, v]) => [k, toJsonSchema(v, components, depth + 1)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value as Record<string, Schema>).map(([k, v]) => [k, toJsonSchema(v, components, depth + 1)]),
+      );
     } else if ((key === 'items' || key === 'additionalProperties') && value && typeof value === 'object') {
       out[key] = toJsonSchema(value as Schema, components, depth + 1);
     } else if ((key === 'allOf' || key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
@@ -31,7 +43,10 @@ export function toJsonSchema(schema: Schema, components: Record<string, Schema>,
     }
   }
   // The draft-04 boolean form (OpenAPI 3.0) is not JSON Schema 2020-12: the bound itself is exclusive.
-  for (const [exclusive, inclusive] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']]) {
+  for (const [exclusive, inclusive] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ]) {
     if (typeof out[exclusive] !== 'boolean') continue;
     if (out[exclusive] === true && typeof out[inclusive] === 'number') {
       out[exclusive] = out[inclusive];

@@ -14,15 +14,25 @@ export interface FundResource {
 
 export const FUND_RESOURCES: FundResource[] = [
   {
-    uri: 'fundgate://fund/lp-reports', name: 'lp-reports', title: 'LP reports', tool: 'get_fund_lp_reports',
-    description: 'The fund\'s LP reports: period covered, status and a short narrative preview (most recent first).',
+    uri: 'fundgate://fund/lp-reports',
+    name: 'lp-reports',
+    title: 'LP reports',
+    tool: 'get_fund_lp_reports',
+    description: "The fund's LP reports: period covered, status and a short narrative preview (most recent first).",
   },
   {
-    uri: 'fundgate://fund/fee-terms', name: 'fee-terms', title: 'Fee terms', tool: 'get_fund_fee_terms',
-    description: 'Management and performance fee terms (rates, hurdle, high-water mark, crystallisation) and the share classes they apply to.',
+    uri: 'fundgate://fund/fee-terms',
+    name: 'fee-terms',
+    title: 'Fee terms',
+    tool: 'get_fund_fee_terms',
+    description:
+      'Management and performance fee terms (rates, hurdle, high-water mark, crystallisation) and the share classes they apply to.',
   },
   {
-    uri: 'fundgate://fund/overview', name: 'overview', title: 'Fund overview', tool: 'get_fund_overview',
+    uri: 'fundgate://fund/overview',
+    name: 'overview',
+    title: 'Fund overview',
+    tool: 'get_fund_overview',
     description: 'The fund, its share classes and the latest complete NAV.',
   },
 ];
@@ -41,51 +51,69 @@ export const FUND_PROMPTS: FundPrompt[] = [
   {
     name: 'explain_pnl_attribution',
     title: 'Explain the P&L attribution',
-    description: 'Explain what drove the fund\'s P&L between a NAV run and the previous one.',
+    description: "Explain what drove the fund's P&L between a NAV run and the previous one.",
     arguments: [DATE_ARG],
-    text: (a) => [
-      `Explain the fund's P&L attribution${a.date ? ` for ${a.date}` : ' for the latest date that has one'}.`,
-      a.date ? '' : 'First call get_fund_pnl_attribution_dates and take the latest date.',
-      'Call get_fund_pnl_attribution with that date. Name the largest contributors (market moves, fees, flows, income) with their amounts,',
-      'say how they add up to the change in NAV (the attribution is exact to the cent), and flag anything unusual.',
-      'Use get_fund_overview for the base currency and share classes. Amounts are decimal strings in the fund base currency.',
-    ].filter(Boolean).join(' '),
+    text: (a) =>
+      [
+        `Explain the fund's P&L attribution${a.date ? ` for ${a.date}` : ' for the latest date that has one'}.`,
+        a.date ? '' : 'First call get_fund_pnl_attribution_dates and take the latest date.',
+        'Call get_fund_pnl_attribution with that date. Name the largest contributors (market moves, fees, flows, income) with their amounts,',
+        'say how they add up to the change in NAV (the attribution is exact to the cent), and flag anything unusual.',
+        'Use get_fund_overview for the base currency and share classes. Amounts are decimal strings in the fund base currency.',
+      ]
+        .filter(Boolean)
+        .join(' '),
   },
   {
     name: 'summarise_exposure_and_var',
     title: 'Summarise exposure and VaR',
-    description: 'Summarise the live book\'s exposure and value at risk, with the worst historical stress scenario.',
+    description: "Summarise the live book's exposure and value at risk, with the worst historical stress scenario.",
     arguments: [],
-    text: () => [
-      'Summarise the fund\'s current risk. Call get_fund_exposure (long, short, gross, net and cash, with ratios over NAV),',
-      'get_fund_risk_var (parametric VaR with Euler components: name the top contributors) and get_fund_risk_stress_presets,',
-      'then get_fund_risk_stress_test for the most severe preset. Rates are fractions of 1, not percentages.',
-      'Finish with three short bullet points a portfolio manager can act on.',
-    ].join(' '),
+    text: () =>
+      [
+        "Summarise the fund's current risk. Call get_fund_exposure (long, short, gross, net and cash, with ratios over NAV),",
+        'get_fund_risk_var (parametric VaR with Euler components: name the top contributors) and get_fund_risk_stress_presets,',
+        'then get_fund_risk_stress_test for the most severe preset. Rates are fractions of 1, not percentages.',
+        'Finish with three short bullet points a portfolio manager can act on.',
+      ].join(' '),
   },
   {
     name: 'check_nav_reconciliation',
     title: 'Check the NAV reconciliation',
-    description: 'Compare the shadow NAV with the administrator\'s and explain any break.',
+    description: "Compare the shadow NAV with the administrator's and explain any break.",
     arguments: [DATE_ARG],
-    text: (a) => [
-      `Check the shadow NAV against the administrator's NAV${a.date ? ` on ${a.date}` : ''}. Call get_fund_nav_reconciliation`,
-      'and get_fund_nav_history; for a difference outside tolerance, look at get_fund_trial_balance and get_fund_expenses for the date',
-      'and say which accounts likely explain it. Do not propose journal entries unless asked; a proposal only stages a change for a human manager.',
-    ].join(' '),
+    text: (a) =>
+      [
+        `Check the shadow NAV against the administrator's NAV${a.date ? ` on ${a.date}` : ''}. Call get_fund_nav_reconciliation`,
+        'and get_fund_nav_history; for a difference outside tolerance, look at get_fund_trial_balance and get_fund_expenses for the date',
+        'and say which accounts likely explain it. Do not propose journal entries unless asked; a proposal only stages a change for a human manager.',
+      ].join(' '),
   },
 ];
 
 /** The `resources/list` result of the fund server. */
 export function resourcesListResult(): { resources: object[] } {
   return {
-    resources: FUND_RESOURCES.map(({ uri, name, title, description }) => ({ uri, name, title, description, mimeType: 'application/json' })),
+    resources: FUND_RESOURCES.map(({ uri, name, title, description }) => ({
+      uri,
+      name,
+      title,
+      description,
+      mimeType: 'application/json',
+    })),
   };
 }
 
 /** The `prompts/list` result of the fund server. */
 export function promptsListResult(): { prompts: object[] } {
-  return { prompts: FUND_PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) };
+  return {
+    prompts: FUND_PROMPTS.map(({ name, title, description, arguments: args }) => ({
+      name,
+      title,
+      description,
+      arguments: args,
+    })),
+  };
 }
 
 /** The `prompts/get` result for `params`, or the reason the params are refused (unknown prompt, bad date). */
@@ -94,7 +122,10 @@ export function promptGetResult(params: Record<string, unknown>): { result: obje
   if (!prompt) return { refused: `unknown prompt: ${String(params.name)}` };
   const raw = (params.arguments ?? {}) as Record<string, unknown>;
   const known = (k: string) => prompt.arguments.some((a) => a.name === k);
-  const args = Object.fromEntries(Object.entries(raw).filter(([k, v]) => typeof v === 'string' && known(k))) as Record<string, string>;
+  const args = Object.fromEntries(Object.entries(raw).filter(([k, v]) => typeof v === 'string' && known(k))) as Record<
+    string,
+    string
+  >;
   if (args.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(args.date)) return { refused: 'date must be YYYY-MM-DD' };
   const messages = [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }];
   return { result: { description: prompt.description, messages } };

@@ -39,9 +39,12 @@ export interface McpTool {
   annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
 }
 
-const READ_SUFFIX = ' Money, prices, quantities, units and rates are decimal strings (money in the fund base currency with 2 decimals; rates are fractions of 1, not percentages).';
-const PROPOSE_SUFFIX = ' This only stages a maker-checker proposal: nothing executes until a different human manager approves it. Pass idempotencyKey to make a retry safe.';
-const CALC_SUFFIX = ' Stateless illustrative estimate from the arguments alone (no fund data, nothing stored); not accounting or tax advice. Percent inputs are in percent units (2 means 2 %).';
+const READ_SUFFIX =
+  ' Money, prices, quantities, units and rates are decimal strings (money in the fund base currency with 2 decimals; rates are fractions of 1, not percentages).';
+const PROPOSE_SUFFIX =
+  ' This only stages a maker-checker proposal: nothing executes until a different human manager approves it. Pass idempotencyKey to make a retry safe.';
+const CALC_SUFFIX =
+  ' Stateless illustrative estimate from the arguments alone (no fund data, nothing stored); not accounting or tax advice. Percent inputs are in percent units (2 means 2 %).';
 
 /**
  * The one tool registry, built once at boot: one read tool per fund-data GET route, one propose tool
@@ -86,14 +89,19 @@ export class McpCatalog {
     this.tools = tools;
   }
 
-  private routeOf(cls: Type<unknown>, instance: Record<string, unknown>, methodName: string): (ToolRoute & { scopes: Scope[] | undefined }) | undefined {
+  private routeOf(
+    cls: Type<unknown>,
+    instance: Record<string, unknown>,
+    methodName: string,
+  ): (ToolRoute & { scopes: Scope[] | undefined }) | undefined {
     const handler = instance[methodName];
     if (typeof handler !== 'function') return undefined;
     const targets = [handler, cls];
     return {
       instance,
       handler: handler as ToolRoute['handler'],
-      paramTypes: (Reflect.getMetadata('design:paramtypes', cls.prototype as object, methodName) ?? []) as Type<unknown>[],
+      paramTypes: (Reflect.getMetadata('design:paramtypes', cls.prototype as object, methodName) ??
+        []) as Type<unknown>[],
       output: this.reflector.getAllAndOverride<ToolRoute['output']>(RESPONSE_SCHEMA, targets),
       policy: this.reflector.getAllAndOverride<PolicyName | undefined>(RATE_POLICY, targets),
       auth: this.reflector.getAllAndOverride<AuthMode | undefined>(AUTH_MODE, targets) ?? 'required',
@@ -101,8 +109,13 @@ export class McpCatalog {
     };
   }
 
-  private toolFor(path: string, method: 'get' | 'post', op: Schema, components: Record<string, Schema>,
-    { scopes, ...route }: ToolRoute & { scopes: Scope[] | undefined }): McpTool | null {
+  private toolFor(
+    path: string,
+    method: 'get' | 'post',
+    op: Schema,
+    components: Record<string, Schema>,
+    { scopes, ...route }: ToolRoute & { scopes: Scope[] | undefined },
+  ): McpTool | null {
     const kind = toolKindOf(path, method);
     if (!kind) return null;
     const { name, server, suffix } = kind;
@@ -144,14 +157,21 @@ export class McpCatalog {
 }
 
 /** Which server a route's tool belongs to, and its name: fund reads, proposals, calculators; null for the rest. */
-function toolKindOf(path: string, method: 'get' | 'post'): { server: McpServerName; name: string; suffix: string } | null {
+function toolKindOf(
+  path: string,
+  method: 'get' | 'post',
+): { server: McpServerName; name: string; suffix: string } | null {
   if (path.includes('{')) return null;
   const snake = (rest: string) => rest.replace(/[/-]/g, '_');
   if (method === 'get' && path.startsWith('/api/v1/fund/') && !path.startsWith('/api/v1/fund/proposals')) {
     return { server: 'fund', name: 'get_' + snake(path.slice('/api/v1/'.length)), suffix: READ_SUFFIX };
   }
   if (method === 'post' && path.startsWith('/api/v1/fund/proposals/')) {
-    return { server: 'fund', name: 'propose_' + snake(path.slice('/api/v1/fund/proposals/'.length)), suffix: PROPOSE_SUFFIX };
+    return {
+      server: 'fund',
+      name: 'propose_' + snake(path.slice('/api/v1/fund/proposals/'.length)),
+      suffix: PROPOSE_SUFFIX,
+    };
   }
   if (method === 'post' && path.startsWith('/api/v1/calc/')) {
     return { server: 'public', name: snake(path.slice('/api/v1/calc/'.length)), suffix: CALC_SUFFIX };
@@ -163,14 +183,21 @@ function toolKindOf(path: string, method: 'get' | 'post'): { server: McpServerNa
 function outputSchemaOf(op: Schema, components: Record<string, Schema>): { output: Schema; wrapsArray: boolean } {
   const responses = (op.responses ?? {}) as Record<string, Schema>;
   const ok = responses['200'] ?? responses['201'];
-  const okSchema = ((ok?.content as Record<string, Schema> | undefined)?.['application/json']?.schema ?? { type: 'object' }) as Schema;
+  const okSchema = ((ok?.content as Record<string, Schema> | undefined)?.['application/json']?.schema ?? {
+    type: 'object',
+  }) as Schema;
   const output = toJsonSchema(okSchema, components);
   if (output.type !== 'array') return { output, wrapsArray: false };
   return { output: { type: 'object', properties: { items: output }, required: ['items'] }, wrapsArray: true };
 }
 
 /** GET: the query parameters as one object; POST: the JSON body (propose tools also take an idempotencyKey). */
-function inputSchemaOf(method: 'get' | 'post', op: Schema, components: Record<string, Schema>, acceptsIdempotencyKey: boolean): Schema {
+function inputSchemaOf(
+  method: 'get' | 'post',
+  op: Schema,
+  components: Record<string, Schema>,
+  acceptsIdempotencyKey: boolean,
+): Schema {
   let input: Schema;
   if (method === 'get') {
     const params = ((op.parameters ?? []) as Schema[]).filter((p) => p.in === 'query');
@@ -193,7 +220,9 @@ function inputSchemaOf(method: 'get' | 'post', op: Schema, components: Record<st
   }
   if (!acceptsIdempotencyKey) return input;
   const idempotencyKey = {
-    type: 'string', minLength: 1, maxLength: 255,
+    type: 'string',
+    minLength: 1,
+    maxLength: 255,
     description: 'Makes a retried call safe: the same key and arguments replay the first answer.',
   };
   return { ...input, properties: { ...(input.properties as Schema), idempotencyKey } };

@@ -24,7 +24,10 @@ function checkTransport(req: FastifyRequest, cors: CorsPolicy): void {
   }
   const version = req.headers['mcp-protocol-version'];
   if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-    throw new ProblemError('invalid_request', `unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
+    throw new ProblemError(
+      'invalid_request',
+      `unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+    );
   }
 }
 
@@ -47,14 +50,21 @@ export class McpController {
       reply.status(202).send();
       return;
     }
-    const json = Array.isArray(answer) ? serializeBatch(answer) : answer instanceof SerializedToolResult ? answer.json : JSON.stringify(answer);
+    const json = Array.isArray(answer)
+      ? serializeBatch(answer)
+      : answer instanceof SerializedToolResult
+        ? answer.json
+        : JSON.stringify(answer);
     reply.status(200).header('content-type', 'application/json; charset=utf-8').send(json);
   }
 
   @Post('public')
   @HttpCode(200)
   @OptionalAuth()
-  @ApiOperation({ summary: 'Public MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the seven calculators as tools. A bearer key is optional and only raises limits.' })
+  @ApiOperation({
+    summary:
+      'Public MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the seven calculators as tools. A bearer key is optional and only raises limits.',
+  })
   async publicServer(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
     await this.serve('public', req, reply, body);
   }
@@ -64,7 +74,11 @@ export class McpController {
   @HttpCode(200)
   @OptionalAuth()
   @ApiOperation({ summary: 'The public MCP server again, at a path ending in /mcp (same calculators, same limits).' })
-  async publicServerAlias(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+  async publicServerAlias(
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<void> {
     await this.serve('public', req, reply, body);
   }
 
@@ -87,7 +101,10 @@ export class McpController {
   @RequiresScopes()
   @OAuthProtectedResource()
   @RedactedElsewhere('each tools/call answer is produced by the REST route, which redacts it')
-  @ApiOperation({ summary: 'Fund MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the fund-data read tools and, for keys with fund:propose, the propose tools.' })
+  @ApiOperation({
+    summary:
+      'Fund MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the fund-data read tools and, for keys with fund:propose, the propose tools.',
+  })
   async fundServer(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
     await this.serve('fund', req, reply, body);
   }
@@ -127,6 +144,13 @@ export class McpController {
 
 /** Stateless server: no SSE stream to open (GET) and no session to end (DELETE). */
 function methodNotAllowed(reply: FastifyReply): void {
-  reply.status(405).header('allow', 'POST').header('content-type', 'application/json; charset=utf-8')
-    .send({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed: this server accepts POST only' } });
+  reply
+    .status(405)
+    .header('allow', 'POST')
+    .header('content-type', 'application/json; charset=utf-8')
+    .send({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Method not allowed: this server accepts POST only' },
+    });
 }

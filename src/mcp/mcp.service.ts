@@ -8,7 +8,14 @@ import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
 import { MCP_TOOL_HEADER, toolHeaderValue } from './internal-call';
 import { FUND_RESOURCES, promptGetResult, promptsListResult, resourcesListResult } from './mcp-resources';
 
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28', '2026-06-18', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+export const SUPPORTED_PROTOCOL_VERSIONS = [
+  '2026-07-28',
+  '2026-06-18',
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+];
 export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
 /**
  * JSON-RPC batches exist in the 2025-03-26 revision only (2025-06-18 removed them). A request without
@@ -17,7 +24,13 @@ export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
 const BATCH_VERSIONS = ['2025-03-26', '2024-11-05'];
 const MAX_BATCH = 20;
 
-export const JSONRPC = { PARSE_ERROR: -32700, INVALID_REQUEST: -32600, METHOD_NOT_FOUND: -32601, INVALID_PARAMS: -32602, INTERNAL: -32603 } as const;
+export const JSONRPC = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL: -32603,
+} as const;
 
 type Id = string | number | null;
 export type JsonRpcResponse =
@@ -48,9 +61,11 @@ export function rpcError(id: Id, code: number, message: string, data?: unknown):
 }
 
 const INSTRUCTIONS: Record<McpServerName, string> = {
-  fund: 'Read the books of the fund your API key is bound to (shadow NAV reconciled against the administrator). ' +
+  fund:
+    'Read the books of the fund your API key is bound to (shadow NAV reconciled against the administrator). ' +
     'Amounts are decimal strings. Write tools only stage maker-checker proposals that a human manager approves.',
-  public: 'Free, stateless fund calculators (fees with high-water mark and hurdle, NAV roll-forward checks, exposure, ' +
+  public:
+    'Free, stateless fund calculators (fees with high-water mark and hurdle, NAV roll-forward checks, exposure, ' +
     'operating costs, back-office savings, fund health, LP report grading). Results are illustrative estimates.',
 };
 
@@ -69,13 +84,23 @@ export class McpService {
   ) {}
 
   /** Returns null for a notification, or a batch of notifications only (HTTP 202, no body). */
-  async handle(server: McpServerName, req: FastifyRequest, reply: FastifyReply, message: unknown): Promise<Answer | Answer[] | null> {
+  async handle(
+    server: McpServerName,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    message: unknown,
+  ): Promise<Answer | Answer[] | null> {
     if (!Array.isArray(message)) return this.handleOne(server, req, reply, message);
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !BATCH_VERSIONS.includes(version)) {
-      return rpcError(null, JSONRPC.INVALID_REQUEST, `batch requests are not part of MCP ${version}; send one message per request`);
+      return rpcError(
+        null,
+        JSONRPC.INVALID_REQUEST,
+        `batch requests are not part of MCP ${version}; send one message per request`,
+      );
     }
-    if (message.length === 0 || message.length > MAX_BATCH) return rpcError(null, JSONRPC.INVALID_REQUEST, `a batch holds 1 to ${MAX_BATCH} messages`);
+    if (message.length === 0 || message.length > MAX_BATCH)
+      return rpcError(null, JSONRPC.INVALID_REQUEST, `a batch holds 1 to ${MAX_BATCH} messages`);
     const answers: Answer[] = [];
     for (const item of message) {
       if ((item as { method?: unknown } | null)?.method === 'initialize') {
@@ -88,10 +113,17 @@ export class McpService {
     return answers.length > 0 ? answers : null;
   }
 
-  private async handleOne(server: McpServerName, req: FastifyRequest, reply: FastifyReply, message: unknown): Promise<Answer | null> {
-    if (typeof message !== 'object' || message === null) return rpcError(null, JSONRPC.INVALID_REQUEST, 'the body must be a JSON-RPC 2.0 object');
+  private async handleOne(
+    server: McpServerName,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    message: unknown,
+  ): Promise<Answer | null> {
+    if (typeof message !== 'object' || message === null)
+      return rpcError(null, JSONRPC.INVALID_REQUEST, 'the body must be a JSON-RPC 2.0 object');
     const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
-    const idValid = m.id === undefined || typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id));
+    const idValid =
+      m.id === undefined || typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id));
     const id = (idValid && m.id !== undefined ? m.id : null) as Id;
     if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || !idValid) {
       return rpcError(id, JSONRPC.INVALID_REQUEST, 'expected {"jsonrpc":"2.0","method":string,"id"?:string|number}');
@@ -105,15 +137,29 @@ export class McpService {
     switch (m.method) {
       case 'initialize': {
         const asked = params.protocolVersion;
-        const protocolVersion = typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
-        return { jsonrpc: '2.0', id, result: {
-          protocolVersion,
-          capabilities: server === 'fund'
-            ? { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false } }
-            : { tools: { listChanged: false } },
-          serverInfo: { name: server === 'fund' ? 'fundgate-fund' : 'fundgate-public', title: server === 'fund' ? 'fundgate fund data' : 'fundgate calculators', version: '1.0.0' },
-          instructions: INSTRUCTIONS[server],
-        } };
+        const protocolVersion =
+          typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+        return {
+          jsonrpc: '2.0',
+          id,
+          result: {
+            protocolVersion,
+            capabilities:
+              server === 'fund'
+                ? {
+                    tools: { listChanged: false },
+                    resources: { listChanged: false, subscribe: false },
+                    prompts: { listChanged: false },
+                  }
+                : { tools: { listChanged: false } },
+            serverInfo: {
+              name: server === 'fund' ? 'fundgate-fund' : 'fundgate-public',
+              title: server === 'fund' ? 'fundgate fund data' : 'fundgate calculators',
+              version: '1.0.0',
+            },
+            instructions: INSTRUCTIONS[server],
+          },
+        };
       }
       case 'ping':
         return { jsonrpc: '2.0', id, result: {} };
@@ -123,20 +169,28 @@ export class McpService {
         const name = params.name;
         const args = params.arguments ?? {};
         if (typeof name !== 'string') return rpcError(id, JSONRPC.INVALID_PARAMS, 'params.name must be a string');
-        if (typeof args !== 'object' || args === null || Array.isArray(args)) return rpcError(id, JSONRPC.INVALID_PARAMS, 'params.arguments must be an object');
+        if (typeof args !== 'object' || args === null || Array.isArray(args))
+          return rpcError(id, JSONRPC.INVALID_PARAMS, 'params.arguments must be an object');
         const tool = this.catalog.find(server, name, scopes);
         if (!tool) return rpcError(id, JSONRPC.INVALID_PARAMS, `unknown tool: ${name}`);
         req.toolName = tool.name;
         return this.callTool(id, tool, req, reply, args as Record<string, unknown>);
       }
       default:
-        if (server === 'fund' && /^(resources|prompts)\//.test(m.method)) return this.fundExtras(id, m.method, params, req, reply);
+        if (server === 'fund' && /^(resources|prompts)\//.test(m.method))
+          return this.fundExtras(id, m.method, params, req, reply);
         return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${m.method}`);
     }
   }
 
   /** resources/* and prompts/* of the fund server (see mcp-resources.ts). */
-  private async fundExtras(id: Id, method: string, params: Record<string, unknown>, req: FastifyRequest, reply: FastifyReply): Promise<JsonRpcResponse> {
+  private async fundExtras(
+    id: Id,
+    method: string,
+    params: Record<string, unknown>,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<JsonRpcResponse> {
     switch (method) {
       case 'resources/list':
         return { jsonrpc: '2.0', id, result: resourcesListResult() };
@@ -148,26 +202,45 @@ export class McpService {
         if (!resource || !tool) return rpcError(id, -32002, `resource not found: ${String(params.uri)}`);
         try {
           const body = await this.invoker.read(tool, req, reply, {});
-          return { jsonrpc: '2.0', id, result: { contents: [{ uri: resource.uri, mimeType: 'application/json', text: JSON.stringify(body) }] } };
+          return {
+            jsonrpc: '2.0',
+            id,
+            result: { contents: [{ uri: resource.uri, mimeType: 'application/json', text: JSON.stringify(body) }] },
+          };
         } catch (err) {
           const problem = toProblemError(err, req);
-          return rpcError(id, problem.status >= 500 ? JSONRPC.INTERNAL : JSONRPC.INVALID_REQUEST, `${problem.code}: ${problem.status >= 500 ? `quote request id ${req.id}` : problem.detail}`);
+          return rpcError(
+            id,
+            problem.status >= 500 ? JSONRPC.INTERNAL : JSONRPC.INVALID_REQUEST,
+            `${problem.code}: ${problem.status >= 500 ? `quote request id ${req.id}` : problem.detail}`,
+          );
         }
       }
       case 'prompts/list':
         return { jsonrpc: '2.0', id, result: promptsListResult() };
       case 'prompts/get': {
         const answer = promptGetResult(params);
-        return 'result' in answer ? { jsonrpc: '2.0', id, result: answer.result } : rpcError(id, JSONRPC.INVALID_PARAMS, answer.refused);
+        return 'result' in answer
+          ? { jsonrpc: '2.0', id, result: answer.result }
+          : rpcError(id, JSONRPC.INVALID_PARAMS, answer.refused);
       }
       default:
         return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${method}`);
     }
   }
 
-  private async callTool(id: Id, tool: McpTool, req: FastifyRequest, reply: FastifyReply, args: Record<string, unknown>): Promise<JsonRpcResponse | SerializedToolResult> {
+  private async callTool(
+    id: Id,
+    tool: McpTool,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    args: Record<string, unknown>,
+  ): Promise<JsonRpcResponse | SerializedToolResult> {
     if (ToolInvoker.canRunInProcess(tool)) return this.callInProcess(id, tool, req, reply, args);
-    const headers: Record<string, string> = { [MCP_TOOL_HEADER]: toolHeaderValue(tool.name), 'x-request-id': `${req.id}.tool` };
+    const headers: Record<string, string> = {
+      [MCP_TOOL_HEADER]: toolHeaderValue(tool.name),
+      'x-request-id': `${req.id}.tool`,
+    };
     if (req.headers.authorization) headers.authorization = req.headers.authorization;
     let url = tool.path;
     let payload: string | undefined;
@@ -188,7 +261,11 @@ export class McpService {
     }
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const res = await fastify.inject({ method: tool.method, url, headers, payload, remoteAddress: req.ip });
-    if (res.statusCode < 400 && /^application\/json/.test(String(res.headers['content-type'])) && res.body.startsWith(tool.wrapsArray ? '[' : '{')) {
+    if (
+      res.statusCode < 400 &&
+      /^application\/json/.test(String(res.headers['content-type'])) &&
+      res.body.startsWith(tool.wrapsArray ? '[' : '{')
+    ) {
       return SerializedToolResult.ofJson(id, tool.wrapsArray ? `{"items":${res.body}}` : res.body); // the REST answer's bytes, not parsed again
     }
     let body: unknown;
@@ -197,13 +274,20 @@ export class McpService {
     } catch {
       body = undefined;
     }
-    if (res.statusCode >= 500 || body === undefined) return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);
+    if (res.statusCode >= 500 || body === undefined)
+      return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);
     if (res.statusCode >= 400) return problemResult(id, body as ProblemLike);
     return success(id, tool, body);
   }
 
   /** Read routes run in-process through the same checks (see ToolInvoker); no second HTTP pipeline. */
-  private async callInProcess(id: Id, tool: McpTool, req: FastifyRequest, reply: FastifyReply, args: Record<string, unknown>): Promise<JsonRpcResponse | SerializedToolResult> {
+  private async callInProcess(
+    id: Id,
+    tool: McpTool,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    args: Record<string, unknown>,
+  ): Promise<JsonRpcResponse | SerializedToolResult> {
     const query = queryFromArguments(args);
     if (typeof query === 'string') return toolError(id, query);
     try {
@@ -222,7 +306,8 @@ function queryFromArguments(args: Record<string, unknown>): Record<string, strin
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(args)) {
     if (v === undefined || v === null) continue;
-    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return `${k}: must be a string, number or boolean`;
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+      return `${k}: must be a string, number or boolean`;
     query[k] = String(v);
   }
   return query;
@@ -236,7 +321,14 @@ interface ProblemLike {
 
 function problemResult(id: Id, p: ProblemLike): JsonRpcResponse {
   const fields = p.errors?.map((e) => `${e.field}: ${e.message}`).join('; ');
-  return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `${p.code ?? 'error'}: ${fields || p.detail || 'request refused'}` }], isError: true } };
+  return {
+    jsonrpc: '2.0',
+    id,
+    result: {
+      content: [{ type: 'text', text: `${p.code ?? 'error'}: ${fields || p.detail || 'request refused'}` }],
+      isError: true,
+    },
+  };
 }
 
 function success(id: Id, tool: McpTool, body: unknown): SerializedToolResult {
@@ -244,7 +336,11 @@ function success(id: Id, tool: McpTool, body: unknown): SerializedToolResult {
 }
 
 function toolError(id: Id, message: string): JsonRpcResponse {
-  return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `invalid_parameter: ${message}` }], isError: true } };
+  return {
+    jsonrpc: '2.0',
+    id,
+    result: { content: [{ type: 'text', text: `invalid_parameter: ${message}` }], isError: true },
+  };
 }
 
 type Answer = JsonRpcResponse | SerializedToolResult;

@@ -24,7 +24,13 @@ export class ToolInvoker {
 
   static canRunInProcess(tool: McpTool): boolean {
     const { route } = tool;
-    return tool.method === 'GET' && route.auth === 'required' && route.output !== undefined && route.handler.length === 2 && route.paramTypes.length === 2;
+    return (
+      tool.method === 'GET' &&
+      route.auth === 'required' &&
+      route.output !== undefined &&
+      route.handler.length === 2 &&
+      route.paramTypes.length === 2
+    );
   }
 
   /** The redacted answer the route gives for `query` as its query string. */
@@ -34,9 +40,10 @@ export class ToolInvoker {
     assertScopes(req, tool.scopes);
     if (route.policy) await enforceRateLimit(this.limits, route.policy, req, reply);
     const queryType = route.paramTypes[1];
-    const params = queryType === Object
-      ? this.noQuery.transform({ ...query })
-      : await this.validation.transform({ ...query }, { type: 'query', metatype: queryType, data: undefined });
+    const params =
+      queryType === Object
+        ? this.noQuery.transform({ ...query })
+        : await this.validation.transform({ ...query }, { type: 'query', metatype: queryType, data: undefined });
     const result = await route.handler.call(route.instance, req.principal, params);
     return redact(result, route.output.dto, route.output.isArray);
   }

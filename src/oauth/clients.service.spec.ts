@@ -7,7 +7,13 @@ describe('OAuth client registration rules', () => {
   const guarded = new ClientsService(repo, { oauthClientMetadataAllowPrivate: false } as AppConfig);
 
   it('never fetches a client metadata document from a private, loopback or link-local address (the webhook target guard)', async () => {
-    for (const url of ['https://127.0.0.1/client.json', 'https://10.0.0.8/c.json', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/c.json', 'https://localhost/c.json']) {
+    for (const url of [
+      'https://127.0.0.1/client.json',
+      'https://10.0.0.8/c.json',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/c.json',
+      'https://localhost/c.json',
+    ]) {
       await expect(guarded.resolve(url)).rejects.toThrow(/invalid_client: .*(private|loopback|link-local)/);
     }
   });

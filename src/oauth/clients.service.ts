@@ -35,10 +35,19 @@ export function redirectUriProblem(value: unknown): string | null {
   }
   if (url.hash) return 'must not contain a fragment';
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:') return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) ? null : 'http is allowed for loopback hosts only';
-  if (['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:'].includes(url.protocol)) return `the scheme ${url.protocol} is not allowed`;
-  return /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol) ? null : 'a private-use scheme must be a reverse domain name (e.g. com.example.app:)';
+  if (url.protocol === 'http:')
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+      ? null
+      : 'http is allowed for loopback hosts only';
+  if (['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:'].includes(url.protocol))
+    return `the scheme ${url.protocol} is not allowed`;
+  return /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol)
+    ? null
+    : 'a private-use scheme must be a reverse domain name (e.g. com.example.app:)';
 }
+
+// eslint-disable-next-line no-control-regex -- stripping control characters from a client name is the point of this pattern
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
 /**
  * Client registration both ways: RFC 7591 dynamic registration (a generated client_id, a hashed
@@ -57,27 +66,63 @@ export class ClientsService {
     const meta = validateMetadata(body, 'invalid_client_metadata');
     const clientId = `fgc_${newSecret('').slice(0, 32)}`;
     const secret = meta.method === 'none' ? null : newSecret(CLIENT_SECRET_PREFIX);
-    await this.repo.insertClient({ client_id: clientId, kind: 'registered', client_name: meta.name, redirect_uris: meta.redirectUris,
-      token_endpoint_auth_method: meta.method, client_secret_hash: secret ? hashSecret(secret) : null, client_uri: meta.clientUri }, false);
+    await this.repo.insertClient(
+      {
+        client_id: clientId,
+        kind: 'registered',
+        client_name: meta.name,
+        redirect_uris: meta.redirectUris,
+        token_endpoint_auth_method: meta.method,
+        client_secret_hash: secret ? hashSecret(secret) : null,
+        client_uri: meta.clientUri,
+      },
+      false,
+    );
     return {
-      client_id: clientId, client_id_issued_at: Math.floor(Date.now() / 1000),
+      client_id: clientId,
+      client_id_issued_at: Math.floor(Date.now() / 1000),
       ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
-      client_name: meta.name, redirect_uris: meta.redirectUris, token_endpoint_auth_method: meta.method,
-      grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...(meta.clientUri ? { client_uri: meta.clientUri } : {}),
+      client_name: meta.name,
+      redirect_uris: meta.redirectUris,
+      token_endpoint_auth_method: meta.method,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...(meta.clientUri ? { client_uri: meta.clientUri } : {}),
     };
   }
 
   /** The client behind a client_id: registered, or (an https URL) its metadata document, fetched when stale. */
   async resolve(clientId: string): Promise<ClientRow | null> {
     const stored = await this.repo.client(clientId);
-    if (!isMetadataDocumentId(clientId, this.config.oauthClientMetadataAllowPrivate)) return stored?.kind === 'registered' ? stored : null;
-    if (stored?.kind === 'metadata_document' && stored.fetched_at && Date.now() - stored.fetched_at.getTime() < DOCUMENT_MAX_AGE_MS) return stored;
+    if (!isMetadataDocumentId(clientId, this.config.oauthClientMetadataAllowPrivate))
+      return stored?.kind === 'registered' ? stored : null;
+    if (
+      stored?.kind === 'metadata_document' &&
+      stored.fetched_at &&
+      Date.now() - stored.fetched_at.getTime() < DOCUMENT_MAX_AGE_MS
+    )
+      return stored;
     const doc = await fetchDocument(clientId, this.config.oauthClientMetadataAllowPrivate);
-    if (doc.client_id !== clientId) throw new OAuthError('invalid_client', 'the client metadata document\'s client_id must equal its URL');
+    if (doc.client_id !== clientId)
+      throw new OAuthError('invalid_client', "the client metadata document's client_id must equal its URL");
     const meta = validateMetadata(doc, 'invalid_client');
-    if (meta.method !== 'none') throw new OAuthError('invalid_client', 'a client identified by a metadata document must use token_endpoint_auth_method "none"');
-    await this.repo.insertClient({ client_id: clientId, kind: 'metadata_document', client_name: meta.name, redirect_uris: meta.redirectUris,
-      token_endpoint_auth_method: 'none', client_secret_hash: null, client_uri: meta.clientUri }, true);
+    if (meta.method !== 'none')
+      throw new OAuthError(
+        'invalid_client',
+        'a client identified by a metadata document must use token_endpoint_auth_method "none"',
+      );
+    await this.repo.insertClient(
+      {
+        client_id: clientId,
+        kind: 'metadata_document',
+        client_name: meta.name,
+        redirect_uris: meta.redirectUris,
+        token_endpoint_auth_method: 'none',
+        client_secret_hash: null,
+        client_uri: meta.clientUri,
+      },
+      true,
+    );
     return this.repo.client(clientId);
   }
 }
@@ -85,7 +130,12 @@ export class ClientsService {
 export function isMetadataDocumentId(clientId: string, allowHttp: boolean): boolean {
   try {
     const url = new URL(clientId);
-    return (url.protocol === 'https:' || (allowHttp && url.protocol === 'http:')) && url.pathname !== '/' && !url.hash && !url.username;
+    return (
+      (url.protocol === 'https:' || (allowHttp && url.protocol === 'http:')) &&
+      url.pathname !== '/' &&
+      !url.hash &&
+      !url.username
+    );
   } catch {
     return false;
   }
@@ -93,29 +143,39 @@ export function isMetadataDocumentId(clientId: string, allowHttp: boolean): bool
 
 function validateMetadata(body: ClientMetadata, error: 'invalid_client_metadata' | 'invalid_client') {
   const uris = body.redirect_uris;
-  if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10) throw new OAuthError('invalid_redirect_uri', 'redirect_uris: 1 to 10 URLs are required');
+  if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10)
+    throw new OAuthError('invalid_redirect_uri', 'redirect_uris: 1 to 10 URLs are required');
   for (const u of uris) {
     const problem = redirectUriProblem(u);
     if (problem) throw new OAuthError('invalid_redirect_uri', `redirect_uris: ${String(u).slice(0, 100)} ${problem}`);
   }
   const method = body.token_endpoint_auth_method ?? 'client_secret_basic';
-  if (!AUTH_METHODS.includes(method as ClientAuthMethod)) throw new OAuthError(error, `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`);
+  if (!AUTH_METHODS.includes(method as ClientAuthMethod))
+    throw new OAuthError(error, `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`);
   const grants = body.grant_types ?? ['authorization_code'];
   if (!Array.isArray(grants) || grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
     throw new OAuthError(error, 'grant_types: only authorization_code and refresh_token are supported');
   }
   const responses = body.response_types ?? ['code'];
-  if (!Array.isArray(responses) || responses.some((r) => r !== 'code')) throw new OAuthError(error, 'response_types: only code is supported');
-  // eslint-disable-next-line no-control-regex -- stripping control characters from the client name is the point of this pattern
-  const name = typeof body.client_name === 'string' ? body.client_name.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200) : '';
-  const clientUri = typeof body.client_uri === 'string' && /^https:\/\//.test(body.client_uri) ? body.client_uri.slice(0, 2000) : null;
-  return { redirectUris: uris as string[], method: method as ClientAuthMethod, name: name || new URL(uris[0] as string).host || 'Unnamed client', clientUri };
+  if (!Array.isArray(responses) || responses.some((r) => r !== 'code'))
+    throw new OAuthError(error, 'response_types: only code is supported');
+  const name =
+    typeof body.client_name === 'string' ? body.client_name.replace(CONTROL_CHARACTERS, '').trim().slice(0, 200) : '';
+  const clientUri =
+    typeof body.client_uri === 'string' && /^https:\/\//.test(body.client_uri) ? body.client_uri.slice(0, 2000) : null;
+  return {
+    redirectUris: uris as string[],
+    method: method as ClientAuthMethod,
+    name: name || new URL(uris[0] as string).host || 'Unnamed client',
+    clientUri,
+  };
 }
 
 /** GET the document: guarded address, no redirects, bounded size and time; JSON object or an OAuthError. */
 function fetchDocument(target: string, allowPrivate: boolean): Promise<ClientMetadata> {
   return new Promise((resolve, reject) => {
-    const fail = (why: string) => reject(new OAuthError('invalid_client', `the client metadata document could not be used: ${why}`));
+    const fail = (why: string) =>
+      reject(new OAuthError('invalid_client', `the client metadata document could not be used: ${why}`));
     let url: URL;
     try {
       url = new URL(target);
@@ -124,32 +184,39 @@ function fetchDocument(target: string, allowPrivate: boolean): Promise<ClientMet
       return fail((err as Error).message);
     }
     const lib = url.protocol === 'https:' ? https : http;
-    const req = lib.get(url, { lookup: guardedLookup(allowPrivate), headers: { accept: 'application/json' }, timeout: DOCUMENT_TIMEOUT_MS }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        return fail(`the URL answered ${res.statusCode} (redirects are not followed)`);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > DOCUMENT_MAX_BYTES) {
-          req.destroy();
-          return fail(`larger than ${DOCUMENT_MAX_BYTES} bytes`);
+    const req = lib.get(
+      url,
+      { lookup: guardedLookup(allowPrivate), headers: { accept: 'application/json' }, timeout: DOCUMENT_TIMEOUT_MS },
+      (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          return fail(`the URL answered ${res.statusCode} (redirects are not followed)`);
         }
-        chunks.push(c);
-      });
-      res.on('end', () => {
-        try {
-          const doc = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return fail('not a JSON object');
-          resolve(doc as ClientMetadata);
-        } catch {
-          fail('not JSON');
-        }
-      });
-    });
-    const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${DOCUMENT_TIMEOUT_MS} ms`)), DOCUMENT_TIMEOUT_MS);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > DOCUMENT_MAX_BYTES) {
+            req.destroy();
+            return fail(`larger than ${DOCUMENT_MAX_BYTES} bytes`);
+          }
+          chunks.push(c);
+        });
+        res.on('end', () => {
+          try {
+            const doc = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return fail('not a JSON object');
+            resolve(doc as ClientMetadata);
+          } catch {
+            fail('not JSON');
+          }
+        });
+      },
+    );
+    const deadline = setTimeout(
+      () => req.destroy(new Error(`no answer within ${DOCUMENT_TIMEOUT_MS} ms`)),
+      DOCUMENT_TIMEOUT_MS,
+    );
     req.on('close', () => clearTimeout(deadline));
     req.on('error', (err) => fail(err.message));
   });

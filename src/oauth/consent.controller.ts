@@ -5,7 +5,13 @@ import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { ConsentService } from './consent.service';
-import { ApproveConsentDto, ConnectedAppsDto, ConsentOkDto, ConsentRedirectDto, ConsentViewDto } from './dto/consent.dto';
+import {
+  ApproveConsentDto,
+  ConnectedAppsDto,
+  ConsentOkDto,
+  ConsentRedirectDto,
+  ConsentViewDto,
+} from './dto/consent.dto';
 
 /** The console's side of OAuth: the consent page and the person's connected apps. Console session only. */
 @ApiTags('console')
@@ -17,7 +23,10 @@ export class ConsentController {
   constructor(private readonly consent: ConsentService) {}
 
   @Get('requests/:id')
-  @ApiOperation({ summary: 'A pending authorization request of an MCP client: the client, the redirect host and the funds and scopes the person may grant' })
+  @ApiOperation({
+    summary:
+      'A pending authorization request of an MCP client: the client, the redirect host and the funds and scopes the person may grant',
+  })
   @Returns(ConsentViewDto)
   view(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ConsentViewDto> {
     return this.consent.view(p, id);
@@ -25,9 +34,16 @@ export class ConsentController {
 
   @Post('requests/:id/approve')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Connect the app: a grant on one fund with the chosen scopes (within the role; never proposals:review or keys:manage); answers the redirect carrying the code' })
+  @ApiOperation({
+    summary:
+      'Connect the app: a grant on one fund with the chosen scopes (within the role; never proposals:review or keys:manage); answers the redirect carrying the code',
+  })
   @Returns(ConsentRedirectDto)
-  async approve(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: ApproveConsentDto): Promise<ConsentRedirectDto> {
+  async approve(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Body() body: ApproveConsentDto,
+  ): Promise<ConsentRedirectDto> {
     return { redirectTo: await this.consent.approve(p, id, body) };
   }
 
@@ -40,15 +56,21 @@ export class ConsentController {
   }
 
   @Get('apps')
-  @ApiOperation({ summary: 'The person\'s connected apps (OAuth grants): client, fund, scopes, last use' })
+  @ApiOperation({ summary: "The person's connected apps (OAuth grants): client, fund, scopes, last use" })
   @Returns(ConnectedAppsDto)
   async apps(@CurrentPrincipal() p: Principal): Promise<ConnectedAppsDto> {
     const rows = await this.consent.apps(p);
     return {
       items: rows.map((g) => ({
-        id: g.id, clientId: g.client_id, clientName: g.client_name, clientKind: g.client_kind,
-        redirectHost: new URL(g.redirect_uris[0]).host, fund: { slug: g.fund_slug, name: g.fund_name }, scopes: g.scopes,
-        createdAt: g.created_at.toISOString(), lastUsedAt: g.last_used_at?.toISOString() ?? null,
+        id: g.id,
+        clientId: g.client_id,
+        clientName: g.client_name,
+        clientKind: g.client_kind,
+        redirectHost: new URL(g.redirect_uris[0]).host,
+        fund: { slug: g.fund_slug, name: g.fund_name },
+        scopes: g.scopes,
+        createdAt: g.created_at.toISOString(),
+        lastUsedAt: g.last_used_at?.toISOString() ?? null,
       })),
     };
   }

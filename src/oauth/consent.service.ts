@@ -40,10 +40,20 @@ export class ConsentService {
     const memberships = await this.users.memberships(person.userId!);
     return {
       requestId: a.id,
-      client: { id: client.client_id, name: client.client_name, kind: client.kind, redirectHost: hostOf(a.redirect_uri), clientUri: client.client_uri },
+      client: {
+        id: client.client_id,
+        name: client.client_name,
+        kind: client.kind,
+        redirectHost: hostOf(a.redirect_uri),
+        clientUri: client.client_uri,
+      },
       requestedScopes: a.scope,
-      funds: memberships.map((m) => ({ slug: m.fund_slug, name: m.fund_name, role: m.role,
-        grantableScopes: ROLE_SCOPES[m.role].filter((s) => (GRANTABLE_SCOPES as readonly string[]).includes(s)) })),
+      funds: memberships.map((m) => ({
+        slug: m.fund_slug,
+        name: m.fund_name,
+        role: m.role,
+        grantableScopes: ROLE_SCOPES[m.role].filter((s) => (GRANTABLE_SCOPES as readonly string[]).includes(s)),
+      })),
       totpRequired: await this.needsTotp(person),
       expiresAt: a.expires_at.toISOString(),
     };
@@ -54,20 +64,38 @@ export class ConsentService {
     const scopes = [...new Set(choice.scopes)];
     const forbidden = scopes.filter((s) => !(GRANTABLE_SCOPES as readonly string[]).includes(s));
     if (forbidden.length > 0) {
-      throw new ProblemError('insufficient_scope', `an app can never hold ${forbidden.join(', ')}`, [{ field: 'scopes', message: `not grantable to an app: ${forbidden.join(', ')}` }]);
+      throw new ProblemError('insufficient_scope', `an app can never hold ${forbidden.join(', ')}`, [
+        { field: 'scopes', message: `not grantable to an app: ${forbidden.join(', ')}` },
+      ]);
     }
-    if (await this.needsTotp(person)) throw new ProblemError('totp_required', 'enter a code from your authenticator app before connecting an app');
+    if (await this.needsTotp(person))
+      throw new ProblemError('totp_required', 'enter a code from your authenticator app before connecting an app');
     const minter = await this.keys.minterForPerson({ accountName: person.accountName }, choice.fund);
     if (!minter.fund || minter.scopes.length === 0) {
-      throw new ProblemError('forbidden', `you are not a member of fund "${choice.fund}"`, [{ field: 'fund', message: 'not one of your funds' }]);
+      throw new ProblemError('forbidden', `you are not a member of fund "${choice.fund}"`, [
+        { field: 'fund', message: 'not one of your funds' },
+      ]);
     }
     const code = newSecret(CODE_PREFIX);
     const redirect = await this.repo.transaction(async (m) => {
       const a = pending(UUID.test(requestId) ? await this.repo.with(m).authorization(requestId, true) : null);
       const client = (await this.repo.client(a.client_id))!;
-      const key = await this.keys.mint(minter, { name: `${client.client_name} (OAuth app)`.slice(0, 200), scopes, plan: minter.plan, expiresAt: null }, m);
-      const grantId = await this.repo.with(m).insertGrant({ clientId: client.client_id, userId: person.userId!, fundId: minter.fund!.id, keyId: key.id, scopes, resource: a.resource });
-      await this.repo.with(m).decide(a.id, { userId: person.userId!, grantId, codeHash: hashSecret(code), codeTtlSeconds: CODE_SECONDS });
+      const key = await this.keys.mint(
+        minter,
+        { name: `${client.client_name} (OAuth app)`.slice(0, 200), scopes, plan: minter.plan, expiresAt: null },
+        m,
+      );
+      const grantId = await this.repo.with(m).insertGrant({
+        clientId: client.client_id,
+        userId: person.userId!,
+        fundId: minter.fund!.id,
+        keyId: key.id,
+        scopes,
+        resource: a.resource,
+      });
+      await this.repo
+        .with(m)
+        .decide(a.id, { userId: person.userId!, grantId, codeHash: hashSecret(code), codeTtlSeconds: CODE_SECONDS });
       return this.oauth.redirect(a.redirect_uri, { code, state: a.state });
     });
     return redirect;
@@ -76,8 +104,14 @@ export class ConsentService {
   async deny(person: Principal, requestId: string): Promise<string> {
     return this.repo.transaction(async (m) => {
       const a = pending(UUID.test(requestId) ? await this.repo.with(m).authorization(requestId, true) : null);
-      await this.repo.with(m).decide(a.id, { userId: person.userId!, grantId: null, codeHash: null, codeTtlSeconds: 0 });
-      return this.oauth.redirect(a.redirect_uri, { error: 'access_denied', error_description: 'the person declined', state: a.state });
+      await this.repo
+        .with(m)
+        .decide(a.id, { userId: person.userId!, grantId: null, codeHash: null, codeTtlSeconds: 0 });
+      return this.oauth.redirect(a.redirect_uri, {
+        error: 'access_denied',
+        error_description: 'the person declined',
+        state: a.state,
+      });
     });
   }
 
@@ -106,7 +140,8 @@ export class ConsentService {
 function pending(a: AuthorizationRow | null): AuthorizationRow {
   if (!a) throw new ProblemError('not_found', 'this authorization request does not exist; start again from the app');
   if (a.decided_at) throw new ProblemError('invalid_state', 'this authorization request was already answered');
-  if (a.expires_at.getTime() <= Date.now()) throw new ProblemError('gone', 'this authorization request has expired; start again from the app');
+  if (a.expires_at.getTime() <= Date.now())
+    throw new ProblemError('gone', 'this authorization request has expired; start again from the app');
   return a;
 }
 

@@ -77,7 +77,11 @@ export class OAuthTokenAuth {
     if (!key || key.revoked_at) return { ok: false, reason: 'revoked' };
     if (key.user_status !== 'active') return { ok: false, reason: 'disabled' };
     this.oauth.touchGrant(token.grant_id).catch(() => undefined);
-    const principal: Principal = { ...toPrincipal(key), via: 'oauth', oauthClient: { id: token.client_id, name: token.client_name } };
+    const principal: Principal = {
+      ...toPrincipal(key),
+      via: 'oauth',
+      oauthClient: { id: token.client_id, name: token.client_name },
+    };
     return { ok: true, principal: Object.freeze(principal) };
   }
 }

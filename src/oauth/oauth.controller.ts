@@ -77,7 +77,11 @@ export class OAuthController {
   @ApiExcludeEndpoint()
   async authorize(@Query() query: Params, @Res() reply: FastifyReply): Promise<void> {
     try {
-      reply.status(302).header('location', await this.oauth.authorize(query)).header('cache-control', 'no-store').send();
+      reply
+        .status(302)
+        .header('location', await this.oauth.authorize(query))
+        .header('cache-control', 'no-store')
+        .send();
     } catch (err) {
       oauthError(reply, err);
     }
@@ -85,7 +89,11 @@ export class OAuthController {
 
   @Post('oauth/token')
   @ApiExcludeEndpoint()
-  async token(@Body() body: Params, @Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+  async token(
+    @Body() body: Params,
+    @Headers('authorization') authorization: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     try {
       json(reply, 200, await this.oauth.token(body ?? {}, authorization));
     } catch (err) {
@@ -95,7 +103,11 @@ export class OAuthController {
 
   @Post('oauth/revoke')
   @ApiExcludeEndpoint()
-  async revoke(@Body() body: Params, @Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+  async revoke(
+    @Body() body: Params,
+    @Headers('authorization') authorization: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     try {
       await this.oauth.revoke(body ?? {}, authorization);
       reply.status(200).header('cache-control', 'no-store').send();
@@ -116,7 +128,11 @@ export class OAuthController {
 }
 
 function json(reply: FastifyReply, status: number, body: unknown): void {
-  reply.status(status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(JSON.stringify(body));
+  reply
+    .status(status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(JSON.stringify(body));
 }
 
 function oauthError(reply: FastifyReply, err: unknown): void {

@@ -95,11 +95,28 @@ export class OAuthRepository extends SqlRepository {
        ON CONFLICT (client_id) DO UPDATE SET client_name = EXCLUDED.client_name, redirect_uris = EXCLUDED.redirect_uris,
          token_endpoint_auth_method = EXCLUDED.token_endpoint_auth_method, client_uri = EXCLUDED.client_uri, fetched_at = EXCLUDED.fetched_at
        WHERE oauth_clients.kind = 'metadata_document'`,
-      [c.client_id, c.kind, c.client_name, c.redirect_uris, c.token_endpoint_auth_method, c.client_secret_hash, c.client_uri, fetched],
+      [
+        c.client_id,
+        c.kind,
+        c.client_name,
+        c.redirect_uris,
+        c.token_endpoint_auth_method,
+        c.client_secret_hash,
+        c.client_uri,
+        fetched,
+      ],
     );
   }
 
-  async insertAuthorization(a: { clientId: string; redirectUri: string; codeChallenge: string; state: string | null; scope: string[]; resource: string; ttlSeconds: number }): Promise<string> {
+  async insertAuthorization(a: {
+    clientId: string;
+    redirectUri: string;
+    codeChallenge: string;
+    state: string | null;
+    scope: string[];
+    resource: string;
+    ttlSeconds: number;
+  }): Promise<string> {
     const rows = await this.q.query(
       `INSERT INTO oauth_authorizations (client_id, redirect_uri, code_challenge, state, scope, resource, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7)) RETURNING id`,
@@ -119,7 +136,10 @@ export class OAuthRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
-  async decide(id: string, d: { userId: string; grantId: string | null; codeHash: Buffer | null; codeTtlSeconds: number }): Promise<void> {
+  async decide(
+    id: string,
+    d: { userId: string; grantId: string | null; codeHash: Buffer | null; codeTtlSeconds: number },
+  ): Promise<void> {
     await this.q.query(
       `UPDATE oauth_authorizations SET decided_at = now(), user_id = $2, grant_id = $3, code_hash = $4,
               code_expires_at = CASE WHEN $4::bytea IS NULL THEN NULL ELSE now() + make_interval(secs => $5) END
@@ -142,7 +162,14 @@ export class OAuthRepository extends SqlRepository {
     await this.q.query('UPDATE oauth_authorizations SET code_used_at = now() WHERE id = $1', [id]);
   }
 
-  async insertGrant(g: { clientId: string; userId: string; fundId: string; keyId: string; scopes: readonly Scope[]; resource: string }): Promise<string> {
+  async insertGrant(g: {
+    clientId: string;
+    userId: string;
+    fundId: string;
+    keyId: string;
+    scopes: readonly Scope[];
+    resource: string;
+  }): Promise<string> {
     const rows = await this.q.query(
       `INSERT INTO oauth_grants (client_id, user_id, fund_id, key_id, scopes, resource) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
       [g.clientId, g.userId, g.fundId, g.keyId, g.scopes, g.resource],
@@ -155,7 +182,13 @@ export class OAuthRepository extends SqlRepository {
     return grant.scopes as Scope[];
   }
 
-  async insertToken(t: { hash: Buffer; kind: 'access' | 'refresh'; grantId: string; familyId: string; ttlSeconds: number }): Promise<void> {
+  async insertToken(t: {
+    hash: Buffer;
+    kind: 'access' | 'refresh';
+    grantId: string;
+    familyId: string;
+    ttlSeconds: number;
+  }): Promise<void> {
     await this.q.query(
       `INSERT INTO oauth_tokens (token_hash, kind, grant_id, family_id, expires_at) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
       [t.hash, t.kind, t.grantId, t.familyId, t.ttlSeconds],
@@ -163,7 +196,10 @@ export class OAuthRepository extends SqlRepository {
   }
 
   async token(hash: Buffer, lock = false): Promise<TokenRow | null> {
-    const rows: TokenRow[] = await this.q.query(`${TOKEN_SELECT} WHERE t.token_hash = $1 ${lock ? 'FOR UPDATE OF t' : ''}`, [hash]);
+    const rows: TokenRow[] = await this.q.query(
+      `${TOKEN_SELECT} WHERE t.token_hash = $1 ${lock ? 'FOR UPDATE OF t' : ''}`,
+      [hash],
+    );
     return rows[0] ?? null;
   }
 
@@ -172,12 +208,16 @@ export class OAuthRepository extends SqlRepository {
   }
 
   async revokeToken(hash: Buffer): Promise<void> {
-    await this.q.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE token_hash = $1', [hash]);
+    await this.q.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE token_hash = $1', [
+      hash,
+    ]);
   }
 
   /** Reuse detected (a rotated refresh token, a code used twice): every token of the family ends. */
   async revokeFamily(familyId: string): Promise<void> {
-    await this.q.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE family_id = $1', [familyId]);
+    await this.q.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE family_id = $1', [
+      familyId,
+    ]);
   }
 
   async revokeFamilyOfAuthorization(authorizationId: string): Promise<void> {

@@ -5,7 +5,15 @@ import { isScope } from '../common/auth/scopes';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { ClientsService } from './clients.service';
 import { OAuthError } from './oauth-error';
-import { ACCESS_PREFIX, hashSecret, isWellFormedSecret, mcpResource, newSecret, REFRESH_PREFIX, CODE_PREFIX } from './oauth-tokens';
+import {
+  ACCESS_PREFIX,
+  hashSecret,
+  isWellFormedSecret,
+  mcpResource,
+  newSecret,
+  REFRESH_PREFIX,
+  CODE_PREFIX,
+} from './oauth-tokens';
 import { ClientRow, OAuthRepository } from './oauth.repository';
 
 export const ACCESS_TOKEN_SECONDS = 3600;
@@ -59,18 +67,30 @@ export class OAuthService {
       throw new OAuthError('invalid_request', 'redirect_uri must exactly match one the client registered');
     }
     const state = str(q, 'state') ?? null;
-    const back = (error: string, description: string) => this.redirect(redirectUri, { error, error_description: description, state });
+    const back = (error: string, description: string) =>
+      this.redirect(redirectUri, { error, error_description: description, state });
     if (state !== null && state.length > 1000) return back('invalid_request', 'state is longer than 1000 characters');
     if (str(q, 'response_type') !== 'code') return back('unsupported_response_type', 'response_type must be code');
     const challenge = str(q, 'code_challenge');
-    if (!challenge) return back('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256');
-    if (str(q, 'code_challenge_method') !== 'S256') return back('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
-    if (!PKCE_CHALLENGE.test(challenge)) return back('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
+    if (!challenge)
+      return back('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256');
+    if (str(q, 'code_challenge_method') !== 'S256')
+      return back('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
+    if (!PKCE_CHALLENGE.test(challenge))
+      return back('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
     const resource = str(q, 'resource') ?? mcpResource(this.config);
-    if (resource !== mcpResource(this.config)) return back('invalid_target', `this server issues tokens only for ${mcpResource(this.config)}`);
+    if (resource !== mcpResource(this.config))
+      return back('invalid_target', `this server issues tokens only for ${mcpResource(this.config)}`);
     const scope = (str(q, 'scope') ?? '').split(' ').filter(isScope);
-    const id = await this.repo.insertAuthorization({ clientId: client.client_id, redirectUri, codeChallenge: challenge, state, scope, resource,
-      ttlSeconds: AUTHORIZATION_REQUEST_SECONDS });
+    const id = await this.repo.insertAuthorization({
+      clientId: client.client_id,
+      redirectUri,
+      codeChallenge: challenge,
+      state,
+      scope,
+      resource,
+      ttlSeconds: AUTHORIZATION_REQUEST_SECONDS,
+    });
     return `${this.config.publicBaseUrl}/console/oauth/consent?request=${id}`;
   }
 
@@ -95,16 +115,19 @@ export class OAuthService {
     const code = str(body, 'code');
     const verifier = str(body, 'code_verifier');
     if (!code || !isWellFormedSecret(code, CODE_PREFIX)) throw new OAuthError('invalid_grant', 'the code is not valid');
-    if (!verifier || !PKCE_VERIFIER.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier is required (43 to 128 characters)');
+    if (!verifier || !PKCE_VERIFIER.test(verifier))
+      throw new OAuthError('invalid_grant', 'code_verifier is required (43 to 128 characters)');
     const outcome = await this.repo.transaction(async (m) => {
       const a = await this.repo.with(m).authorizationByCode(hashSecret(code));
       if (!a || a.client_id !== client.client_id) return { error: 'the code is not valid' };
       // A code used twice: someone else has it; the tokens it gave are revoked (RFC 6749 §4.1.2).
       if (a.code_used_at) return { error: 'the code was already used; the tokens it gave are revoked', reused: a.id };
       if (!a.code_expires_at || a.code_expires_at.getTime() <= Date.now()) return { error: 'the code has expired' };
-      if (str(body, 'redirect_uri') !== a.redirect_uri) return { error: 'redirect_uri does not match the authorization request' };
+      if (str(body, 'redirect_uri') !== a.redirect_uri)
+        return { error: 'redirect_uri does not match the authorization request' };
       const resource = str(body, 'resource');
-      if (resource !== undefined && resource !== a.resource) return { error: 'resource does not match the authorization request', code: 'invalid_target' };
+      if (resource !== undefined && resource !== a.resource)
+        return { error: 'resource does not match the authorization request', code: 'invalid_target' };
       if (!samePkce(verifier, a.code_challenge)) return { error: 'code_verifier does not match the code_challenge' };
       await this.repo.with(m).markCodeUsed(a.id);
       return { tokens: await this.issue(m, a.grant_id!, a.id) };
@@ -117,15 +140,22 @@ export class OAuthService {
   /** Rotation: each refresh token works once; presenting a used one again revokes its whole family. */
   private async refresh(client: ClientRow, body: Params): Promise<TokenResponse> {
     const raw = str(body, 'refresh_token');
-    if (!raw || !isWellFormedSecret(raw, REFRESH_PREFIX)) throw new OAuthError('invalid_grant', 'the refresh token is not valid');
+    if (!raw || !isWellFormedSecret(raw, REFRESH_PREFIX))
+      throw new OAuthError('invalid_grant', 'the refresh token is not valid');
     const outcome = await this.repo.transaction(async (m) => {
       const t = await this.repo.with(m).token(hashSecret(raw), true);
-      if (!t || t.kind !== 'refresh' || t.client_id !== client.client_id) return { error: 'the refresh token is not valid' };
-      if (t.used_at) return { error: 'the refresh token was already used; every token of this sign-in is revoked', reused: t.family_id };
+      if (!t || t.kind !== 'refresh' || t.client_id !== client.client_id)
+        return { error: 'the refresh token is not valid' };
+      if (t.used_at)
+        return {
+          error: 'the refresh token was already used; every token of this sign-in is revoked',
+          reused: t.family_id,
+        };
       if (t.revoked_at || t.grant_revoked_at) return { error: 'the refresh token has been revoked' };
       if (t.expires_at.getTime() <= Date.now()) return { error: 'the refresh token has expired' };
       const resource = str(body, 'resource');
-      if (resource !== undefined && resource !== t.resource) return { error: 'resource does not match the grant', code: 'invalid_target' };
+      if (resource !== undefined && resource !== t.resource)
+        return { error: 'resource does not match the grant', code: 'invalid_target' };
       await this.repo.with(m).markTokenUsed(t.token_hash);
       return { tokens: await this.issue(m, t.grant_id, t.family_id) };
     });
@@ -137,10 +167,24 @@ export class OAuthService {
   private async issue(m: EntityManager, grantId: string, familyId: string): Promise<TokenResponse> {
     const access = newSecret(ACCESS_PREFIX);
     const refresh = newSecret(REFRESH_PREFIX);
-    await this.repo.with(m).insertToken({ hash: hashSecret(access), kind: 'access', grantId, familyId, ttlSeconds: ACCESS_TOKEN_SECONDS });
-    await this.repo.with(m).insertToken({ hash: hashSecret(refresh), kind: 'refresh', grantId, familyId, ttlSeconds: REFRESH_TOKEN_SECONDS });
+    await this.repo
+      .with(m)
+      .insertToken({ hash: hashSecret(access), kind: 'access', grantId, familyId, ttlSeconds: ACCESS_TOKEN_SECONDS });
+    await this.repo.with(m).insertToken({
+      hash: hashSecret(refresh),
+      kind: 'refresh',
+      grantId,
+      familyId,
+      ttlSeconds: REFRESH_TOKEN_SECONDS,
+    });
     const scopes = await this.repo.with(m).grantScopes(grantId);
-    return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refresh, scope: scopes.join(' ') };
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      refresh_token: refresh,
+      scope: scopes.join(' '),
+    };
   }
 
   /** POST /oauth/revoke (RFC 7009): always 200 for a well-authenticated client; a refresh token ends its family. */
@@ -170,12 +214,14 @@ export class OAuthService {
     const client = clientId ? await this.repo.client(clientId) : null;
     if (!client) throw new OAuthError('invalid_client', 'unknown client');
     if (client.token_endpoint_auth_method === 'none') {
-      if (method !== 'none') throw new OAuthError('invalid_client', 'this client is public: it authenticates with PKCE, not a secret');
+      if (method !== 'none')
+        throw new OAuthError('invalid_client', 'this client is public: it authenticates with PKCE, not a secret');
       return client;
     }
     const presented = secret ? hashSecret(secret) : Buffer.alloc(32);
     const stored = client.client_secret_hash ?? Buffer.alloc(32, 1);
-    if (!secret || method === 'none' || !timingSafeEqual(presented, stored)) throw new OAuthError('invalid_client', 'client authentication failed');
+    if (!secret || method === 'none' || !timingSafeEqual(presented, stored))
+      throw new OAuthError('invalid_client', 'client authentication failed');
     return client;
   }
 }

@@ -4,7 +4,13 @@ import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
-import { ApproveProposalDto, ProposalDto, ProposalListDto, ProposalListQueryDto, RejectProposalDto } from './dto/proposal.dto';
+import {
+  ApproveProposalDto,
+  ProposalDto,
+  ProposalListDto,
+  ProposalListQueryDto,
+  RejectProposalDto,
+} from './dto/proposal.dto';
 import { ProposalsService } from './proposals.service';
 
 /** Manager review (scope proposals:review). The deciding account must differ from the proposing one. */
@@ -25,9 +31,16 @@ export class AdminProposalsController {
 
   @Post(':id/approve')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Approve: re-validate, execute in the books, record the decision and emit proposal.approved in one transaction' })
+  @ApiOperation({
+    summary:
+      'Approve: re-validate, execute in the books, record the decision and emit proposal.approved in one transaction',
+  })
   @Returns(ProposalDto)
-  approve(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: ApproveProposalDto): Promise<ProposalDto> {
+  approve(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Body() body: ApproveProposalDto,
+  ): Promise<ProposalDto> {
     return this.proposals.approve(p, id, body?.note ?? null);
   }
 
@@ -35,7 +48,11 @@ export class AdminProposalsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Reject with a reason; emits proposal.rejected' })
   @Returns(ProposalDto)
-  reject(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: RejectProposalDto): Promise<ProposalDto> {
+  reject(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Body() body: RejectProposalDto,
+  ): Promise<ProposalDto> {
     return this.proposals.reject(p, id, body.reason);
   }
 }

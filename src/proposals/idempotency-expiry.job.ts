@@ -20,7 +20,10 @@ export class IdempotencyExpiryJob implements OnApplicationBootstrap, OnApplicati
   private worker: Worker | null = null;
   private connections: Redis[] = [];
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig, private readonly idempotency: IdempotencyService) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;
@@ -31,16 +34,33 @@ export class IdempotencyExpiryJob implements OnApplicationBootstrap, OnApplicati
     for (const c of this.connections) c.on('error', () => undefined);
     this.queue = new Queue(QUEUE, { connection: producer, prefix });
     this.queue.on('error', () => undefined);
-    this.worker = new Worker(QUEUE, async () => ({ deleted: await this.idempotency.purgeExpired() }), { connection: blocking, prefix, concurrency: 1 });
+    this.worker = new Worker(QUEUE, async () => ({ deleted: await this.idempotency.purgeExpired() }), {
+      connection: blocking,
+      prefix,
+      concurrency: 1,
+    });
     this.worker.on('error', (err) => this.logger.warn(`worker error: ${err.message}`));
-    this.queue.upsertJobScheduler('purge-expired', { every: EVERY_MS }, { name: 'purge-expired' })
-      .catch((err: Error) => this.logger.warn(`could not schedule the expiry job (will retry at next start): ${err.message}`));
+    this.queue
+      .upsertJobScheduler('purge-expired', { every: EVERY_MS }, { name: 'purge-expired' })
+      .catch((err: Error) =>
+        this.logger.warn(`could not schedule the expiry job (will retry at next start): ${err.message}`),
+      );
   }
 
   async onApplicationShutdown(): Promise<void> {
     const grace = this.connections.every((c) => c.status === 'ready') ? 3000 : 200;
-    if (this.worker) await closeWithin(grace, () => this.worker!.close(), () => undefined);
-    if (this.queue) await closeWithin(grace, () => this.queue!.close(), () => undefined);
+    if (this.worker)
+      await closeWithin(
+        grace,
+        () => this.worker!.close(),
+        () => undefined,
+      );
+    if (this.queue)
+      await closeWithin(
+        grace,
+        () => this.queue!.close(),
+        () => undefined,
+      );
     for (const c of this.connections) c.disconnect();
   }
 }

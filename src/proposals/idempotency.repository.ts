@@ -12,12 +12,19 @@ export interface IdempotencyRow {
  * runs in the transaction that produced the answer, so it takes that transaction's manager.
  */
 export class IdempotencyRepository extends SqlRepository {
-
   /**
    * Takes the key (a new row, an expired one, or one whose holder has held it `staleSeconds` with the
    * same request); answers whether `token` now holds it.
    */
-  async claim(r: { keyId: string; key: string; route: string; fingerprint: string; token: string; ttlHours: number; staleSeconds: number }): Promise<boolean> {
+  async claim(r: {
+    keyId: string;
+    key: string;
+    route: string;
+    fingerprint: string;
+    token: string;
+    ttlHours: number;
+    staleSeconds: number;
+  }): Promise<boolean> {
     const claimed: { lock_token: string }[] = await this.q.query(
       `INSERT INTO idempotency_keys AS k (key_id, idempotency_key, route, fingerprint, state, lock_token, locked_at, created_at, expires_at)
        VALUES ($1, $2, $3, $4, 'in_progress', $5, now(), now(), now() + make_interval(hours => $6))
@@ -52,7 +59,11 @@ export class IdempotencyRepository extends SqlRepository {
   }
 
   async release(keyId: string, key: string, token: string): Promise<void> {
-    await this.q.query(`DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND lock_token = $3`, [keyId, key, token]);
+    await this.q.query(`DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND lock_token = $3`, [
+      keyId,
+      key,
+      token,
+    ]);
   }
 
   async purgeExpired(): Promise<number> {

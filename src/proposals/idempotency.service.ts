@@ -12,9 +12,7 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
 const STALE_LOCK_SECONDS = 60;
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
-export type IdempotencyClaim =
-  | { fresh: true; token: string }
-  | { fresh: false; status: number; body: unknown };
+export type IdempotencyClaim = { fresh: true; token: string } | { fresh: false; status: number; body: unknown };
 
 interface StoredProblem {
   problem: { code: ProblemCode; detail: string; errors?: FieldError[] };
@@ -24,7 +22,9 @@ interface StoredProblem {
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
@@ -47,35 +47,69 @@ export class IdempotencyService {
 
   parseKey(raw: string | string[] | undefined): string | null {
     if (raw === undefined) return null;
-    if (Array.isArray(raw) || !KEY_FORMAT.test(raw)) throw invalidParameter('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+    if (Array.isArray(raw) || !KEY_FORMAT.test(raw))
+      throw invalidParameter('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
     return raw;
   }
 
   async begin(keyId: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
     for (let round = 0; round < 3; round++) {
       const token = randomUUID();
-      if (await this.rows.claim({ keyId, key, route, fingerprint, token, ttlHours: IDEMPOTENCY_TTL_HOURS, staleSeconds: STALE_LOCK_SECONDS })) {
+      if (
+        await this.rows.claim({
+          keyId,
+          key,
+          route,
+          fingerprint,
+          token,
+          ttlHours: IDEMPOTENCY_TTL_HOURS,
+          staleSeconds: STALE_LOCK_SECONDS,
+        })
+      ) {
         return { fresh: true, token };
       }
       const row = await this.rows.live(keyId, key);
       if (!row) continue; // expired or released between the two statements: claim again
       if (row.fingerprint !== fingerprint) {
-        throw new ProblemError('idempotency_key_reused', 'this Idempotency-Key was already used with a different request; use a new key for a new request',
-          [{ field: 'Idempotency-Key', message: 'already used with a different request' }]);
+        throw new ProblemError(
+          'idempotency_key_reused',
+          'this Idempotency-Key was already used with a different request; use a new key for a new request',
+          [{ field: 'Idempotency-Key', message: 'already used with a different request' }],
+        );
       }
       if (row.state === 'in_progress') {
-        throw new ProblemError('idempotency_in_progress', 'the first request with this Idempotency-Key is still being processed; retry shortly',
-          undefined, { 'Retry-After': '1' });
+        throw new ProblemError(
+          'idempotency_in_progress',
+          'the first request with this Idempotency-Key is still being processed; retry shortly',
+          undefined,
+          { 'Retry-After': '1' },
+        );
       }
       return { fresh: false, status: row.response_status, body: row.response_body };
     }
-    throw new ProblemError('idempotency_in_progress', 'the Idempotency-Key is changing hands; retry shortly', undefined, { 'Retry-After': '1' });
+    throw new ProblemError(
+      'idempotency_in_progress',
+      'the Idempotency-Key is changing hands; retry shortly',
+      undefined,
+      { 'Retry-After': '1' },
+    );
   }
 
   /** Records the response in the transaction that produced it; refuses if the claim was lost. */
-  async complete(m: EntityManager, keyId: string, key: string, token: string, status: number, body: unknown): Promise<void> {
+  async complete(
+    m: EntityManager,
+    keyId: string,
+    key: string,
+    token: string,
+    status: number,
+    body: unknown,
+  ): Promise<void> {
     const completed = await this.rows.with(m).complete(keyId, key, token, status, body);
-    if (!completed) throw new ProblemError('idempotency_in_progress', 'the Idempotency-Key was taken over by another request; retry to get its answer');
+    if (!completed)
+      throw new ProblemError(
+        'idempotency_in_progress',
+        'the Idempotency-Key was taken over by another request; retry to get its answer',
+      );
   }
 
   /** A refused request (4xx) is the answer for this key too: replays give the same problem. */
@@ -93,7 +127,9 @@ export class IdempotencyService {
   replay<T>(claim: { status: number; body: unknown }): T {
     const stored = claim.body as StoredProblem;
     if (claim.status >= 400 && stored?.problem) {
-      throw new ProblemError(stored.problem.code, stored.problem.detail, stored.problem.errors, { [REPLAYED_HEADER]: 'true' });
+      throw new ProblemError(stored.problem.code, stored.problem.detail, stored.problem.errors, {
+        [REPLAYED_HEADER]: 'true',
+      });
     }
     return claim.body as T;
   }

@@ -18,7 +18,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class NavPublicationService {
   private readonly runs: NavRunRepository;
 
-  constructor(@InjectDataSource() private readonly db: DataSource, private readonly outbox: EventOutbox) {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly outbox: EventOutbox,
+  ) {
     this.runs = new NavRunRepository(db);
   }
 
@@ -28,11 +31,21 @@ export class NavPublicationService {
       const runs = this.runs.with(m);
       const found = UUID.test(navRunId) ? await runs.lockForPublication(fundId, navRunId) : null;
       if (!found) throw notFound(`NAV run ${navRunId}`);
-      if (found.status !== 'complete') throw new ProblemError('invalid_state', `NAV run ${navRunId} is ${found.status}; only a complete run can be published`);
-      if (found.published_at) throw new ProblemError('invalid_state', `NAV run ${navRunId} was already published at ${new Date(found.published_at).toISOString()}`);
+      if (found.status !== 'complete')
+        throw new ProblemError(
+          'invalid_state',
+          `NAV run ${navRunId} is ${found.status}; only a complete run can be published`,
+        );
+      if (found.published_at)
+        throw new ProblemError(
+          'invalid_state',
+          `NAV run ${navRunId} was already published at ${new Date(found.published_at).toISOString()}`,
+        );
       const run = await runs.markPublished(navRunId, p.keyId, p.userId);
       const view: NavPublicationDto = {
-        navRunId: run.id, valuationDate: run.valuation_date, status: run.status,
+        navRunId: run.id,
+        valuationDate: run.valuation_date,
+        status: run.status,
         netAssetValue: run.net_asset_value,
         publishedAt: new Date(run.published_at).toISOString(),
       };

@@ -17,7 +17,6 @@ export interface DistributedReport {
  * proposal is staged and over the transaction's manager when it is approved.
  */
 export class ProposalBooksRepository extends SqlRepository {
-
   async unknownAccounts(fundId: string, codes: string[]): Promise<string[]> {
     const rows: { code: string }[] = await this.q.query(
       `SELECT code FROM chart_of_accounts WHERE fund_id = $1 AND code = ANY ($2::text[])`,
@@ -36,7 +35,11 @@ export class ProposalBooksRepository extends SqlRepository {
   }
 
   /** A share class by name or id. */
-  async shareClass(fundId: string, nameOrId: string, lock: boolean): Promise<{ id: string; name: string; status: string } | null> {
+  async shareClass(
+    fundId: string,
+    nameOrId: string,
+    lock: boolean,
+  ): Promise<{ id: string; name: string; status: string } | null> {
     const rows: { id: string; name: string; status: string }[] = await this.q.query(
       `SELECT id, name, status FROM share_classes WHERE fund_id = $1 AND (name = $2 OR id::text = lower($2))${lock ? ' FOR SHARE' : ''}`,
       [fundId, nameOrId],
@@ -44,7 +47,9 @@ export class ProposalBooksRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
-  async dealingTerms(fundId: string): Promise<{ frequency: DealingFrequency; subscriptionNoticeDays: number; redemptionNoticeDays: number }> {
+  async dealingTerms(
+    fundId: string,
+  ): Promise<{ frequency: DealingFrequency; subscriptionNoticeDays: number; redemptionNoticeDays: number }> {
     const [terms] = await this.q.query(
       `SELECT dealing_frequency, subscription_notice_days, redemption_notice_days FROM funds WHERE id = $1`,
       [fundId],
@@ -80,7 +85,14 @@ export class ProposalBooksRepository extends SqlRepository {
   async insertExpense(
     fundId: string,
     ref: string,
-    e: { category: string; vendor: string; description: string; accrualDate: string; periodEnd: string; amount: string },
+    e: {
+      category: string;
+      vendor: string;
+      description: string;
+      accrualDate: string;
+      periodEnd: string;
+      amount: string;
+    },
   ): Promise<string> {
     const id = randomUUID();
     await this.q.query(
@@ -94,7 +106,14 @@ export class ProposalBooksRepository extends SqlRepository {
   async insertCapitalActivity(
     fundId: string,
     ref: string,
-    c: { investorId: string; shareClassId?: string; type: string; amount: string | null; fraction: string | null; dealingDate: string },
+    c: {
+      investorId: string;
+      shareClassId?: string;
+      type: string;
+      amount: string | null;
+      fraction: string | null;
+      dealingDate: string;
+    },
   ): Promise<string> {
     const id = randomUUID();
     await this.q.query(
@@ -115,7 +134,11 @@ export class ProposalBooksRepository extends SqlRepository {
     return rows.length === 1 ? rows[0] : null;
   }
 
-  async insertDistributedReport(fundId: string, ref: string, r: { periodStart: string; periodEnd: string; preview: string }): Promise<DistributedReport> {
+  async insertDistributedReport(
+    fundId: string,
+    ref: string,
+    r: { periodStart: string; periodEnd: string; preview: string },
+  ): Promise<DistributedReport> {
     const rows: DistributedReport[] = await this.q.query(
       `INSERT INTO lp_reports (id, fund_id, external_id, period_start, period_end, status, preview, distributed_at)
        VALUES ($1, $2, $3, $4, $5, 'distributed', $6, now()) RETURNING id, period_start::text, period_end::text, distributed_at`,

@@ -10,7 +10,9 @@ export function proposalView(r: ProposalRow): ProposalDto {
     proposedBy: { accountId: r.proposed_by_account_id, keyId: r.proposed_by_key_id, userId: r.proposed_by_user_id },
     createdAt: new Date(r.created_at).toISOString(),
     decidedAt: r.decided_at ? new Date(r.decided_at).toISOString() : null,
-    decidedBy: r.decided_by_account_id ? { accountId: r.decided_by_account_id, keyId: r.decided_by_key_id, userId: r.decided_by_user_id } : null,
+    decidedBy: r.decided_by_account_id
+      ? { accountId: r.decided_by_account_id, keyId: r.decided_by_key_id, userId: r.decided_by_user_id }
+      : null,
     decisionNote: r.decision_note,
     executionRef: r.execution_ref,
   };

@@ -6,15 +6,23 @@ import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { ProposalDto, ProposalListDto, ProposalListQueryDto } from './dto/proposal.dto';
-import { CapitalActivityProposalDto, ExpenseProposalDto, JournalEntryProposalDto, LpReportProposalDto } from './dto/propose.dto';
+import {
+  CapitalActivityProposalDto,
+  ExpenseProposalDto,
+  JournalEntryProposalDto,
+  LpReportProposalDto,
+} from './dto/propose.dto';
 import { REPLAYED_HEADER } from './idempotency.service';
 import type { KindedInput } from './kinds';
 import { ProposalsService } from './proposals.service';
 
-const IdempotencyKeyHeader = () => ApiHeader({
-  name: 'Idempotency-Key', required: false,
-  description: '1..255 visible ASCII characters, kept 24 h per API key. Same key + same body → the first answer replayed with Idempotent-Replayed: true; different body → 422 idempotency_key_reused; first still running → 409 idempotency_in_progress.',
-});
+const IdempotencyKeyHeader = () =>
+  ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      '1..255 visible ASCII characters, kept 24 h per API key. Same key + same body → the first answer replayed with Idempotent-Replayed: true; different body → 422 idempotency_key_reused; first still running → 409 idempotency_in_progress.',
+  });
 
 /**
  * The four propose endpoints (scope fund:propose, policy propose-minute) and, for the proposer
@@ -27,7 +35,12 @@ const IdempotencyKeyHeader = () => ApiHeader({
 export class ProposalsController {
   constructor(private readonly proposals: ProposalsService) {}
 
-  private async stage(p: Principal, request: KindedInput, key: string | undefined, reply: FastifyReply): Promise<ProposalDto> {
+  private async stage(
+    p: Principal,
+    request: KindedInput,
+    key: string | undefined,
+    reply: FastifyReply,
+  ): Promise<ProposalDto> {
     const outcome = await this.proposals.propose(p, request, key);
     if (outcome.replayed) reply.header(REPLAYED_HEADER, 'true');
     return outcome.record;
@@ -39,8 +52,12 @@ export class ProposalsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Stage a balanced journal entry on existing accounts (executes only on approval)' })
   @Returns(ProposalDto, { status: 201 })
-  journalEntry(@CurrentPrincipal() p: Principal, @Body() body: JournalEntryProposalDto, @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
+  journalEntry(
+    @CurrentPrincipal() p: Principal,
+    @Body() body: JournalEntryProposalDto,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ProposalDto> {
     return this.stage(p, { kind: 'journal-entry', input: body }, key, reply);
   }
 
@@ -50,8 +67,12 @@ export class ProposalsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Stage an expense (booked as an accrual on approval)' })
   @Returns(ProposalDto, { status: 201 })
-  expense(@CurrentPrincipal() p: Principal, @Body() body: ExpenseProposalDto, @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
+  expense(
+    @CurrentPrincipal() p: Principal,
+    @Body() body: ExpenseProposalDto,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ProposalDto> {
     return this.stage(p, { kind: 'expense', input: body }, key, reply);
   }
 
@@ -61,8 +82,12 @@ export class ProposalsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Stage a subscription or redemption request for a dealing date on the calendar' })
   @Returns(ProposalDto, { status: 201 })
-  capitalActivity(@CurrentPrincipal() p: Principal, @Body() body: CapitalActivityProposalDto, @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
+  capitalActivity(
+    @CurrentPrincipal() p: Principal,
+    @Body() body: CapitalActivityProposalDto,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ProposalDto> {
     return this.stage(p, { kind: 'capital-activity', input: body }, key, reply);
   }
 
@@ -72,14 +97,18 @@ export class ProposalsController {
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Stage the distribution of a draft LP report, or of a new report (period and narrative)' })
   @Returns(ProposalDto, { status: 201 })
-  lpReport(@CurrentPrincipal() p: Principal, @Body() body: LpReportProposalDto, @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply): Promise<ProposalDto> {
+  lpReport(
+    @CurrentPrincipal() p: Principal,
+    @Body() body: LpReportProposalDto,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ProposalDto> {
     return this.stage(p, { kind: 'lp-report', input: body }, key, reply);
   }
 
   @Get()
   @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'This fund\'s proposals, most recent first' })
+  @ApiOperation({ summary: "This fund's proposals, most recent first" })
   @Returns(ProposalListDto)
   list(@CurrentPrincipal() p: Principal, @Query() q: ProposalListQueryDto): Promise<ProposalListDto> {
     return this.proposals.list(p, q);

@@ -38,7 +38,14 @@ export class ProposalsRepository extends SqlRepository {
     super(db);
   }
 
-  async insert(p: { id: string; fundId: string; kind: ProposalKind; payload: ProposalPayload; accountId: string; keyId: string }): Promise<ProposalRow> {
+  async insert(p: {
+    id: string;
+    fundId: string;
+    kind: ProposalKind;
+    payload: ProposalPayload;
+    accountId: string;
+    keyId: string;
+  }): Promise<ProposalRow> {
     const rows = await this.q.query(
       `INSERT INTO proposals (id, fund_id, kind, status, payload, proposed_by_account_id, proposed_by_key_id, created_at)
        VALUES ($1, $2, $3, 'pending', $4, $5, $6, clock_timestamp()) RETURNING ${COLUMNS}`,
@@ -53,12 +60,20 @@ export class ProposalsRepository extends SqlRepository {
   }
 
   async lockOfFund(fundId: string, id: string): Promise<ProposalRow | null> {
-    const rows = await this.q.query(`SELECT ${COLUMNS} FROM proposals WHERE fund_id = $1 AND id = $2 FOR UPDATE`, [fundId, id]);
+    const rows = await this.q.query(`SELECT ${COLUMNS} FROM proposals WHERE fund_id = $1 AND id = $2 FOR UPDATE`, [
+      fundId,
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
   /** Most recent first, keyset on (created_at, id): a page costs the same at any depth. */
-  async pageOfFund(fundId: string, status: string | null, limit: number, after: { createdAt: string; id: string } | null): Promise<ProposalRow[]> {
+  async pageOfFund(
+    fundId: string,
+    status: string | null,
+    limit: number,
+    after: { createdAt: string; id: string } | null,
+  ): Promise<ProposalRow[]> {
     return this.q.query(
       `SELECT ${COLUMNS} FROM proposals
         WHERE fund_id = $1 AND ($2::text IS NULL OR status = $2)
@@ -68,7 +83,17 @@ export class ProposalsRepository extends SqlRepository {
     );
   }
 
-  async decide(id: string, d: { status: 'approved' | 'rejected'; accountId: string; keyId: string | null; userId: string | null; note: string | null; executionRef: string | null }): Promise<ProposalRow> {
+  async decide(
+    id: string,
+    d: {
+      status: 'approved' | 'rejected';
+      accountId: string;
+      keyId: string | null;
+      userId: string | null;
+      note: string | null;
+      executionRef: string | null;
+    },
+  ): Promise<ProposalRow> {
     const [rows] = await this.q.query(
       `UPDATE proposals SET status = $2, decided_at = clock_timestamp(), decided_by_account_id = $3, decided_by_key_id = $4,
               decided_by_user_id = $7, decision_note = $5, execution_ref = $6
@@ -81,7 +106,10 @@ export class ProposalsRepository extends SqlRepository {
   /** The checker's standing NOW: role on the fund (membership row held) and whether the fund wants TOTP. */
   async checkerFacts(fundId: string, userId: string): Promise<{ role: Role | null; requiresTotp: boolean }> {
     const [fund] = await this.q.query(`SELECT approval_requires_totp FROM funds WHERE id = $1`, [fundId]);
-    const member = await this.q.query(`SELECT role FROM fund_members WHERE fund_id = $1 AND user_id = $2 FOR SHARE`, [fundId, userId]);
+    const member = await this.q.query(`SELECT role FROM fund_members WHERE fund_id = $1 AND user_id = $2 FOR SHARE`, [
+      fundId,
+      userId,
+    ]);
     return { role: member[0]?.role ?? null, requiresTotp: fund?.approval_requires_totp === true };
   }
 }

@@ -46,10 +46,17 @@ export class ProposalsService {
     const claim = await this.idempotency.begin(keyId, key, `POST proposals/${kind}`, requestFingerprint(kind, input));
     if (!claim.fresh) return { record: this.idempotency.replay<ProposalDto>(claim), replayed: true };
     try {
-      const record = await this.stage(p, fundId, request, (m, rec) => this.idempotency.complete(m, keyId, key, claim.token, 201, rec));
+      const record = await this.stage(p, fundId, request, (m, rec) =>
+        this.idempotency.complete(m, keyId, key, claim.token, 201, rec),
+      );
       return { record, replayed: false };
     } catch (err) {
-      if (err instanceof ProblemError && err.status >= 400 && err.status < 500 && err.code !== 'idempotency_in_progress') {
+      if (
+        err instanceof ProblemError &&
+        err.status >= 400 &&
+        err.status < 500 &&
+        err.code !== 'idempotency_in_progress'
+      ) {
         await this.idempotency.completeWithProblem(keyId, key, claim.token, err);
       } else {
         await this.idempotency.release(keyId, key, claim.token);
@@ -58,11 +65,17 @@ export class ProposalsService {
     }
   }
 
-  private async stage(p: Principal, fundId: string, request: KindedInput,
-    record: ((m: EntityManager, rec: ProposalDto) => Promise<void>) | null): Promise<ProposalDto> {
+  private async stage(
+    p: Principal,
+    fundId: string,
+    request: KindedInput,
+    record: ((m: EntityManager, rec: ProposalDto) => Promise<void>) | null,
+  ): Promise<ProposalDto> {
     const payload = await validateProposal(this.db, fundId, request);
     return this.db.transaction(async (m) => {
-      const row = await this.repo.with(m).insert({ id: randomUUID(), fundId, kind: request.kind, payload, accountId: p.accountId, keyId: keyIdOf(p) });
+      const row = await this.repo
+        .with(m)
+        .insert({ id: randomUUID(), fundId, kind: request.kind, payload, accountId: p.accountId, keyId: keyIdOf(p) });
       const view = proposalView(row);
       if (record) await record(m, view);
       return view;
@@ -87,7 +100,8 @@ export class ProposalsService {
     return {
       items: page.map(proposalView),
       hasMore,
-      nextCursor: hasMore && last ? this.cursors.encode(cursorKind, { createdAt: last.created_key, id: last.id }) : null,
+      nextCursor:
+        hasMore && last ? this.cursors.encode(cursorKind, { createdAt: last.created_key, id: last.id }) : null,
     };
   }
 
@@ -105,7 +119,9 @@ export class ProposalsService {
    * TOTP check in their console session within the last 10 minutes (approval only).
    */
   private async assertChecker(m: EntityManager, p: Principal, row: ProposalRow, approving: boolean): Promise<void> {
-    const refuse = (why: string) => { throw new ProblemError('maker_checker_violation', why); };
+    const refuse = (why: string) => {
+      throw new ProblemError('maker_checker_violation', why);
+    };
     if (!p.userId) refuse('a service identity cannot decide proposals: the checker must be a person');
     if (row.proposed_by_account_id === p.accountId || row.proposed_by_user_id === p.userId) {
       refuse('you staged this proposal (with one of your keys): another person must approve or reject it');
@@ -115,9 +131,13 @@ export class ProposalsService {
       refuse(`deciding proposals needs the manager or admin role on this fund; your role is ${facts.role ?? 'none'}`);
     }
     if (approving && facts.requiresTotp) {
-      if (p.via !== 'session') refuse('this fund requires a TOTP check to approve: approve in the console after entering a code');
+      if (p.via !== 'session')
+        refuse('this fund requires a TOTP check to approve: approve in the console after entering a code');
       const at = p.totpVerifiedAt?.getTime() ?? 0;
-      if (Date.now() - at > TOTP_STEP_UP_MS) refuse('this fund requires a TOTP check in the last 10 minutes: enter a code from your authenticator app, then approve');
+      if (Date.now() - at > TOTP_STEP_UP_MS)
+        refuse(
+          'this fund requires a TOTP check in the last 10 minutes: enter a code from your authenticator app, then approve',
+        );
     }
   }
 
@@ -125,16 +145,34 @@ export class ProposalsService {
     return this.db.transaction(async (m) => {
       const row = await this.lockForDecision(m, p, id, true);
       const execution = await executeProposal(m, row.fund_id, row.id, row);
-      const decided = await this.repo.with(m).decide(row.id, { status: 'approved', accountId: p.accountId, keyId: p.keyId, userId: p.userId, note, executionRef: execution.executionRef });
+      const decided = await this.repo.with(m).decide(row.id, {
+        status: 'approved',
+        accountId: p.accountId,
+        keyId: p.keyId,
+        userId: p.userId,
+        note,
+        executionRef: execution.executionRef,
+      });
       const view = proposalView(decided);
       await this.outbox.emit(m, row.fund_id, 'proposal.approved', {
-        proposalId: view.id, kind: view.kind, status: view.status, payload: view.payload, proposedBy: view.proposedBy,
-        decidedAt: view.decidedAt, decidedBy: view.decidedBy, note, executionRef: view.executionRef,
+        proposalId: view.id,
+        kind: view.kind,
+        status: view.status,
+        payload: view.payload,
+        proposedBy: view.proposedBy,
+        decidedAt: view.decidedAt,
+        decidedBy: view.decidedBy,
+        note,
+        executionRef: view.executionRef,
       });
       if (execution.distributedReport) {
-        await this.outbox.emit(m, row.fund_id, 'report.distributed', { lpReportId: execution.distributedReport.id,
-          periodStart: execution.distributedReport.periodStart, periodEnd: execution.distributedReport.periodEnd,
-          distributedAt: execution.distributedReport.distributedAt, proposalId: view.id });
+        await this.outbox.emit(m, row.fund_id, 'report.distributed', {
+          lpReportId: execution.distributedReport.id,
+          periodStart: execution.distributedReport.periodStart,
+          periodEnd: execution.distributedReport.periodEnd,
+          distributedAt: execution.distributedReport.distributedAt,
+          proposalId: view.id,
+        });
       }
       return view;
     });
@@ -143,11 +181,24 @@ export class ProposalsService {
   async reject(p: Principal, id: string, reason: string): Promise<ProposalDto> {
     return this.db.transaction(async (m) => {
       const row = await this.lockForDecision(m, p, id, false);
-      const decided = await this.repo.with(m).decide(row.id, { status: 'rejected', accountId: p.accountId, keyId: p.keyId, userId: p.userId, note: reason, executionRef: null });
+      const decided = await this.repo.with(m).decide(row.id, {
+        status: 'rejected',
+        accountId: p.accountId,
+        keyId: p.keyId,
+        userId: p.userId,
+        note: reason,
+        executionRef: null,
+      });
       const view = proposalView(decided);
       await this.outbox.emit(m, row.fund_id, 'proposal.rejected', {
-        proposalId: view.id, kind: view.kind, status: view.status, payload: view.payload, proposedBy: view.proposedBy,
-        decidedAt: view.decidedAt, decidedBy: view.decidedBy, reason,
+        proposalId: view.id,
+        kind: view.kind,
+        status: view.status,
+        payload: view.payload,
+        proposedBy: view.proposedBy,
+        decidedAt: view.decidedAt,
+        decidedBy: view.decidedBy,
+        reason,
       });
       return view;
     });

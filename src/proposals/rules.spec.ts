@@ -3,9 +3,17 @@ import { canonicalJson, requestFingerprint } from './idempotency.service';
 
 describe('dealing calendar', () => {
   it.each([
-    ['2026-01-31', 'monthly', true], ['2026-02-28', 'monthly', true], ['2028-02-28', 'monthly', false], ['2028-02-29', 'monthly', true],
-    ['2026-01-30', 'monthly', false], ['2026-03-31', 'quarterly', true], ['2026-04-30', 'quarterly', false], ['2026-12-31', 'quarterly', true],
-    ['2026-01-02', 'weekly', true], ['2026-01-03', 'weekly', false], ['2026-01-03', 'daily', true],
+    ['2026-01-31', 'monthly', true],
+    ['2026-02-28', 'monthly', true],
+    ['2028-02-28', 'monthly', false],
+    ['2028-02-29', 'monthly', true],
+    ['2026-01-30', 'monthly', false],
+    ['2026-03-31', 'quarterly', true],
+    ['2026-04-30', 'quarterly', false],
+    ['2026-12-31', 'quarterly', true],
+    ['2026-01-02', 'weekly', true],
+    ['2026-01-03', 'weekly', false],
+    ['2026-01-03', 'daily', true],
   ] as const)('%s is a %s dealing date: %s', (date, frequency, expected) => {
     expect(isDealingDate(date, frequency)).toBe(expected);
   });

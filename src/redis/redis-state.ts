@@ -24,8 +24,10 @@ export function watchRedis(client: Redis, name: string, url: string): Redis {
   client.on('error', (err: Error) => {
     if (stateByUrl.get(url) === 'down') return;
     stateByUrl.set(url, 'down');
-    logger.warn(`redis unreachable at ${redactUrl(url)} (REDIS_URL; first noticed by the ${name} client): ${err.message}; ` +
-      `rate-limited routes answer 503 until it is back, reconnecting automatically. ${START_SERVICES_HINT}`);
+    logger.warn(
+      `redis unreachable at ${redactUrl(url)} (REDIS_URL; first noticed by the ${name} client): ${err.message}; ` +
+        `rate-limited routes answer 503 until it is back, reconnecting automatically. ${START_SERVICES_HINT}`,
+    );
   });
   client.on('ready', () => {
     if (stateByUrl.get(url) === 'down') logger.log(`redis reachable again at ${redactUrl(url)}`);
@@ -35,8 +37,12 @@ export function watchRedis(client: Redis, name: string, url: string): Redis {
 }
 
 export function redisUnavailable(what: string): ProblemError {
-  return new ProblemError('unavailable', `${what} is temporarily unavailable (Redis unreachable); retry in ${REDIS_RETRY_AFTER_SECONDS} s`,
-    undefined, { 'Retry-After': String(REDIS_RETRY_AFTER_SECONDS) });
+  return new ProblemError(
+    'unavailable',
+    `${what} is temporarily unavailable (Redis unreachable); retry in ${REDIS_RETRY_AFTER_SECONDS} s`,
+    undefined,
+    { 'Retry-After': String(REDIS_RETRY_AFTER_SECONDS) },
+  );
 }
 
 /**

@@ -9,7 +9,17 @@ export function createRedis(url: string): Redis {
   // Commands fail fast when Redis is unreachable instead of queueing forever. Auto-pipelining sends
   // the commands of concurrent requests (one rate-limit check each) in one socket write.
   // Its reachability is logged once per change (JSON), and requests needing it answer 503 while it is away.
-  return watchRedis(new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 2000, enableOfflineQueue: true, lazyConnect: false, enableAutoPipelining: true }), 'main', url);
+  return watchRedis(
+    new Redis(url, {
+      maxRetriesPerRequest: 1,
+      commandTimeout: 2000,
+      enableOfflineQueue: true,
+      lazyConnect: false,
+      enableAutoPipelining: true,
+    }),
+    'main',
+    url,
+  );
 }
 
 @Global()

@@ -44,9 +44,10 @@ export interface UsageSubject {
 }
 
 /** Two shapes so a key's usage keeps its plain index walk on (key_id, occurred_at). */
-const subject = (who: UsageSubject) => (who.sessionUserId === null
-  ? `(key_id = ANY($1::uuid[]) AND $2::uuid IS NULL)`
-  : `(key_id = ANY($1::uuid[]) OR (key_id IS NULL AND user_id = $2::uuid))`);
+const subject = (who: UsageSubject) =>
+  who.sessionUserId === null
+    ? `(key_id = ANY($1::uuid[]) AND $2::uuid IS NULL)`
+    : `(key_id = ANY($1::uuid[]) OR (key_id IS NULL AND user_id = $2::uuid))`;
 
 @Injectable()
 export class ActivityRepository extends SqlRepository {
@@ -68,7 +69,11 @@ export class ActivityRepository extends SqlRepository {
     );
   }
 
-  async usageByDay(who: UsageSubject, from: string, to: string): Promise<{ date: string; requests: number; errors: number }[]> {
+  async usageByDay(
+    who: UsageSubject,
+    from: string,
+    to: string,
+  ): Promise<{ date: string; requests: number; errors: number }[]> {
     return this.q.query(
       `SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS requests,
               count(*) FILTER (WHERE status >= 400)::int AS errors
@@ -79,7 +84,11 @@ export class ActivityRepository extends SqlRepository {
     );
   }
 
-  async usageByRoute(who: UsageSubject, from: string, to: string): Promise<{ method: string; route: string; requests: number; errors: number }[]> {
+  async usageByRoute(
+    who: UsageSubject,
+    from: string,
+    to: string,
+  ): Promise<{ method: string; route: string; requests: number; errors: number }[]> {
     return this.q.query(
       `SELECT method, route, count(*)::int AS requests, count(*) FILTER (WHERE status >= 400)::int AS errors
          FROM activity_log
@@ -91,8 +100,14 @@ export class ActivityRepository extends SqlRepository {
 
   /** Keyset page, newest first, restricted to the given keys (and a person's console requests). */
   /** `only.route` matches the route template or the MCP tool name exactly; `only.status` the HTTP status. */
-  async activityPage(who: UsageSubject, from: Date | null, to: Date | null, only: { route: string | null; status: number | null },
-    after: { occurredAt: string; id: string } | null, limit: number): Promise<ActivityRow[]> {
+  async activityPage(
+    who: UsageSubject,
+    from: Date | null,
+    to: Date | null,
+    only: { route: string | null; status: number | null },
+    after: { occurredAt: string; id: string } | null,
+    limit: number,
+  ): Promise<ActivityRow[]> {
     return this.q.query(
       `SELECT id::text, occurred_at, request_id, key_id, account_id, user_id, fund_id, method, route, tool, status,
               duration_ms, client_ip, user_agent
@@ -105,7 +120,17 @@ export class ActivityRepository extends SqlRepository {
           AND ($9::int IS NULL OR status = $9)
         ORDER BY occurred_at DESC, id DESC
         LIMIT $7`,
-      [who.keyIds, who.sessionUserId, from, to, after?.occurredAt ?? null, after?.id ?? null, limit, only.route, only.status],
+      [
+        who.keyIds,
+        who.sessionUserId,
+        from,
+        to,
+        after?.occurredAt ?? null,
+        after?.id ?? null,
+        limit,
+        only.route,
+        only.status,
+      ],
     );
   }
 }

@@ -17,7 +17,10 @@ export class UsageController {
   @RequiresScopes()
   @SessionAccess()
   @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'Requests per day and per route for the calling key (a console session: the person\'s keys on the fund and their console requests), errors, and current rate-limit windows' })
+  @ApiOperation({
+    summary:
+      "Requests per day and per route for the calling key (a console session: the person's keys on the fund and their console requests), errors, and current rate-limit windows",
+  })
   @Returns(UsageDto)
   get(@CurrentPrincipal() p: Principal, @Req() req: FastifyRequest, @Query() q: UsageQueryDto): Promise<UsageDto> {
     return this.usage.usage(p, req.ip, q.from, q.to);
@@ -33,7 +36,10 @@ export class AdminActivityController {
   @RequiresScopes('keys:manage')
   @SessionAccess({ selfService: true })
   @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'The per-request activity log of the keys the caller manages (a console session without keys:manage: the person\'s own keys and console requests), newest first' })
+  @ApiOperation({
+    summary:
+      "The per-request activity log of the keys the caller manages (a console session without keys:manage: the person's own keys and console requests), newest first",
+  })
   @Returns(ActivityPageDto)
   list(@CurrentPrincipal() p: Principal, @Query() q: ActivityQueryDto): Promise<ActivityPageDto> {
     return this.usage.activityPage(p, q);

@@ -15,7 +15,10 @@ import { UsageService } from './usage.service';
     ThrottlerModule.forRootAsync({
       inject: [REDIS],
       // Our guard picks the policy per route; the module supplies the shared Redis storage.
-      useFactory: (redis: Redis) => ({ throttlers: [{ ttl: 60_000, limit: 1 }], storage: new RedisThrottlerStorage(redis) }),
+      useFactory: (redis: Redis) => ({
+        throttlers: [{ ttl: 60_000, limit: 1 }],
+        storage: new RedisThrottlerStorage(redis),
+      }),
     }),
   ],
   controllers: [UsageController, AdminActivityController],

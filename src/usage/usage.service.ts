@@ -16,7 +16,14 @@ export const USER_AGENT_MAX = 200;
 const POLICIES: PolicyName[] = ['fund-minute', 'propose-minute', 'calc-daily'];
 
 function windowView(w: RateWindow) {
-  return { policy: w.policy, limit: w.limit, used: w.used, remaining: w.remaining, reset: w.reset, windowSeconds: w.windowSeconds };
+  return {
+    policy: w.policy,
+    limit: w.limit,
+    used: w.used,
+    remaining: w.remaining,
+    reset: w.reset,
+    windowSeconds: w.windowSeconds,
+  };
 }
 
 @Injectable()
@@ -33,7 +40,10 @@ export class UsageService {
     const to = toQ ?? todayUtc();
     const from = fromQ ?? addDays(to, -29);
     if (daysBetween(from, to) < 0) throw invalidParameter('from', 'must not be after to');
-    if (daysBetween(from, to) > 366) throw new ProblemError('window_too_large', 'from..to spans more than 366 days', [{ field: 'to', message: 'at most 366 days after from' }]);
+    if (daysBetween(from, to) > 366)
+      throw new ProblemError('window_too_large', 'from..to spans more than 366 days', [
+        { field: 'to', message: 'at most 366 days after from' },
+      ]);
     // This instance's buffered rows are written first so the answer includes the requests just made.
     await this.writer.flush();
     const who = await this.subjectOf(principal, false);
@@ -75,7 +85,9 @@ export class UsageService {
     const limit = q.limit ?? 100;
     // Bound to the caller's fund and account and to the key filter: another listing's cursor is a 400.
     const cursorKind = `activity:${caller.fund?.id ?? '-'}:${caller.accountId}:${q.keyId ?? '*'}:${q.route ?? '*'}:${q.status ?? '*'}`;
-    const after = q.cursor ? this.cursors.decode(cursorKind, q.cursor, { occurredAt: 'timestamp', id: 'bigint' }) : null;
+    const after = q.cursor
+      ? this.cursors.decode(cursorKind, q.cursor, { occurredAt: 'timestamp', id: 'bigint' })
+      : null;
     await this.writer.flush();
     const rows = await this.activity.activityPage(
       q.keyId ? { keyIds: [q.keyId], sessionUserId: null } : all,
@@ -90,12 +102,24 @@ export class UsageService {
     const last = page[page.length - 1];
     return {
       items: page.map((r) => ({
-        id: r.id, occurredAt: r.occurred_at.toISOString(), requestId: r.request_id, keyId: r.key_id,
-        accountId: r.account_id, userId: r.user_id, method: r.method, route: r.route, tool: r.tool, status: r.status,
-        durationMs: r.duration_ms, clientIp: r.client_ip,
+        id: r.id,
+        occurredAt: r.occurred_at.toISOString(),
+        requestId: r.request_id,
+        keyId: r.key_id,
+        accountId: r.account_id,
+        userId: r.user_id,
+        method: r.method,
+        route: r.route,
+        tool: r.tool,
+        status: r.status,
+        durationMs: r.duration_ms,
+        clientIp: r.client_ip,
         userAgent: r.user_agent === null ? null : sanitizeForDisplay(r.user_agent, USER_AGENT_MAX),
       })),
-      nextCursor: hasMore && last ? this.cursors.encode(cursorKind, { occurredAt: last.occurred_at.toISOString(), id: last.id }) : null,
+      nextCursor:
+        hasMore && last
+          ? this.cursors.encode(cursorKind, { occurredAt: last.occurred_at.toISOString(), id: last.id })
+          : null,
       hasMore,
     };
   }

@@ -43,11 +43,13 @@ export function registerWebPages(fastify: FastifyInstance, distDir: string): voi
   const send = (file: string) => async (_req: unknown, reply: FastifyReply) => {
     const text = load(file);
     if (text === null) {
-      return reply
-        .code(503)
-        .type('application/problem+json')
-        .send({ type: 'about:blank', title: 'Service unavailable', status: 503, code: 'unavailable',
-          detail: 'the web pages are not built: run npm run build:web (npm run build does it too)' });
+      return reply.code(503).type('application/problem+json').send({
+        type: 'about:blank',
+        title: 'Service unavailable',
+        status: 503,
+        code: 'unavailable',
+        detail: 'the web pages are not built: run npm run build:web (npm run build does it too)',
+      });
     }
     return reply.headers(HTML_HEADERS).send(text);
   };

@@ -17,7 +17,11 @@ export function bullPrefix(config: Pick<AppConfig, 'redisUrl' | 'databaseUrl'>):
 
 /** A blocking connection for a BullMQ Worker (BullMQ requires maxRetriesPerRequest: null). */
 export function workerConnection(redisUrl: string): Redis {
-  return watchRedis(new Redis(redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true }), 'bullmq worker', redisUrl);
+  return watchRedis(
+    new Redis(redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true }),
+    'bullmq worker',
+    redisUrl,
+  );
 }
 
 /**
@@ -25,7 +29,12 @@ export function workerConnection(redisUrl: string): Redis {
  * keeps the rows in PostgreSQL and tries again later, so nothing waits in process memory.
  */
 export function producerConnection(redisUrl: string): Redis {
-  const opts: RedisOptions = { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 5000, connectTimeout: 2000 };
+  const opts: RedisOptions = {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    commandTimeout: 5000,
+    connectTimeout: 2000,
+  };
   return watchRedis(new Redis(redisUrl, opts), 'bullmq producer', redisUrl);
 }
 
@@ -35,7 +44,13 @@ export async function closeWithin(ms: number, close: () => Promise<unknown>, onT
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), ms);
   });
-  const result = await Promise.race([close().then(() => 'closed' as const, () => 'closed' as const), timeout]);
+  const result = await Promise.race([
+    close().then(
+      () => 'closed' as const,
+      () => 'closed' as const,
+    ),
+    timeout,
+  ]);
   clearTimeout(timer);
   if (result === 'timeout') onTimeout();
 }

@@ -35,9 +35,15 @@ export interface DeliveryFacts {
  * Built over the DataSource, or over the enqueue transaction's manager.
  */
 export class DeliveriesRepository extends SqlRepository {
-
   /** An outbox event, in the caller's transaction; the NOTIFY is delivered when (and only if) it commits. */
-  async insertEvent(e: { id: string; fundId: string; type: string; body: string; onlySubscriptionId: string | null; createdAt: string }): Promise<void> {
+  async insertEvent(e: {
+    id: string;
+    fundId: string;
+    type: string;
+    body: string;
+    onlySubscriptionId: string | null;
+    createdAt: string;
+  }): Promise<void> {
     await this.q.query(
       `WITH e AS (INSERT INTO webhook_events (id, fund_id, type, body, only_subscription_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING 1)
        SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`,
@@ -67,13 +73,15 @@ export class DeliveriesRepository extends SqlRepository {
   /** Pending deliveries not yet handed to BullMQ, locked (inside the enqueue transaction). */
   async lockDueForEnqueue(batch: number): Promise<DeliveryRef[]> {
     return this.q.query(
-        `SELECT id, generation FROM webhook_deliveries WHERE enqueued_at IS NULL AND status = 'pending'
+      `SELECT id, generation FROM webhook_deliveries WHERE enqueued_at IS NULL AND status = 'pending'
           ORDER BY created_at LIMIT ${batch} FOR UPDATE SKIP LOCKED`,
     );
   }
 
   async markEnqueued(ids: string[]): Promise<void> {
-    await this.q.query(`UPDATE webhook_deliveries SET enqueued_at = clock_timestamp() WHERE id = ANY ($1::uuid[])`, [ids]);
+    await this.q.query(`UPDATE webhook_deliveries SET enqueued_at = clock_timestamp() WHERE id = ANY ($1::uuid[])`, [
+      ids,
+    ]);
   }
 
   /** Pending deliveries enqueued longer ago than `afterSeconds` and not held by an attempt. */
@@ -89,12 +97,18 @@ export class DeliveriesRepository extends SqlRepository {
 
   /** Hands a delivery whose job is gone back to the enqueue step. */
   async requeue(d: DeliveryRef): Promise<void> {
-    await this.q.query(`UPDATE webhook_deliveries SET enqueued_at = NULL WHERE id = $1 AND generation = $2 AND status = 'pending'`, [d.id, d.generation]);
+    await this.q.query(
+      `UPDATE webhook_deliveries SET enqueued_at = NULL WHERE id = $1 AND generation = $2 AND status = 'pending'`,
+      [d.id, d.generation],
+    );
   }
 
   /** A delivery whose job ended without a recorded outcome: failed, retryable by hand. */
   async failLost(d: DeliveryRef): Promise<void> {
-    await this.q.query(`UPDATE webhook_deliveries SET status = 'failed', completed_at = clock_timestamp() WHERE id = $1 AND generation = $2 AND status = 'pending'`, [d.id, d.generation]);
+    await this.q.query(
+      `UPDATE webhook_deliveries SET status = 'failed', completed_at = clock_timestamp() WHERE id = $1 AND generation = $2 AND status = 'pending'`,
+      [d.id, d.generation],
+    );
   }
 
   /** Claims the next attempt of a delivery's current generation (null: not claimable now). */
@@ -130,12 +144,22 @@ export class DeliveriesRepository extends SqlRepository {
   }
 
   async cancel(deliveryId: string, generation: number): Promise<void> {
-    await this.q.query(`UPDATE webhook_deliveries SET status = 'cancelled', completed_at = clock_timestamp(), claimed_until = NULL
-                            WHERE id = $1 AND generation = $2 AND status = 'pending'`, [deliveryId, generation]);
+    await this.q.query(
+      `UPDATE webhook_deliveries SET status = 'cancelled', completed_at = clock_timestamp(), claimed_until = NULL
+                            WHERE id = $1 AND generation = $2 AND status = 'pending'`,
+      [deliveryId, generation],
+    );
   }
 
   /** One statement: the attempt's outcome, the delivery's state, and a 410's disabling of the subscription. */
-  async record(deliveryId: string, generation: number, attemptNo: number, r: SendResult, status: string, gone: boolean): Promise<void> {
+  async record(
+    deliveryId: string,
+    generation: number,
+    attemptNo: number,
+    r: SendResult,
+    status: string,
+    gone: boolean,
+  ): Promise<void> {
     await this.q.query(
       `WITH a AS (
          UPDATE webhook_attempts SET status_code = $3, latency_ms = $4, error = $5, response_snippet = $6 WHERE delivery_id = $1 AND attempt_no = $2

@@ -48,7 +48,9 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
       prefix: bullPrefix(this.config),
       concurrency: CONCURRENCY,
       // attemptsMade is 1 after the first failure: wait delays[0], then delays[1], …
-      settings: { backoffStrategy: (attemptsMade: number) => delays[Math.min(Math.max(attemptsMade, 1), delays.length) - 1] },
+      settings: {
+        backoffStrategy: (attemptsMade: number) => delays[Math.min(Math.max(attemptsMade, 1), delays.length) - 1],
+      },
       // A stalled job may be picked up again; the PostgreSQL claim keeps the attempt single.
       lockDuration: Math.max(30_000, this.config.webhookTimeoutMs * 2),
     });
@@ -58,7 +60,12 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   async onApplicationShutdown(): Promise<void> {
     // With Redis away there is nothing to hand back; do not wait for it.
     const grace = this.connection?.status === 'ready' ? this.config.webhookTimeoutMs + 2000 : 200;
-    if (this.worker) await closeWithin(grace, () => this.worker!.close(), () => undefined);
+    if (this.worker)
+      await closeWithin(
+        grace,
+        () => this.worker!.close(),
+        () => undefined,
+      );
     this.connection?.disconnect();
   }
 
@@ -70,7 +77,14 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
     const now = new Date();
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const secrets = this.openSecrets(ctx, now);
-    if (typeof secrets === 'string') return this.record(deliveryId, generation, ctx.attempt_no, { statusCode: null, latencyMs: 0, error: secrets, responseSnippet: null }, final);
+    if (typeof secrets === 'string')
+      return this.record(
+        deliveryId,
+        generation,
+        ctx.attempt_no,
+        { statusCode: null, latencyMs: 0, error: secrets, responseSnippet: null },
+        final,
+      );
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'fundgate-webhooks/1',
@@ -78,7 +92,10 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': signatureHeader(secrets, ctx.event_id, now, ctx.body),
     };
-    const result = await sendWebhook(ctx.url, ctx.body, headers, { timeoutMs: this.config.webhookTimeoutMs, allowPrivate: this.config.webhookAllowPrivate });
+    const result = await sendWebhook(ctx.url, ctx.body, headers, {
+      timeoutMs: this.config.webhookTimeoutMs,
+      allowPrivate: this.config.webhookAllowPrivate,
+    });
     return this.record(deliveryId, generation, ctx.attempt_no, result, final);
   }
 
@@ -116,7 +133,13 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** One statement: the attempt's outcome, the delivery's state, and a 410's disabling of the subscription. */
-  private async record(deliveryId: string, generation: number, attemptNo: number, r: SendResult, final: boolean): Promise<string> {
+  private async record(
+    deliveryId: string,
+    generation: number,
+    attemptNo: number,
+    r: SendResult,
+    final: boolean,
+  ): Promise<string> {
     const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
     const gone = r.statusCode === 410;
     const status = ok ? 'succeeded' : gone ? 'cancelled' : final ? 'failed' : 'pending';

@@ -18,8 +18,13 @@ export interface EmittedEvent {
  * the state change that caused it commits. The body is serialized once, here, and every
  * delivery sends (and signs) these exact bytes.
  */
-export async function emitEvent(manager: EntityManager, fundId: string, type: EventType | typeof TEST_EVENT_TYPE, data: Record<string, unknown>,
-  onlySubscriptionId: string | null = null): Promise<EmittedEvent> {
+export async function emitEvent(
+  manager: EntityManager,
+  fundId: string,
+  type: EventType | typeof TEST_EVENT_TYPE,
+  data: Record<string, unknown>,
+  onlySubscriptionId: string | null = null,
+): Promise<EmittedEvent> {
   const id = `evt_${randomUUID().replace(/-/g, '')}`;
   const createdAt = new Date().toISOString();
   const body = JSON.stringify({ id, type, createdAt, fundId, data });

@@ -88,7 +88,12 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
     if (this.timer) clearTimeout(this.timer);
     await this.listener?.stop();
     await withTimeout(2000, 'dispatch tick', this.running ?? Promise.resolve()).catch(() => undefined);
-    if (this.queue) await closeWithin(this.connection?.status === 'ready' ? 3000 : 200, () => this.queue!.close(), () => undefined);
+    if (this.queue)
+      await closeWithin(
+        this.connection?.status === 'ready' ? 3000 : 200,
+        () => this.queue!.close(),
+        () => undefined,
+      );
     this.connection?.disconnect();
   }
 
@@ -106,7 +111,8 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
         })
         .catch((err: Error) => {
           this.ticking = false;
-          if (this.lastError !== err.message) this.logger.warn(`outbox dispatch failed (rows stay in PostgreSQL): ${err.message}`);
+          if (this.lastError !== err.message)
+            this.logger.warn(`outbox dispatch failed (rows stay in PostgreSQL): ${err.message}`);
           this.lastError = err.message;
           this.schedule(1000);
         });
@@ -136,7 +142,11 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
     const suspects = await this.deliveries.lostJobSuspects(LOST_AFTER_SECONDS);
     let recovered = 0;
     for (const d of suspects) {
-      const job = await withTimeout(ENQUEUE_TIMEOUT_MS, 'Redis did not answer', queue.getJob(`${d.id}-g${d.generation}`));
+      const job = await withTimeout(
+        ENQUEUE_TIMEOUT_MS,
+        'Redis did not answer',
+        queue.getJob(`${d.id}-g${d.generation}`),
+      );
       const state = job ? await withTimeout(ENQUEUE_TIMEOUT_MS, 'Redis did not answer', job.getState()) : 'missing';
       if (state === 'missing' || state === 'unknown') {
         await this.deliveries.requeue(d);
@@ -162,17 +172,23 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
       const due = await deliveries.lockDueForEnqueue(BATCH);
       if (due.length === 0) return 0;
       // BullMQ waits for a connection that may never come; give up and keep the rows instead.
-      await withTimeout(ENQUEUE_TIMEOUT_MS, 'Redis did not accept the jobs', queue.addBulk(due.map((d) => ({
-        name: 'deliver',
-        data: { deliveryId: d.id, generation: d.generation } satisfies DeliveryJobData,
-        opts: {
-          jobId: `${d.id}-g${d.generation}`,
-          attempts,
-          backoff: { type: 'schedule' },
-          removeOnComplete: { age: 3600, count: 10_000 },
-          removeOnFail: { age: 7 * 86_400 },
-        },
-      }))));
+      await withTimeout(
+        ENQUEUE_TIMEOUT_MS,
+        'Redis did not accept the jobs',
+        queue.addBulk(
+          due.map((d) => ({
+            name: 'deliver',
+            data: { deliveryId: d.id, generation: d.generation } satisfies DeliveryJobData,
+            opts: {
+              jobId: `${d.id}-g${d.generation}`,
+              attempts,
+              backoff: { type: 'schedule' },
+              removeOnComplete: { age: 3600, count: 10_000 },
+              removeOnFail: { age: 7 * 86_400 },
+            },
+          })),
+        ),
+      );
       await deliveries.markEnqueued(due.map((d) => d.id));
       return due.length;
     });

@@ -19,7 +19,12 @@ const agents = {
  * POSTs exactly `body` once. Never follows redirects (a 3xx is just a non-2xx answer), gives up
  * after `timeoutMs` in total, and refuses private targets unless allowed. Never throws.
  */
-export function sendWebhook(target: string, body: string, headers: Record<string, string>, opts: { timeoutMs: number; allowPrivate: boolean }): Promise<SendResult> {
+export function sendWebhook(
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: { timeoutMs: number; allowPrivate: boolean },
+): Promise<SendResult> {
   const started = process.hrtime.bigint();
   const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
   return new Promise<SendResult>((resolve) => {
@@ -41,22 +46,33 @@ export function sendWebhook(target: string, body: string, headers: Record<string
       return;
     }
     const lib = url.protocol === 'https:' ? https : http;
-    const req = lib.request(url, {
-      method: 'POST',
-      agent: url.protocol === 'https:' ? agents.https : agents.http,
-      lookup: guardedLookup(opts.allowPrivate),
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        if (size < SNIPPET_BYTES) chunks.push(c);
-        size += c.length;
-      });
-      res.on('end', () => finish({ statusCode: res.statusCode ?? null, error: null,
-        responseSnippet: Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8') }));
-      res.on('error', (err) => finish({ statusCode: res.statusCode ?? null, error: err.message, responseSnippet: null }));
-    });
+    const req = lib.request(
+      url,
+      {
+        method: 'POST',
+        agent: url.protocol === 'https:' ? agents.https : agents.http,
+        lookup: guardedLookup(opts.allowPrivate),
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if (size < SNIPPET_BYTES) chunks.push(c);
+          size += c.length;
+        });
+        res.on('end', () =>
+          finish({
+            statusCode: res.statusCode ?? null,
+            error: null,
+            responseSnippet: Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'),
+          }),
+        );
+        res.on('error', (err) =>
+          finish({ statusCode: res.statusCode ?? null, error: err.message, responseSnippet: null }),
+        );
+      },
+    );
     timer = setTimeout(() => {
       req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`));
     }, opts.timeoutMs);

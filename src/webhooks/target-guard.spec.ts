@@ -5,10 +5,24 @@ import { newSigningSecret, signatureHeader } from './signing';
 
 describe('isPrivateAddress', () => {
   it.each([
-    ['127.0.0.1', true], ['10.0.0.8', true], ['172.16.5.4', true], ['172.32.0.1', false], ['192.168.1.1', true],
-    ['169.254.169.254', true], ['100.64.0.1', true], ['0.0.0.0', true], ['224.0.0.1', true], ['8.8.8.8', false],
-    ['::1', true], ['::', true], ['fe80::1', true], ['fd00::1', true], ['::ffff:127.0.0.1', true], ['::ffff:8.8.8.8', true],
-    ['2606:4700:4700::1111', false], ['not-an-ip', true],
+    ['127.0.0.1', true],
+    ['10.0.0.8', true],
+    ['172.16.5.4', true],
+    ['172.32.0.1', false],
+    ['192.168.1.1', true],
+    ['169.254.169.254', true],
+    ['100.64.0.1', true],
+    ['0.0.0.0', true],
+    ['224.0.0.1', true],
+    ['8.8.8.8', false],
+    ['::1', true],
+    ['::', true],
+    ['fe80::1', true],
+    ['fd00::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['::ffff:8.8.8.8', true],
+    ['2606:4700:4700::1111', false],
+    ['not-an-ip', true],
   ])('%s → %s', (address, expected) => {
     expect(isPrivateAddress(address)).toBe(expected);
   });
@@ -69,18 +83,28 @@ describe('one guard for every non-public address family, however spelled', () =>
     await expect(assertPublicTarget(url, false)).rejects.toThrow(/private, loopback or link-local/);
   });
 
-  it.each(refused.filter(([, raw]) => raw.includes('[')).slice(0, 6))('%s: %s is refused at delivery without a connection', async (_name, raw) => {
-    const r = await sendWebhook(raw, '{}', {}, { timeoutMs: 500, allowPrivate: false });
-    expect(r.statusCode).toBeNull();
-    expect(r.error).toMatch(/private, loopback or link-local/);
-  });
+  it.each(refused.filter(([, raw]) => raw.includes('[')).slice(0, 6))(
+    '%s: %s is refused at delivery without a connection',
+    async (_name, raw) => {
+      const r = await sendWebhook(raw, '{}', {}, { timeoutMs: 500, allowPrivate: false });
+      expect(r.statusCode).toBeNull();
+      expect(r.error).toMatch(/private, loopback or link-local/);
+    },
+  );
 
-  it.each([['8.8.8.8'], ['1.1.1.1'], ['2606:4700:4700::1111'], ['2a00:1450:4001:80b::200e'], ['[2001:4860:4860::8888]']])('public %s passes', (a) => {
+  it.each([
+    ['8.8.8.8'],
+    ['1.1.1.1'],
+    ['2606:4700:4700::1111'],
+    ['2a00:1450:4001:80b::200e'],
+    ['[2001:4860:4860::8888]'],
+  ])('public %s passes', (a) => {
     expect(isPrivateAddress(a)).toBe(false);
   });
 
   it('garbage is refused', () => {
-    for (const a of ['', 'localhost', '1.2.3', '::g', '1.2.3.4.5', 'fe80::1%eth0x']) expect(isPrivateAddress(a)).toBe(true);
+    for (const a of ['', 'localhost', '1.2.3', '::g', '1.2.3.4.5', 'fe80::1%eth0x'])
+      expect(isPrivateAddress(a)).toBe(true);
   });
 
   it('WEBHOOK_ALLOW_PRIVATE lets private targets through (tests and private deployments)', async () => {
@@ -101,7 +125,11 @@ describe('signing', () => {
     const body = '{"id":"evt_1","data":{"x":"é"}}';
     const header = signatureHeader([a, b], 'evt_1', at, body);
     expect(header.split(' ')).toHaveLength(2);
-    const headers = { 'webhook-id': 'evt_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': header };
+    const headers = {
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': header,
+    };
     expect(new Webhook(a).verify(body, headers)).toEqual(JSON.parse(body));
     expect(new Webhook(b).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(a).verify(body.replace('é', 'e'), headers)).toThrow();
@@ -112,7 +140,11 @@ describe('sendWebhook refuses private targets at connect time unless allowed', (
   it('refuses an IP literal and a name resolving to loopback, without sending', async () => {
     for (const url of ['http://127.0.0.1:9/x', 'http://localhost:9/x', 'http://[::1]:9/x']) {
       const r = await sendWebhook(url, '{}', {}, { timeoutMs: 1000, allowPrivate: false });
-      expect({ url, statusCode: r.statusCode, error: r.error }).toEqual({ url, statusCode: null, error: expect.stringMatching(/private, loopback or link-local/) });
+      expect({ url, statusCode: r.statusCode, error: r.error }).toEqual({
+        url,
+        statusCode: null,
+        error: expect.stringMatching(/private, loopback or link-local/),
+      });
     }
   });
 

@@ -45,13 +45,22 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  */
 export function guardedLookup(allowPrivate: boolean) {
   return (hostname: string, options: object, callback: LookupCallback): void => {
-    dnsLookup(hostname, options as never, ((err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
-      if (err) return callback(err, address, family);
-      const list = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      const bad = allowPrivate ? undefined : list.find(isPrivateAddress);
-      if (bad) return callback(new TargetRefusedError(`${hostname} resolves to ${bad}, a private, loopback or link-local address`), address, family);
-      callback(null, address, family);
-    }) as never);
+    dnsLookup(
+      hostname,
+      options as never,
+      ((err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
+        if (err) return callback(err, address, family);
+        const list = Array.isArray(address) ? address.map((a) => a.address) : [address];
+        const bad = allowPrivate ? undefined : list.find(isPrivateAddress);
+        if (bad)
+          return callback(
+            new TargetRefusedError(`${hostname} resolves to ${bad}, a private, loopback or link-local address`),
+            address,
+            family,
+          );
+        callback(null, address, family);
+      }) as never,
+    );
   };
 }
 

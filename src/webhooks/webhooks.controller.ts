@@ -5,8 +5,16 @@ import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import {
-  CreatedWebhookDto, CreateWebhookDto, DeliveryDto, DeliveryListDto, DeliveryListQueryDto, RotatedSecretDto, TestEventDto,
-  UpdateWebhookDto, WebhookDto, WebhookListDto,
+  CreatedWebhookDto,
+  CreateWebhookDto,
+  DeliveryDto,
+  DeliveryListDto,
+  DeliveryListQueryDto,
+  RotatedSecretDto,
+  TestEventDto,
+  UpdateWebhookDto,
+  WebhookDto,
+  WebhookListDto,
 } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
 
@@ -40,9 +48,15 @@ export class WebhooksController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Change URL, event types or description; enabled=true re-enables a subscription disabled by a 410' })
+  @ApiOperation({
+    summary: 'Change URL, event types or description; enabled=true re-enables a subscription disabled by a 410',
+  })
   @Returns(WebhookDto)
-  update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateWebhookDto): Promise<WebhookDto> {
+  update(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookDto,
+  ): Promise<WebhookDto> {
     return this.webhooks.update(p, id, body);
   }
 
@@ -71,9 +85,16 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ summary: 'Deliveries, most recent first, each with every attempt (time, status code, latency, error, response snippet)' })
+  @ApiOperation({
+    summary:
+      'Deliveries, most recent first, each with every attempt (time, status code, latency, error, response snippet)',
+  })
   @Returns(DeliveryListDto)
-  deliveries(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: DeliveryListQueryDto): Promise<DeliveryListDto> {
+  deliveries(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Query() q: DeliveryListQueryDto,
+  ): Promise<DeliveryListDto> {
     return this.webhooks.deliveries(p, id, q.limit, q.cursor);
   }
 
@@ -81,7 +102,11 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Retry a failed delivery by hand (a new round of the retry schedule)' })
   @Returns(DeliveryDto, { status: 202 })
-  retry(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<DeliveryDto> {
+  retry(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<DeliveryDto> {
     return this.webhooks.retry(p, id, deliveryId);
   }
 }

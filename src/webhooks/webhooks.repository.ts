@@ -50,7 +50,16 @@ export class WebhooksRepository extends SqlRepository {
     super(db);
   }
 
-  async insertSubscription(s: { id: string; fundId: string; url: string; eventTypes: string[]; description: string | null; secret: string; keyId: string | null; userId: string | null }): Promise<SubscriptionRow> {
+  async insertSubscription(s: {
+    id: string;
+    fundId: string;
+    url: string;
+    eventTypes: string[];
+    description: string | null;
+    secret: string;
+    keyId: string | null;
+    userId: string | null;
+  }): Promise<SubscriptionRow> {
     const rows = await this.q.query(
       `INSERT INTO webhook_subscriptions (id, fund_id, url, event_types, description, signing_secret, created_by_key_id, created_by_user_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
@@ -60,15 +69,25 @@ export class WebhooksRepository extends SqlRepository {
   }
 
   async subscriptionsOfFund(fundId: string): Promise<SubscriptionRow[]> {
-    return this.q.query(`SELECT * FROM webhook_subscriptions WHERE fund_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`, [fundId]);
+    return this.q.query(
+      `SELECT * FROM webhook_subscriptions WHERE fund_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
+      [fundId],
+    );
   }
 
   async subscriptionOfFund(fundId: string, id: string): Promise<SubscriptionRow | null> {
-    const rows = await this.q.query(`SELECT * FROM webhook_subscriptions WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL`, [fundId, id]);
+    const rows = await this.q.query(
+      `SELECT * FROM webhook_subscriptions WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      [fundId, id],
+    );
     return rows[0] ?? null;
   }
 
-  async updateSubscription(fundId: string, id: string, patch: { url?: string; eventTypes?: string[]; description?: string | null; enabled?: boolean }): Promise<SubscriptionRow | null> {
+  async updateSubscription(
+    fundId: string,
+    id: string,
+    patch: { url?: string; eventTypes?: string[]; description?: string | null; enabled?: boolean },
+  ): Promise<SubscriptionRow | null> {
     const [rows] = await this.q.query(
       `UPDATE webhook_subscriptions SET
          url = COALESCE($3, url),
@@ -78,7 +97,15 @@ export class WebhooksRepository extends SqlRepository {
          disabled_reason = CASE WHEN $7 IS TRUE THEN NULL ELSE disabled_reason END,
          updated_at = now()
        WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *`,
-      [fundId, id, patch.url ?? null, patch.eventTypes ?? null, patch.description !== undefined, patch.description ?? null, patch.enabled ?? null],
+      [
+        fundId,
+        id,
+        patch.url ?? null,
+        patch.eventTypes ?? null,
+        patch.description !== undefined,
+        patch.description ?? null,
+        patch.enabled ?? null,
+      ],
     );
     return rows[0] ?? null;
   }
@@ -102,7 +129,11 @@ export class WebhooksRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
-  async deliveriesOfSubscription(subscriptionId: string, limit: number, after: { createdAt: string; id: string } | null): Promise<DeliveryRow[]> {
+  async deliveriesOfSubscription(
+    subscriptionId: string,
+    limit: number,
+    after: { createdAt: string; id: string } | null,
+  ): Promise<DeliveryRow[]> {
     return this.q.query(
       `SELECT d.id, d.event_id, e.type AS event_type, d.subscription_id, d.status, d.attempt_count, d.created_at,
               d.created_at::text AS created_key, d.last_attempt_at, d.completed_at

@@ -7,7 +7,17 @@ import { SecretSealer } from '../common/crypto/sealer';
 import { invalidParameter, notFound, ProblemError, unprocessable } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { CreatedWebhookDto, CreateWebhookDto, DeliveryDto, DeliveryListDto, RotatedSecretDto, TestEventDto, UpdateWebhookDto, WebhookDto, WebhookListDto } from './dto/webhook.dto';
+import {
+  CreatedWebhookDto,
+  CreateWebhookDto,
+  DeliveryDto,
+  DeliveryListDto,
+  RotatedSecretDto,
+  TestEventDto,
+  UpdateWebhookDto,
+  WebhookDto,
+  WebhookListDto,
+} from './dto/webhook.dto';
 import { emitEvent } from './event-outbox';
 import { TEST_EVENT_TYPE } from './event-types';
 import { newSigningSecret } from './signing';
@@ -19,20 +29,40 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function subscriptionView(s: SubscriptionRow): WebhookDto {
-  const overlap = s.previous_secret_expires_at && new Date(s.previous_secret_expires_at) > new Date() ? iso(s.previous_secret_expires_at) : null;
+  const overlap =
+    s.previous_secret_expires_at && new Date(s.previous_secret_expires_at) > new Date()
+      ? iso(s.previous_secret_expires_at)
+      : null;
   return {
-    id: s.id, url: s.url, eventTypes: s.event_types, description: s.description, enabled: s.enabled,
-    disabledReason: s.disabled_reason, previousSecretExpiresAt: overlap, createdAt: iso(s.created_at)!, updatedAt: iso(s.updated_at)!,
+    id: s.id,
+    url: s.url,
+    eventTypes: s.event_types,
+    description: s.description,
+    enabled: s.enabled,
+    disabledReason: s.disabled_reason,
+    previousSecretExpiresAt: overlap,
+    createdAt: iso(s.created_at)!,
+    updatedAt: iso(s.updated_at)!,
   };
 }
 
 function deliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryDto {
   return {
-    id: d.id, eventId: d.event_id, eventType: d.event_type, status: d.status, attemptCount: d.attempt_count,
-    createdAt: iso(d.created_at)!, lastAttemptAt: iso(d.last_attempt_at), completedAt: iso(d.completed_at),
+    id: d.id,
+    eventId: d.event_id,
+    eventType: d.event_type,
+    status: d.status,
+    attemptCount: d.attempt_count,
+    createdAt: iso(d.created_at)!,
+    lastAttemptAt: iso(d.last_attempt_at),
+    completedAt: iso(d.completed_at),
     attempts: attempts.map((a) => ({
-      attemptNo: a.attempt_no, attemptedAt: iso(a.attempted_at)!, statusCode: a.status_code, latencyMs: a.latency_ms,
-      error: a.error, responseSnippet: a.response_snippet,
+      attemptNo: a.attempt_no,
+      attemptedAt: iso(a.attempted_at)!,
+      statusCode: a.status_code,
+      latencyMs: a.latency_ms,
+      error: a.error,
+      responseSnippet: a.response_snippet,
     })),
   };
 }
@@ -60,7 +90,9 @@ export class WebhooksService {
     try {
       await assertPublicTarget(url, this.config.webhookAllowPrivate);
     } catch (err) {
-      throw unprocessable(`url: ${(err as Error).message}; webhook targets must be public`, [{ field: 'url', message: 'resolves to a private, loopback or link-local address or does not resolve' }]);
+      throw unprocessable(`url: ${(err as Error).message}; webhook targets must be public`, [
+        { field: 'url', message: 'resolves to a private, loopback or link-local address or does not resolve' },
+      ]);
     }
     return url.toString();
   }
@@ -69,8 +101,16 @@ export class WebhooksService {
     const url = await this.checkTarget(body.url);
     const secret = newSigningSecret();
     // Stored sealed (AES-256-GCM under SECRETS_KEY); the plaintext is shown once, here.
-    const row = await this.repo.insertSubscription({ id: randomUUID(), fundId: fundIdOf(p), url, eventTypes: body.eventTypes,
-      description: body.description ?? null, secret: this.sealer.seal(secret), keyId: p.keyId, userId: p.userId });
+    const row = await this.repo.insertSubscription({
+      id: randomUUID(),
+      fundId: fundIdOf(p),
+      url,
+      eventTypes: body.eventTypes,
+      description: body.description ?? null,
+      secret: this.sealer.seal(secret),
+      keyId: p.keyId,
+      userId: p.userId,
+    });
     return { ...subscriptionView(row), signingSecret: secret };
   }
 
@@ -92,7 +132,12 @@ export class WebhooksService {
   async update(p: Principal, id: string, body: UpdateWebhookDto): Promise<WebhookDto> {
     await this.subscription(p, id);
     const url = body.url !== undefined ? await this.checkTarget(body.url) : undefined;
-    const row = await this.repo.updateSubscription(fundIdOf(p), id, { url, eventTypes: body.eventTypes, description: body.description, enabled: body.enabled });
+    const row = await this.repo.updateSubscription(fundIdOf(p), id, {
+      url,
+      eventTypes: body.eventTypes,
+      description: body.description,
+      enabled: body.enabled,
+    });
     if (!row) throw notFound(`webhook ${id}`);
     return subscriptionView(row);
   }
@@ -114,14 +159,23 @@ export class WebhooksService {
   /** A `webhook.test` event for this one subscription, through the same outbox as real events. */
   async sendTest(p: Principal, id: string): Promise<TestEventDto> {
     const sub = await this.subscription(p, id);
-    const event = await this.db.transaction((m) => emitEvent(m, sub.fund_id, TEST_EVENT_TYPE,
-      { subscriptionId: sub.id, message: 'test event from fundgate' }, sub.id));
+    const event = await this.db.transaction((m) =>
+      emitEvent(
+        m,
+        sub.fund_id,
+        TEST_EVENT_TYPE,
+        { subscriptionId: sub.id, message: 'test event from fundgate' },
+        sub.id,
+      ),
+    );
     return { eventId: event.id, type: event.type, createdAt: event.createdAt };
   }
 
   async deliveries(p: Principal, id: string, limit = 100, cursor?: string): Promise<DeliveryListDto> {
     const sub = await this.subscription(p, id);
-    const after = cursor ? this.cursors.decode(`deliveries:${sub.id}`, cursor, { createdAt: 'timestamp', id: 'uuid' }) : null;
+    const after = cursor
+      ? this.cursors.decode(`deliveries:${sub.id}`, cursor, { createdAt: 'timestamp', id: 'uuid' })
+      : null;
     const rows = await this.repo.deliveriesOfSubscription(sub.id, limit + 1, after);
     const page = rows.slice(0, limit);
     const attempts = await this.repo.attemptsOf(page.map((d) => d.id));
@@ -132,7 +186,13 @@ export class WebhooksService {
     return {
       items: page.map((d) => deliveryView(d, byDelivery.get(d.id) ?? [])),
       hasMore,
-      nextCursor: hasMore && last ? this.cursors.encode(`deliveries:${sub.id}`, { createdAt: last.created_key ?? new Date(last.created_at).toISOString(), id: last.id }) : null,
+      nextCursor:
+        hasMore && last
+          ? this.cursors.encode(`deliveries:${sub.id}`, {
+              createdAt: last.created_key ?? new Date(last.created_at).toISOString(),
+              id: last.id,
+            })
+          : null,
     };
   }
 
@@ -142,7 +202,10 @@ export class WebhooksService {
     const found = UUID.test(deliveryId) ? await this.repo.deliveryOfSubscription(sub.id, deliveryId) : null;
     if (!found) throw notFound(`delivery ${deliveryId}`);
     if (!(await this.repo.requeueDelivery(sub.id, deliveryId))) {
-      throw new ProblemError('invalid_state', `delivery ${deliveryId} is ${found.status}; only failed or cancelled deliveries can be retried`);
+      throw new ProblemError(
+        'invalid_state',
+        `delivery ${deliveryId} is ${found.status}; only failed or cancelled deliveries can be retried`,
+      );
     }
     const row = (await this.repo.deliveryOfSubscription(sub.id, deliveryId))!;
     return deliveryView(row, await this.repo.attemptsOf([deliveryId]));

@@ -29,7 +29,9 @@ function schemaProblems(value: unknown, schema: Schema, all: Record<string, Sche
     case 'boolean':
       return typeof value === 'boolean' ? [] : [`${at} is not a boolean`];
     case 'array':
-      return Array.isArray(value) ? value.flatMap((v, i) => schemaProblems(v, schema.items, all, `${at}[${i}]`)) : [`${at} is not an array`];
+      return Array.isArray(value)
+        ? value.flatMap((v, i) => schemaProblems(v, schema.items, all, `${at}[${i}]`))
+        : [`${at} is not an array`];
     default: {
       if (typeof value !== 'object' || Array.isArray(value)) return [`${at} is not an object`];
       const props = (schema.properties ?? {}) as Record<string, Schema>;
@@ -89,7 +91,10 @@ describe('calculators over REST (e2e)', () => {
       const schema = op.responses['200'].content['application/json'].schema as Schema;
       for (const body of [{}, def.example]) {
         const res = await call(app, 'POST', `/api/v1/calc/${def.path}`, { body, ip: randomIp() });
-        expect({ path: def.path, problems: schemaProblems(res.json, schema, schemas, '$') }).toEqual({ path: def.path, problems: [] });
+        expect({ path: def.path, problems: schemaProblems(res.json, schema, schemas, '$') }).toEqual({
+          path: def.path,
+          problems: [],
+        });
       }
     }
     // the check itself bites
@@ -97,12 +102,25 @@ describe('calculators over REST (e2e)', () => {
     const feeSchema = doc.paths['/api/v1/calc/fee-calculator'].post.responses['200'].content['application/json'].schema;
     const tampered = { ...fee.json, extra: 1, totals: { ...fee.json.totals, endingNavUsd: '1' } };
     delete tampered.disclaimer;
-    expect(schemaProblems(tampered, feeSchema, schemas, '$').sort()).toEqual(['$.disclaimer is missing', '$.extra is not documented', '$.totals.endingNavUsd is not a number']);
+    expect(schemaProblems(tampered, feeSchema, schemas, '$').sort()).toEqual([
+      '$.disclaimer is missing',
+      '$.extra is not documented',
+      '$.totals.endingNavUsd is not a number',
+    ]);
   });
 
   it('fee-calculator over HTTP reproduces the fund-domain check vector', async () => {
     const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', {
-      body: { startingNavUsd: 100, annualGrossReturnPct: 12, mgmtFeePct: 2, perfFeePct: 20, hurdlePct: 4, hasHwm: true, crystallization: 'annual', horizonYears: 3 },
+      body: {
+        startingNavUsd: 100,
+        annualGrossReturnPct: 12,
+        mgmtFeePct: 2,
+        perfFeePct: 20,
+        hurdlePct: 4,
+        hasHwm: true,
+        crystallization: 'annual',
+        horizonYears: 3,
+      },
       ip: randomIp(),
     });
     expect(res.json.periods.map((p: { mgmtFeeUsd: number }) => p.mgmtFeeUsd)).toEqual([2, 2.18, 2.37]);
@@ -111,7 +129,10 @@ describe('calculators over REST (e2e)', () => {
   });
 
   it('a body with no Content-Type and no bytes takes every default', async () => {
-    const res = await app.getHttpAdapter().getInstance().inject({ method: 'POST', url: '/api/v1/calc/operating-cost-calculator', remoteAddress: randomIp() });
+    const res = await app
+      .getHttpAdapter()
+      .getInstance()
+      .inject({ method: 'POST', url: '/api/v1/calc/operating-cost-calculator', remoteAddress: randomIp() });
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body).totalAnnualCostUsd).toBe(663_000);
   });
@@ -120,9 +141,15 @@ describe('calculators over REST (e2e)', () => {
     const fee = await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: { hurdlePct: null }, ip: randomIp() });
     expect(fee.status).toBe(200);
     expect(fee.json.assumptions.hurdlePct).toBeNull();
-    const exposure = await call(app, 'POST', '/api/v1/calc/exposure-analysis', { body: { navUsd: null }, ip: randomIp() });
+    const exposure = await call(app, 'POST', '/api/v1/calc/exposure-analysis', {
+      body: { navUsd: null },
+      ip: randomIp(),
+    });
     expect(exposure.json.assumptions.ratioBasis).toBe('sumOfValues');
-    const health = await call(app, 'POST', '/api/v1/calc/fund-health-check', { body: { hurdlePct: null }, ip: randomIp() });
+    const health = await call(app, 'POST', '/api/v1/calc/fund-health-check', {
+      body: { hurdlePct: null },
+      ip: randomIp(),
+    });
     expect(health.status).toBe(200);
   });
 
@@ -134,12 +161,18 @@ describe('calculators over REST (e2e)', () => {
       expect(op.tags).toEqual(['calculators']);
       const body = op.requestBody.content['application/json'];
       expect(Object.keys(body.examples)).toEqual(['defaults', 'full']);
-      expect(op.responses['200'].content['application/json'].example.disclaimer).toMatch(/not accounting or tax advice/);
+      expect(op.responses['200'].content['application/json'].example.disclaimer).toMatch(
+        /not accounting or tax advice/,
+      );
       for (const status of ['400', '413', '415', '429']) expect(op.responses[status]).toBeDefined();
       const schema = doc.components.schemas[body.schema.$ref.split('/').pop()];
       expect(schema.required ?? []).toEqual([]);
       for (const [name, prop] of Object.entries<Record<string, unknown>>(schema.properties)) {
-        expect({ name, hasDefault: 'default' in prop, described: typeof prop.description === 'string' }).toEqual({ name, hasDefault: true, described: true });
+        expect({ name, hasDefault: 'default' in prop, described: typeof prop.description === 'string' }).toEqual({
+          name,
+          hasDefault: true,
+          described: true,
+        });
       }
     }
     const fee = doc.components.schemas.FeeCalculatorRequest.properties;
@@ -152,8 +185,15 @@ describe('calculators over REST (e2e)', () => {
     expect(health.reconFrequency.enum).toEqual(['daily', 'weekly', 'monthly', 'rarely']);
     expect(health.lpReportingFrequency.enum).toEqual(['monthly', 'quarterly', 'adhoc']);
     expect(health.backOfficeHeadcount.type).toBe('integer');
-    expect(doc.components.schemas.LpReportGraderRequest.properties.reportingFrequency.enum).toEqual(['monthly', 'quarterly', 'adhoc']);
-    expect(doc.components.schemas.NavValidatorRequest.properties.periodStart).toMatchObject({ format: 'date', default: '2025-01-01' });
+    expect(doc.components.schemas.LpReportGraderRequest.properties.reportingFrequency.enum).toEqual([
+      'monthly',
+      'quarterly',
+      'adhoc',
+    ]);
+    expect(doc.components.schemas.NavValidatorRequest.properties.periodStart).toMatchObject({
+      format: 'date',
+      default: '2025-01-01',
+    });
     expect(doc.components.schemas.FeeCalculatorResponse.properties.periods.items.$ref).toMatch(/FeePeriodRow$/);
   });
 });

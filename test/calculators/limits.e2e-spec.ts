@@ -40,7 +40,11 @@ describe('calculator daily caps (e2e)', () => {
     // every calculator shares the one daily cap
     expectProblem(await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: {}, ip }), 429, 'rate_limited');
     // X-Forwarded-For from an untrusted peer does not buy a fresh window
-    expectProblem(await call(app, 'POST', URL, { body: {}, ip, headers: { 'x-forwarded-for': randomIp() } }), 429, 'rate_limited');
+    expectProblem(
+      await call(app, 'POST', URL, { body: {}, ip, headers: { 'x-forwarded-for': randomIp() } }),
+      429,
+      'rate_limited',
+    );
 
     const other = await call(app, 'POST', URL, { body: {}, ip: randomIp() });
     expect(other.status).toBe(200);

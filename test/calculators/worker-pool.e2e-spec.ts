@@ -7,7 +7,9 @@ function positionsCsv(rows: number): string {
   const classes = ['crypto', 'equity', 'stablecoin', 'commodity', 'cash'];
   const lines = ['Asset,Value,Venue,Class'];
   for (let i = 0; i < rows; i++) {
-    lines.push(`ASSET${i % 1200},${((i * 7919) % 2_000_000) - 300_000}.${String(i % 100).padStart(2, '0')},Venue ${i % 17},${classes[i % 5]}`);
+    lines.push(
+      `ASSET${i % 1200},${((i * 7919) % 2_000_000) - 300_000}.${String(i % 100).padStart(2, '0')},Venue ${i % 17},${classes[i % 5]}`,
+    );
   }
   return lines.join('\r\n');
 }
@@ -31,26 +33,42 @@ describe('calculators on the worker pool (e2e)', () => {
     ['fee-calculator', { horizonYears: 100, crystallization: 'quarterly' }, 200],
     ['exposure-analysis', { positionsCsv: positionsCsv(3000), inputMethod: 'upload' }, 200],
     ['fund-health-check', { positionsCsv: positionsCsv(2000) }, 200],
-    ['lp-report-grader', { reportText: 'Net IRR 12.4% after fees. Capital account statement enclosed. '.repeat(600) }, 200],
-    ['exposure-analysis', { positionsCsv: `${positionsCsv(1000)}\r\nBAD,not-a-number,X,crypto`, inputMethod: 'upload' }, 400],
+    [
+      'lp-report-grader',
+      { reportText: 'Net IRR 12.4% after fees. Capital account statement enclosed. '.repeat(600) },
+      200,
+    ],
+    [
+      'exposure-analysis',
+      { positionsCsv: `${positionsCsv(1000)}\r\nBAD,not-a-number,X,crypto`, inputMethod: 'upload' },
+      400,
+    ],
   ];
 
-  it.each(heavy)('%s answers byte for byte what the inline engine answers (errors included)', async (path, body, status) => {
-    const a = await call(inline, 'POST', `/api/v1/calc/${path}`, { body, ip: randomIp() });
-    const b = await call(pooled, 'POST', `/api/v1/calc/${path}`, { body, ip: randomIp() });
-    expect([a.status, b.status]).toEqual([status, status]);
-    expect(comparable(b.body)).toEqual(comparable(a.body));
-  });
+  it.each(heavy)(
+    '%s answers byte for byte what the inline engine answers (errors included)',
+    async (path, body, status) => {
+      const a = await call(inline, 'POST', `/api/v1/calc/${path}`, { body, ip: randomIp() });
+      const b = await call(pooled, 'POST', `/api/v1/calc/${path}`, { body, ip: randomIp() });
+      expect([a.status, b.status]).toEqual([status, status]);
+      expect(comparable(b.body)).toEqual(comparable(a.body));
+    },
+  );
 
   it('a full queue answers 503 unavailable with Retry-After, never a growing queue; small calls still run inline', async () => {
     const body = { positionsCsv: positionsCsv(12_000), inputMethod: 'upload' };
-    const burst = Array.from({ length: 16 }, () => call(pooled, 'POST', '/api/v1/calc/exposure-analysis', { body, ip: randomIp() }));
+    const burst = Array.from({ length: 16 }, () =>
+      call(pooled, 'POST', '/api/v1/calc/exposure-analysis', { body, ip: randomIp() }),
+    );
     const small = call(pooled, 'POST', '/api/v1/calc/operating-cost-calculator', { body: {}, ip: randomIp() });
     // saturated: a large body is refused before it is read (malformed JSON would otherwise be a 400)
     const pool = pooled.get(CalculatorPool);
     for (let i = 0; i < 400 && !pool.saturated(); i++) await new Promise((r) => setTimeout(r, 5));
     expect(pool.saturated()).toBe(true);
-    const early = await call(pooled, 'POST', '/api/v1/calc/exposure-analysis', { body: `{"positionsCsv": "${'x'.repeat(20_000)}`, ip: randomIp() });
+    const early = await call(pooled, 'POST', '/api/v1/calc/exposure-analysis', {
+      body: `{"positionsCsv": "${'x'.repeat(20_000)}`,
+      ip: randomIp(),
+    });
     expectProblem(early, 503, 'unavailable');
     const answers = await Promise.all(burst);
     const ok = answers.filter((r) => r.status === 200);

@@ -8,13 +8,23 @@ const read = (rel: string) => readFileSync(join(__dirname, '../..', rel), 'utf8'
 describe('user documentation', () => {
   it('docs/errors.md lists every problem code with its status', () => {
     const doc = read('docs/errors.md');
-    for (const [code, status] of Object.entries(PROBLEM_CODES)) expect([code, doc.includes(`| \`${code}\` | ${status} |`)]).toEqual([code, true]);
+    for (const [code, status] of Object.entries(PROBLEM_CODES))
+      expect([code, doc.includes(`| \`${code}\` | ${status} |`)]).toEqual([code, true]);
   });
 
   it('docs/webhooks.md covers every event type, the headers, both libraries, retries, 410 and rotation', () => {
     const doc = read('docs/webhooks.md');
     for (const type of EVENT_TYPES) expect(doc).toContain(`\`${type}\``);
-    for (const text of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'npm install standardwebhooks', 'pip install standardwebhooks', '410 Gone', 'rotate-secret', 'WEBHOOK_RETRY_DELAYS']) {
+    for (const text of [
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+      'npm install standardwebhooks',
+      'pip install standardwebhooks',
+      '410 Gone',
+      'rotate-secret',
+      'WEBHOOK_RETRY_DELAYS',
+    ]) {
       expect(doc).toContain(text);
     }
   });

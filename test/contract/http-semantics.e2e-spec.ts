@@ -12,13 +12,25 @@ describe('HTTP behaviour users expect', () => {
     key = await fundKey(app, DEMO_SLUG);
   });
   afterAll(() => app.close());
-  const inject = (opts: Record<string, unknown>) => app.getHttpAdapter().getInstance().inject(opts as never);
+  const inject = (opts: Record<string, unknown>) =>
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .inject(opts as never);
 
   it('compresses answers over 1 KB with br or gzip as asked, never small ones', async () => {
-    const plain = await inject({ method: 'GET', url: '/api/v1/fund/ledger/accounts', headers: { authorization: `Bearer ${key}` } });
+    const plain = await inject({
+      method: 'GET',
+      url: '/api/v1/fund/ledger/accounts',
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.rawPayload.length).toBeGreaterThan(1024);
-    const br = await inject({ method: 'GET', url: '/api/v1/fund/ledger/accounts', headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'br' } });
+    const br = await inject({
+      method: 'GET',
+      url: '/api/v1/fund/ledger/accounts',
+      headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
     expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
@@ -34,13 +46,21 @@ describe('HTTP behaviour users expect', () => {
     expect(first.status).toBe(200);
     expect(first.headers.etag).toMatch(/^"[\w-]{32}"$/);
     expect(first.headers['cache-control']).toBe('private, no-cache');
-    const again = await call(app, 'GET', '/api/v1/fund/nav/history', { key, headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await call(app, 'GET', '/api/v1/fund/nav/history', {
+      key,
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
     expect(again.headers.etag).toBe(first.headers.etag);
-    const other = await call(app, 'GET', '/api/v1/fund/nav/history', { key, headers: { 'if-none-match': '"something-else"' } });
+    const other = await call(app, 'GET', '/api/v1/fund/nav/history', {
+      key,
+      headers: { 'if-none-match': '"something-else"' },
+    });
     expect(other.status).toBe(200);
-    const doc = await call(app, 'GET', '/api/openapi.json', { headers: { 'if-none-match': `W/${String(first.headers.etag)}, "x"` } });
+    const doc = await call(app, 'GET', '/api/openapi.json', {
+      headers: { 'if-none-match': `W/${String(first.headers.etag)}, "x"` },
+    });
     expect(doc.status).toBe(200);
   });
 
@@ -67,10 +87,16 @@ describe('HTTP behaviour users expect', () => {
   });
 
   it('calculators take an empty JSON body as {} and refuse null, arrays and numbers naming the body', async () => {
-    const empty = await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: '', headers: { 'content-type': 'application/json' } });
+    const empty = await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(empty.status).toBe(200);
     for (const body of ['null', '[]', '[{"a":1}]', '42', '"text"']) {
-      const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', { body, headers: { 'content-type': 'application/json' } });
+      const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
       expect([body, res.status]).toEqual([body, 400]);
       expect(res.json.errors).toEqual([{ field: 'body', message: 'must be a JSON object' }]);
     }

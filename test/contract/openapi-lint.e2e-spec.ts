@@ -8,8 +8,17 @@ import { contractOf, contractProblems } from '../utils/contract';
 import type { DocNode } from '../../src/common/openapi/document-node';
 
 /** One finding of `redocly lint --format json` and of `spectral lint -f json`, as far as the messages below read them. */
-interface RedoclyProblem { severity: string; ruleId: string; message: string; location?: { pointer: string }[] }
-interface SpectralResult { code: string; message: string; path: string[] }
+interface RedoclyProblem {
+  severity: string;
+  ruleId: string;
+  message: string;
+  location?: { pointer: string }[];
+}
+interface SpectralResult {
+  code: string;
+  message: string;
+  path: string[];
+}
 
 const run = promisify(execFile);
 const bin = (name: string) => join(__dirname, '../../node_modules/.bin', name);
@@ -30,16 +39,24 @@ describe('OpenAPI document: Redocly (recommended) and Spectral (spectral:oas) at
   afterAll(() => app.close());
 
   it('Redocly lint --extends recommended: no problems', async () => {
-    const out = await run(bin('redocly'), ['lint', '--extends', 'recommended', '--format', 'json', join(dir, 'openapi.json')], { cwd: dir, maxBuffer: 1 << 24 })
-      .catch((e) => e as { stdout: string });
+    const out = await run(
+      bin('redocly'),
+      ['lint', '--extends', 'recommended', '--format', 'json', join(dir, 'openapi.json')],
+      { cwd: dir, maxBuffer: 1 << 24 },
+    ).catch((e) => e as { stdout: string });
     const report = JSON.parse(out.stdout) as { problems: RedoclyProblem[]; totals: unknown };
-    expect(report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} @ ${p.location?.[0]?.pointer}`)).toEqual([]);
+    expect(report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} @ ${p.location?.[0]?.pointer}`)).toEqual(
+      [],
+    );
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 120_000);
 
   it('Spectral lint with spectral:oas: no problems', async () => {
-    const out = await run(bin('spectral'), ['lint', '-r', join(dir, '.spectral.yaml'), '-f', 'json', '--fail-severity', 'hint', join(dir, 'openapi.json')], { cwd: dir, maxBuffer: 1 << 24 })
-      .catch((e) => e as { stdout: string });
+    const out = await run(
+      bin('spectral'),
+      ['lint', '-r', join(dir, '.spectral.yaml'), '-f', 'json', '--fail-severity', 'hint', join(dir, 'openapi.json')],
+      { cwd: dir, maxBuffer: 1 << 24 },
+    ).catch((e) => e as { stdout: string });
     const json = out.stdout.slice(out.stdout.indexOf('['), out.stdout.lastIndexOf(']') + 1); // a human line follows the JSON
     const results = JSON.parse(json) as SpectralResult[];
     expect(results.map((r) => `${r.code}: ${r.message} @ ${r.path.join('.')}`)).toEqual([]);
@@ -61,7 +78,8 @@ describe('OpenAPI document: Redocly (recommended) and Spectral (spectral:oas) at
         for (const c of codes.filter((x) => /^[45]/.test(x))) {
           const content = op.responses[c].content;
           const isMcpParseError = /^\/api\/mcp/.test(path) && c === '400';
-          if (!isMcpParseError) expect(content['application/problem+json'].schema.$ref).toBe('#/components/schemas/ProblemDetails');
+          if (!isMcpParseError)
+            expect(content['application/problem+json'].schema.$ref).toBe('#/components/schemas/ProblemDetails');
         }
         if (op.responses['204']) expect(op.responses['204'].content).toBeUndefined();
       }
@@ -70,7 +88,10 @@ describe('OpenAPI document: Redocly (recommended) and Spectral (spectral:oas) at
 
   it('the interface points of the issue: nullable decidedBy, CreateKeyDto.fund a string, limit an integer', () => {
     const s = doc.components.schemas;
-    expect(s.ProposalDto.properties.decidedBy.anyOf).toEqual([{ $ref: '#/components/schemas/ActorDto' }, { type: 'null' }]);
+    expect(s.ProposalDto.properties.decidedBy.anyOf).toEqual([
+      { $ref: '#/components/schemas/ActorDto' },
+      { type: 'null' },
+    ]);
     expect(s.CreateKeyDto.properties.fund.type).toEqual(['string', 'null']);
     for (const item of Object.values<DocNode>(doc.paths)) {
       for (const op of Object.values<DocNode>(item)) {
@@ -83,10 +104,24 @@ describe('OpenAPI document: Redocly (recommended) and Spectral (spectral:oas) at
     const c = await contractOf(app);
     const okHeaders = { 'content-type': 'application/json', 'x-request-id': 'r' };
     const me = { keyId: null, name: null };
-    expect(contractProblems(c, 'GET', '/api/v1/me', { status: 418, headers: okHeaders, body: '{}' })[0]).toMatch(/status not documented/);
-    expect(contractProblems(c, 'GET', '/health', { status: 200, headers: { ...okHeaders, etag: '"x"' }, body: '{"status":"ok"}' })[0]).toMatch(/header etag not documented/);
-    expect(contractProblems(c, 'GET', '/health', { status: 200, headers: okHeaders, body: '{"status":"down"}' })[0]).toMatch(/does not match the schema/);
-    expect(contractProblems(c, 'GET', '/api/v1/me', { status: 200, headers: okHeaders, body: JSON.stringify(me) })[0]).toMatch(/does not match the schema/);
-    expect(contractProblems(c, 'GET', '/health', { status: 200, headers: okHeaders, body: '{"status":"ok"}' })).toEqual([]);
+    expect(contractProblems(c, 'GET', '/api/v1/me', { status: 418, headers: okHeaders, body: '{}' })[0]).toMatch(
+      /status not documented/,
+    );
+    expect(
+      contractProblems(c, 'GET', '/health', {
+        status: 200,
+        headers: { ...okHeaders, etag: '"x"' },
+        body: '{"status":"ok"}',
+      })[0],
+    ).toMatch(/header etag not documented/);
+    expect(
+      contractProblems(c, 'GET', '/health', { status: 200, headers: okHeaders, body: '{"status":"down"}' })[0],
+    ).toMatch(/does not match the schema/);
+    expect(
+      contractProblems(c, 'GET', '/api/v1/me', { status: 200, headers: okHeaders, body: JSON.stringify(me) })[0],
+    ).toMatch(/does not match the schema/);
+    expect(contractProblems(c, 'GET', '/health', { status: 200, headers: okHeaders, body: '{"status":"ok"}' })).toEqual(
+      [],
+    );
   });
 });

@@ -32,7 +32,10 @@ export async function seedFundsOnce(app: TestApp): Promise<{ demoId: string; oth
     await qr.query(`SET lock_timeout = 0`);
     await qr.query(`SET statement_timeout = 0`);
     await qr.query(`SELECT pg_advisory_lock(774411)`);
-    const seeded = await qr.query(`SELECT count(*)::int AS n FROM nav_runs WHERE fund_id = ANY($1::uuid[]) AND status = 'complete'`, [[demoId, otherId]]);
+    const seeded = await qr.query(
+      `SELECT count(*)::int AS n FROM nav_runs WHERE fund_id = ANY($1::uuid[]) AND status = 'complete'`,
+      [[demoId, otherId]],
+    );
     if (seeded[0].n === 0) {
       const demoDir = join(tmpdir(), `fundgate-fd-test-demo-${process.pid}`);
       await seedDemoFund(db, { slug: DEMO_SLUG, trades: DEMO_TRADES, workDir: demoDir });

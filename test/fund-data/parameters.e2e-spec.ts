@@ -18,7 +18,11 @@ describe('fund read API parameters (e2e)', () => {
     const res = await call(app, 'GET', url, { key });
     expect({ url, status: res.status, code: res.json?.code }).toEqual({ url, status, code });
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    for (const f of fields) expect({ url, fields: (res.json.errors ?? []).map((e: { field: string }) => e.field) }).toEqual({ url, fields: expect.arrayContaining([f]) });
+    for (const f of fields)
+      expect({ url, fields: (res.json.errors ?? []).map((e: { field: string }) => e.field) }).toEqual({
+        url,
+        fields: expect.arrayContaining([f]),
+      });
     return res.json;
   };
 
@@ -40,15 +44,24 @@ describe('fund read API parameters (e2e)', () => {
   });
 
   it('from after to → 400 on every windowed endpoint', async () => {
-    await expectProblem('/api/v1/fund/ledger/journal-entries?from=2026-10-02&to=2026-10-01', 400, 'invalid_parameter', ['from']);
+    await expectProblem('/api/v1/fund/ledger/journal-entries?from=2026-10-02&to=2026-10-01', 400, 'invalid_parameter', [
+      'from',
+    ]);
     await expectProblem('/api/v1/fund/trades?from=2026-10-02&to=2026-10-01', 400, 'invalid_parameter', ['from']);
-    await expectProblem('/api/v1/fund/ledger/gl-detail?accountCode=1000&from=2026-10-02&to=2026-10-01', 400, 'invalid_parameter', ['from']);
+    await expectProblem(
+      '/api/v1/fund/ledger/gl-detail?accountCode=1000&from=2026-10-02&to=2026-10-01',
+      400,
+      'invalid_parameter',
+      ['from'],
+    );
     await expectProblem('/api/v1/fund/nav/history?from=2026-10-02&to=2026-10-01', 400, 'invalid_parameter', ['from']);
   });
 
   it('journal window over 92 days → 400 window_too_large; exactly 92 days is fine', async () => {
     await expectProblem('/api/v1/fund/ledger/journal-entries?from=2026-01-01&to=2026-04-04', 400, 'window_too_large');
-    const ok = await call(app, 'GET', '/api/v1/fund/ledger/journal-entries?from=2026-01-01&to=2026-04-03&limit=1', { key });
+    const ok = await call(app, 'GET', '/api/v1/fund/ledger/journal-entries?from=2026-01-01&to=2026-04-03&limit=1', {
+      key,
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -81,12 +94,20 @@ describe('fund read API parameters (e2e)', () => {
   });
 
   it('lists every failing field at once', async () => {
-    const body = await expectProblem('/api/v1/fund/risk/var?confidence=2&method=x&windowDays=5', 400, 'invalid_parameter');
-    expect(body.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['confidence', 'method', 'windowDays']));
+    const body = await expectProblem(
+      '/api/v1/fund/risk/var?confidence=2&method=x&windowDays=5',
+      400,
+      'invalid_parameter',
+    );
+    expect(body.errors.map((e: { field: string }) => e.field)).toEqual(
+      expect.arrayContaining(['confidence', 'method', 'windowDays']),
+    );
   });
 
   it('unknown query parameters → 400, also on parameter-less endpoints', async () => {
-    await expectProblem('/api/v1/fund/overview?fundId=00000000-0000-0000-0000-000000000000', 400, 'invalid_parameter', ['fundId']);
+    await expectProblem('/api/v1/fund/overview?fundId=00000000-0000-0000-0000-000000000000', 400, 'invalid_parameter', [
+      'fundId',
+    ]);
     await expectProblem('/api/v1/fund/positions?verbose=1', 400, 'invalid_parameter', ['verbose']);
     await expectProblem('/api/v1/fund/trades?page=2', 400, 'invalid_parameter', ['page']);
   });
@@ -95,16 +116,22 @@ describe('fund read API parameters (e2e)', () => {
     const first = await call(app, 'GET', '/api/v1/fund/trades?limit=2', { key });
     const cursor: string = first.json.nextCursor;
     const [payload, mac] = cursor.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), i: '1' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), i: '1' }),
+    ).toString('base64url');
     await expectProblem(`/api/v1/fund/trades?cursor=${forged}.${mac}`, 400, 'invalid_parameter', ['cursor']);
-    await expectProblem(`/api/v1/fund/trades?cursor=${payload}.${mac.slice(0, -2)}xx`, 400, 'invalid_parameter', ['cursor']);
+    await expectProblem(`/api/v1/fund/trades?cursor=${payload}.${mac.slice(0, -2)}xx`, 400, 'invalid_parameter', [
+      'cursor',
+    ]);
     await expectProblem('/api/v1/fund/trades?cursor=garbage', 400, 'invalid_parameter', ['cursor']);
   });
 
   it('unknown ids → 404', async () => {
     await expectProblem('/api/v1/fund/ledger/gl-detail?accountCode=9999', 404, 'not_found');
     await expectProblem('/api/v1/fund/ledger/gl-detail?accountCode=9999&cursor=garbage', 404, 'not_found'); // the account before the cursor
-    await expectProblem('/api/v1/fund/ledger/gl-detail?accountCode=1000&cursor=garbage', 400, 'invalid_parameter', ['cursor']);
+    await expectProblem('/api/v1/fund/ledger/gl-detail?accountCode=1000&cursor=garbage', 400, 'invalid_parameter', [
+      'cursor',
+    ]);
     await expectProblem('/api/v1/fund/risk/stress-test?preset=dotcom-2000', 404, 'not_found');
     await expectProblem('/api/v1/fund/performance?shareClass=Class%20Z', 404, 'not_found');
   });

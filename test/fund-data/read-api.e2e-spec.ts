@@ -1,9 +1,30 @@
 import Decimal from 'decimal.js';
 import type {
-  AttributionDatesDto, AttributionDto, BreakdownDto, CapitalAccountsDto, CapitalActivityListDto, DealingCalendarDto, ExpensesDto,
-  ExposureDto, ExposureSeriesRowDto, FeeTermsDto, GlDetailDto, InvestorsDto, JournalEntriesDto, LedgerAccountsDto, LpReportsDto,
-  NavHistoryDto, OverviewDto, PerformanceDto, PositionsDto, ReconciliationDto, StressPresetsDto, StressTestDto, TradesPageDto,
-  TrialBalanceDto, VarDto,
+  AttributionDatesDto,
+  AttributionDto,
+  BreakdownDto,
+  CapitalAccountsDto,
+  CapitalActivityListDto,
+  DealingCalendarDto,
+  ExpensesDto,
+  ExposureDto,
+  ExposureSeriesRowDto,
+  FeeTermsDto,
+  GlDetailDto,
+  InvestorsDto,
+  JournalEntriesDto,
+  LedgerAccountsDto,
+  LpReportsDto,
+  NavHistoryDto,
+  OverviewDto,
+  PerformanceDto,
+  PositionsDto,
+  ReconciliationDto,
+  StressPresetsDto,
+  StressTestDto,
+  TradesPageDto,
+  TrialBalanceDto,
+  VarDto,
 } from '../../sdk/typescript/src/index';
 import { bootApp, call, dbOf, mintKey, type ResponseJson, type TestApp } from '../utils/app';
 import { InvestorsService } from '../../src/fund-data/investors/investors.service';
@@ -15,35 +36,155 @@ const sumOf = (values: string[]) => values.reduce((a, v) => a.plus(v), new Decim
 
 /** Response members whose values are decimal strings (money, prices, quantities, units, ratios). */
 const DECIMAL_MEMBERS = new Set([
-  'aumTarget', 'mgmtFeeAnnualRate', 'perfFeeRate', 'hurdleAnnualRate', 'grossAssetValue', 'netAssetValue', 'totalMarketValue',
-  'quantity', 'price', 'marketValue', 'weight', 'nav', 'longExposure', 'shortExposure', 'grossExposure', 'netExposure',
-  'cashExposure', 'grossExposureRatio', 'netExposureRatio', 'cashExposureRatio', 'openingNav', 'closingNav', 'totalPnl',
-  'openingMarketValue', 'closingMarketValue', 'netTrades', 'priceEffect', 'tradingEffect', 'pnl', 'management', 'performance',
-  'expenses', 'subscriptions', 'redemptions', 'confidence', 'valueAtRisk', 'valueAtRiskRatio', 'portfolioVolatility',
-  'componentVar', 'contributionRatio', 'debit', 'credit', 'totalDebits', 'totalCredits', 'openingCapital', 'contributions',
-  'managementFee', 'performanceFee', 'closingCapital', 'units', 'navPerUnit', 'classNavPerUnit', 'investorNavPerUnit', 'ownershipRatio', 'amount', 'notional', 'fee',
-  'openingBalance', 'runningBalance', 'closingBalance', 'requestedAmount', 'requestedFraction', 'returnRatio', 'pnlRatio',
-  'shadowNav', 'administratorNav', 'difference', 'differenceRatio', 'toleranceRatio', 'mtd', 'qtd', 'ytd', 'itd',
-  'annualizedItd', 'return', 'annualizedVolatility', 'maxDrawdown',
+  'aumTarget',
+  'mgmtFeeAnnualRate',
+  'perfFeeRate',
+  'hurdleAnnualRate',
+  'grossAssetValue',
+  'netAssetValue',
+  'totalMarketValue',
+  'quantity',
+  'price',
+  'marketValue',
+  'weight',
+  'nav',
+  'longExposure',
+  'shortExposure',
+  'grossExposure',
+  'netExposure',
+  'cashExposure',
+  'grossExposureRatio',
+  'netExposureRatio',
+  'cashExposureRatio',
+  'openingNav',
+  'closingNav',
+  'totalPnl',
+  'openingMarketValue',
+  'closingMarketValue',
+  'netTrades',
+  'priceEffect',
+  'tradingEffect',
+  'pnl',
+  'management',
+  'performance',
+  'expenses',
+  'subscriptions',
+  'redemptions',
+  'confidence',
+  'valueAtRisk',
+  'valueAtRiskRatio',
+  'portfolioVolatility',
+  'componentVar',
+  'contributionRatio',
+  'debit',
+  'credit',
+  'totalDebits',
+  'totalCredits',
+  'openingCapital',
+  'contributions',
+  'managementFee',
+  'performanceFee',
+  'closingCapital',
+  'units',
+  'navPerUnit',
+  'classNavPerUnit',
+  'investorNavPerUnit',
+  'ownershipRatio',
+  'amount',
+  'notional',
+  'fee',
+  'openingBalance',
+  'runningBalance',
+  'closingBalance',
+  'requestedAmount',
+  'requestedFraction',
+  'returnRatio',
+  'pnlRatio',
+  'shadowNav',
+  'administratorNav',
+  'difference',
+  'differenceRatio',
+  'toleranceRatio',
+  'mtd',
+  'qtd',
+  'ytd',
+  'itd',
+  'annualizedItd',
+  'return',
+  'annualizedVolatility',
+  'maxDrawdown',
 ]);
 const MONEY_MEMBERS = new Set([
-  'aumTarget', 'grossAssetValue', 'netAssetValue', 'totalMarketValue', 'marketValue', 'nav', 'longExposure', 'shortExposure',
-  'grossExposure', 'netExposure', 'cashExposure', 'openingNav', 'closingNav', 'totalPnl', 'openingMarketValue',
-  'closingMarketValue', 'netTrades', 'priceEffect', 'tradingEffect', 'pnl', 'valueAtRisk', 'portfolioVolatility',
-  'componentVar', 'debit', 'credit', 'totalDebits', 'totalCredits', 'openingCapital', 'contributions', 'managementFee',
-  'performanceFee', 'closingCapital', 'amount', 'notional', 'openingBalance', 'runningBalance', 'closingBalance',
-  'requestedAmount', 'shadowNav', 'administratorNav', 'difference',
+  'aumTarget',
+  'grossAssetValue',
+  'netAssetValue',
+  'totalMarketValue',
+  'marketValue',
+  'nav',
+  'longExposure',
+  'shortExposure',
+  'grossExposure',
+  'netExposure',
+  'cashExposure',
+  'openingNav',
+  'closingNav',
+  'totalPnl',
+  'openingMarketValue',
+  'closingMarketValue',
+  'netTrades',
+  'priceEffect',
+  'tradingEffect',
+  'pnl',
+  'valueAtRisk',
+  'portfolioVolatility',
+  'componentVar',
+  'debit',
+  'credit',
+  'totalDebits',
+  'totalCredits',
+  'openingCapital',
+  'contributions',
+  'managementFee',
+  'performanceFee',
+  'closingCapital',
+  'amount',
+  'notional',
+  'openingBalance',
+  'runningBalance',
+  'closingBalance',
+  'requestedAmount',
+  'shadowNav',
+  'administratorNav',
+  'difference',
 ]);
 
 /** The bodies fetched once in beforeAll, by endpoint, as the SDK's DTOs (each validated against the contract by call()). */
 interface Bodies {
-  overview: OverviewDto; positions: PositionsDto; breakdown: BreakdownDto; exposure: ExposureDto; 'exposure/series': ExposureSeriesRowDto[];
-  'pnl/attribution': AttributionDto; 'pnl/attribution-dates': AttributionDatesDto; 'risk/var': VarDto; 'trial-balance': TrialBalanceDto;
-  'capital-accounts': CapitalAccountsDto; expenses: ExpensesDto; 'fee-terms': FeeTermsDto; trades: TradesPageDto;
-  'ledger/journal-entries': JournalEntriesDto; 'ledger/gl-detail': GlDetailDto; investors: InvestorsDto;
-  'capital-activity': CapitalActivityListDto; 'dealing-calendar': DealingCalendarDto; 'lp-reports': LpReportsDto;
-  'risk/stress-presets': StressPresetsDto; 'risk/stress-test': StressTestDto; 'nav/history': NavHistoryDto;
-  'nav/reconciliation': ReconciliationDto; performance: PerformanceDto; 'ledger/accounts': LedgerAccountsDto;
+  overview: OverviewDto;
+  positions: PositionsDto;
+  breakdown: BreakdownDto;
+  exposure: ExposureDto;
+  'exposure/series': ExposureSeriesRowDto[];
+  'pnl/attribution': AttributionDto;
+  'pnl/attribution-dates': AttributionDatesDto;
+  'risk/var': VarDto;
+  'trial-balance': TrialBalanceDto;
+  'capital-accounts': CapitalAccountsDto;
+  expenses: ExpensesDto;
+  'fee-terms': FeeTermsDto;
+  trades: TradesPageDto;
+  'ledger/journal-entries': JournalEntriesDto;
+  'ledger/gl-detail': GlDetailDto;
+  investors: InvestorsDto;
+  'capital-activity': CapitalActivityListDto;
+  'dealing-calendar': DealingCalendarDto;
+  'lp-reports': LpReportsDto;
+  'risk/stress-presets': StressPresetsDto;
+  'risk/stress-test': StressTestDto;
+  'nav/history': NavHistoryDto;
+  'nav/reconciliation': ReconciliationDto;
+  performance: PerformanceDto;
+  'ledger/accounts': LedgerAccountsDto;
 }
 
 /** Walks a JSON value; every decimal member must be a decimal string (or null), never a number. */
@@ -52,8 +193,10 @@ function checkDecimals(value: unknown, path: string, problems: string[]): void {
   if (value === null || typeof value !== 'object') return;
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (DECIMAL_MEMBERS.has(k) && (typeof v !== 'object' || v === null)) {
-      if (v !== null && (typeof v !== 'string' || !DECIMAL.test(v))) problems.push(`${path}.${k} = ${JSON.stringify(v)}`);
-      if (v !== null && MONEY_MEMBERS.has(k) && !MONEY.test(v as string)) problems.push(`${path}.${k} = ${JSON.stringify(v)} (money needs 2 dp)`);
+      if (v !== null && (typeof v !== 'string' || !DECIMAL.test(v)))
+        problems.push(`${path}.${k} = ${JSON.stringify(v)}`);
+      if (v !== null && MONEY_MEMBERS.has(k) && !MONEY.test(v as string))
+        problems.push(`${path}.${k} = ${JSON.stringify(v)} (money needs 2 dp)`);
     } else {
       checkDecimals(v, `${path}.${k}`, problems);
     }
@@ -83,14 +226,18 @@ describe('fund read API against the demo fund (e2e)', () => {
     const latest = attributionDates[attributionDates.length - 1];
     for (const url of allEndpoints({ attributionDate: latest, journalFrom: '2026-08-01', journalTo: '2026-10-31' })) {
       const res = await fetch(url);
-      bodies.set(url.split('?')[0].replace('/api/v1/fund/', ''), res.status === 200 ? res.json : { status: res.status, body: res.json });
+      bodies.set(
+        url.split('?')[0].replace('/api/v1/fund/', ''),
+        res.status === 200 ? res.json : { status: res.status, body: res.json },
+      );
     }
   });
   afterAll(() => app.close());
 
   it('answers 200 on all 25 endpoints', () => {
     expect(bodies.size).toBe(25);
-    for (const [name, b] of bodies) expect({ name, status: (b as { status?: number }).status ?? 200 }).toEqual({ name, status: 200 });
+    for (const [name, b] of bodies)
+      expect({ name, status: (b as { status?: number }).status ?? 200 }).toEqual({ name, status: 200 });
   });
 
   it('answers with exactly the documented members, in order', () => {
@@ -99,38 +246,126 @@ describe('fund read API against the demo fund (e2e)', () => {
     const o = bodyOf('overview');
     expect(Object.keys(o.fund)).toEqual(['baseCurrency', 'inceptionDate', 'aumTarget']);
     expect(o.shareClasses).toHaveLength(3);
-    for (const c of o.shareClasses) expect(Object.keys(c)).toEqual(['name', 'currency', 'mgmtFeeAnnualRate', 'perfFeeRate', 'hurdleAnnualRate', 'crystallizationFrequency', 'feeExempt', 'status']);
+    for (const c of o.shareClasses)
+      expect(Object.keys(c)).toEqual([
+        'name',
+        'currency',
+        'mgmtFeeAnnualRate',
+        'perfFeeRate',
+        'hurdleAnnualRate',
+        'crystallizationFrequency',
+        'feeExempt',
+        'status',
+      ]);
     expect(Object.keys(o.latestNav!)).toEqual(['valuationDate', 'status', 'grossAssetValue', 'netAssetValue']);
     expect(keys('positions')).toEqual(['asOf', 'baseCurrency', 'totalMarketValue', 'positions']);
-    for (const r of bodyOf('positions').positions) expect(Object.keys(r)).toEqual(['asset', 'venue', 'quantity', 'price', 'marketValue', 'weight']);
+    for (const r of bodyOf('positions').positions)
+      expect(Object.keys(r)).toEqual(['asset', 'venue', 'quantity', 'price', 'marketValue', 'weight']);
     expect(keys('breakdown')).toEqual(['asOf', 'totalMarketValue', 'byAsset', 'bySourceType', 'byVenue']);
     expect(keys('exposure')).toHaveLength(11);
-    expect(keys('exposure')).toEqual(['asOf', 'baseCurrency', 'nav', 'longExposure', 'shortExposure', 'grossExposure', 'netExposure', 'cashExposure', 'grossExposureRatio', 'netExposureRatio', 'cashExposureRatio']);
+    expect(keys('exposure')).toEqual([
+      'asOf',
+      'baseCurrency',
+      'nav',
+      'longExposure',
+      'shortExposure',
+      'grossExposure',
+      'netExposure',
+      'cashExposure',
+      'grossExposureRatio',
+      'netExposureRatio',
+      'cashExposureRatio',
+    ]);
     const series = bodyOf('exposure/series');
     expect(Array.isArray(series)).toBe(true);
     expect(series).toHaveLength(10);
     for (const r of series) expect(Object.keys(r)).toHaveLength(9);
-    expect(keys('pnl/attribution')).toEqual(['date', 'previousDate', 'navRunId', 'previousNavRunId', 'openingNav', 'closingNav', 'totalPnl', 'byAsset', 'fees', 'flows']);
-    for (const r of bodyOf('pnl/attribution').byAsset) expect(Object.keys(r)).toEqual(['asset', 'openingMarketValue', 'closingMarketValue', 'netTrades', 'priceEffect', 'tradingEffect', 'pnl']);
-    expect(keys('risk/var')).toEqual(['asOf', 'method', 'confidence', 'horizonDays', 'windowDays', 'nav', 'valueAtRisk', 'valueAtRiskRatio', 'portfolioVolatility', 'components']);
+    expect(keys('pnl/attribution')).toEqual([
+      'date',
+      'previousDate',
+      'navRunId',
+      'previousNavRunId',
+      'openingNav',
+      'closingNav',
+      'totalPnl',
+      'byAsset',
+      'fees',
+      'flows',
+    ]);
+    for (const r of bodyOf('pnl/attribution').byAsset)
+      expect(Object.keys(r)).toEqual([
+        'asset',
+        'openingMarketValue',
+        'closingMarketValue',
+        'netTrades',
+        'priceEffect',
+        'tradingEffect',
+        'pnl',
+      ]);
+    expect(keys('risk/var')).toEqual([
+      'asOf',
+      'method',
+      'confidence',
+      'horizonDays',
+      'windowDays',
+      'nav',
+      'valueAtRisk',
+      'valueAtRiskRatio',
+      'portfolioVolatility',
+      'components',
+    ]);
     expect(keys('trial-balance')).toEqual(['asOf', 'accounts', 'totalDebits', 'totalCredits', 'balanced']);
-    for (const a of bodyOf('trial-balance').accounts) expect(Object.keys(a)).toEqual(['accountCode', 'accountName', 'accountType', 'debit', 'credit']);
+    for (const a of bodyOf('trial-balance').accounts)
+      expect(Object.keys(a)).toEqual(['accountCode', 'accountName', 'accountType', 'debit', 'credit']);
     expect(keys('capital-accounts')).toEqual(['navRunId', 'valuationDate', 'accounts', 'totals']);
     for (const a of bodyOf('capital-accounts').accounts) expect(Object.keys(a)).toHaveLength(14);
     expect(keys('expenses')).toEqual(['items', 'page']);
     expect(Object.keys(bodyOf('expenses').page)).toEqual(['total', 'nextCursor', 'hasMore']);
-    for (const e of bodyOf('expenses').items) expect(Object.keys(e)).toEqual(['id', 'category', 'vendor', 'description', 'accrualDate', 'amount', 'currency', 'status', 'paidDate']);
+    for (const e of bodyOf('expenses').items)
+      expect(Object.keys(e)).toEqual([
+        'id',
+        'category',
+        'vendor',
+        'description',
+        'accrualDate',
+        'amount',
+        'currency',
+        'status',
+        'paidDate',
+      ]);
     expect(keys('fee-terms')).toHaveLength(9);
     for (const c of bodyOf('fee-terms').shareClasses) expect(Object.keys(c)).toHaveLength(9);
     expect(keys('trades')).toEqual(['items', 'nextCursor', 'hasMore']);
-    for (const t of bodyOf('trades').items) expect(Object.keys(t)).toEqual(['id', 'executedAt', 'symbol', 'side', 'quantity', 'price', 'notional', 'fee', 'feeCurrency', 'venue']);
+    for (const t of bodyOf('trades').items)
+      expect(Object.keys(t)).toEqual([
+        'id',
+        'executedAt',
+        'symbol',
+        'side',
+        'quantity',
+        'price',
+        'notional',
+        'fee',
+        'feeCurrency',
+        'venue',
+      ]);
     expect(keys('ledger/journal-entries')).toEqual(['from', 'to', 'lines', 'totals', 'nextCursor', 'hasMore']);
     expect(Object.keys(bodyOf('ledger/journal-entries').totals)).toEqual(['lineCount', 'debits', 'credits']);
     for (const l of bodyOf('ledger/journal-entries').lines) expect(Object.keys(l)).toHaveLength(17);
-    expect(keys('ledger/gl-detail')).toEqual(['account', 'from', 'to', 'openingBalance', 'lines', 'closingBalance', 'nextCursor', 'hasMore']);
+    expect(keys('ledger/gl-detail')).toEqual([
+      'account',
+      'from',
+      'to',
+      'openingBalance',
+      'lines',
+      'closingBalance',
+      'nextCursor',
+      'hasMore',
+    ]);
     expect(Object.keys(bodyOf('ledger/gl-detail').account)).toEqual(['code', 'name', 'type']);
     expect(keys('investors')).toEqual(['items', 'page']);
-    for (const i of bodyOf('investors').items) expect(Object.keys(i)).toEqual(['investorId', 'displayName', 'status', 'investorType', 'openLots', 'units']);
+    for (const i of bodyOf('investors').items)
+      expect(Object.keys(i)).toEqual(['investorId', 'displayName', 'status', 'investorType', 'openLots', 'units']);
     expect(keys('capital-activity')).toEqual(['items', 'page']);
     for (const c of bodyOf('capital-activity').items) {
       expect(Object.keys(c)).toHaveLength(10);
@@ -144,7 +379,14 @@ describe('fund read API against the demo fund (e2e)', () => {
     expect(keys('risk/stress-test')).toEqual(['preset', 'asOf', 'nav', 'pnl', 'pnlRatio', 'byAsset', 'fallbackAssets']);
     expect(keys('nav/history')).toEqual(['items', 'total', 'nextCursor', 'hasMore']);
     expect(keys('nav/reconciliation')).toEqual(['toleranceRatio', 'items', 'nextCursor', 'hasMore']);
-    expect(keys('performance')).toEqual(['shareClass', 'asOf', 'returns', 'monthly', 'annualizedVolatility', 'maxDrawdown']);
+    expect(keys('performance')).toEqual([
+      'shareClass',
+      'asOf',
+      'returns',
+      'monthly',
+      'annualizedVolatility',
+      'maxDrawdown',
+    ]);
     expect(keys('ledger/accounts')).toEqual(['items', 'total']);
   });
 
@@ -157,21 +399,32 @@ describe('fund read API against the demo fund (e2e)', () => {
   it('positions: live connections only, never the paper connection; exposure and breakdown agree with them', async () => {
     const pos = bodyOf('positions');
     const venues = new Set(pos.positions.map((p) => p.venue));
-    const paper = await dbOf(app).query(`SELECT venue FROM connections WHERE fund_id = $1 AND mode = 'paper'`, [demoId]);
+    const paper = await dbOf(app).query(`SELECT venue FROM connections WHERE fund_id = $1 AND mode = 'paper'`, [
+      demoId,
+    ]);
     expect(paper.length).toBeGreaterThan(0);
     for (const p of paper) expect(venues.has(p.venue)).toBe(false);
     expect(pos.positions.some((p) => D(p.quantity).isNegative())).toBe(true); // a short exists
     const total = sumOf(pos.positions.map((p) => p.marketValue));
     expect(total.toFixed(2)).toBe(pos.totalMarketValue);
-    for (const p of pos.positions) expect(D(p.quantity).times(p.price).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2)).toBe(p.marketValue);
+    for (const p of pos.positions)
+      expect(D(p.quantity).times(p.price).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2)).toBe(p.marketValue);
 
-    const instruments = await dbOf(app).query<{ symbol: string; asset_class: string }[]>(`SELECT symbol, asset_class FROM instruments WHERE fund_id = $1`, [demoId]);
+    const instruments = await dbOf(app).query<{ symbol: string; asset_class: string }[]>(
+      `SELECT symbol, asset_class FROM instruments WHERE fund_id = $1`,
+      [demoId],
+    );
     const classes = new Map<string, string>(instruments.map((r) => [r.symbol, r.asset_class]));
     const cashLike = (s: string) => ['cash', 'stablecoin'].includes(classes.get(s)!);
-    const mv = (f: (p: PositionsDto['positions'][number]) => boolean) => sumOf(pos.positions.filter(f).map((p) => p.marketValue));
+    const mv = (f: (p: PositionsDto['positions'][number]) => boolean) =>
+      sumOf(pos.positions.filter(f).map((p) => p.marketValue));
     const e = bodyOf('exposure');
     expect(e.longExposure).toBe(mv((p) => !cashLike(p.asset) && D(p.marketValue).isPositive()).toFixed(2));
-    expect(e.shortExposure).toBe(mv((p) => !cashLike(p.asset) && D(p.marketValue).isNegative()).abs().toFixed(2));
+    expect(e.shortExposure).toBe(
+      mv((p) => !cashLike(p.asset) && D(p.marketValue).isNegative())
+        .abs()
+        .toFixed(2),
+    );
     expect(e.cashExposure).toBe(mv((p) => cashLike(p.asset)).toFixed(2));
     expect(e.grossExposure).toBe(D(e.longExposure).plus(e.shortExposure).toFixed(2));
     expect(e.netExposure).toBe(D(e.longExposure).minus(e.shortExposure).toFixed(2));
@@ -198,22 +451,51 @@ describe('fund read API against the demo fund (e2e)', () => {
     expect(ca.accounts.length).toBeGreaterThan(10);
     expect(sumOf(ca.accounts.map((a) => a.closingCapital)).toFixed(2)).toBe(nav.netAssetValue);
     expect(ca.totals.closingCapital).toBe(nav.netAssetValue);
-    expect(Object.keys(ca.totals)).toEqual(['openingCapital', 'contributions', 'redemptions', 'pnl', 'managementFee', 'performanceFee', 'closingCapital']);
+    expect(Object.keys(ca.totals)).toEqual([
+      'openingCapital',
+      'contributions',
+      'redemptions',
+      'pnl',
+      'managementFee',
+      'performanceFee',
+      'closingCapital',
+    ]);
   });
 
   it('attribution identities hold to the cent on several dates', async () => {
-    const picks = [attributionDates[0], attributionDates[150], '2024-03-31', '2024-03-10', '2025-06-30', '2025-12-31', attributionDates[attributionDates.length - 1]];
-    const flowDates = await dbOf(app).query<{ d: string }[]>(`SELECT to_char(dealing_date, 'YYYY-MM-DD') AS d FROM capital_activity WHERE fund_id = $1 AND status IN ('executed', 'settled') AND type = 'redemption' ORDER BY dealing_date LIMIT 2`, [demoId]);
+    const picks = [
+      attributionDates[0],
+      attributionDates[150],
+      '2024-03-31',
+      '2024-03-10',
+      '2025-06-30',
+      '2025-12-31',
+      attributionDates[attributionDates.length - 1],
+    ];
+    const flowDates = await dbOf(app).query<{ d: string }[]>(
+      `SELECT to_char(dealing_date, 'YYYY-MM-DD') AS d FROM capital_activity WHERE fund_id = $1 AND status IN ('executed', 'settled') AND type = 'redemption' ORDER BY dealing_date LIMIT 2`,
+      [demoId],
+    );
     picks.push(...flowDates.map((r) => r.d));
     let sawFlows = false;
     for (const date of picks) {
       const res = await fetch<AttributionDto>(`/api/v1/fund/pnl/attribution?date=${date}`);
       expect({ date, status: res.status }).toEqual({ date, status: 200 });
       const a = res.json;
-      expect(D(a.closingNav).minus(a.openingNav).toFixed(2)).toBe(D(a.totalPnl).plus(a.flows.subscriptions).minus(a.flows.redemptions).toFixed(2));
-      expect(D(a.totalPnl).toFixed(2)).toBe(sumOf(a.byAsset.map((r) => r.pnl)).minus(a.fees.management).minus(a.fees.performance).minus(a.fees.expenses).toFixed(2));
+      expect(D(a.closingNav).minus(a.openingNav).toFixed(2)).toBe(
+        D(a.totalPnl).plus(a.flows.subscriptions).minus(a.flows.redemptions).toFixed(2),
+      );
+      expect(D(a.totalPnl).toFixed(2)).toBe(
+        sumOf(a.byAsset.map((r) => r.pnl))
+          .minus(a.fees.management)
+          .minus(a.fees.performance)
+          .minus(a.fees.expenses)
+          .toFixed(2),
+      );
       for (const r of a.byAsset) {
-        expect(D(r.pnl).toFixed(2)).toBe(D(r.closingMarketValue).minus(r.openingMarketValue).minus(r.netTrades).toFixed(2));
+        expect(D(r.pnl).toFixed(2)).toBe(
+          D(r.closingMarketValue).minus(r.openingMarketValue).minus(r.netTrades).toFixed(2),
+        );
         expect(D(r.tradingEffect).toFixed(2)).toBe(D(r.pnl).minus(r.priceEffect).toFixed(2));
       }
       if (!D(a.flows.redemptions).isZero()) sawFlows = true;
@@ -226,7 +508,10 @@ describe('fund read API against the demo fund (e2e)', () => {
     const none = await fetch('/api/v1/fund/pnl/attribution?date=2031-01-01');
     expect(none.status).toBe(404);
     expect(none.json.code).toBe('not_found');
-    const first = await dbOf(app).query(`SELECT to_char(min(valuation_date), 'YYYY-MM-DD') AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete'`, [demoId]);
+    const first = await dbOf(app).query(
+      `SELECT to_char(min(valuation_date), 'YYYY-MM-DD') AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete'`,
+      [demoId],
+    );
     const res = await fetch(`/api/v1/fund/pnl/attribution?date=${first[0].d}`);
     expect(res.status).toBe(422);
     expect(res.json.code).toBe('unprocessable');
@@ -247,11 +532,24 @@ describe('fund read API against the demo fund (e2e)', () => {
   it('VaR: 10-day = 1-day × sqrt(10); components sum to VaR exactly; both methods', async () => {
     for (const method of ['sample', 'ewma']) {
       for (const confidence of ['0.95', '0.99']) {
-        const one = (await fetch<VarDto>(`/api/v1/fund/risk/var?method=${method}&confidence=${confidence}&horizonDays=1&windowDays=250`)).json;
-        const ten = (await fetch<VarDto>(`/api/v1/fund/risk/var?method=${method}&confidence=${confidence}&horizonDays=10&windowDays=250`)).json;
+        const one = (
+          await fetch<VarDto>(
+            `/api/v1/fund/risk/var?method=${method}&confidence=${confidence}&horizonDays=1&windowDays=250`,
+          )
+        ).json;
+        const ten = (
+          await fetch<VarDto>(
+            `/api/v1/fund/risk/var?method=${method}&confidence=${confidence}&horizonDays=10&windowDays=250`,
+          )
+        ).json;
         expect(one.method).toBe(method);
         expect(ten.portfolioVolatility).toBe(one.portfolioVolatility);
-        expect(D(ten.valueAtRisk).minus(D(one.valueAtRisk).times(new Decimal(10).sqrt())).abs().lte('0.02')).toBe(true);
+        expect(
+          D(ten.valueAtRisk)
+            .minus(D(one.valueAtRisk).times(new Decimal(10).sqrt()))
+            .abs()
+            .lte('0.02'),
+        ).toBe(true);
         for (const v of [one, ten]) {
           expect(v.components.length).toBeGreaterThan(3);
           expect(sumOf(v.components.map((c) => c.componentVar)).toFixed(2)).toBe(v.valueAtRisk);
@@ -273,14 +571,19 @@ describe('fund read API against the demo fund (e2e)', () => {
       `SELECT count(*)::int AS n, sum(debit)::text AS d, sum(credit)::text AS c FROM journal_lines WHERE fund_id = $1 AND entry_date BETWEEN '2026-08-01' AND '2026-10-31'`,
       [demoId],
     );
-    expect(body.totals).toEqual({ lineCount: sql[0].n, debits: D(sql[0].d).toFixed(2), credits: D(sql[0].c).toFixed(2) });
+    expect(body.totals).toEqual({
+      lineCount: sql[0].n,
+      debits: D(sql[0].d).toFixed(2),
+      credits: D(sql[0].c).toFixed(2),
+    });
     const small = (await fetch('/api/v1/fund/ledger/journal-entries?from=2026-08-01&to=2026-10-31&limit=1')).json;
     expect(small.lines).toHaveLength(1);
     expect(small.totals).toEqual(body.totals);
   });
 
   it('GL detail: opening + lines = running balance; closing covers the whole window', async () => {
-    const gl = (await fetch('/api/v1/fund/ledger/gl-detail?accountCode=1000&from=2026-10-01&to=2026-10-31&limit=1000')).json;
+    const gl = (await fetch('/api/v1/fund/ledger/gl-detail?accountCode=1000&from=2026-10-01&to=2026-10-31&limit=1000'))
+      .json;
     let running = D(gl.openingBalance);
     for (const l of gl.lines) {
       running = running.plus(l.debit).minus(l.credit);
@@ -290,7 +593,8 @@ describe('fund read API against the demo fund (e2e)', () => {
     const tb = (await fetch<TrialBalanceDto>('/api/v1/fund/trial-balance?asOf=2026-10-31')).json;
     expect(gl.hasMore).toBe(false);
     expect(tb.accounts.find((a) => a.accountCode === '1000')!.debit).toBe(gl.closingBalance);
-    const cut = (await fetch('/api/v1/fund/ledger/gl-detail?accountCode=1000&from=2026-10-01&to=2026-10-31&limit=1')).json;
+    const cut = (await fetch('/api/v1/fund/ledger/gl-detail?accountCode=1000&from=2026-10-01&to=2026-10-31&limit=1'))
+      .json;
     expect(cut.lines).toHaveLength(1);
     expect(cut.closingBalance).toBe(gl.closingBalance);
     expect((await fetch('/api/v1/fund/ledger/gl-detail?accountCode=9999')).status).toBe(404);
@@ -298,7 +602,9 @@ describe('fund read API against the demo fund (e2e)', () => {
 
   it('stress test applies the preset to the live positions, with fallbacks for unnamed assets', async () => {
     const s = bodyOf('risk/stress-test');
-    expect(bodyOf('risk/stress-presets').items.map((p) => p.id)).toEqual(expect.arrayContaining(['gfc-2008', 'lehman-2008', 'covid-2020', 'luna-2022', 'ftx-2022']));
+    expect(bodyOf('risk/stress-presets').items.map((p) => p.id)).toEqual(
+      expect.arrayContaining(['gfc-2008', 'lehman-2008', 'covid-2020', 'luna-2022', 'ftx-2022']),
+    );
     expect(sumOf(s.byAsset.map((a) => a.pnl)).toFixed(2)).toBe(s.pnl);
     expect(sumOf(s.byAsset.map((a) => a.marketValue)).toFixed(2)).toBe(bodyOf('positions').totalMarketValue);
     expect(s.byAsset.find((a) => a.asset === 'BTC')!.returnRatio).toBe('-0.50000000');
@@ -312,7 +618,9 @@ describe('fund read API against the demo fund (e2e)', () => {
     expect(p.monthly.length).toBeGreaterThan(30);
     const history = await dbOf(app).query(
       `SELECT c.nav_per_unit::text AS npu FROM nav_run_classes c JOIN nav_runs r ON r.id = c.nav_run_id JOIN share_classes sc ON sc.id = c.share_class_id
-        WHERE r.fund_id = $1 AND r.status = 'complete' AND sc.name = 'Class A' ORDER BY r.valuation_date DESC LIMIT 1`, [demoId]);
+        WHERE r.fund_id = $1 AND r.status = 'complete' AND sc.name = 'Class A' ORDER BY r.valuation_date DESC LIMIT 1`,
+      [demoId],
+    );
     // crystallized performance fees make the investor's return lower than the class NAV per unit's (books-signoff.e2e-spec.ts checks it exactly)
     expect(D(p.returns.itd!).lt(D(history[0].npu).dividedBy(1000).minus(1))).toBe(true);
     expect(D(p.maxDrawdown!).lte(0)).toBe(true);
@@ -338,22 +646,37 @@ describe('fund read API against the demo fund (e2e)', () => {
   it('lists: totals count every matching record, limit cuts the page, filters apply', async () => {
     const db = dbOf(app);
     const count = async (sql: string) => (await db.query(sql, [demoId]))[0].n;
-    expect(bodyOf('expenses').page.total).toBe(await count(`SELECT count(*)::int AS n FROM expenses WHERE fund_id = $1`));
-    expect(bodyOf('investors').page.total).toBe(await count(`SELECT count(*)::int AS n FROM investors WHERE fund_id = $1`));
-    expect(bodyOf('lp-reports').page.total).toBe(await count(`SELECT count(*)::int AS n FROM lp_reports WHERE fund_id = $1`));
+    expect(bodyOf('expenses').page.total).toBe(
+      await count(`SELECT count(*)::int AS n FROM expenses WHERE fund_id = $1`),
+    );
+    expect(bodyOf('investors').page.total).toBe(
+      await count(`SELECT count(*)::int AS n FROM investors WHERE fund_id = $1`),
+    );
+    expect(bodyOf('lp-reports').page.total).toBe(
+      await count(`SELECT count(*)::int AS n FROM lp_reports WHERE fund_id = $1`),
+    );
     expect((await fetch('/api/v1/fund/expenses?limit=3')).json.items).toHaveLength(3);
     const pending = (await fetch('/api/v1/fund/capital-activity?status=pending')).json;
-    expect(pending.page.total).toBe(await count(`SELECT count(*)::int AS n FROM capital_activity WHERE fund_id = $1 AND status = 'pending'`));
+    expect(pending.page.total).toBe(
+      await count(`SELECT count(*)::int AS n FROM capital_activity WHERE fund_id = $1 AND status = 'pending'`),
+    );
     for (const c of pending.items) expect(c.status).toBe('pending');
     const units = sumOf(bodyOf('investors').items.map((i) => i.units));
-    const classUnits = sumOf((await fetch<NavHistoryDto>('/api/v1/fund/nav/history?limit=1')).json.items[0].shareClasses.map((c) => c.units));
+    const classUnits = sumOf(
+      (await fetch<NavHistoryDto>('/api/v1/fund/nav/history?limit=1')).json.items[0].shareClasses.map((c) => c.units),
+    );
     expect(units.toFixed(8)).toBe(classUnits.toFixed(8));
   });
 
   it('never lets investor PII leave: no email, legal name, postal address or tax id in any response', async () => {
-    const pii = await dbOf(app).query<{ email: string; legal_name: string; postal_address: string; tax_id: string }[]>(`SELECT email, legal_name, postal_address, tax_id FROM investors WHERE fund_id = $1`, [demoId]);
+    const pii = await dbOf(app).query<{ email: string; legal_name: string; postal_address: string; tax_id: string }[]>(
+      `SELECT email, legal_name, postal_address, tax_id FROM investors WHERE fund_id = $1`,
+      [demoId],
+    );
     expect(pii.length).toBeGreaterThan(10);
-    const markers = pii.flatMap((r) => [r.email, r.legal_name, r.postal_address, r.tax_id]).filter((m: string) => m.length >= 6);
+    const markers = pii
+      .flatMap((r) => [r.email, r.legal_name, r.postal_address, r.tax_id])
+      .filter((m: string) => m.length >= 6);
     const text = raw.join('\n');
     expect(text.length).toBeGreaterThan(10_000);
     const found = markers.filter((m: string) => text.includes(m));
@@ -378,17 +701,43 @@ describe('fund read API against the demo fund (e2e)', () => {
   it('redaction at the edge: undeclared members are dropped, a value that does not fit answers 500 without data', async () => {
     const service = app.get(InvestorsService);
     const spy = jest.spyOn(service, 'investors').mockResolvedValueOnce({
-      items: [{ investorId: '00000000-0000-4000-8000-000000000001', displayName: 'Investor 001', status: 'active', investorType: 'institution', openLots: 1, units: '1.00000000',
-        email: 'leak@example.com', legalName: 'Leaky Legal Name LLC', taxId: '999-99-9999' }],
+      items: [
+        {
+          investorId: '00000000-0000-4000-8000-000000000001',
+          displayName: 'Investor 001',
+          status: 'active',
+          investorType: 'institution',
+          openLots: 1,
+          units: '1.00000000',
+          email: 'leak@example.com',
+          legalName: 'Leaky Legal Name LLC',
+          taxId: '999-99-9999',
+        },
+      ],
       page: { total: 1, nextCursor: null, hasMore: false },
       apiSecret: 'should-not-leave',
     } as never);
     const dropped = await get(app, '/api/v1/fund/investors', key);
     expect(dropped.status).toBe(200);
-    expect(dropped.json).toEqual({ items: [{ investorId: '00000000-0000-4000-8000-000000000001', displayName: 'Investor 001', status: 'active', investorType: 'institution', openLots: 1, units: '1.00000000' }], page: { total: 1, nextCursor: null, hasMore: false } });
+    expect(dropped.json).toEqual({
+      items: [
+        {
+          investorId: '00000000-0000-4000-8000-000000000001',
+          displayName: 'Investor 001',
+          status: 'active',
+          investorType: 'institution',
+          openLots: 1,
+          units: '1.00000000',
+        },
+      ],
+      page: { total: 1, nextCursor: null, hasMore: false },
+    });
     expect(dropped.body).not.toMatch(/leak@example|Leaky|999-99|should-not-leave/);
 
-    spy.mockResolvedValueOnce({ items: [{ investorId: { email: 'leak@example.com' } }], page: { total: 1, nextCursor: null, hasMore: false } } as never);
+    spy.mockResolvedValueOnce({
+      items: [{ investorId: { email: 'leak@example.com' } }],
+      page: { total: 1, nextCursor: null, hasMore: false },
+    } as never);
     const failed = await get(app, '/api/v1/fund/investors', key);
     expect(failed.status).toBe(500);
     expect(failed.json.code).toBe('internal');

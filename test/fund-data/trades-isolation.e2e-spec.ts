@@ -27,7 +27,11 @@ describe('trades pagination and tenant isolation (e2e)', () => {
     const seen: { id: string; executedAt: string }[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < 10_000; page++) {
-      const res: CallResult<TradesPageDto> = await get(app, `/api/v1/fund/trades?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
+      const res: CallResult<TradesPageDto> = await get(
+        app,
+        `/api/v1/fund/trades?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        key,
+      );
       expect(res.status).toBe(200);
       seen.push(...res.json.items);
       expect(res.json.hasMore).toBe(res.json.nextCursor !== null);
@@ -39,12 +43,14 @@ describe('trades pagination and tenant isolation (e2e)', () => {
   }
 
   const liveTradeIds = async (fundId: string, where = '', params: unknown[] = []) =>
-    (await dbOf(app).query(
-      `SELECT t.id::text FROM trades t JOIN connections c ON c.id = t.connection_id AND c.mode = 'live'
+    (
+      await dbOf(app).query(
+        `SELECT t.id::text FROM trades t JOIN connections c ON c.id = t.connection_id AND c.mode = 'live'
         JOIN instruments i ON i.id = t.instrument_id
         WHERE t.fund_id = $1 ${where} ORDER BY t.executed_at DESC, t.id DESC`,
-      [fundId, ...params],
-    )).map((r: { id: string }) => r.id);
+        [fundId, ...params],
+      )
+    ).map((r: { id: string }) => r.id);
 
   it('walks every page: each live trade exactly once, most recent first, never a paper trade', async () => {
     const seen = await walk(demoKey, 'limit=500');
@@ -52,13 +58,19 @@ describe('trades pagination and tenant isolation (e2e)', () => {
     expect(expected.length).toBeGreaterThan(1000);
     expect(seen.map((t) => t.id)).toEqual(expected);
     expect(new Set(seen.map((t) => t.id)).size).toBe(seen.length);
-    const paper = await dbOf(app).query(`SELECT count(*)::int AS n FROM trades t JOIN connections c ON c.id = t.connection_id WHERE t.fund_id = $1 AND c.mode = 'paper'`, [demoId]);
+    const paper = await dbOf(app).query(
+      `SELECT count(*)::int AS n FROM trades t JOIN connections c ON c.id = t.connection_id WHERE t.fund_id = $1 AND c.mode = 'paper'`,
+      [demoId],
+    );
     expect(paper[0].n).toBeGreaterThan(0);
   });
 
   it('filters combine with the cursor', async () => {
     const seen = await walk(demoKey, 'limit=37&symbol=BTC&side=buy&from=2024-06-01&to=2025-12-31');
-    const expected = await liveTradeIds(demoId, `AND i.symbol = 'BTC' AND t.side = 'buy' AND t.executed_at >= '2024-06-01' AND t.executed_at < '2026-01-01'`);
+    const expected = await liveTradeIds(
+      demoId,
+      `AND i.symbol = 'BTC' AND t.side = 'buy' AND t.executed_at >= '2024-06-01' AND t.executed_at < '2026-01-01'`,
+    );
     expect(expected.length).toBeGreaterThan(37);
     expect(seen.map((t) => t.id)).toEqual(expected);
     for (const t of seen) expect(t.executedAt >= '2024-06-01' && t.executedAt < '2026-01-01').toBe(true);
@@ -105,13 +117,18 @@ describe('trades pagination and tenant isolation (e2e)', () => {
 
   it('no endpoint of one fund’s key returns anything of the other fund', async () => {
     const db = dbOf(app);
-    const idsOf = async (fundId: string) => new Set<string>((await db.query(
-      `SELECT id::text FROM investors WHERE fund_id = $1 UNION ALL SELECT id::text FROM nav_runs WHERE fund_id = $1
+    const idsOf = async (fundId: string) =>
+      new Set<string>(
+        (
+          await db.query(
+            `SELECT id::text FROM investors WHERE fund_id = $1 UNION ALL SELECT id::text FROM nav_runs WHERE fund_id = $1
        UNION ALL SELECT id::text FROM expenses WHERE fund_id = $1 UNION ALL SELECT id::text FROM lp_reports WHERE fund_id = $1
        UNION ALL SELECT id::text FROM capital_activity WHERE fund_id = $1 UNION ALL SELECT id::text FROM journal_entries WHERE fund_id = $1
        UNION ALL SELECT id::text FROM subscription_lots WHERE fund_id = $1`,
-      [fundId],
-    )).map((r: { id: string }) => r.id));
+            [fundId],
+          )
+        ).map((r: { id: string }) => r.id),
+      );
     const demoIds = await idsOf(demoId);
     const otherIds = await idsOf(otherId);
     expect(otherIds.size).toBeGreaterThan(50);
@@ -167,16 +184,27 @@ describe('trades pagination and tenant isolation (e2e)', () => {
     expect(manual.pnl).toBe('-1234.56');
     const D = (v: string) => new Decimal(v);
     const pnlSum = after.byAsset.reduce((a: Decimal, r: { pnl: string }) => a.plus(r.pnl), new Decimal(0));
-    expect(D(after.totalPnl).toFixed(2)).toBe(pnlSum.minus(after.fees.management).minus(after.fees.performance).minus(after.fees.expenses).toFixed(2));
-    expect(D(after.closingNav).minus(after.openingNav).toFixed(2)).toBe(D(after.totalPnl).plus(after.flows.subscriptions).minus(after.flows.redemptions).toFixed(2));
+    expect(D(after.totalPnl).toFixed(2)).toBe(
+      pnlSum.minus(after.fees.management).minus(after.fees.performance).minus(after.fees.expenses).toFixed(2),
+    );
+    expect(D(after.closingNav).minus(after.openingNav).toFixed(2)).toBe(
+      D(after.totalPnl).plus(after.flows.subscriptions).minus(after.flows.redemptions).toFixed(2),
+    );
     expect(D(before.closingNav).minus(after.closingNav).toFixed(2)).toBe('1234.56');
   });
   it('positions are live: a trade after the latest run moves the asset and the venue cash at once', async () => {
     const db = dbOf(app);
     const pos = async () => (await get(app, '/api/v1/fund/positions', otherKey)).json;
     const before = await pos();
-    const held = before.positions.find((p: { asset: string; quantity: string }) => p.asset === 'BTC' && new Decimal(p.quantity).gt(0));
-    const conn = (await db.query(`SELECT id FROM connections WHERE fund_id = $1 AND venue = $2 AND mode = 'live'`, [otherId, held.venue]))[0].id;
+    const held = before.positions.find(
+      (p: { asset: string; quantity: string }) => p.asset === 'BTC' && new Decimal(p.quantity).gt(0),
+    );
+    const conn = (
+      await db.query(`SELECT id FROM connections WHERE fund_id = $1 AND venue = $2 AND mode = 'live'`, [
+        otherId,
+        held.venue,
+      ])
+    )[0].id;
     const btc = (await db.query(`SELECT id FROM instruments WHERE fund_id = $1 AND symbol = 'BTC'`, [otherId]))[0].id;
     await db.query(
       `INSERT INTO trades (fund_id, external_id, executed_at, trade_date, connection_id, instrument_id, side, quantity, price, fee, fee_currency)
@@ -184,7 +212,8 @@ describe('trades pagination and tenant isolation (e2e)', () => {
       [otherId, conn, btc],
     );
     const after = await pos();
-    const row = (body: ResponseJson, asset: string) => body.positions.find((p: { asset: string; venue: string }) => p.asset === asset && p.venue === held.venue);
+    const row = (body: ResponseJson, asset: string) =>
+      body.positions.find((p: { asset: string; venue: string }) => p.asset === asset && p.venue === held.venue);
     expect(new Decimal(row(after, 'BTC').quantity).minus(row(before, 'BTC').quantity).toString()).toBe('0.5');
     const cashBefore = row(before, 'USD') ? new Decimal(row(before, 'USD').marketValue) : new Decimal(0);
     expect(new Decimal(row(after, 'USD').marketValue).minus(cashBefore).toFixed(2)).toBe('-20012.50');

@@ -30,7 +30,8 @@ describe('caches keyed by the books generation (e2e)', () => {
     await new NavRunService(dbOf(app)).runNavRange(fundId, { to, clock: demoClock(2) });
   }
   const trialBalance = async () => (await call(app, 'GET', `/api/v1/fund/trial-balance?asOf=${to}`, { key })).json;
-  const account = (tb: { accounts: { accountCode: string; debit: string; credit: string }[] }, code: string) => tb.accounts.find((a) => a.accountCode === code);
+  const account = (tb: { accounts: { accountCode: string; debit: string; credit: string }[] }, code: string) =>
+    tb.accounts.find((a) => a.accountCode === code);
 
   beforeAll(async () => {
     app = await bootApp();
@@ -45,20 +46,30 @@ describe('caches keyed by the books generation (e2e)', () => {
 
   it('re-seeding with other prices gives the same entry numbers but a fresh trial balance', async () => {
     const before = await trialBalance();
-    const [{ n: entriesBefore }] = await dbOf(app).query(`SELECT max(entry_number)::int AS n FROM journal_entries WHERE fund_id = $1`, [fundId]);
+    const [{ n: entriesBefore }] = await dbOf(app).query(
+      `SELECT max(entry_number)::int AS n FROM journal_entries WHERE fund_id = $1`,
+      [fundId],
+    );
     // The last date's BTC close 1 % higher: the same postings, other amounts.
-    const prices = readFileSync(join(dir, 'prices.csv'), 'utf8').split('\n').map((line) => {
-      const cells = line.split(',');
-      if (cells[0] !== to || cells[1] !== 'BTC') return line;
-      cells[2] = (Number(cells[2]) * 1.01).toFixed(2);
-      return cells.join(',');
-    });
+    const prices = readFileSync(join(dir, 'prices.csv'), 'utf8')
+      .split('\n')
+      .map((line) => {
+        const cells = line.split(',');
+        if (cells[0] !== to || cells[1] !== 'BTC') return line;
+        cells[2] = (Number(cells[2]) * 1.01).toFixed(2);
+        return cells.join(',');
+      });
     writeFileSync(join(dir, 'prices.csv'), prices.join('\n'));
     await seed();
-    const [{ n: entriesAfter }] = await dbOf(app).query(`SELECT max(entry_number)::int AS n FROM journal_entries WHERE fund_id = $1`, [fundId]);
+    const [{ n: entriesAfter }] = await dbOf(app).query(
+      `SELECT max(entry_number)::int AS n FROM journal_entries WHERE fund_id = $1`,
+      [fundId],
+    );
     expect(entriesAfter).toBe(entriesBefore);
     const [ledger] = await dbOf(app).query(
-      `SELECT sum(debit - credit)::text AS net FROM journal_lines WHERE fund_id = $1 AND account_code = '1250' AND entry_date <= $2`, [fundId, to]);
+      `SELECT sum(debit - credit)::text AS net FROM journal_lines WHERE fund_id = $1 AND account_code = '1250' AND entry_date <= $2`,
+      [fundId, to],
+    );
     const after = await trialBalance();
     expect(account(after, '1250')).not.toEqual(account(before, '1250'));
     const served = account(after, '1250')!;
@@ -66,7 +77,11 @@ describe('caches keyed by the books generation (e2e)', () => {
   });
 
   it('the seed labels its deliberate failed-then-fixed runs as a scenario, not as errors', async () => {
-    const report = await seedDemoFund(dbOf(app), { slug: 'generation-demo', trades: 300, workDir: join(tmpdir(), `fundgate-generation-demo-${process.pid}`) });
+    const report = await seedDemoFund(dbOf(app), {
+      slug: 'generation-demo',
+      trades: 300,
+      workDir: join(tmpdir(), `fundgate-generation-demo-${process.pid}`),
+    });
     expect(report).not.toHaveProperty('failedRuns');
     expect(report.scenario.name).toBe('late-prices');
     expect(report.scenario.description).toMatch(/deliberate/);

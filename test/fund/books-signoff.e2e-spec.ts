@@ -28,7 +28,9 @@ describe('books a fund administrator would sign (e2e)', () => {
          FROM lead JOIN nav_run_lots nl ON nl.lot_id = lead.id
          JOIN nav_runs r ON r.id = nl.nav_run_id AND r.status = 'complete'
          JOIN nav_run_classes c ON c.nav_run_id = r.id AND c.share_class_id = lead.share_class_id
-        WHERE nl.fund_id = $1 ORDER BY r.valuation_date`, [fundId, className]);
+        WHERE nl.fund_id = $1 ORDER BY r.valuation_date`,
+      [fundId, className],
+    );
     return new Map(rows.map((r) => [r.d, D(r.v)]));
   }
 
@@ -39,7 +41,7 @@ describe('books a fund administrator would sign (e2e)', () => {
   });
   afterAll(() => app.close());
 
-  it('performance is an investor\'s return: the inception lot\'s value per original unit, net of crystallized fees', async () => {
+  it("performance is an investor's return: the inception lot's value per original unit, net of crystallized fees", async () => {
     const values = await leadLotValues('Class A');
     const res = await get(app, '/api/v1/fund/performance?shareClass=Class%20A', key);
     expect(res.status).toBe(200);
@@ -53,20 +55,27 @@ describe('books a fund administrator would sign (e2e)', () => {
     let previous = D(1000);
     for (const d of monthEnds) {
       const expected = values.get(d)!.dividedBy(previous).minus(1);
-      expect({ month: d.slice(0, 7), diff: (byMonth.get(d.slice(0, 7)) as Decimal).minus(expected).abs().lt(2e-8) }).toEqual({ month: d.slice(0, 7), diff: true });
+      expect({
+        month: d.slice(0, 7),
+        diff: (byMonth.get(d.slice(0, 7)) as Decimal).minus(expected).abs().lt(2e-8),
+      }).toEqual({ month: d.slice(0, 7), diff: true });
       previous = values.get(d)!;
     }
     // The class NAV per unit is gross of crystallized fees: it must not be what performance answers.
     const [cls] = await dbOf(app).query(
       `SELECT c.nav_per_unit::text AS npu FROM nav_run_classes c JOIN nav_runs r ON r.id = c.nav_run_id AND r.status = 'complete'
-         JOIN share_classes sc ON sc.id = c.share_class_id WHERE c.fund_id = $1 AND sc.name = 'Class A' AND r.valuation_date = $2`, [fundId, last]);
+         JOIN share_classes sc ON sc.id = c.share_class_id WHERE c.fund_id = $1 AND sc.name = 'Class A' AND r.valuation_date = $2`,
+      [fundId, last],
+    );
     expect(D(cls.npu).dividedBy(1000).minus(1).minus(itd).abs().toNumber()).toBeGreaterThan(0.001);
   });
 
-  it('LP reports state the quarter\'s return from the previous quarter end, on the same investor basis', async () => {
+  it("LP reports state the quarter's return from the previous quarter end, on the same investor basis", async () => {
     const values = await leadLotValues('Class A');
     const res = await get(app, '/api/v1/fund/lp-reports', key);
-    const reports = [...res.json.items].sort((a: { periodEnd: string }, b: { periodEnd: string }) => (a.periodEnd < b.periodEnd ? -1 : 1));
+    const reports = [...res.json.items].sort((a: { periodEnd: string }, b: { periodEnd: string }) =>
+      a.periodEnd < b.periodEnd ? -1 : 1,
+    );
     expect(reports.length).toBeGreaterThan(8);
     let previous = D(1000);
     for (const r of reports) {
@@ -80,8 +89,16 @@ describe('books a fund administrator would sign (e2e)', () => {
   it('capital accounts: units × investorNavPerUnit = closingCapital to the cent, beside the class NAV per unit', async () => {
     const res = await get(app, '/api/v1/fund/capital-accounts', key);
     expect(res.status).toBe(200);
-    const history = await get(app, `/api/v1/fund/nav/history?from=${res.json.valuationDate}&to=${res.json.valuationDate}`, key);
-    const classNpu = new Map(history.json.items.find((i: { status: string }) => i.status === 'complete').shareClasses.map((c: { name: string; navPerUnit: string }) => [c.name, c.navPerUnit]));
+    const history = await get(
+      app,
+      `/api/v1/fund/nav/history?from=${res.json.valuationDate}&to=${res.json.valuationDate}`,
+      key,
+    );
+    const classNpu = new Map(
+      history.json.items
+        .find((i: { status: string }) => i.status === 'complete')
+        .shareClasses.map((c: { name: string; navPerUnit: string }) => [c.name, c.navPerUnit]),
+    );
     let checked = 0;
     for (const a of res.json.accounts) {
       expect(a.classNavPerUnit).toBe(classNpu.get(a.shareClass));
@@ -89,7 +106,9 @@ describe('books a fund administrator would sign (e2e)', () => {
         expect(a.investorNavPerUnit).toBeNull();
         continue;
       }
-      expect(D(a.units).times(a.investorNavPerUnit).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2)).toBe(a.closingCapital);
+      expect(D(a.units).times(a.investorNavPerUnit).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2)).toBe(
+        a.closingCapital,
+      );
       checked++;
     }
     expect(checked).toBeGreaterThan(20);
@@ -101,7 +120,9 @@ describe('books a fund administrator would sign (e2e)', () => {
     const [onInvestments] = await db.query(
       `SELECT count(*)::int AS n FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
          JOIN trades t ON t.fund_id = e.fund_id AND t.external_id = e.source_ref JOIN instruments i ON i.id = t.instrument_id
-        WHERE l.fund_id = $1 AND e.source = 'trade' AND i.asset_class = 'stablecoin' AND l.account_code IN ('1200', '1250')`, [fundId]);
+        WHERE l.fund_id = $1 AND e.source = 'trade' AND i.asset_class = 'stablecoin' AND l.account_code IN ('1200', '1250')`,
+      [fundId],
+    );
     expect(onInvestments.n).toBe(0);
     // Every complete run: cash and stablecoin market values = balances of 1000 + 1100 at the run date.
     const breaks = await db.query(
@@ -112,16 +133,29 @@ describe('books a fund administrator would sign (e2e)', () => {
        daily AS (SELECT entry_date, sum(debit - credit) AS net FROM journal_lines WHERE fund_id = $1 AND account_code IN ('1000', '1100') GROUP BY entry_date),
        running AS (SELECT entry_date, sum(net) OVER (ORDER BY entry_date) AS balance FROM daily)
        SELECT c.valuation_date::text, c.mv::text, (SELECT balance FROM running WHERE entry_date <= c.valuation_date ORDER BY entry_date DESC LIMIT 1)::text AS ledger
-         FROM cashlike c WHERE c.mv IS DISTINCT FROM (SELECT balance FROM running WHERE entry_date <= c.valuation_date ORDER BY entry_date DESC LIMIT 1)`, [fundId]);
+         FROM cashlike c WHERE c.mv IS DISTINCT FROM (SELECT balance FROM running WHERE entry_date <= c.valuation_date ORDER BY entry_date DESC LIMIT 1)`,
+      [fundId],
+    );
     expect(breaks).toEqual([]);
-    const [exposure, tb] = await Promise.all([get(app, '/api/v1/fund/exposure', key), get(app, '/api/v1/fund/trial-balance', key)]);
-    const cashAccounts = tb.json.accounts.filter((a: { accountCode: string }) => ['1000', '1100'].includes(a.accountCode));
-    const ledgerCash = cashAccounts.reduce((s: Decimal, a: { debit: string; credit: string }) => s.plus(a.debit).minus(a.credit), D(0));
+    const [exposure, tb] = await Promise.all([
+      get(app, '/api/v1/fund/exposure', key),
+      get(app, '/api/v1/fund/trial-balance', key),
+    ]);
+    const cashAccounts = tb.json.accounts.filter((a: { accountCode: string }) =>
+      ['1000', '1100'].includes(a.accountCode),
+    );
+    const ledgerCash = cashAccounts.reduce(
+      (s: Decimal, a: { debit: string; credit: string }) => s.plus(a.debit).minus(a.credit),
+      D(0),
+    );
     expect(exposure.json.cashExposure).toBe(ledgerCash.toFixed(2));
   });
 
-  it('NAV history shows a failed run\'s reason, and the failed run and its replacement have distinct timestamps', async () => {
-    const [failed] = await dbOf(app).query(`SELECT valuation_date::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'failed' ORDER BY valuation_date LIMIT 1`, [fundId]);
+  it("NAV history shows a failed run's reason, and the failed run and its replacement have distinct timestamps", async () => {
+    const [failed] = await dbOf(app).query(
+      `SELECT valuation_date::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'failed' ORDER BY valuation_date LIMIT 1`,
+      [fundId],
+    );
     const res = await get(app, `/api/v1/fund/nav/history?from=${failed.d}&to=${failed.d}`, key);
     expect(res.json.items.map((i: { status: string }) => i.status)).toEqual(['complete', 'failed']);
     const [complete, fail] = res.json.items;

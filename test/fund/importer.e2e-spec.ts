@@ -49,25 +49,111 @@ describe('fund importer', () => {
       `SELECT (SELECT count(*) FROM funds WHERE slug = $1)::int AS funds,
               (SELECT count(*) FROM trades t JOIN funds f ON f.id = t.fund_id WHERE f.slug = $1)::int AS trades,
               (SELECT count(*) FROM prices p JOIN funds f ON f.id = p.fund_id WHERE f.slug = $1)::int AS prices,
-              (SELECT count(*) FROM capital_activity c JOIN funds f ON f.id = c.fund_id WHERE f.slug = $1)::int AS flows`, [slug]);
+              (SELECT count(*) FROM capital_activity c JOIN funds f ON f.id = c.fund_id WHERE f.slug = $1)::int AS flows`,
+      [slug],
+    );
     return row;
   };
 
   it.each([
-    ['a negative trade quantity', 'trades.csv', 3, (l: string) => l.replace(/,(buy|sell),([0-9.]+),/, ',$1,-$2,'), { file: 'trades.csv', line: 3, column: 'quantity', reason: expect.stringMatching(/greater than zero/) }],
-    ['an unknown connection', 'trades.csv', 4, (l: string) => l.replace(/Z,[a-z-]+,/, 'Z,nowhere-exchange,'), { file: 'trades.csv', line: 4, column: 'connection', reason: 'names an unknown connection "nowhere-exchange"' }],
-    ['a bad timestamp', 'trades.csv', 2, (l: string) => l.replace(/,\d{4}-\d{2}-\d{2}T[0-9:]+Z,/, ',2024-13-01 10:00,'), { file: 'trades.csv', line: 2, column: 'executed_at', reason: expect.stringMatching(/ISO 8601/) }],
-    ['an impossible price date', 'prices.csv', 5, (l: string) => l.replace(/^\d{4}-\d{2}-\d{2}/, '2024-02-30'), { file: 'prices.csv', line: 5, column: 'date', reason: expect.stringMatching(/calendar date/) }],
-    ['a price that is not a number', 'prices.csv', 6, (l: string) => l.replace(/,[^,]+$/, ',12,5'), { file: 'prices.csv', line: 6, column: '(row)', reason: expect.stringMatching(/not valid CSV/) }],
-    ['a flow with both amount and fraction', 'capital-flows.csv', 2, (l: string) => l.replace(/,subscription,([0-9.]+),,/, ',subscription,$1,0.5,'), { file: 'capital-flows.csv', line: 2, column: 'fraction', reason: 'exactly one of amount and fraction must be given' }],
-    ['an unknown capital-activity status', 'capital-flows.csv', 3, (l: string) => l.replace(/,settled,/, ',approved,'), { file: 'capital-flows.csv', line: 3, column: 'status', reason: expect.stringMatching(/must be one of pending, running, executed, settled, cancelled, failed/) }],
-    ['a paid expense without a paid date', 'expenses.csv', 2, (l: string) => l.replace(/,paid,[0-9-]+$/, ',paid,'), { file: 'expenses.csv', line: 2, column: 'paid_date', reason: 'is required when status is paid' }],
-    ['money with more than 2 decimals', 'admin-navs.csv', 3, (l: string) => l + '123', { file: 'admin-navs.csv', line: 3, column: 'nav', reason: expect.stringMatching(/more than 2 decimals/) }],
-    ['a missing header column', 'investors.csv', 1, (l: string) => l.replace(',tax_id', ',taxid'), { file: 'investors.csv', line: 1, column: 'tax_id', reason: 'missing column in the header' }],
-    ['a duplicated id in a small file', 'transfers.csv', 3, (l: string) => l.replace(/^TR\d+/, 'TR000001'), { file: 'transfers.csv', line: 3, column: 'transfer_id', reason: expect.stringMatching(/duplicates an earlier row/) }],
+    [
+      'a negative trade quantity',
+      'trades.csv',
+      3,
+      (l: string) => l.replace(/,(buy|sell),([0-9.]+),/, ',$1,-$2,'),
+      { file: 'trades.csv', line: 3, column: 'quantity', reason: expect.stringMatching(/greater than zero/) },
+    ],
+    [
+      'an unknown connection',
+      'trades.csv',
+      4,
+      (l: string) => l.replace(/Z,[a-z-]+,/, 'Z,nowhere-exchange,'),
+      { file: 'trades.csv', line: 4, column: 'connection', reason: 'names an unknown connection "nowhere-exchange"' },
+    ],
+    [
+      'a bad timestamp',
+      'trades.csv',
+      2,
+      (l: string) => l.replace(/,\d{4}-\d{2}-\d{2}T[0-9:]+Z,/, ',2024-13-01 10:00,'),
+      { file: 'trades.csv', line: 2, column: 'executed_at', reason: expect.stringMatching(/ISO 8601/) },
+    ],
+    [
+      'an impossible price date',
+      'prices.csv',
+      5,
+      (l: string) => l.replace(/^\d{4}-\d{2}-\d{2}/, '2024-02-30'),
+      { file: 'prices.csv', line: 5, column: 'date', reason: expect.stringMatching(/calendar date/) },
+    ],
+    [
+      'a price that is not a number',
+      'prices.csv',
+      6,
+      (l: string) => l.replace(/,[^,]+$/, ',12,5'),
+      { file: 'prices.csv', line: 6, column: '(row)', reason: expect.stringMatching(/not valid CSV/) },
+    ],
+    [
+      'a flow with both amount and fraction',
+      'capital-flows.csv',
+      2,
+      (l: string) => l.replace(/,subscription,([0-9.]+),,/, ',subscription,$1,0.5,'),
+      {
+        file: 'capital-flows.csv',
+        line: 2,
+        column: 'fraction',
+        reason: 'exactly one of amount and fraction must be given',
+      },
+    ],
+    [
+      'an unknown capital-activity status',
+      'capital-flows.csv',
+      3,
+      (l: string) => l.replace(/,settled,/, ',approved,'),
+      {
+        file: 'capital-flows.csv',
+        line: 3,
+        column: 'status',
+        reason: expect.stringMatching(/must be one of pending, running, executed, settled, cancelled, failed/),
+      },
+    ],
+    [
+      'a paid expense without a paid date',
+      'expenses.csv',
+      2,
+      (l: string) => l.replace(/,paid,[0-9-]+$/, ',paid,'),
+      { file: 'expenses.csv', line: 2, column: 'paid_date', reason: 'is required when status is paid' },
+    ],
+    [
+      'money with more than 2 decimals',
+      'admin-navs.csv',
+      3,
+      (l: string) => l + '123',
+      { file: 'admin-navs.csv', line: 3, column: 'nav', reason: expect.stringMatching(/more than 2 decimals/) },
+    ],
+    [
+      'a missing header column',
+      'investors.csv',
+      1,
+      (l: string) => l.replace(',tax_id', ',taxid'),
+      { file: 'investors.csv', line: 1, column: 'tax_id', reason: 'missing column in the header' },
+    ],
+    [
+      'a duplicated id in a small file',
+      'transfers.csv',
+      3,
+      (l: string) => l.replace(/^TR\d+/, 'TR000001'),
+      {
+        file: 'transfers.csv',
+        line: 3,
+        column: 'transfer_id',
+        reason: expect.stringMatching(/duplicates an earlier row/),
+      },
+    ],
     ['a bad share-class rate in fund.json', 'fund.json', 1, (l: string) => l, null],
   ])('refuses %s with file, line, column and reason, and imports nothing', async (name, file, line, edit, expected) => {
-    const slug = `bad-${String(name).replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '').slice(0, 40)}`;
+    const slug = `bad-${String(name)
+      .replace(/[^a-z]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 40)}`;
     let dir: string;
     if (file === 'fund.json') {
       dir = corrupt(slug, 'fund.json', 1, (l) => l);
@@ -79,7 +165,13 @@ describe('fund importer', () => {
     }
     const errors = await importErrors(ds, slug, dir);
     if (expected) expect(errors[0]).toEqual(expected);
-    else expect(errors[0]).toEqual({ file: 'fund.json', line: 1, column: 'shareClasses[1].perfFeeRate', reason: 'must be a rate as a fraction of 1, got "20%"' });
+    else
+      expect(errors[0]).toEqual({
+        file: 'fund.json',
+        line: 1,
+        column: 'shareClasses[1].perfFeeRate',
+        reason: 'must be a rate as a fraction of 1, got "20%"',
+      });
     expect(await counts(slug)).toEqual({ funds: 0, trades: 0, prices: 0, flows: 0 });
   });
 

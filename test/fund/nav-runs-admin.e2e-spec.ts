@@ -18,7 +18,8 @@ describe('admin NAV runs as jobs (e2e)', () => {
   let fundId: string;
   let publisher: string;
 
-  const post = (valuationDate: unknown, key = publisher) => call(app, 'POST', '/api/v1/admin/nav-runs', { key, body: { valuationDate } });
+  const post = (valuationDate: unknown, key = publisher) =>
+    call(app, 'POST', '/api/v1/admin/nav-runs', { key, body: { valuationDate } });
   async function settle(jobId: string): Promise<ResponseJson> {
     for (let i = 0; i < 600; i++) {
       const res = await call(app, 'GET', `/api/v1/admin/nav-jobs/${jobId}`, { key: publisher });
@@ -30,12 +31,18 @@ describe('admin NAV runs as jobs (e2e)', () => {
   }
 
   beforeAll(async () => {
-    app = await bootApp({}, { NAV_RUN_MAX_DAYS: String(MAX_DAYS), DB_STATEMENT_TIMEOUT_MS: '45000', DB_LOCK_TIMEOUT_MS: '7000' });
+    app = await bootApp(
+      {},
+      { NAV_RUN_MAX_DAYS: String(MAX_DAYS), DB_STATEMENT_TIMEOUT_MS: '45000', DB_LOCK_TIMEOUT_MS: '7000' },
+    );
     const dir = join(tmpdir(), `fundgate-nav-admin-${process.pid}`);
     generateDemoFund({ seed: 99, outDir: dir, trades: 300 });
     await importFundFolder(dbOf(app), SLUG, dir, { synthetic: true });
     fundId = fundIdForSlug(SLUG);
-    await new NavRunService(dbOf(app)).runNavRange(fundId, { to: addDays(DEMO_INCEPTION_DATE, 5), clock: demoClock(2) });
+    await new NavRunService(dbOf(app)).runNavRange(fundId, {
+      to: addDays(DEMO_INCEPTION_DATE, 5),
+      clock: demoClock(2),
+    });
     publisher = (await mintKey(app, { scopes: ['nav:publish', 'fund:read'], fund: SLUG })).key;
   });
   afterAll(() => app.close());
@@ -44,30 +51,53 @@ describe('admin NAV runs as jobs (e2e)', () => {
     const date = addDays(DEMO_INCEPTION_DATE, 6);
     const res = await post(date);
     expect(res.status).toBe(202);
-    expect(res.json).toMatchObject({ valuationDate: date, fromDate: date, toDate: date, status: expect.stringMatching(/^(queued|running|succeeded)$/) });
+    expect(res.json).toMatchObject({
+      valuationDate: date,
+      fromDate: date,
+      toDate: date,
+      status: expect.stringMatching(/^(queued|running|succeeded)$/),
+    });
     expect(res.headers.location).toBe(`/api/v1/admin/nav-jobs/${res.json.jobId}`);
     const job = await settle(res.json.jobId);
     expect(job).toMatchObject({ status: 'succeeded', progress: { completedDates: 1, totalDates: 1 }, error: null });
     expect(job.outcome).toMatchObject({ completedRuns: 1, supersededRuns: 0, failedRun: null, lastCompleteDate: date });
     expect(job.startedAt).not.toBeNull();
     expect(job.finishedAt).not.toBeNull();
-    const [row] = await dbOf(app).query(`SELECT id, net_asset_value::text AS nav FROM nav_runs WHERE fund_id = $1 AND valuation_date = $2 AND status = 'complete'`, [fundId, date]);
+    const [row] = await dbOf(app).query(
+      `SELECT id, net_asset_value::text AS nav FROM nav_runs WHERE fund_id = $1 AND valuation_date = $2 AND status = 'complete'`,
+      [fundId, date],
+    );
     expect(job.outcome.navRunId).toBe(row.id);
     expect(job.outcome.netAssetValue).toBe(row.nav);
   });
 
   it('a re-run supersedes the complete run; the listing shows both, newest first, cursor-paged', async () => {
     const date = addDays(DEMO_INCEPTION_DATE, 6);
-    const [before] = await dbOf(app).query(`SELECT id FROM nav_runs WHERE fund_id = $1 AND valuation_date = $2 AND status = 'complete'`, [fundId, date]);
+    const [before] = await dbOf(app).query(
+      `SELECT id FROM nav_runs WHERE fund_id = $1 AND valuation_date = $2 AND status = 'complete'`,
+      [fundId, date],
+    );
     const job = await settle((await post(date)).json.jobId);
     expect(job.outcome.supersededRuns).toBe(1);
     const page = await call(app, 'GET', '/api/v1/admin/nav-runs?limit=2', { key: publisher });
     expect(page.status).toBe(200);
-    expect(page.json.items.map((r: { status: string; valuationDate: string }) => [r.valuationDate, r.status])).toEqual([[date, 'complete'], [date, 'superseded']]);
+    expect(page.json.items.map((r: { status: string; valuationDate: string }) => [r.valuationDate, r.status])).toEqual([
+      [date, 'complete'],
+      [date, 'superseded'],
+    ]);
     expect(page.json.items[1].navRunId).toBe(before.id);
-    expect(page.json.items[0]).toMatchObject({ failureReason: null, publishedAt: null, netAssetValue: expect.stringMatching(/^\d+\.\d{2}$/) });
+    expect(page.json.items[0]).toMatchObject({
+      failureReason: null,
+      publishedAt: null,
+      netAssetValue: expect.stringMatching(/^\d+\.\d{2}$/),
+    });
     expect(page.json.hasMore).toBe(true);
-    const next = await call(app, 'GET', `/api/v1/admin/nav-runs?limit=100&cursor=${encodeURIComponent(page.json.nextCursor)}`, { key: publisher });
+    const next = await call(
+      app,
+      'GET',
+      `/api/v1/admin/nav-runs?limit=100&cursor=${encodeURIComponent(page.json.nextCursor)}`,
+      { key: publisher },
+    );
     expect(next.json.items[0].valuationDate).toBe(addDays(DEMO_INCEPTION_DATE, 5));
     expect(next.json.items).toHaveLength(6);
     expect(next.json.hasMore).toBe(false);
@@ -112,7 +142,9 @@ describe('admin NAV runs as jobs (e2e)', () => {
     const reader = (await mintKey(app, { scopes: ['fund:read'], fund: SLUG })).key;
     expect((await post(addDays(DEMO_INCEPTION_DATE, 7), reader)).json.code).toBe('insufficient_scope');
     expect((await call(app, 'GET', '/api/v1/admin/nav-runs', { key: reader })).status).toBe(403);
-    const [timeouts] = await dbOf(app).query(`SELECT current_setting('statement_timeout') AS s, current_setting('lock_timeout') AS l`);
+    const [timeouts] = await dbOf(app).query(
+      `SELECT current_setting('statement_timeout') AS s, current_setting('lock_timeout') AS l`,
+    );
     expect(timeouts).toEqual({ s: '45s', l: '7s' });
   });
 });

@@ -18,7 +18,11 @@ describe('cursors, activity user agents, demo key switch (e2e)', () => {
     codec = app.get(CursorCodec);
     fundA = await createFund(app);
     const fundB = await createFund(app);
-    adminA = await mintKey(app, { scopes: ['keys:manage', 'fund:read', 'fund:propose', 'proposals:review'], fund: fundA.slug, plan: 'platform' });
+    adminA = await mintKey(app, {
+      scopes: ['keys:manage', 'fund:read', 'fund:propose', 'proposals:review'],
+      fund: fundA.slug,
+      plan: 'platform',
+    });
     adminB = await mintKey(app, { scopes: ['keys:manage'], fund: fundB.slug, plan: 'platform' });
   });
   afterAll(() => app.close());
@@ -27,8 +31,11 @@ describe('cursors, activity user agents, demo key switch (e2e)', () => {
     const kind = `activity:${fundA.id}:${adminA.accountId}:*`;
     const forged = codec.encode(kind, { occurredAt: 'not-a-date', id: '1' });
     expectFieldError(await call(app, 'GET', `/api/v1/admin/activity?cursor=${forged}`, { key: adminA.key }), 'cursor');
-    const injected = codec.encode(kind, { occurredAt: '2026-01-01T00:00:00Z', id: "1 OR 1=1" });
-    expectFieldError(await call(app, 'GET', `/api/v1/admin/activity?cursor=${injected}`, { key: adminA.key }), 'cursor');
+    const injected = codec.encode(kind, { occurredAt: '2026-01-01T00:00:00Z', id: '1 OR 1=1' });
+    expectFieldError(
+      await call(app, 'GET', `/api/v1/admin/activity?cursor=${injected}`, { key: adminA.key }),
+      'cursor',
+    );
   });
 
   it('proposals: createdAt "garbage" → 400 naming cursor', async () => {
@@ -42,9 +49,20 @@ describe('cursors, activity user agents, demo key switch (e2e)', () => {
     const page = await call(app, 'GET', '/api/v1/admin/activity?limit=1', { key: adminA.key });
     expect(page.status).toBe(200);
     expect(page.json.nextCursor).toEqual(expect.any(String));
-    expect((await call(app, 'GET', `/api/v1/admin/activity?limit=1&cursor=${page.json.nextCursor}`, { key: adminA.key })).status).toBe(200);
-    expectFieldError(await call(app, 'GET', `/api/v1/admin/activity?limit=1&cursor=${page.json.nextCursor}`, { key: adminB.key }), 'cursor');
-    expectFieldError(await call(app, 'GET', `/api/v1/admin/activity?limit=1&keyId=${adminA.id}&cursor=${page.json.nextCursor}`, { key: adminA.key }), 'cursor');
+    expect(
+      (await call(app, 'GET', `/api/v1/admin/activity?limit=1&cursor=${page.json.nextCursor}`, { key: adminA.key }))
+        .status,
+    ).toBe(200);
+    expectFieldError(
+      await call(app, 'GET', `/api/v1/admin/activity?limit=1&cursor=${page.json.nextCursor}`, { key: adminB.key }),
+      'cursor',
+    );
+    expectFieldError(
+      await call(app, 'GET', `/api/v1/admin/activity?limit=1&keyId=${adminA.id}&cursor=${page.json.nextCursor}`, {
+        key: adminA.key,
+      }),
+      'cursor',
+    );
   });
 
   it('activity shows user agents capped at 200 characters, without control or bidi characters', async () => {
@@ -52,14 +70,21 @@ describe('cursors, activity user agents, demo key switch (e2e)', () => {
     await call(app, 'GET', '/api/v1/me', { key: adminA.key, headers: { 'user-agent': hostile } });
     await app.get(ActivityLogWriter).flush();
     const page = await call(app, 'GET', `/api/v1/admin/activity?limit=5&keyId=${adminA.id}`, { key: adminA.key });
-    const ua: string = page.json.items.find((i: { userAgent: string | null }) => i.userAgent?.startsWith('evil')).userAgent;
+    const ua: string = page.json.items.find((i: { userAgent: string | null }) =>
+      i.userAgent?.startsWith('evil'),
+    ).userAgent;
     expect(ua.length).toBeLessThanOrEqual(200);
     expect(ua).toMatch(/^evil\?agent\?\?\[31mA+…$/);
     // Rows written before this change are sanitised on the way out as well.
     await app.get(ActivityLogWriter).flush();
-    await dbOf(app).query(`UPDATE activity_log SET user_agent = $1 WHERE key_id = $2`, [`old\u202E${'B'.repeat(900)}`, adminA.id]);
+    await dbOf(app).query(`UPDATE activity_log SET user_agent = $1 WHERE key_id = $2`, [
+      `old\u202E${'B'.repeat(900)}`,
+      adminA.id,
+    ]);
     const again = await call(app, 'GET', `/api/v1/admin/activity?limit=50&keyId=${adminA.id}`, { key: adminA.key });
-    const old: string = again.json.items.find((i: { userAgent: string | null }) => i.userAgent?.startsWith('old')).userAgent;
+    const old: string = again.json.items.find((i: { userAgent: string | null }) =>
+      i.userAgent?.startsWith('old'),
+    ).userAgent;
     expect(old).toMatch(/^old\?B+…$/);
     expect(old.length).toBe(200);
   });

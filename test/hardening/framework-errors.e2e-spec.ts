@@ -8,7 +8,9 @@ function rawRequest(port: number, bytes: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let answer = '';
-    socket.on('data', (c) => { answer += c.toString('utf8'); });
+    socket.on('data', (c) => {
+      answer += c.toString('utf8');
+    });
     socket.on('close', () => resolve(answer));
     socket.on('error', (err) => (answer ? resolve(answer) : reject(err)));
     socket.write(bytes);
@@ -34,7 +36,9 @@ describe('framework-level errors are problem+json (e2e)', () => {
   afterAll(() => app.close());
 
   it('431: headers larger than Node allows', async () => {
-    const answer = parseRaw(await rawRequest(port, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`));
+    const answer = parseRaw(
+      await rawRequest(port, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`),
+    );
     expect(answer.status).toBe(431);
     expect(answer.contentType).toMatch(/^application\/problem\+json/);
     expect(answer.json).toMatchObject({ status: 431, code: 'headers_too_large' });
@@ -44,7 +48,11 @@ describe('framework-level errors are problem+json (e2e)', () => {
     const answer = parseRaw(await rawRequest(port, 'GARBAGE \x01\x02\r\n\r\n'));
     expect(answer.status).toBe(400);
     expect(answer.contentType).toMatch(/^application\/problem\+json/);
-    expect(answer.json).toMatchObject({ status: 400, code: 'invalid_request', detail: 'the request is not valid HTTP' });
+    expect(answer.json).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      detail: 'the request is not valid HTTP',
+    });
   });
 
   it('414: a path parameter longer than the router allows (FST_ERR_MAX_PARAM_LENGTH)', async () => {
@@ -58,23 +66,54 @@ describe('framework-level errors are problem+json (e2e)', () => {
   });
 
   it('413: a body over the limit', async () => {
-    expectProblem(await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: { x: 'y'.repeat(10_000) } }), 413, 'payload_too_large');
+    expectProblem(
+      await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: { x: 'y'.repeat(10_000) } }),
+      413,
+      'payload_too_large',
+    );
   });
 
   it('400: malformed JSON, and prototype poisoning', async () => {
-    expectProblem(await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: '{"a":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
-    expectProblem(await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: '{"__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectProblem(
+      await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+        body: '{"a":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
+    expectProblem(
+      await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+        body: '{"__proto__":{"x":1}}',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('415: a content type we do not read, and a malformed one', async () => {
-    expectProblem(await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
-    const bad = await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: '{}', headers: { 'content-type': '???' } });
+    expectProblem(
+      await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+        body: 'a=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    const bad = await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+      body: '{}',
+      headers: { 'content-type': '???' },
+    });
     expect([400, 415]).toContain(bad.status);
     expect(bad.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 
   it('400: a Content-Length that does not match the body', async () => {
-    const answer = await rawRequest(port, 'POST /api/v1/calc/fee-calculator HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}');
+    const answer = await rawRequest(
+      port,
+      'POST /api/v1/calc/fee-calculator HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}',
+    );
     const parsed = parseRaw(answer);
     expect(parsed.status).toBe(400);
     expect(parsed.contentType).toMatch(/^application\/problem\+json/);

@@ -24,9 +24,20 @@ export const deepArrays = (levels: number, inner = '1') => '['.repeat(levels) + 
  * A request through the real Fastify instance without test/utils' OpenAPI contract check: for the
  * MCP servers, whose JSON-RPC answers the hardening tests judge on their own terms.
  */
-export async function rawCall(app: TestApp, url: string, opts: { key?: string; body: unknown; headers?: Record<string, string> }): Promise<Res> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...(opts.headers ?? {}) };
+export async function rawCall(
+  app: TestApp,
+  url: string,
+  opts: { key?: string; body: unknown; headers?: Record<string, string> },
+): Promise<Res> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}),
+    ...(opts.headers ?? {}),
+  };
   const payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-  const res = await app.getHttpAdapter().getInstance().inject({ method: 'POST', url, headers, payload, remoteAddress: '127.0.0.1' });
+  const res = await app
+    .getHttpAdapter()
+    .getInstance()
+    .inject({ method: 'POST', url, headers, payload, remoteAddress: '127.0.0.1' });
   return { status: res.statusCode, headers: res.headers, body: res.body, json: parseJson(res.body) };
 }

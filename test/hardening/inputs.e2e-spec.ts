@@ -12,15 +12,22 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
   beforeAll(async () => {
     app = await bootApp();
     const fund = await createFund(app);
-    admin = await mintKey(app, { scopes: ['keys:manage', 'webhooks:manage', 'fund:read', 'fund:propose'], fund: fund.slug, plan: 'platform' });
+    admin = await mintKey(app, {
+      scopes: ['keys:manage', 'webhooks:manage', 'fund:read', 'fund:propose'],
+      fund: fund.slug,
+      plan: 'platform',
+    });
     manager = admin;
   });
   afterAll(() => app.close());
 
   describe('nesting deeper than 64 levels → 400 invalid_request naming the body', () => {
     const routes: [string, string][] = [
-      ['/api/v1/calc/fee-calculator', 'POST'], ['/api/v1/admin/keys', 'POST'], ['/api/v1/webhooks', 'POST'],
-      ['/api/v1/fund/proposals/expense', 'POST'], ['/api/v1/fund/proposals/journal-entry', 'POST'],
+      ['/api/v1/calc/fee-calculator', 'POST'],
+      ['/api/v1/admin/keys', 'POST'],
+      ['/api/v1/webhooks', 'POST'],
+      ['/api/v1/fund/proposals/expense', 'POST'],
+      ['/api/v1/fund/proposals/journal-entry', 'POST'],
     ];
     it.each(routes)('%s', async (url) => {
       const res = await call(app, 'POST', url, { key: admin.key, body: `{"a":${deepArrays(3000)}}` });
@@ -29,14 +36,20 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
     });
 
     it('64 levels still parse (and are then judged by the DTO)', async () => {
-      const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', { key: admin.key, body: `{"a":${deepArrays(63)}}` });
+      const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+        key: admin.key,
+        body: `{"a":${deepArrays(63)}}`,
+      });
       expect(res.status).toBe(400);
       expect(res.json.code).not.toBe('invalid_request');
     });
 
     it('MCP with 5,000 levels inside arguments → JSON-RPC parse error, not a 500', async () => {
       const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fee_calculator","arguments":{"x":${deepArrays(5000)}}}}`;
-      const res = await rawCall(app, '/api/mcp/public', { body, headers: { accept: 'application/json, text/event-stream' } });
+      const res = await rawCall(app, '/api/mcp/public', {
+        body,
+        headers: { accept: 'application/json, text/event-stream' },
+      });
       expect(res.status).toBe(400);
       expect(res.json.error.code).toBe(-32700);
       expect(res.json.error.message).toMatch(/deeper than 64/);
@@ -44,21 +57,97 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
   });
 
   describe('NUL and lone surrogates → 400 with a field error', () => {
-    const line = (accountCode: string, description?: string) => ({ accountCode, debit: '1.00', ...(description ? { description } : {}) });
+    const line = (accountCode: string, description?: string) => ({
+      accountCode,
+      debit: '1.00',
+      ...(description ? { description } : {}),
+    });
     const cases: [string, 'GET' | 'POST', string, unknown, string][] = [
       ['performance shareClass', 'GET', '/api/v1/fund/performance?shareClass=%00', undefined, 'shareClass'],
-      ['expense vendor', 'POST', '/api/v1/fund/proposals/expense', { category: 'legal', vendor: `A${NUL}`, amount: '1.00', accrualDate: '2026-01-31', description: 'x' }, 'vendor'],
-      ['expense description', 'POST', '/api/v1/fund/proposals/expense', { category: 'legal', vendor: 'A', amount: '1.00', accrualDate: '2026-01-31', description: `x${NUL}` }, 'description'],
-      ['expense description (surrogate)', 'POST', '/api/v1/fund/proposals/expense', { category: 'legal', vendor: 'A', amount: '1.00', accrualDate: '2026-01-31', description: `x${LONE}` }, 'description'],
-      ['journal-entry description', 'POST', '/api/v1/fund/proposals/journal-entry', { entryDate: '2026-01-31', description: NUL, lines: [line('5600'), line('1000')] }, 'description'],
-      ['journal-entry line accountCode', 'POST', '/api/v1/fund/proposals/journal-entry', { entryDate: '2026-01-31', description: 'd', lines: [line(`56${NUL}`), line('1000')] }, 'lines.0.accountCode'],
-      ['journal-entry line description', 'POST', '/api/v1/fund/proposals/journal-entry', { entryDate: '2026-01-31', description: 'd', lines: [line('5600'), line('1000', `z${NUL}`)] }, 'lines.1.description'],
-      ['capital-activity shareClass', 'POST', '/api/v1/fund/proposals/capital-activity', { investorId: '00000000-0000-4000-8000-000000000000', type: 'subscription', shareClass: NUL, amount: '1.00', dealingDate: '2026-06-30' }, 'shareClass'],
+      [
+        'expense vendor',
+        'POST',
+        '/api/v1/fund/proposals/expense',
+        { category: 'legal', vendor: `A${NUL}`, amount: '1.00', accrualDate: '2026-01-31', description: 'x' },
+        'vendor',
+      ],
+      [
+        'expense description',
+        'POST',
+        '/api/v1/fund/proposals/expense',
+        { category: 'legal', vendor: 'A', amount: '1.00', accrualDate: '2026-01-31', description: `x${NUL}` },
+        'description',
+      ],
+      [
+        'expense description (surrogate)',
+        'POST',
+        '/api/v1/fund/proposals/expense',
+        { category: 'legal', vendor: 'A', amount: '1.00', accrualDate: '2026-01-31', description: `x${LONE}` },
+        'description',
+      ],
+      [
+        'journal-entry description',
+        'POST',
+        '/api/v1/fund/proposals/journal-entry',
+        { entryDate: '2026-01-31', description: NUL, lines: [line('5600'), line('1000')] },
+        'description',
+      ],
+      [
+        'journal-entry line accountCode',
+        'POST',
+        '/api/v1/fund/proposals/journal-entry',
+        { entryDate: '2026-01-31', description: 'd', lines: [line(`56${NUL}`), line('1000')] },
+        'lines.0.accountCode',
+      ],
+      [
+        'journal-entry line description',
+        'POST',
+        '/api/v1/fund/proposals/journal-entry',
+        { entryDate: '2026-01-31', description: 'd', lines: [line('5600'), line('1000', `z${NUL}`)] },
+        'lines.1.description',
+      ],
+      [
+        'capital-activity shareClass',
+        'POST',
+        '/api/v1/fund/proposals/capital-activity',
+        {
+          investorId: '00000000-0000-4000-8000-000000000000',
+          type: 'subscription',
+          shareClass: NUL,
+          amount: '1.00',
+          dealingDate: '2026-06-30',
+        },
+        'shareClass',
+      ],
       ['admin key name', 'POST', '/api/v1/admin/keys', { name: `k${NUL}`, scopes: ['fund:read'] }, 'name'],
-      ['admin key account', 'POST', '/api/v1/admin/keys', { name: 'k', scopes: ['fund:read'], account: `a${NUL}` }, 'account'],
-      ['admin key name (surrogate)', 'POST', '/api/v1/admin/keys', { name: `k${'\udc00'}`, scopes: ['fund:read'] }, 'name'],
-      ['webhook description', 'POST', '/api/v1/webhooks', { url: 'https://example.com/h', eventTypes: ['nav.published'], description: `d${NUL}` }, 'description'],
-      ['webhook url', 'POST', '/api/v1/webhooks', { url: `https://example.com/${NUL}`, eventTypes: ['nav.published'] }, 'url'],
+      [
+        'admin key account',
+        'POST',
+        '/api/v1/admin/keys',
+        { name: 'k', scopes: ['fund:read'], account: `a${NUL}` },
+        'account',
+      ],
+      [
+        'admin key name (surrogate)',
+        'POST',
+        '/api/v1/admin/keys',
+        { name: `k${'\udc00'}`, scopes: ['fund:read'] },
+        'name',
+      ],
+      [
+        'webhook description',
+        'POST',
+        '/api/v1/webhooks',
+        { url: 'https://example.com/h', eventTypes: ['nav.published'], description: `d${NUL}` },
+        'description',
+      ],
+      [
+        'webhook url',
+        'POST',
+        '/api/v1/webhooks',
+        { url: `https://example.com/${NUL}`, eventTypes: ['nav.published'] },
+        'url',
+      ],
       ['a member name', 'POST', '/api/v1/calc/fee-calculator', { [`k${NUL}`]: 1 }, 'k?'],
       ['activity keyId', 'GET', '/api/v1/admin/activity?keyId=%00', undefined, 'keyId'],
       ['trades symbol', 'GET', '/api/v1/fund/trades?symbol=%00', undefined, 'symbol'],
@@ -67,7 +156,13 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
       ['webhook id path parameter', 'GET', '/api/v1/webhooks/%00', undefined, 'id'],
       ['stress-test preset', 'GET', '/api/v1/fund/risk/stress-test?preset=%00', undefined, 'preset'],
       ['gl-detail accountCode', 'GET', '/api/v1/fund/ledger/gl-detail?accountCode=%00', undefined, 'accountCode'],
-      ['exposure positionsCsv', 'POST', '/api/v1/calc/exposure-analysis', { positionsCsv: `asset,qty\nBTC${NUL},1` }, 'positionsCsv'],
+      [
+        'exposure positionsCsv',
+        'POST',
+        '/api/v1/calc/exposure-analysis',
+        { positionsCsv: `asset,qty\nBTC${NUL},1` },
+        'positionsCsv',
+      ],
     ];
     it.each(cases)('%s', async (_name, method, url, body, field) => {
       const res = await call(app, method, url, { key: manager.key, body });
@@ -78,15 +173,30 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
 
     it('MCP arguments with NUL come back as a tool error naming the field', async () => {
       const res = await rawCall(app, '/api/mcp', {
-        key: manager.key, headers: { accept: 'application/json, text/event-stream' },
-        body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_fund_performance', arguments: { shareClass: `A${NUL}` } } },
+        key: manager.key,
+        headers: { accept: 'application/json, text/event-stream' },
+        body: {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'get_fund_performance', arguments: { shareClass: `A${NUL}` } },
+        },
       });
       expect(res.status).toBe(200);
       expect(res.json.result.isError).toBe(true);
       expect(res.json.result.content[0].text).toMatch(/shareClass: must not contain NUL/);
       const propose = await rawCall(app, '/api/mcp', {
-        key: manager.key, headers: { accept: 'application/json, text/event-stream' },
-        body: { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'propose_expense', arguments: { category: 'legal', vendor: NUL, amount: '1.00', accrualDate: '2026-01-31', description: 'x' } } },
+        key: manager.key,
+        headers: { accept: 'application/json, text/event-stream' },
+        body: {
+          jsonrpc: '2.0',
+          id: 8,
+          method: 'tools/call',
+          params: {
+            name: 'propose_expense',
+            arguments: { category: 'legal', vendor: NUL, amount: '1.00', accrualDate: '2026-01-31', description: 'x' },
+          },
+        },
       });
       expect(propose.json.result.isError).toBe(true);
       expect(propose.json.result.content[0].text).toMatch(/vendor: must not contain NUL/);
@@ -94,14 +204,23 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
   });
 
   describe('bodies that are not objects', () => {
-    it.each([['null'], ['[]'], ['[1,2]'], ['42'], ['"text"'], ['true']])('%s → 400 invalid_request naming the body', async (body) => {
-      const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', { body, headers: { 'content-type': 'application/json' } });
-      expectProblem(res, 400, 'invalid_request');
-      expect(res.json.errors).toEqual([{ field: 'body', message: 'must be a JSON object' }]);
-    });
+    it.each([['null'], ['[]'], ['[1,2]'], ['42'], ['"text"'], ['true']])(
+      '%s → 400 invalid_request naming the body',
+      async (body) => {
+        const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+          body,
+          headers: { 'content-type': 'application/json' },
+        });
+        expectProblem(res, 400, 'invalid_request');
+        expect(res.json.errors).toEqual([{ field: 'body', message: 'must be a JSON object' }]);
+      },
+    );
 
     it('an empty JSON body is {} (a calculator answers with its defaults)', async () => {
-      const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: '', headers: { 'content-type': 'application/json' } });
+      const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+        body: '',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(200);
       expect(res.json).toHaveProperty('assumptions');
     });

@@ -14,10 +14,17 @@ function freePort(): Promise<number> {
 }
 
 /** Runs a CLI entry point as `npm run` would (swc-node), with the given environment; collects its output. */
-function run(entry: string, args: string[], env: Record<string, string>, untilLine?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  untilLine?: RegExp,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', entry, ...args], {
-      cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: 'UTC', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: 'UTC', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
@@ -26,7 +33,9 @@ function run(entry: string, args: string[], env: Record<string, string>, untilLi
       stdout += c;
       if (untilLine && untilLine.test(stdout)) child.kill('SIGTERM');
     });
-    child.stderr.on('data', (c) => { stderr += c; });
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
@@ -67,13 +76,26 @@ describe('newcomer messages when PostgreSQL or Redis is not running (e2e, child 
   });
 
   it('the server', async () => {
-    expectOneClearLine(await run('src/main.ts', [], { DATABASE_URL: deadPg, REDIS_URL: deadRedis, PORT: '0', HOST: '127.0.0.1' }));
+    expectOneClearLine(
+      await run('src/main.ts', [], { DATABASE_URL: deadPg, REDIS_URL: deadRedis, PORT: '0', HOST: '127.0.0.1' }),
+    );
   });
 
   it('the server with PostgreSQL up and Redis away starts degraded and says so in one JSON line', async () => {
-    const out = await run('src/main.ts', [], {
-      DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: deadRedis, PORT: '0', HOST: '127.0.0.1', APP_ROLE: 'all', LOG_LEVEL: 'info', WEB_DIST_DIR: '/nonexistent',
-    }, /listening on[\s\S]*redis unreachable|redis unreachable[\s\S]*listening on/);
+    const out = await run(
+      'src/main.ts',
+      [],
+      {
+        DATABASE_URL: process.env.DATABASE_URL!,
+        REDIS_URL: deadRedis,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        APP_ROLE: 'all',
+        LOG_LEVEL: 'info',
+        WEB_DIST_DIR: '/nonexistent',
+      },
+      /listening on[\s\S]*redis unreachable|redis unreachable[\s\S]*listening on/,
+    );
     const lines = out.stdout.split('\n').filter((l) => l.trim() !== '');
     for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
     const redis = lines.filter((l) => l.includes('redis unreachable'));

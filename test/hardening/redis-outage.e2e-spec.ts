@@ -14,11 +14,18 @@ function freePort(): Promise<number> {
 
 /** A throwaway redis-server this test starts and stops. */
 async function startRedis(port: number): Promise<ChildProcess> {
-  const proc = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 50; i++) {
     const up = await new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1');
-      s.once('connect', () => { s.destroy(); resolve(true); });
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once('error', () => resolve(false));
     });
     if (up) return proc;
@@ -49,11 +56,13 @@ describe('Redis outage: fast 503 with Retry-After, one JSON log line per change,
   beforeAll(async () => {
     port = await freePort();
     redis = await startRedis(port);
-    stdoutSpy = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+    stdoutSpy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
       lines.push(String(chunk));
       return true;
-    }));
-    consoleSpy = jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => { stderr.push(args.map(String).join(' ')); });
+    });
+    consoleSpy = jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      stderr.push(args.map(String).join(' '));
+    });
     app = await bootApp({ redisUrl: `redis://127.0.0.1:${port}/0`, logLevel: 'info', role: 'api' });
   });
   afterAll(async () => {

@@ -14,7 +14,13 @@ describe('webhook signing secrets sealed at rest (e2e)', () => {
   let rx: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {
-    const env = { DATABASE_URL: await isolatedDatabase('seal'), WEBHOOK_RETRY_DELAYS: '100ms', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_ALLOW_PRIVATE: 'true', SECRETS_KEY: ring };
+    const env = {
+      DATABASE_URL: await isolatedDatabase('seal'),
+      WEBHOOK_RETRY_DELAYS: '100ms',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      SECRETS_KEY: ring,
+    };
     app = await bootApp({}, env);
     const fund = await createFund(app);
     fundId = fund.id;
@@ -27,7 +33,11 @@ describe('webhook signing secrets sealed at rest (e2e)', () => {
   });
 
   const stored = async (id: string) =>
-    (await dbOf(app).query('SELECT signing_secret, previous_signing_secret FROM webhook_subscriptions WHERE id = $1', [id]))[0];
+    (
+      await dbOf(app).query('SELECT signing_secret, previous_signing_secret FROM webhook_subscriptions WHERE id = $1', [
+        id,
+      ])
+    )[0];
 
   function expectSealed(column: string, plaintext: string): void {
     expect(column).toMatch(/^v1\.k2\./); // sealed under the first key of the ring
@@ -37,7 +47,10 @@ describe('webhook signing secrets sealed at rest (e2e)', () => {
   }
 
   it('the column never holds the plaintext, at creation and after rotation; deliveries still verify with both secrets', async () => {
-    const created = await call(app, 'POST', '/api/v1/webhooks', { key: manager.key, body: { url: rx.url, eventTypes: ['nav.published'] } });
+    const created = await call(app, 'POST', '/api/v1/webhooks', {
+      key: manager.key,
+      body: { url: rx.url, eventTypes: ['nav.published'] },
+    });
     expect(created.status).toBe(201);
     const first: string = created.json.signingSecret;
     expect(first).toMatch(/^whsec_/);
@@ -50,7 +63,9 @@ describe('webhook signing secrets sealed at rest (e2e)', () => {
     expectSealed(row.signing_secret, second);
     expectSealed(row.previous_signing_secret, first);
 
-    expect((await call(app, 'POST', `/api/v1/webhooks/${created.json.id}/test`, { key: manager.key })).status).toBe(202);
+    expect((await call(app, 'POST', `/api/v1/webhooks/${created.json.id}/test`, { key: manager.key })).status).toBe(
+      202,
+    );
     await rx.waitFor(1);
     expect(verify(second, rx.received[0])).toMatchObject({ type: 'webhook.test' });
     expect(verify(first, rx.received[0])).toMatchObject({ type: 'webhook.test' }); // overlap window
@@ -86,7 +101,9 @@ describe('webhook signing secrets sealed at rest (e2e)', () => {
       if (previousEnv === undefined) delete process.env.SECRETS_KEY;
       else process.env.SECRETS_KEY = previousEnv;
     }
-    const all = await dbOf(app).query(`SELECT signing_secret FROM webhook_subscriptions WHERE signing_secret LIKE 'whsec_%' OR previous_signing_secret LIKE 'whsec_%'`);
+    const all = await dbOf(app).query(
+      `SELECT signing_secret FROM webhook_subscriptions WHERE signing_secret LIKE 'whsec_%' OR previous_signing_secret LIKE 'whsec_%'`,
+    );
     expect(all).toEqual([]);
   });
 });

@@ -19,8 +19,13 @@ export function cookieFrom(headers: Record<string, unknown>): string | null {
 }
 
 /** A console request as the browser makes it: cookie, same Origin, CSRF token, chosen fund. */
-export function consoleCall(app: TestApp, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, s: Session | null,
-  opts: { body?: unknown; fund?: string; headers?: Record<string, string> } = {}) {
+export function consoleCall(
+  app: TestApp,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  s: Session | null,
+  opts: { body?: unknown; fund?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { host: HOST, origin: ORIGIN };
   if (s) {
     headers.cookie = s.cookie;
@@ -30,14 +35,24 @@ export function consoleCall(app: TestApp, method: 'GET' | 'POST' | 'PATCH' | 'DE
   return call(app, method, url, { body: opts.body, headers: { ...headers, ...(opts.headers ?? {}) } });
 }
 
-export async function signIn(app: TestApp, email: string, password = PASSWORD, extra: Record<string, unknown> = {}): Promise<Session> {
+export async function signIn(
+  app: TestApp,
+  email: string,
+  password = PASSWORD,
+  extra: Record<string, unknown> = {},
+): Promise<Session> {
   const res = await consoleCall(app, 'POST', '/api/v1/console/sign-in', null, { body: { email, password, ...extra } });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.body}`);
   return { cookie: cookieFrom(res.headers)!, csrf: res.json.csrfToken, userId: res.json.user.id };
 }
 
 /** A person with a password and (optionally) a role on a fund, signed in. */
-export async function person(app: TestApp, fund: string | null, role: Role | null, plan: 'free' | 'developer' | 'platform' = 'developer') {
+export async function person(
+  app: TestApp,
+  fund: string | null,
+  role: Role | null,
+  plan: 'free' | 'developer' | 'platform' = 'developer',
+) {
   const email = `${uniqueName('p')}@example.com`;
   const ids = await ensurePerson(app, email, plan, fund, role, PASSWORD);
   const session = await signIn(app, email);

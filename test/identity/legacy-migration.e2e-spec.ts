@@ -23,7 +23,8 @@ describe('legacy accounts and keys migration (e2e)', () => {
     await dbOf(app).query(
       `INSERT INTO api_keys (account_id, fund_id, name, key_hash, display_prefix, last_four, scopes, plan, is_demo)
        VALUES ($1, $2, 'legacy', $3, $4, $5, $6, $7, $8)`,
-      [accountId, fundId, hashKey(key), displayPrefix, lastFour, scopes, plan, isDemo]);
+      [accountId, fundId, hashKey(key), displayPrefix, lastFour, scopes, plan, isDemo],
+    );
     return key;
   }
 
@@ -54,16 +55,32 @@ describe('legacy accounts and keys migration (e2e)', () => {
     const people = await db.query(
       `SELECT a.name, a.kind, a.owner_fund_id, u.email, u.plan, u.password_hash, m.role
          FROM accounts a LEFT JOIN users u ON u.id = a.user_id LEFT JOIN fund_members m ON m.user_id = u.id AND m.fund_id = $1
-        WHERE a.name = ANY($2) ORDER BY a.name`, [fund.id, Object.values(names)]);
+        WHERE a.name = ANY($2) ORDER BY a.name`,
+      [fund.id, Object.values(names)],
+    );
     const byName = Object.fromEntries(people.map((p: { name: string }) => [p.name, p]));
-    expect(byName[names.alice]).toMatchObject({ kind: 'person', email: `alice-smith-${suffix}@legacy.invalid`, plan: 'platform', password_hash: null, role: 'admin' });
-    expect(byName[names.bob]).toMatchObject({ kind: 'person', email: names.bob.toLowerCase(), plan: 'free', role: 'manager' });
+    expect(byName[names.alice]).toMatchObject({
+      kind: 'person',
+      email: `alice-smith-${suffix}@legacy.invalid`,
+      plan: 'platform',
+      password_hash: null,
+      role: 'admin',
+    });
+    expect(byName[names.bob]).toMatchObject({
+      kind: 'person',
+      email: names.bob.toLowerCase(),
+      plan: 'free',
+      role: 'manager',
+    });
     expect(byName[names.demo]).toMatchObject({ kind: 'service', owner_fund_id: fund.id, email: null });
     for (const [label, key] of Object.entries(keys!)) {
       const me = await call(app, 'GET', '/api/v1/me', { key });
       expect({ label, status: me.status }).toEqual({ label, status: 200 });
     }
-    expect((await call(app, 'GET', '/api/v1/me', { key: keys!.aliceManage })).json.scopes).toEqual(['fund:read', 'keys:manage']);
+    expect((await call(app, 'GET', '/api/v1/me', { key: keys!.aliceManage })).json.scopes).toEqual([
+      'fund:read',
+      'keys:manage',
+    ]);
     expect((await call(app, 'GET', '/api/v1/me', { key: keys!.bobReview })).json.scopes).toEqual(['proposals:review']);
     expect((await call(app, 'GET', '/api/v1/me', { key: keys!.demo })).json.scopes).toEqual(['fund:read']);
   });

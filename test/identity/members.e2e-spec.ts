@@ -20,12 +20,18 @@ describe('members and invitations (e2e)', () => {
   });
 
   const invite = async (email: string, role = 'analyst') => {
-    const res = await consoleCall(app, 'POST', '/api/v1/console/invitations', admin.session, { fund: fund.slug, body: { email, role } });
+    const res = await consoleCall(app, 'POST', '/api/v1/console/invitations', admin.session, {
+      fund: fund.slug,
+      body: { email, role },
+    });
     expect(res.status).toBe(201);
     return res.json;
   };
   const accept = (token: string, body: unknown, cookie?: string, csrf?: string) =>
-    call(app, 'POST', `/api/v1/console/invitations/${token}/accept`, { body, headers: { host: HOST, origin: ORIGIN, ...(cookie ? { cookie } : {}), ...(csrf ? { 'x-csrf-token': csrf } : {}) } });
+    call(app, 'POST', `/api/v1/console/invitations/${token}/accept`, {
+      body,
+      headers: { host: HOST, origin: ORIGIN, ...(cookie ? { cookie } : {}), ...(csrf ? { 'x-csrf-token': csrf } : {}) },
+    });
 
   it('an invitation link is shown once, valid 7 days, stored only as a hash; a new person accepts it and is signed in', async () => {
     const email = `${uniqueName('inv')}@example.com`;
@@ -35,13 +41,20 @@ describe('members and invitations (e2e)', () => {
     const stored = await dbOf(app).query('SELECT token_hash FROM invitations WHERE id = $1', [inv.id]);
     expect(stored[0].token_hash.toString('hex')).not.toContain(Buffer.from(inv.token).toString('hex'));
     const preview = await call(app, 'GET', `/api/v1/console/invitations/${inv.token}`);
-    expect(preview.json).toEqual({ fund: { slug: fund.slug, name: `Fund ${fund.slug}` }, role: 'analyst', email, expiresAt: inv.expiresAt });
+    expect(preview.json).toEqual({
+      fund: { slug: fund.slug, name: `Fund ${fund.slug}` },
+      role: 'analyst',
+      email,
+      expiresAt: inv.expiresAt,
+    });
     const list = await consoleCall(app, 'GET', '/api/v1/console/members', admin.session, { fund: fund.slug });
     expect(list.json.invitations.map((i: { id: string }) => i.id)).toContain(inv.id);
     expect(list.body).not.toContain(inv.token);
     const ok = await accept(inv.token, { displayName: 'Invited', password: PASSWORD });
     expect(ok.status).toBe(200);
-    expect(ok.json.memberships).toEqual([expect.objectContaining({ fund: expect.objectContaining({ slug: fund.slug }), role: 'analyst' })]);
+    expect(ok.json.memberships).toEqual([
+      expect.objectContaining({ fund: expect.objectContaining({ slug: fund.slug }), role: 'analyst' }),
+    ]);
     expect(cookieFrom(ok.headers)).toMatch(/^fg_session=/);
     // Used twice: 409, nothing written; the preview now says 410.
     const again = await accept(inv.token, { displayName: 'Someone', password: PASSWORD });
@@ -52,9 +65,21 @@ describe('members and invitations (e2e)', () => {
 
   it('two concurrent acceptances: exactly one wins', async () => {
     const inv = await invite(`${uniqueName('race')}@example.com`);
-    const [a, b] = await Promise.all([accept(inv.token, { displayName: 'A', password: PASSWORD }), accept(inv.token, { displayName: 'B', password: PASSWORD })]);
+    const [a, b] = await Promise.all([
+      accept(inv.token, { displayName: 'A', password: PASSWORD }),
+      accept(inv.token, { displayName: 'B', password: PASSWORD }),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
-    expect(Number((await dbOf(app).query('SELECT count(*) FROM fund_members m JOIN invitations i ON i.accepted_by = m.user_id WHERE i.id = $1', [inv.id]))[0].count)).toBe(1);
+    expect(
+      Number(
+        (
+          await dbOf(app).query(
+            'SELECT count(*) FROM fund_members m JOIN invitations i ON i.accepted_by = m.user_id WHERE i.id = $1',
+            [inv.id],
+          )
+        )[0].count,
+      ),
+    ).toBe(1);
   });
 
   it('an expired or unknown invitation is refused; an existing person accepts while signed in as the invited email', async () => {
@@ -79,13 +104,23 @@ describe('members and invitations (e2e)', () => {
     const viewer = await person(app, fund.slug, 'viewer');
     const refused = await consoleCall(app, 'GET', '/api/v1/console/members', viewer.session, { fund: fund.slug });
     expect([refused.status, refused.json.code]).toEqual([403, 'insufficient_scope']);
-    const byKey = await call(app, 'GET', '/api/v1/console/members', { headers: { authorization: 'Bearer svc_dk_DemoDemoDemoDemoDemoDemoDemoDemo4SFPVU' } });
+    const byKey = await call(app, 'GET', '/api/v1/console/members', {
+      headers: { authorization: 'Bearer svc_dk_DemoDemoDemoDemoDemoDemoDemoDemo4SFPVU' },
+    });
     expect(byKey.status).toBe(401);
-    const demote = await consoleCall(app, 'PATCH', `/api/v1/console/members/${admin.userId}`, admin.session, { fund: fund.slug, body: { role: 'manager' } });
+    const demote = await consoleCall(app, 'PATCH', `/api/v1/console/members/${admin.userId}`, admin.session, {
+      fund: fund.slug,
+      body: { role: 'manager' },
+    });
     expect([demote.status, demote.json.code]).toEqual([409, 'invalid_state']);
-    const remove = await consoleCall(app, 'DELETE', `/api/v1/console/members/${admin.userId}`, admin.session, { fund: fund.slug });
+    const remove = await consoleCall(app, 'DELETE', `/api/v1/console/members/${admin.userId}`, admin.session, {
+      fund: fund.slug,
+    });
     expect(remove.status).toBe(409);
-    const promote = await consoleCall(app, 'PATCH', `/api/v1/console/members/${viewer.userId}`, admin.session, { fund: fund.slug, body: { role: 'manager' } });
+    const promote = await consoleCall(app, 'PATCH', `/api/v1/console/members/${viewer.userId}`, admin.session, {
+      fund: fund.slug,
+      body: { role: 'manager' },
+    });
     expect(promote.status).toBe(200);
     const session = await consoleCall(app, 'GET', '/api/v1/console/session', viewer.session);
     expect(session.json.memberships[0].role).toBe('manager');
@@ -93,9 +128,14 @@ describe('members and invitations (e2e)', () => {
 
   it('removing a member revokes every key they hold on the fund, on every instance within 5 seconds', async () => {
     const member = await person(app, fund.slug, 'analyst');
-    const key = await consoleCall(app, 'POST', '/api/v1/admin/keys', member.session, { fund: fund.slug, body: { name: 'k', scopes: ['fund:read'] } });
+    const key = await consoleCall(app, 'POST', '/api/v1/admin/keys', member.session, {
+      fund: fund.slug,
+      body: { name: 'k', scopes: ['fund:read'] },
+    });
     expect((await call(other, 'GET', '/api/v1/me', { key: key.json.token })).status).toBe(200); // cached on `other`
-    const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${member.userId}`, admin.session, { fund: fund.slug });
+    const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${member.userId}`, admin.session, {
+      fund: fund.slug,
+    });
     expect(removed.status).toBe(200);
     expect(removed.json.revokedKeys).toBe(1);
     const started = Date.now();

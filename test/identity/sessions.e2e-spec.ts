@@ -22,13 +22,31 @@ describe('console sessions (e2e)', () => {
     expect(res.status).toBe(200);
     const setCookie = String(res.headers['set-cookie']);
     expect(setCookie).toMatch(/^fg_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/);
-    expect(res.json.user).toEqual({ id: p.userId, email: p.email, displayName: p.email, plan: 'developer', totpEnabled: false });
-    expect(res.json.memberships).toEqual([{ fund: { slug: fund.slug, name: `Fund ${fund.slug}` }, role: 'manager',
-      scopes: ['fund:read', 'fund:propose', 'proposals:review', 'nav:publish'], approvalRequiresTotp: false }]);
+    expect(res.json.user).toEqual({
+      id: p.userId,
+      email: p.email,
+      displayName: p.email,
+      plan: 'developer',
+      totpEnabled: false,
+    });
+    expect(res.json.memberships).toEqual([
+      {
+        fund: { slug: fund.slug, name: `Fund ${fund.slug}` },
+        role: 'manager',
+        scopes: ['fund:read', 'fund:propose', 'proposals:review', 'nav:publish'],
+        approvalRequiresTotp: false,
+      },
+    ]);
     expect(res.body).not.toMatch(/password|scrypt/i);
     const s = { cookie: cookieFrom(res.headers)!, csrf: res.json.csrfToken, userId: p.userId };
     const me = await consoleCall(app, 'GET', '/api/v1/me', s, { fund: fund.slug });
-    expect(me.json).toMatchObject({ via: 'session', keyId: null, userId: p.userId, role: 'manager', fund: { slug: fund.slug } });
+    expect(me.json).toMatchObject({
+      via: 'session',
+      keyId: null,
+      userId: p.userId,
+      role: 'manager',
+      fund: { slug: fund.slug },
+    });
     const noFund = await consoleCall(app, 'GET', '/api/v1/me', s);
     expect(noFund.json).toMatchObject({ fund: null, scopes: [] });
     expect((await consoleCall(app, 'GET', '/api/v1/me', s, { fund: 'not-my-fund' })).status).toBe(403);
@@ -40,10 +58,14 @@ describe('console sessions (e2e)', () => {
     const proxied = await bootApp({ trustedProxies: ['127.0.0.1'] });
     try {
       const p = await person(app, null, null);
-      const res = await call(proxied, 'POST', '/api/v1/console/sign-in', { body: { email: p.email, password: PASSWORD },
-        headers: { host: HOST, origin: `https://${HOST}`, 'x-forwarded-proto': 'https' } });
+      const res = await call(proxied, 'POST', '/api/v1/console/sign-in', {
+        body: { email: p.email, password: PASSWORD },
+        headers: { host: HOST, origin: `https://${HOST}`, 'x-forwarded-proto': 'https' },
+      });
       expect(res.status).toBe(200);
-      expect(String(res.headers['set-cookie'])).toMatch(/^__Host-fg_session=[^;]+; Max-Age=43200; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+      expect(String(res.headers['set-cookie'])).toMatch(
+        /^__Host-fg_session=[^;]+; Max-Age=43200; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+      );
     } finally {
       await proxied.close();
     }
@@ -52,7 +74,10 @@ describe('console sessions (e2e)', () => {
   it('fixation: signing in gives a new session id and ends the one the browser held', async () => {
     const p = await person(app, null, null);
     const first = p.session;
-    const again = await call(app, 'POST', '/api/v1/console/sign-in', { body: { email: p.email, password: PASSWORD }, headers: { host: HOST, origin: ORIGIN, cookie: first.cookie } });
+    const again = await call(app, 'POST', '/api/v1/console/sign-in', {
+      body: { email: p.email, password: PASSWORD },
+      headers: { host: HOST, origin: ORIGIN, cookie: first.cookie },
+    });
     expect(again.status).toBe(200);
     const second = cookieFrom(again.headers)!;
     expect(second).not.toBe(first.cookie);
@@ -65,28 +90,55 @@ describe('console sessions (e2e)', () => {
     const body = { email: `${uniqueName('x')}@example.com`, role: 'viewer' };
     const invite = (headers: Record<string, string>, session = p.session) =>
       consoleCall(app, 'POST', '/api/v1/console/invitations', session, { fund: fund.slug, body, headers });
-    const noToken = await consoleCall(app, 'POST', '/api/v1/console/invitations', { ...p.session, csrf: '' }, { fund: fund.slug, body, headers: { 'x-csrf-token': '' } });
+    const noToken = await consoleCall(
+      app,
+      'POST',
+      '/api/v1/console/invitations',
+      { ...p.session, csrf: '' },
+      { fund: fund.slug, body, headers: { 'x-csrf-token': '' } },
+    );
     expect([noToken.status, noToken.json.code]).toEqual([403, 'csrf_failed']);
     const wrong = await invite({ 'x-csrf-token': 'A'.repeat(43) });
     expect([wrong.status, wrong.json.code]).toEqual([403, 'csrf_failed']);
     const evil = await invite({ origin: 'https://evil.example' });
     expect([evil.status, evil.json.code]).toEqual([403, 'csrf_failed']);
-    const noOrigin = await call(app, 'POST', '/api/v1/console/invitations', { body, headers: { host: HOST, cookie: p.session.cookie, 'x-csrf-token': p.session.csrf, 'x-fundgate-fund': fund.slug } });
+    const noOrigin = await call(app, 'POST', '/api/v1/console/invitations', {
+      body,
+      headers: { host: HOST, cookie: p.session.cookie, 'x-csrf-token': p.session.csrf, 'x-fundgate-fund': fund.slug },
+    });
     expect(noOrigin.json.code).toBe('csrf_failed');
-    const fetchSite = await call(app, 'POST', '/api/v1/console/invitations', { body, headers: { host: HOST, cookie: p.session.cookie, 'x-csrf-token': p.session.csrf, 'x-fundgate-fund': fund.slug, 'sec-fetch-site': 'same-origin' } });
+    const fetchSite = await call(app, 'POST', '/api/v1/console/invitations', {
+      body,
+      headers: {
+        host: HOST,
+        cookie: p.session.cookie,
+        'x-csrf-token': p.session.csrf,
+        'x-fundgate-fund': fund.slug,
+        'sec-fetch-site': 'same-origin',
+      },
+    });
     expect(fetchSite.status).toBe(201);
-    expect(Number((await dbOf(app).query('SELECT count(*) FROM invitations WHERE email = $1', [body.email]))[0].count)).toBe(1);
+    expect(
+      Number((await dbOf(app).query('SELECT count(*) FROM invitations WHERE email = $1', [body.email]))[0].count),
+    ).toBe(1);
     // Sign-in from another origin (login CSRF) is refused too.
-    expect((await signInRaw({ email: p.email, password: PASSWORD }, { origin: 'https://evil.example' })).json.code).toBe('csrf_failed');
+    expect(
+      (await signInRaw({ email: p.email, password: PASSWORD }, { origin: 'https://evil.example' })).json.code,
+    ).toBe('csrf_failed');
   });
 
   it('lockout: the same 401 for unknown email and wrong password; 429 after 5 failures in 15 minutes', async () => {
     const p = await person(app, null, null);
     const unknown = await signInRaw({ email: `${uniqueName('nobody')}@example.com`, password: 'whatever-it-is' });
     const wrong = await signInRaw({ email: p.email, password: 'not the password' });
-    expect([unknown.status, unknown.json.code, unknown.json.detail]).toEqual([wrong.status, wrong.json.code, wrong.json.detail]);
+    expect([unknown.status, unknown.json.code, unknown.json.detail]).toEqual([
+      wrong.status,
+      wrong.json.code,
+      wrong.json.detail,
+    ]);
     expect(wrong.status).toBe(401);
-    for (let i = 0; i < 4; i++) expect((await signInRaw({ email: p.email, password: 'still wrong!' })).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect((await signInRaw({ email: p.email, password: 'still wrong!' })).status).toBe(401);
     const locked = await signInRaw({ email: p.email, password: PASSWORD });
     expect(locked.status).toBe(429);
     expect(locked.json.code).toBe('rate_limited');
@@ -105,7 +157,9 @@ describe('console sessions (e2e)', () => {
     expect(stored.totp_secret).not.toContain(enrol.json.secret);
     const key = base32Decode(enrol.json.secret);
     const step = () => Math.floor(Date.now() / 30_000);
-    const confirm = await consoleCall(app, 'POST', '/api/v1/console/account/totp/confirm', p.session, { body: { code: hotp(key, step() - 1) } });
+    const confirm = await consoleCall(app, 'POST', '/api/v1/console/account/totp/confirm', p.session, {
+      body: { code: hotp(key, step() - 1) },
+    });
     expect(confirm.status).toBe(200);
     expect(confirm.json.recoveryCodes).toHaveLength(10);
     const need = await signInRaw({ email: p.email, password: PASSWORD });
@@ -138,7 +192,9 @@ describe('console sessions (e2e)', () => {
     for (const s of [b, c]) expect((await consoleCall(app, 'GET', '/api/v1/console/session', s)).status).toBe(401);
     const d = await signIn(app, p.email);
     const e = await signIn(app, p.email);
-    const changed = await consoleCall(app, 'POST', '/api/v1/console/account/password', d, { body: { currentPassword: PASSWORD, newPassword: 'an even longer new password' } });
+    const changed = await consoleCall(app, 'POST', '/api/v1/console/account/password', d, {
+      body: { currentPassword: PASSWORD, newPassword: 'an even longer new password' },
+    });
     expect(changed.status).toBe(200);
     expect((await consoleCall(app, 'GET', '/api/v1/console/session', e)).status).toBe(401);
     expect((await consoleCall(app, 'GET', '/api/v1/console/session', d)).status).toBe(200);
@@ -147,17 +203,26 @@ describe('console sessions (e2e)', () => {
 
   it('idle and absolute expiry end a session', async () => {
     const p = await person(app, null, null);
-    await dbOf(app).query(`UPDATE console_sessions SET idle_expires_at = now() - interval '1 second' WHERE user_id = $1`, [p.userId]);
+    await dbOf(app).query(
+      `UPDATE console_sessions SET idle_expires_at = now() - interval '1 second' WHERE user_id = $1`,
+      [p.userId],
+    );
     const idle = await consoleCall(app, 'GET', '/api/v1/console/session', p.session);
     expect([idle.status, idle.json.code]).toEqual([401, 'unauthenticated']);
     const s = await signIn(app, p.email);
-    await dbOf(app).query(`UPDATE console_sessions SET absolute_expires_at = now() - interval '1 second' WHERE user_id = $1 AND revoked_at IS NULL`, [p.userId]);
+    await dbOf(app).query(
+      `UPDATE console_sessions SET absolute_expires_at = now() - interval '1 second' WHERE user_id = $1 AND revoked_at IS NULL`,
+      [p.userId],
+    );
     expect((await consoleCall(app, 'GET', '/api/v1/console/session', s)).status).toBe(401);
   });
 
   it('a disabled person cannot sign in and their keys stop working', async () => {
     const p = await person(app, fund.slug, 'viewer');
-    const key = await consoleCall(app, 'POST', '/api/v1/admin/keys', p.session, { fund: fund.slug, body: { name: 'k', scopes: ['fund:read'] } });
+    const key = await consoleCall(app, 'POST', '/api/v1/admin/keys', p.session, {
+      fund: fund.slug,
+      body: { name: 'k', scopes: ['fund:read'] },
+    });
     await dbOf(app).query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [p.userId]);
     expect((await signInRaw({ email: p.email, password: PASSWORD })).status).toBe(401);
     expect((await consoleCall(app, 'GET', '/api/v1/console/session', p.session)).status).toBe(401);
@@ -167,34 +232,51 @@ describe('console sessions (e2e)', () => {
 
   it('sign-up creates a fund-less free person (password ≥ 12) unless CONSOLE_SIGNUP is off', async () => {
     const email = `${uniqueName('new')}@example.com`;
-    const short = await call(app, 'POST', '/api/v1/console/sign-up', { body: { email, displayName: 'New', password: 'short' }, headers: { host: HOST, origin: ORIGIN } });
+    const short = await call(app, 'POST', '/api/v1/console/sign-up', {
+      body: { email, displayName: 'New', password: 'short' },
+      headers: { host: HOST, origin: ORIGIN },
+    });
     expect(short.status).toBe(400);
     expect(short.json.errors.map((e: { field: string }) => e.field)).toEqual(['password']);
-    const ok = await call(app, 'POST', '/api/v1/console/sign-up', { body: { email, displayName: 'New', password: PASSWORD }, headers: { host: HOST, origin: ORIGIN } });
+    const ok = await call(app, 'POST', '/api/v1/console/sign-up', {
+      body: { email, displayName: 'New', password: PASSWORD },
+      headers: { host: HOST, origin: ORIGIN },
+    });
     expect(ok.status).toBe(201);
     expect(ok.json).toMatchObject({ user: { email, plan: 'free' }, memberships: [], signupEnabled: true });
     expect(cookieFrom(ok.headers)).toMatch(/^fg_session=/);
     const [row] = await dbOf(app).query('SELECT password_hash FROM users WHERE email = $1', [email]);
     expect(row.password_hash).toMatch(/^scrypt\$15\$8\$1\$/);
-    const twice = await call(app, 'POST', '/api/v1/console/sign-up', { body: { email, displayName: 'New', password: PASSWORD }, headers: { host: HOST, origin: ORIGIN } });
+    const twice = await call(app, 'POST', '/api/v1/console/sign-up', {
+      body: { email, displayName: 'New', password: PASSWORD },
+      headers: { host: HOST, origin: ORIGIN },
+    });
     expect(twice.status).toBe(409);
     const closed = await bootApp({ consoleSignup: false });
     try {
-      const res = await call(closed, 'POST', '/api/v1/console/sign-up', { body: { email: `${uniqueName('n')}@example.com`, displayName: 'N', password: PASSWORD }, headers: { host: HOST, origin: ORIGIN } });
+      const res = await call(closed, 'POST', '/api/v1/console/sign-up', {
+        body: { email: `${uniqueName('n')}@example.com`, displayName: 'N', password: PASSWORD },
+        headers: { host: HOST, origin: ORIGIN },
+      });
       expect([res.status, res.json.code]).toEqual([403, 'forbidden']);
     } finally {
       await closed.close();
     }
   });
 
-  it('usage and activity with a session cover the person\'s keys and console requests', async () => {
+  it("usage and activity with a session cover the person's keys and console requests", async () => {
     const p = await person(app, fund.slug, 'viewer');
-    const key = await consoleCall(app, 'POST', '/api/v1/admin/keys', p.session, { fund: fund.slug, body: { name: 'k', scopes: ['fund:read'] } });
+    const key = await consoleCall(app, 'POST', '/api/v1/admin/keys', p.session, {
+      fund: fund.slug,
+      body: { name: 'k', scopes: ['fund:read'] },
+    });
     await call(app, 'GET', '/api/v1/me', { key: key.json.token });
     const usage = await consoleCall(app, 'GET', '/api/v1/usage', p.session, { fund: fund.slug });
     expect(usage.status).toBe(200);
     expect(usage.json.keyId).toBeNull();
-    expect(usage.json.routes.map((r: { route: string }) => r.route)).toEqual(expect.arrayContaining(['/api/v1/me', '/api/v1/admin/keys']));
+    expect(usage.json.routes.map((r: { route: string }) => r.route)).toEqual(
+      expect.arrayContaining(['/api/v1/me', '/api/v1/admin/keys']),
+    );
     const activity = await consoleCall(app, 'GET', '/api/v1/admin/activity', p.session, { fund: fund.slug });
     expect(activity.status).toBe(200);
     const items = activity.json.items as { keyId: string | null; userId: string | null }[];

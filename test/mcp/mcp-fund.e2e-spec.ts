@@ -28,13 +28,21 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     readKey = (await mintKey(app, { scopes: ['fund:read'], fund: DEMO_SLUG, plan: 'platform' })).key;
     const dates = await call(app, 'GET', '/api/v1/fund/pnl/attribution-dates', { key: readKey });
     const latest = dates.json.latest as string;
-    params = { attributionDate: latest, journalFrom: new Date(Date.parse(latest) - 20 * 86_400_000).toISOString().slice(0, 10), journalTo: latest };
+    params = {
+      attributionDate: latest,
+      journalFrom: new Date(Date.parse(latest) - 20 * 86_400_000).toISOString().slice(0, 10),
+      journalTo: latest,
+    };
   });
   afterAll(() => app.close());
 
   async function connect(key: string) {
     const client = new Client({ name: 'fundgate-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
     return client;
   }
 
@@ -42,10 +50,17 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     const res = await fetch(`${base}/api/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2026-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2026-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="http[^"]+\/\.well-known\/oauth-protected-resource\/api\/mcp", scope="fund:read"$/);
+    expect(res.headers.get('www-authenticate')).toMatch(
+      /^Bearer resource_metadata="http[^"]+\/\.well-known\/oauth-protected-resource\/api\/mcp", scope="fund:read"$/,
+    );
   });
 
   it('lists one typed, read-only tool per read endpoint, and answers every one exactly as REST', async () => {
@@ -56,7 +71,12 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     expect(tools.map((t) => t.name).sort()).toEqual(expected);
     expect(tools).toHaveLength(25);
     for (const t of tools) {
-      expect(t.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
+      expect(t.annotations).toMatchObject({
+        readOnlyHint: true,
+        idempotentHint: true,
+        destructiveHint: false,
+        openWorldHint: false,
+      });
       expect(t.outputSchema?.type).toBe('object');
       expect(t.description).toMatch(/decimal strings/);
     }
@@ -73,13 +93,35 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
   });
 
   it('answers the documented raw request sequence over plain HTTP', async () => {
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${readKey}` };
-    const init = await fetch(`${base}/api/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2026-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '8' } } }) });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${readKey}`,
+    };
+    const init = await fetch(`${base}/api/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2026-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '8' } },
+      }),
+    });
     expect(init.status).toBe(200);
     const initBody = (await init.json()) as RpcAnswer;
     expect(initBody.result.protocolVersion).toBe('2026-06-18');
     expect(initBody.result.capabilities.tools).toBeDefined();
-    const called = await fetch(`${base}/api/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } }) });
+    const called = await fetch(`${base}/api/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'get_fund_overview', arguments: {} },
+      }),
+    });
     const body = (await called.json()) as RpcAnswer;
     const rest = await call(app, 'GET', '/api/v1/fund/overview', { key: readKey });
     expect(body.result.structuredContent).toEqual(rest.json);
@@ -99,7 +141,11 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     expect(prompts).toEqual(expect.arrayContaining(['explain_pnl_attribution', 'summarise_exposure_and_var']));
     const tools = new Set((await client.listTools()).tools.map((t) => t.name));
     for (const name of prompts) {
-      const text = ((await client.getPrompt({ name, arguments: { date: params.attributionDate } })).messages[0].content as { text: string }).text;
+      const text = (
+        (await client.getPrompt({ name, arguments: { date: params.attributionDate } })).messages[0].content as {
+          text: string;
+        }
+      ).text;
       const cited = text.match(/\bget_[a-z_]+/g) ?? [];
       expect(cited.length).toBeGreaterThan(0);
       for (const tool of cited) expect(tools).toContain(tool); // every tool a prompt cites exists
@@ -118,7 +164,7 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     await client.close();
   });
 
-  it('hides and refuses tools the key\'s scopes do not allow', async () => {
+  it("hides and refuses tools the key's scopes do not allow", async () => {
     const proposeOnly = (await mintKey(app, { scopes: ['fund:propose'], fund: DEMO_SLUG })).key;
     const client = await connect(proposeOnly);
     const { tools } = await client.listTools();
@@ -135,13 +181,25 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     const client = await connect(proposer);
     const { tools } = await client.listTools();
     const propose = tools.filter((t) => t.name.startsWith('propose_'));
-    expect(propose.map((t) => t.name).sort()).toEqual(['propose_capital_activity', 'propose_expense', 'propose_journal_entry', 'propose_lp_report']);
+    expect(propose.map((t) => t.name).sort()).toEqual([
+      'propose_capital_activity',
+      'propose_expense',
+      'propose_journal_entry',
+      'propose_lp_report',
+    ]);
     for (const t of propose) {
       expect(t.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
       expect((t.inputSchema.properties as Record<string, unknown>).idempotencyKey).toBeDefined();
       expect(t.description).toMatch(/human manager approves/);
     }
-    const args = { category: 'legal', vendor: 'Counsel LLP', amount: '1200.00', accrualDate: params.journalTo, description: 'MCP-staged legal fee', idempotencyKey: `mcp-${Date.now()}` };
+    const args = {
+      category: 'legal',
+      vendor: 'Counsel LLP',
+      amount: '1200.00',
+      accrualDate: params.journalTo,
+      description: 'MCP-staged legal fee',
+      idempotencyKey: `mcp-${Date.now()}`,
+    };
     const first = await client.callTool({ name: 'propose_expense', arguments: args });
     expect(first.isError).toBeFalsy();
     const staged = first.structuredContent as { id: string; status: string; kind: string };
@@ -150,21 +208,27 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     expect((again.structuredContent as { id: string }).id).toBe(staged.id);
     const rest = await call(app, 'GET', `/api/v1/fund/proposals/${staged.id}`, { key: proposer });
     expect(rest.status).toBe(200);
-    const bad = await client.callTool({ name: 'propose_expense', arguments: { ...args, amount: '12.345', idempotencyKey: undefined } });
+    const bad = await client.callTool({
+      name: 'propose_expense',
+      arguments: { ...args, amount: '12.345', idempotencyKey: undefined },
+    });
     expect(bad.isError).toBe(true);
     expect((bad.content as { text: string }[])[0].text).toMatch(/amount/);
     await client.close();
   });
 
-  it('counts tool calls against the key\'s rate limit', async () => {
+  it("counts tool calls against the key's rate limit", async () => {
     const limited = await bootApp({}, { RATE_LIMITS: JSON.stringify({ 'fund-minute': { free: 2 } }) });
     await limited.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(limited.getHttpServer().address() as AddressInfo).port}/api/mcp`;
     const key = (await mintKey(limited, { scopes: ['fund:read'], fund: DEMO_SLUG, plan: 'free' })).key;
     const client = new Client({ name: 't', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+    );
     const errors: boolean[] = [];
-    for (let i = 0; i < 3; i++) errors.push(Boolean((await client.callTool({ name: 'get_fund_fee_terms', arguments: {} })).isError));
+    for (let i = 0; i < 3; i++)
+      errors.push(Boolean((await client.callTool({ name: 'get_fund_fee_terms', arguments: {} })).isError));
     await client.close();
     await limited.close();
     // A clock-minute boundary inside the loop resets the window; otherwise the third call is refused.

@@ -5,14 +5,25 @@ import { bootApp, call, dbOf, mintKey, randomIp, type TestApp } from '../utils/a
 import type { RpcAnswer } from './rpc-answer';
 import { ActivityLogWriter } from '../../src/usage/activity-log.writer';
 
-const CALCULATORS = ['back_office_savings', 'exposure_analysis', 'fee_calculator', 'fund_health_check', 'lp_report_grader', 'nav_validator', 'operating_cost_calculator'];
+const CALCULATORS = [
+  'back_office_savings',
+  'exposure_analysis',
+  'fee_calculator',
+  'fund_health_check',
+  'lp_report_grader',
+  'nav_validator',
+  'operating_cost_calculator',
+];
 
 describe('public MCP server (e2e, official SDK client over Streamable HTTP)', () => {
   let app: TestApp;
   let base: string;
 
   beforeAll(async () => {
-    app = await bootApp({}, { RATE_LIMITS: JSON.stringify({ 'calc-daily': { free: 4, developer: 1000 } }), TRUSTED_PROXIES: '127.0.0.1' });
+    app = await bootApp(
+      {},
+      { RATE_LIMITS: JSON.stringify({ 'calc-daily': { free: 4, developer: 1000 } }), TRUSTED_PROXIES: '127.0.0.1' },
+    );
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   });
@@ -20,7 +31,9 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
 
   async function connect(headers: Record<string, string> = {}) {
     const client = new Client({ name: 'fundgate-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/public`), { requestInit: { headers } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/public`), { requestInit: { headers } }),
+    );
     return client;
   }
 
@@ -33,10 +46,24 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.outputSchema?.type).toBe('object');
-      expect(t.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
+      expect(t.annotations).toMatchObject({
+        readOnlyHint: true,
+        idempotentHint: true,
+        destructiveHint: false,
+        openWorldHint: false,
+      });
       expect(t.description!.length).toBeGreaterThan(40);
     }
-    const args = { startingNavUsd: 100, annualGrossReturnPct: 12, mgmtFeePct: 2, perfFeePct: 20, hurdlePct: 4, hasHwm: true, crystallization: 'annual', horizonYears: 3 };
+    const args = {
+      startingNavUsd: 100,
+      annualGrossReturnPct: 12,
+      mgmtFeePct: 2,
+      perfFeePct: 20,
+      hurdlePct: 4,
+      hasHwm: true,
+      crystallization: 'annual',
+      horizonYears: 3,
+    };
     const result = await client.callTool({ name: 'fee_calculator', arguments: args });
     expect(result.isError).toBeFalsy();
     const rest = await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: args, ip: randomIp() });
@@ -48,7 +75,10 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
 
   it('reports invalid arguments as a tool error naming the field', async () => {
     const client = await connect({ 'x-forwarded-for': randomIp() });
-    const result = await client.callTool({ name: 'fee_calculator', arguments: { horizonYears: 'ten', crystallization: 'weekly' } });
+    const result = await client.callTool({
+      name: 'fee_calculator',
+      arguments: { horizonYears: 'ten', crystallization: 'weekly' },
+    });
     expect(result.isError).toBe(true);
     const text = (result.content as { text: string }[])[0].text;
     expect(text).toContain('horizonYears');
@@ -60,7 +90,8 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
     const ip = randomIp();
     const client = await connect({ 'x-forwarded-for': ip });
     const outcomes: boolean[] = [];
-    for (let i = 0; i < 5; i++) outcomes.push(Boolean((await client.callTool({ name: 'operating_cost_calculator', arguments: {} })).isError));
+    for (let i = 0; i < 5; i++)
+      outcomes.push(Boolean((await client.callTool({ name: 'operating_cost_calculator', arguments: {} })).isError));
     expect(outcomes).toEqual([false, false, false, false, true]);
     const limited = await client.callTool({ name: 'operating_cost_calculator', arguments: {} });
     expect((limited.content as { text: string }[])[0].text).toMatch(/^rate_limited/);
@@ -71,7 +102,11 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
     await keyed.close();
     const bad = await fetch(`${base}/api/mcp/public`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer svc_dk_nope' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: 'Bearer svc_dk_nope',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
     expect(bad.status).toBe(401);
@@ -83,20 +118,45 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
     await client.callTool({ name: 'back_office_savings', arguments: {} });
     await client.close();
     await app.get(ActivityLogWriter).flush();
-    const rows = await dbOf(app).query('SELECT route, tool, status FROM activity_log WHERE key_id = $1 AND tool IS NOT NULL', [k.id]);
-    expect(rows).toEqual(expect.arrayContaining([
-      { route: '/api/v1/calc/back-office-savings', tool: 'back_office_savings', status: 200 },
-      { route: '/api/mcp/public', tool: 'back_office_savings', status: 200 },
-    ]));
+    const rows = await dbOf(app).query(
+      'SELECT route, tool, status FROM activity_log WHERE key_id = $1 AND tool IS NOT NULL',
+      [k.id],
+    );
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { route: '/api/v1/calc/back-office-savings', tool: 'back_office_savings', status: 200 },
+        { route: '/api/mcp/public', tool: 'back_office_savings', status: 200 },
+      ]),
+    );
   });
 
   describe('protocol over plain HTTP', () => {
-    const post = (body: string, headers: Record<string, string> = {}, path = '/api/mcp/public'): Promise<{ status: number; json<T = RpcAnswer>(): Promise<T>; text(): Promise<string> }> =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': randomIp(), ...headers }, body })
-        .then((r) => ({ status: r.status, json: <T = RpcAnswer>() => r.json() as Promise<T>, text: () => r.text() }));
+    const post = (
+      body: string,
+      headers: Record<string, string> = {},
+      path = '/api/mcp/public',
+    ): Promise<{ status: number; json<T = RpcAnswer>(): Promise<T>; text(): Promise<string> }> =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-forwarded-for': randomIp(),
+          ...headers,
+        },
+        body,
+      }).then((r) => ({ status: r.status, json: <T = RpcAnswer>() => r.json() as Promise<T>, text: () => r.text() }));
 
     it('echoes a supported protocol version, else answers the latest', async () => {
-      const init = (v: string) => post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'curl', version: '1' } } }));
+      const init = (v: string) =>
+        post(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+          }),
+        );
       expect((await (await init('2026-07-28')).json()).result.protocolVersion).toBe('2026-07-28');
       expect((await (await init('2026-06-18')).json()).result.protocolVersion).toBe('2026-06-18');
       expect((await (await init('2024-11-05')).json()).result.protocolVersion).toBe('2024-11-05');
@@ -107,38 +167,74 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
       const n = await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
       expect(n.status).toBe(202);
       expect(await n.text()).toBe('');
-      expect(await (await post(JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'ping' }))).json()).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
+      expect(await (await post(JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'ping' }))).json()).toEqual({
+        jsonrpc: '2.0',
+        id: 'p',
+        result: {},
+      });
     });
 
     it('uses the JSON-RPC error codes for malformed, batch, invalid and unknown requests', async () => {
       const parse = await post('{"jsonrpc": "2.0", ');
       expect(parse.status).toBe(400);
       expect((await parse.json()).error.code).toBe(-32700);
-      expect((await (await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }]), { 'mcp-protocol-version': '2025-06-18' })).json()).error.code).toBe(-32600);
-      expect((await (await post(JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'ping' }))).json()).error.code).toBe(-32600);
-      expect((await (await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/list' }))).json()).error.code).toBe(-32601);
-      const unknownTool = await (await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_fund_overview', arguments: {} } }))).json();
+      expect(
+        (
+          await (
+            await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }]), {
+              'mcp-protocol-version': '2025-06-18',
+            })
+          ).json()
+        ).error.code,
+      ).toBe(-32600);
+      expect((await (await post(JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'ping' }))).json()).error.code).toBe(
+        -32600,
+      );
+      expect(
+        (await (await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/list' }))).json()).error.code,
+      ).toBe(-32601);
+      const unknownTool = await (
+        await post(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'tools/call',
+            params: { name: 'get_fund_overview', arguments: {} },
+          }),
+        )
+      ).json();
       expect(unknownTool.error.code).toBe(-32602);
     });
 
     it('answers JSON-RPC batches where the version has them (2025-03-26, or no version header), never with initialize', async () => {
-      const batch = JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' },
+      const batch = JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
         { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'back_office_savings', arguments: {} } },
-        { jsonrpc: '2.0', id: 3, method: 'initialize', params: {} }]);
+        { jsonrpc: '2.0', id: 3, method: 'initialize', params: {} },
+      ]);
       const res = await post(batch, { 'mcp-protocol-version': '2025-03-26' });
       const answers = await res.json<RpcAnswer[]>();
       expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
       expect(answers[0].result).toEqual({});
       expect(answers[1].result.structuredContent).toBeDefined();
       expect(answers[2].error.code).toBe(-32600);
-      expect(Array.isArray(await (await post(JSON.stringify([{ jsonrpc: '2.0', id: 'a', method: 'ping' }]))).json())).toBe(true);
-      const onlyNotifications = await post(JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }]), { 'mcp-protocol-version': '2025-03-26' });
+      expect(
+        Array.isArray(await (await post(JSON.stringify([{ jsonrpc: '2.0', id: 'a', method: 'ping' }]))).json()),
+      ).toBe(true);
+      const onlyNotifications = await post(JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }]), {
+        'mcp-protocol-version': '2025-03-26',
+      });
       expect(onlyNotifications.status).toBe(202);
-      expect((await (await post(JSON.stringify([]), { 'mcp-protocol-version': '2025-03-26' })).json()).error.code).toBe(-32600);
+      expect((await (await post(JSON.stringify([]), { 'mcp-protocol-version': '2025-03-26' })).json()).error.code).toBe(
+        -32600,
+      );
     });
 
     it('serves the same public server at /api/mcp/public/mcp', async () => {
-      const tools = await (await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {}, '/api/mcp/public/mcp')).json();
+      const tools = await (
+        await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {}, '/api/mcp/public/mcp')
+      ).json();
       expect(tools.result.tools.map((t) => t.name)).toContain('back_office_savings');
       expect((await fetch(`${base}/api/mcp/public/mcp`)).status).toBe(405);
     });
@@ -146,7 +242,9 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
     it('refuses GET with 405 and a foreign Origin with 403', async () => {
       const get = await fetch(`${base}/api/mcp/public`, { headers: { accept: 'text/event-stream' } });
       expect(get.status).toBe(405);
-      const foreign = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), { origin: 'https://evil.example' });
+      const foreign = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), {
+        origin: 'https://evil.example',
+      });
       expect(foreign.status).toBe(403);
     });
   });

@@ -6,6 +6,11 @@
 export interface RpcAnswer {
   jsonrpc: '2.0';
   id: string | number | null;
-  result: { protocolVersion: string; capabilities: { tools?: unknown }; structuredContent: Record<string, unknown>; tools: { name: string }[] };
+  result: {
+    protocolVersion: string;
+    capabilities: { tools?: unknown };
+    structuredContent: Record<string, unknown>;
+    tools: { name: string }[];
+  };
   error: { code: number; message: string };
 }

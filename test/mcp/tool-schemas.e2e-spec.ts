@@ -20,7 +20,10 @@ describe('MCP tool schemas are valid JSON Schema 2020-12', () => {
     expect(tools.length).toBeGreaterThan(20);
     const failures: string[] = [];
     for (const tool of tools) {
-      for (const [kind, schema] of [['input', tool.inputSchema], ['output', tool.outputSchema]] as const) {
+      for (const [kind, schema] of [
+        ['input', tool.inputSchema],
+        ['output', tool.outputSchema],
+      ] as const) {
         try {
           ajv.compile(schema);
         } catch (err) {

@@ -67,20 +67,34 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
   }
 
   it('tells an unauthenticated client where to sign in (RFC 9728 from the 401, RFC 8414)', async () => {
-    const res = await fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const res = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp", scope="fund:read"`);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp", scope="fund:read"`,
+    );
     for (const path of ['/.well-known/oauth-protected-resource/api/mcp', '/.well-known/oauth-protected-resource']) {
       const prm: ResponseJson = await (await fetch(`${base}${path}`)).json();
       expect(prm).toMatchObject({ resource: `${base}/api/mcp`, authorization_servers: [base] });
       expect(prm.scopes_supported).not.toContain('proposals:review');
     }
     const as = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
-    expect(as).toMatchObject({ issuer: base, code_challenge_methods_supported: ['S256'], authorization_response_iss_parameter_supported: true, client_id_metadata_document_supported: true });
+    expect(as).toMatchObject({
+      issuer: base,
+      code_challenge_methods_supported: ['S256'],
+      authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
+    });
   });
 
   it('dynamic registration → consent after sign-in → tools; refresh; disconnect in the console ends access', async () => {
-    const provider = new MemoryProvider(local.redirectUri, { token_endpoint_auth_method: 'client_secret_basic', client_name: 'Test Agent (DCR)' });
+    const provider = new MemoryProvider(local.redirectUri, {
+      token_endpoint_auth_method: 'client_secret_basic',
+      client_name: 'Test Agent (DCR)',
+    });
     const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
     await expect(new Client({ name: 'agent', version: '1' }).connect(transport)).rejects.toThrow(UnauthorizedError);
     expect(provider.info?.client_id).toMatch(/^fgc_/);
@@ -111,7 +125,8 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     await new Promise((r) => setTimeout(r, 700));
     const logged = await dbOf(app).query(
       `SELECT k.name, l.tool FROM activity_log l JOIN api_keys k ON k.id = l.key_id JOIN oauth_grants g ON g.key_id = k.id WHERE g.client_id = $1 AND l.tool IS NOT NULL`,
-      [provider.info!.client_id]);
+      [provider.info!.client_id],
+    );
     expect(logged).toContainEqual({ name: 'Test Agent (DCR) (OAuth app)', tool: 'get_fund_overview' });
 
     // refresh through the SDK: a new pair, the old access token still valid until it expires
@@ -126,16 +141,33 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     await row.getByRole('button', { name: 'Disconnect Test Agent (DCR)' }).click();
     await page.getByRole('button', { name: 'Disconnect app' }).click();
     await page.getByText('Disconnected Test Agent (DCR)').waitFor();
-    const after = await fetch(mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${provider.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const after = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${provider.saved!.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     expect(after.status).toBe(401);
     expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"');
-    const refreshAfter = await tokenRequest({ grant_type: 'refresh_token', refresh_token: provider.saved!.refresh_token! }, basic(provider));
+    const refreshAfter = await tokenRequest(
+      { grant_type: 'refresh_token', refresh_token: provider.saved!.refresh_token! },
+      basic(provider),
+    );
     expect(refreshAfter.status).toBe(400);
   });
 
   it('client ID metadata document → consent (already signed in) → tools; a rotated refresh token used again revokes the family', async () => {
     const docUrl = `${local.base}/client.json`;
-    local.document = { client_id: docUrl, client_name: 'Metadata Agent', redirect_uris: [local.redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] };
+    local.document = {
+      client_id: docUrl,
+      client_name: 'Metadata Agent',
+      redirect_uris: [local.redirectUri],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    };
     const provider = new MemoryProvider(local.redirectUri, {}, { client_id: docUrl });
     const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
     await expect(new Client({ name: 'agent', version: '1' }).connect(transport)).rejects.toThrow(UnauthorizedError);
@@ -148,9 +180,17 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     await client.close();
 
     const old = provider.saved!;
-    const rotated = await tokenRequest({ grant_type: 'refresh_token', refresh_token: old.refresh_token!, client_id: docUrl });
+    const rotated = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: old.refresh_token!,
+      client_id: docUrl,
+    });
     expect(rotated.status).toBe(200);
-    const reuse = await tokenRequest({ grant_type: 'refresh_token', refresh_token: old.refresh_token!, client_id: docUrl });
+    const reuse = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: old.refresh_token!,
+      client_id: docUrl,
+    });
     expect(reuse.status).toBe(400);
     expect(reuse.json.error).toBe('invalid_grant');
     expect(await mcpStatus(rotated.json.access_token)).toBe(401); // the whole family ended
@@ -160,8 +200,15 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     let clientId: string;
     let session: Awaited<ReturnType<typeof signIn>>;
     beforeAll(async () => {
-      const reg = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_name: 'Manual', redirect_uris: [local.redirectUri], token_endpoint_auth_method: 'none' }) });
+      const reg = await fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: 'Manual',
+          redirect_uris: [local.redirectUri],
+          token_endpoint_auth_method: 'none',
+        }),
+      });
       expect(reg.status).toBe(201);
       clientId = ((await reg.json()) as { client_id: string }).client_id;
       session = await signIn(app, analyst.email);
@@ -170,15 +217,26 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const authorize = (extra: Record<string, string>) => {
-      const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: local.redirectUri, code_challenge: challenge,
-        code_challenge_method: 'S256', state: 's', resource: `${base}/api/mcp`, ...extra });
+      const q = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: local.redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 's',
+        resource: `${base}/api/mcp`,
+        ...extra,
+      });
       return fetch(`${base}/oauth/authorize?${q.toString()}`, { redirect: 'manual' });
     };
     const requestIdOf = (res: Response) => new URL(res.headers.get('location')!).searchParams.get('request')!;
 
     it('refuses plain PKCE, a missing challenge, another resource and an unregistered redirect URI', async () => {
-      for (const [extra, error] of [[{ code_challenge_method: 'plain' }, 'invalid_request'], [{ code_challenge: '' }, 'invalid_request'],
-        [{ resource: 'https://other.example/mcp' }, 'invalid_target']] as const) {
+      for (const [extra, error] of [
+        [{ code_challenge_method: 'plain' }, 'invalid_request'],
+        [{ code_challenge: '' }, 'invalid_request'],
+        [{ resource: 'https://other.example/mcp' }, 'invalid_target'],
+      ] as const) {
         const res = await authorize(extra);
         expect(res.status).toBe(302);
         const loc = new URL(res.headers.get('location')!);
@@ -193,7 +251,10 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
 
     it('refuses a grant beyond the role or of review / key management, then a wrong PKCE verifier; a code works once', async () => {
       const id = requestIdOf(await authorize({}));
-      const approve = (scopes: string[]) => consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/approve`, session, { body: { fund: DEMO_SLUG, scopes } });
+      const approve = (scopes: string[]) =>
+        consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/approve`, session, {
+          body: { fund: DEMO_SLUG, scopes },
+        });
       const beyond = await approve(['fund:read', 'nav:publish']); // an analyst lacks nav:publish
       expect(beyond.status).toBe(403);
       expect(beyond.json.errors[0].field).toBe('scopes');
@@ -203,7 +264,15 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
       const ok = await approve(['fund:read', 'fund:propose']);
       expect(ok.status).toBe(200);
       const code = new URL(ok.json.redirectTo).searchParams.get('code')!;
-      const exchange = (v: string) => tokenRequest({ grant_type: 'authorization_code', code, code_verifier: v, redirect_uri: local.redirectUri, client_id: clientId, resource: `${base}/api/mcp` });
+      const exchange = (v: string) =>
+        tokenRequest({
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: v,
+          redirect_uri: local.redirectUri,
+          client_id: clientId,
+          resource: `${base}/api/mcp`,
+        });
       const wrong = await exchange(randomBytes(32).toString('base64url'));
       expect(wrong.json.error).toBe('invalid_grant');
       const good = await exchange(verifier);
@@ -217,24 +286,50 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
 
     it('an access token is for the MCP server only: REST refuses it, and a token of another audience is refused', async () => {
       const id = requestIdOf(await authorize({}));
-      const ok = await consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/approve`, session, { body: { fund: DEMO_SLUG, scopes: ['fund:read'] } });
+      const ok = await consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/approve`, session, {
+        body: { fund: DEMO_SLUG, scopes: ['fund:read'] },
+      });
       const code = new URL(ok.json.redirectTo).searchParams.get('code')!;
-      const tokens = (await tokenRequest({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: local.redirectUri, client_id: clientId })).json;
-      const rest = await fetch(`${base}/api/v1/fund/overview`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      const tokens = (
+        await tokenRequest({
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          redirect_uri: local.redirectUri,
+          client_id: clientId,
+        })
+      ).json;
+      const rest = await fetch(`${base}/api/v1/fund/overview`, {
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
       expect(rest.status).toBe(401);
       expect(await mcpStatus(tokens.access_token)).toBe(200);
-      await dbOf(app).query(`UPDATE oauth_grants SET resource = 'https://other.example/mcp' WHERE id = (SELECT grant_id FROM oauth_authorizations WHERE id = $1)`, [id]);
+      await dbOf(app).query(
+        `UPDATE oauth_grants SET resource = 'https://other.example/mcp' WHERE id = (SELECT grant_id FROM oauth_authorizations WHERE id = $1)`,
+        [id],
+      );
       expect(await mcpStatus(tokens.access_token)).toBe(401);
     });
   });
 
-  async function tokenRequest(params: Record<string, string>, authorization?: string): Promise<{ status: number; json: ResponseJson }> {
-    const res = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization ? { authorization } : {}) }, body: new URLSearchParams(params) });
+  async function tokenRequest(
+    params: Record<string, string>,
+    authorization?: string,
+  ): Promise<{ status: number; json: ResponseJson }> {
+    const res = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization ? { authorization } : {}) },
+      body: new URLSearchParams(params),
+    });
     return { status: res.status, json: await res.json() };
   }
 
   async function mcpStatus(token: string): Promise<number> {
-    const res = await fetch(mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const res = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
     return res.status;
   }
 

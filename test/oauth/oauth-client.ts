@@ -1,5 +1,9 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 
@@ -44,7 +48,9 @@ export class LocalClientServer {
         const p = url.searchParams;
         this.last = { code: p.get('code'), state: p.get('state'), iss: p.get('iss'), error: p.get('error') };
         this.waiting?.(this.last);
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>done</title><p>Signed in; you can close this tab.</p>');
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><title>done</title><p>Signed in; you can close this tab.</p>');
         return;
       }
       res.writeHead(404).end();
@@ -86,7 +92,13 @@ export class MemoryProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Test Agent', redirect_uris: [this.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...this.metadata };
+    return {
+      client_name: 'Test Agent',
+      redirect_uris: [this.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...this.metadata,
+    };
   }
 
   state(): string {

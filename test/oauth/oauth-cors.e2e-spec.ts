@@ -11,10 +11,21 @@ describe('OAuth endpoints answer CORS for browser clients (e2e)', () => {
   const origin = { origin: 'https://agent.example' };
 
   it('answers preflights for discovery, token, revocation and registration', async () => {
-    for (const url of ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource/api/mcp', '/oauth/token', '/oauth/register', '/oauth/revoke']) {
-      const res = await app.getHttpAdapter().getInstance().inject({
-        method: 'OPTIONS', url, headers: { ...origin, 'access-control-request-method': url.startsWith('/oauth') ? 'POST' : 'GET' },
-      });
+    for (const url of [
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource/api/mcp',
+      '/oauth/token',
+      '/oauth/register',
+      '/oauth/revoke',
+    ]) {
+      const res = await app
+        .getHttpAdapter()
+        .getInstance()
+        .inject({
+          method: 'OPTIONS',
+          url,
+          headers: { ...origin, 'access-control-request-method': url.startsWith('/oauth') ? 'POST' : 'GET' },
+        });
       expect([url, res.statusCode]).toEqual([url, 204]);
       expect(res.headers['access-control-allow-origin']).toBe('*');
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();

@@ -73,7 +73,12 @@ describe('authentication and scopes (e2e)', () => {
   });
 
   it('GET /me describes the calling key and never shows the secret or its hash', async () => {
-    const k = await mintKey(app, { scopes: ['fund:read', 'fund:propose'], fund: fund.slug, plan: 'developer', account: 'me-test-account' });
+    const k = await mintKey(app, {
+      scopes: ['fund:read', 'fund:propose'],
+      fund: fund.slug,
+      plan: 'developer',
+      account: 'me-test-account',
+    });
     const res = await call(app, 'GET', '/api/v1/me', { key: k.key });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({

@@ -24,16 +24,38 @@ describe('problem+json errors and health (e2e)', () => {
   });
 
   it('malformed JSON → 400 problem', async () => {
-    expectProblem(await call(app, 'POST', '/api/v1/admin/keys', { body: '{"name": ', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectProblem(
+      await call(app, 'POST', '/api/v1/admin/keys', {
+        body: '{"name": ',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('body over the limit → 413 problem', async () => {
-    expectProblem(await call(app, 'POST', '/api/v1/admin/keys', { body: { name: 'x'.repeat(10_000) } }), 413, 'payload_too_large');
+    expectProblem(
+      await call(app, 'POST', '/api/v1/admin/keys', { body: { name: 'x'.repeat(10_000) } }),
+      413,
+      'payload_too_large',
+    );
   });
 
   it('a body that is not JSON → 415 problem', async () => {
-    expectProblem(await call(app, 'POST', '/api/v1/admin/keys', { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
-    expectProblem(await call(app, 'POST', '/api/v1/admin/keys', { body: 'plain', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectProblem(
+      await call(app, 'POST', '/api/v1/admin/keys', {
+        body: 'name=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    expectProblem(
+      await call(app, 'POST', '/api/v1/admin/keys', { body: 'plain', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('liveness and readiness answer when PostgreSQL and Redis are up', async () => {

@@ -21,7 +21,10 @@ describe('admin keys and revocation (e2e)', () => {
   });
 
   it('mints a key shown once, usable at once, stored only as a hash', async () => {
-    const res = await call(app, 'POST', '/api/v1/admin/keys', { key: manager.key, body: { name: 'agent', scopes: ['fund:read'] } });
+    const res = await call(app, 'POST', '/api/v1/admin/keys', {
+      key: manager.key,
+      body: { name: 'agent', scopes: ['fund:read'] },
+    });
     expect(res.status).toBe(201);
     expect(isWellFormedKey(res.json.token)).toBe(true);
     expect(res.json.fund.slug).toBe(fund.slug);
@@ -36,18 +39,30 @@ describe('admin keys and revocation (e2e)', () => {
   });
 
   it('never grants a scope, fund or plan the caller does not hold', async () => {
-    const scope = await call(app, 'POST', '/api/v1/admin/keys', { key: manager.key, body: { name: 'x', scopes: ['nav:publish'] } });
+    const scope = await call(app, 'POST', '/api/v1/admin/keys', {
+      key: manager.key,
+      body: { name: 'x', scopes: ['nav:publish'] },
+    });
     expect(scope.status).toBe(403);
     expect(scope.json.code).toBe('insufficient_scope');
     expect(scope.json.detail).toContain('nav:publish');
-    const fundRes = await call(app, 'POST', '/api/v1/admin/keys', { key: manager.key, body: { name: 'x', scopes: ['fund:read'], fund: otherFund.slug } });
+    const fundRes = await call(app, 'POST', '/api/v1/admin/keys', {
+      key: manager.key,
+      body: { name: 'x', scopes: ['fund:read'], fund: otherFund.slug },
+    });
     expect(fundRes.status).toBe(403);
-    const plan = await call(app, 'POST', '/api/v1/admin/keys', { key: manager.key, body: { name: 'x', scopes: ['fund:read'], plan: 'platform' } });
+    const plan = await call(app, 'POST', '/api/v1/admin/keys', {
+      key: manager.key,
+      body: { name: 'x', scopes: ['fund:read'], plan: 'platform' },
+    });
     expect(plan.status).toBe(403);
   });
 
   it('validates the body, naming every failing field', async () => {
-    const res = await call(app, 'POST', '/api/v1/admin/keys', { key: manager.key, body: { scopes: ['bogus'], plan: 'gold', extra: 1 } });
+    const res = await call(app, 'POST', '/api/v1/admin/keys', {
+      key: manager.key,
+      body: { scopes: ['bogus'], plan: 'gold', extra: 1 },
+    });
     expect(res.status).toBe(400);
     const fields = res.json.errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['name', 'scopes', 'plan', 'extra']));

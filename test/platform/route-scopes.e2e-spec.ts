@@ -12,7 +12,14 @@ type Class = abstract new (...args: never[]) => unknown;
 
 /** Every route of the running application, with its declared auth, scopes and response schema. */
 function routesOf(app: TestApp) {
-  const routes: { route: string; mode: string; scopes: string[] | undefined; schema: boolean; dto?: Class; session: boolean }[] = [];
+  const routes: {
+    route: string;
+    mode: string;
+    scopes: string[] | undefined;
+    schema: boolean;
+    dto?: Class;
+    session: boolean;
+  }[] = [];
   for (const mod of app.get(ModulesContainer).values()) {
     for (const wrapper of mod.controllers.values()) {
       const cls = wrapper.metatype as (new () => object) | null;
@@ -20,11 +27,18 @@ function routesOf(app: TestApp) {
       const base = Reflect.getMetadata(PATH_METADATA, cls) as string;
       for (const name of Object.getOwnPropertyNames(cls.prototype)) {
         const handler = (cls.prototype as Record<string, unknown>)[name];
-        if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        if (
+          name === 'constructor' ||
+          typeof handler !== 'function' ||
+          Reflect.getMetadata(PATH_METADATA, handler) === undefined
+        )
+          continue;
         const meta = (key: string) => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, cls);
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
         routes.push({
-          route: `${method} /${base}/${Reflect.getMetadata(PATH_METADATA, handler)}`.replace(/\/+/g, '/').replace(/\/$/, ''),
+          route: `${method} /${base}/${Reflect.getMetadata(PATH_METADATA, handler)}`
+            .replace(/\/+/g, '/')
+            .replace(/\/$/, ''),
           mode: meta(AUTH_MODE) ?? 'required',
           scopes: meta(REQUIRED_SCOPES),
           schema: meta(RESPONSE_SCHEMA) !== undefined || meta(SKIP_REDACTION) !== undefined,
@@ -49,13 +63,19 @@ describe('route declarations (walks every registered route)', () => {
   });
 
   it('every authenticated route declares its scopes, and only known scopes', () => {
-    const undeclared = routesOf(app).filter((r) => r.mode === 'required' && r.scopes === undefined).map((r) => r.route);
+    const undeclared = routesOf(app)
+      .filter((r) => r.mode === 'required' && r.scopes === undefined)
+      .map((r) => r.route);
     expect(undeclared).toEqual([]);
     for (const r of routesOf(app)) for (const s of r.scopes ?? []) expect(SCOPES).toContain(s);
   });
 
   it('every authenticated route declares a response schema (redaction)', () => {
-    expect(routesOf(app).filter((r) => r.mode === 'required' && !r.schema).map((r) => r.route)).toEqual([]);
+    expect(
+      routesOf(app)
+        .filter((r) => r.mode === 'required' && !r.schema)
+        .map((r) => r.route),
+    ).toEqual([]);
   });
 
   it('no two response schema classes share a name (OpenAPI components, MCP output schemas)', () => {
@@ -79,14 +99,20 @@ describe('route declarations (walks every registered route)', () => {
   });
 
   it('only health, calculators, the public MCP server, console sign-in/sign-up/invitations and the OAuth endpoints are reachable without a key', () => {
-    const open = routesOf(app).filter((r) => r.mode !== 'required').map((r) => r.route);
+    const open = routesOf(app)
+      .filter((r) => r.mode !== 'required')
+      .map((r) => r.route);
     for (const route of open) {
-      expect(route).toMatch(/^(GET \/health(\/ready)?|POST \/api\/v1\/calc\/[a-z-]+|(POST|GET|DELETE) \/api\/mcp\/public(\/mcp)?|GET \/\.well-known\/oauth-(protected-resource(\/api\/mcp)?|authorization-server)|GET \/oauth\/authorize|POST \/oauth\/(token|revoke|register)|POST \/api\/v1\/console\/(sign-in|sign-up|invitations\/:token\/accept)|GET \/api\/v1\/console\/invitations\/:token)$/);
+      expect(route).toMatch(
+        /^(GET \/health(\/ready)?|POST \/api\/v1\/calc\/[a-z-]+|(POST|GET|DELETE) \/api\/mcp\/public(\/mcp)?|GET \/\.well-known\/oauth-(protected-resource(\/api\/mcp)?|authorization-server)|GET \/oauth\/authorize|POST \/oauth\/(token|revoke|register)|POST \/api\/v1\/console\/(sign-in|sign-up|invitations\/:token\/accept)|GET \/api\/v1\/console\/invitations\/:token)$/,
+      );
     }
   });
 
   it('session routes: the fund read API, propose routes, calculators and MCP stay key-only', () => {
-    const session = routesOf(app).filter((r) => r.session).map((r) => r.route);
+    const session = routesOf(app)
+      .filter((r) => r.session)
+      .map((r) => r.route);
     expect(session.length).toBeGreaterThan(15);
     for (const route of session) expect(route).not.toMatch(/\/api\/v1\/fund\/|\/api\/v1\/calc\/|\/api\/mcp\//);
   });
@@ -100,9 +126,15 @@ describe('route declarations (walks every registered route)', () => {
       const url = path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
       const base = { host: HOST, cookie: p.session.cookie };
       const noToken = await call(app, method as 'POST', url, { body: {}, headers: { ...base, origin: ORIGIN } });
-      const foreign = await call(app, method as 'POST', url, { body: {}, headers: { ...base, origin: 'https://evil.example', 'x-csrf-token': p.session.csrf } });
-      expect({ route: r.route, status: [noToken.status, foreign.status], code: [noToken.json?.code, foreign.json?.code] })
-        .toEqual({ route: r.route, status: [403, 403], code: ['csrf_failed', 'csrf_failed'] });
+      const foreign = await call(app, method as 'POST', url, {
+        body: {},
+        headers: { ...base, origin: 'https://evil.example', 'x-csrf-token': p.session.csrf },
+      });
+      expect({
+        route: r.route,
+        status: [noToken.status, foreign.status],
+        code: [noToken.json?.code, foreign.json?.code],
+      }).toEqual({ route: r.route, status: [403, 403], code: ['csrf_failed', 'csrf_failed'] });
     }
   });
 });

@@ -59,7 +59,12 @@ describe('usage, activity log and rate limits (e2e)', () => {
       [[ok.headers['x-request-id'], unauth.headers['x-request-id'], missing.headers['x-request-id']]],
     );
     const byId = Object.fromEntries(rows.map((r: { request_id: string }) => [r.request_id, r]));
-    expect(byId[ok.headers['x-request-id'] as string]).toMatchObject({ key_id: k.id, fund_id: fund.id, route: '/api/v1/me', status: 200 });
+    expect(byId[ok.headers['x-request-id'] as string]).toMatchObject({
+      key_id: k.id,
+      fund_id: fund.id,
+      route: '/api/v1/me',
+      status: 200,
+    });
     expect(byId[ok.headers['x-request-id'] as string].user_agent).toHaveLength(200);
     expect(byId[unauth.headers['x-request-id'] as string]).toMatchObject({ key_id: null, status: 401 });
     expect(byId[missing.headers['x-request-id'] as string]).toMatchObject({ status: 404 });
@@ -67,7 +72,9 @@ describe('usage, activity log and rate limits (e2e)', () => {
     expect(page.status).toBe(200);
     expect(page.json.items).toHaveLength(1);
     expect(page.json.hasMore).toBe(true);
-    const next = await call(app, 'GET', `/api/v1/admin/activity?keyId=${k.id}&limit=1&cursor=${page.json.nextCursor}`, { key: k.key });
+    const next = await call(app, 'GET', `/api/v1/admin/activity?keyId=${k.id}&limit=1&cursor=${page.json.nextCursor}`, {
+      key: k.key,
+    });
     expect(next.json.items[0].id).not.toBe(page.json.items[0].id);
     const tampered = await call(app, 'GET', `/api/v1/admin/activity?cursor=${page.json.nextCursor}x`, { key: k.key });
     expect(tampered.status).toBe(400);
@@ -84,7 +91,9 @@ describe('usage, activity log and rate limits (e2e)', () => {
     expect(me.status).toBe(200);
     expect(me.json.items.map((i: { route: string }) => i.route)).toEqual(['/api/v1/me', '/api/v1/me']);
     const bad = await q('status=400');
-    expect(bad.json.items.map((i: { route: string; status: number }) => [i.route, i.status])).toEqual([['/api/v1/fund/pnl/attribution', 400]]);
+    expect(bad.json.items.map((i: { route: string; status: number }) => [i.route, i.status])).toEqual([
+      ['/api/v1/fund/pnl/attribution', 400],
+    ]);
     expect((await q('route=/api/v1/me&status=400')).json.items).toEqual([]);
     const first = await q('route=/api/v1/me&limit=1');
     expect(first.json.hasMore).toBe(true);
@@ -98,7 +107,8 @@ describe('usage, activity log and rate limits (e2e)', () => {
   it('answers 429 with RateLimit headers once the plan limit is spent, counted across instances', async () => {
     const k = await mintKey(app, { scopes: ['fund:read'], fund: fund.slug, plan: 'free' });
     const answers: CallResult[] = [];
-    for (let i = 0; i < 6; i++) answers.push(await call(i % 2 === 0 ? app : second, 'GET', '/api/v1/me', { key: k.key }));
+    for (let i = 0; i < 6; i++)
+      answers.push(await call(i % 2 === 0 ? app : second, 'GET', '/api/v1/me', { key: k.key }));
     const statuses = answers.map((a) => a.status);
     const last = answers[answers.length - 1];
     // The window is a clock minute: a boundary inside the loop would reset it, so allow that one case.

@@ -2,9 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { dbOf, type TestApp } from '../utils/app';
 
 const CHART: [string, string, string, string][] = [
-  ['1000', 'Cash at bank', 'asset', 'debit'], ['1300', 'Receivables', 'asset', 'debit'], ['2100', 'Accrued expenses', 'liability', 'credit'],
-  ['3000', 'Capital contributions', 'equity', 'credit'], ['4200', 'Interest and other income', 'income', 'credit'],
-  ['5300', 'Fund administration', 'expense', 'debit'], ['5400', 'Audit', 'expense', 'debit'], ['5500', 'Legal', 'expense', 'debit'],
+  ['1000', 'Cash at bank', 'asset', 'debit'],
+  ['1300', 'Receivables', 'asset', 'debit'],
+  ['2100', 'Accrued expenses', 'liability', 'credit'],
+  ['3000', 'Capital contributions', 'equity', 'credit'],
+  ['4200', 'Interest and other income', 'income', 'credit'],
+  ['5300', 'Fund administration', 'expense', 'debit'],
+  ['5400', 'Audit', 'expense', 'debit'],
+  ['5500', 'Legal', 'expense', 'debit'],
   ['5600', 'Other expenses', 'expense', 'debit'],
 ];
 
@@ -22,13 +27,25 @@ export interface Books {
 /** Minimal books for a fresh fund: chart, one investor, two classes, LP reports, NAV runs; monthly dealing, 5 days' notice. */
 export async function seedBooks(app: TestApp, fundId: string): Promise<Books> {
   const db = dbOf(app);
-  await db.query(`UPDATE funds SET dealing_frequency = 'monthly', subscription_notice_days = 5, redemption_notice_days = 30 WHERE id = $1`, [fundId]);
+  await db.query(
+    `UPDATE funds SET dealing_frequency = 'monthly', subscription_notice_days = 5, redemption_notice_days = 30 WHERE id = $1`,
+    [fundId],
+  );
   for (const [code, name, type, normal] of CHART) {
-    await db.query(`INSERT INTO chart_of_accounts (fund_id, code, name, account_type, normal_balance) VALUES ($1, $2, $3, $4, $5)`, [fundId, code, name, type, normal]);
+    await db.query(
+      `INSERT INTO chart_of_accounts (fund_id, code, name, account_type, normal_balance) VALUES ($1, $2, $3, $4, $5)`,
+      [fundId, code, name, type, normal],
+    );
   }
   const b: Books = {
-    fundId, investorId: randomUUID(), shareClassId: randomUUID(), closedClassId: randomUUID(), draftReportId: randomUUID(),
-    distributedReportId: randomUUID(), completeRunId: randomUUID(), failedRunId: randomUUID(),
+    fundId,
+    investorId: randomUUID(),
+    shareClassId: randomUUID(),
+    closedClassId: randomUUID(),
+    draftReportId: randomUUID(),
+    distributedReportId: randomUUID(),
+    completeRunId: randomUUID(),
+    failedRunId: randomUUID(),
   };
   await db.query(
     `INSERT INTO share_classes (id, fund_id, name, currency, mgmt_fee_annual_rate, perf_fee_rate, crystallization_frequency, launch_date, initial_nav_per_unit, sort_order, status)
@@ -61,7 +78,8 @@ export function monthEndAfter(minDays: number): string {
   const now = new Date();
   for (let m = 0; m < 24; m++) {
     const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + m + 1, 0));
-    if ((end.getTime() - Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) / 86_400_000 >= minDays) return end.toISOString().slice(0, 10);
+    if ((end.getTime() - Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) / 86_400_000 >= minDays)
+      return end.toISOString().slice(0, 10);
   }
   throw new Error('unreachable');
 }

@@ -4,8 +4,12 @@ import { seedBooks } from './books-fixture';
 
 const JE = '/api/v1/fund/proposals/journal-entry';
 const entry = (amount: string) => ({
-  entryDate: '2025-03-31', description: 'Idempotent entry',
-  lines: [{ accountCode: '5500', debit: amount }, { accountCode: '5600', credit: amount }],
+  entryDate: '2025-03-31',
+  description: 'Idempotent entry',
+  lines: [
+    { accountCode: '5500', debit: amount },
+    { accountCode: '5600', credit: amount },
+  ],
 });
 
 describe('Idempotency-Key on propose endpoints (e2e)', () => {
@@ -21,8 +25,18 @@ describe('Idempotency-Key on propose endpoints (e2e)', () => {
     const fund = await createFund(app);
     fundId = fund.id;
     await seedBooks(app, fund.id);
-    agent = await mintKey(app, { scopes: ['fund:propose'], fund: fund.slug, account: uniqueName('agent'), plan: 'platform' });
-    otherAgent = await mintKey(app, { scopes: ['fund:propose'], fund: fund.slug, account: uniqueName('agent2'), plan: 'platform' });
+    agent = await mintKey(app, {
+      scopes: ['fund:propose'],
+      fund: fund.slug,
+      account: uniqueName('agent'),
+      plan: 'platform',
+    });
+    otherAgent = await mintKey(app, {
+      scopes: ['fund:propose'],
+      fund: fund.slug,
+      account: uniqueName('agent2'),
+      plan: 'platform',
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -31,7 +45,8 @@ describe('Idempotency-Key on propose endpoints (e2e)', () => {
 
   const propose = (target: TestApp, key: string, idem: string | undefined, body: unknown, path = JE) =>
     call(target, 'POST', path, { key, body, headers: idem === undefined ? {} : { 'idempotency-key': idem } });
-  const proposalsNow = async () => (await dbOf(app).query(`SELECT count(*)::int AS n FROM proposals WHERE fund_id = $1`, [fundId]))[0].n as number;
+  const proposalsNow = async () =>
+    (await dbOf(app).query(`SELECT count(*)::int AS n FROM proposals WHERE fund_id = $1`, [fundId]))[0].n as number;
 
   it('same key + same body: the first answer is replayed with Idempotent-Replayed, and only one proposal exists', async () => {
     const key = uniqueName('idem');
@@ -54,7 +69,13 @@ describe('Idempotency-Key on propose endpoints (e2e)', () => {
     const other = await propose(app, agent.key, key, entry('12.00'));
     expect(other.status).toBe(422);
     expect(other.json.code).toBe('idempotency_key_reused');
-    const otherRoute = await propose(app, agent.key, key, { category: 'legal', vendor: 'x', amount: '1.00', accrualDate: '2025-01-01', description: 'x' }, '/api/v1/fund/proposals/expense');
+    const otherRoute = await propose(
+      app,
+      agent.key,
+      key,
+      { category: 'legal', vendor: 'x', amount: '1.00', accrualDate: '2025-01-01', description: 'x' },
+      '/api/v1/fund/proposals/expense',
+    );
     expect(otherRoute.status).toBe(422);
     expect(otherRoute.json.code).toBe('idempotency_key_reused');
   });
@@ -72,7 +93,12 @@ describe('Idempotency-Key on propose endpoints (e2e)', () => {
     const key = uniqueName('idem');
     // The first request holds the key (as it does between its claim and its commit).
     const svc = app.get(IdempotencyService);
-    const claim = await svc.begin(agent.id, key, 'POST proposals/journal-entry', requestFingerprint('journal-entry', entry('14.00')));
+    const claim = await svc.begin(
+      agent.id,
+      key,
+      'POST proposals/journal-entry',
+      requestFingerprint('journal-entry', entry('14.00')),
+    );
     expect(claim.fresh).toBe(true);
     const res = await propose(app, agent.key, key, entry('14.00'));
     expect(res.status).toBe(409);
@@ -96,7 +122,9 @@ describe('Idempotency-Key on propose endpoints (e2e)', () => {
   it('two app instances share the records: concurrent calls on both make one proposal, and either replays it', async () => {
     const key = uniqueName('idem');
     const before = await proposalsNow();
-    const results = await Promise.all([app, second, app, second].map((target) => propose(target, agent.key, key, entry('16.00'))));
+    const results = await Promise.all(
+      [app, second, app, second].map((target) => propose(target, agent.key, key, entry('16.00'))),
+    );
     expect(results.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
     expect(await proposalsNow()).toBe(before + 1);
     const id = results.find((r) => r.status === 201)!.json.id;
@@ -112,7 +140,13 @@ describe('Idempotency-Key on propose endpoints (e2e)', () => {
 
   it('a refused request (422) is replayed as the same problem', async () => {
     const key = uniqueName('idem');
-    const bad = { ...entry('1.00'), lines: [{ accountCode: '5500', debit: '1.00' }, { accountCode: '5600', credit: '2.00' }] };
+    const bad = {
+      ...entry('1.00'),
+      lines: [
+        { accountCode: '5500', debit: '1.00' },
+        { accountCode: '5600', credit: '2.00' },
+      ],
+    };
     const first = await propose(app, agent.key, key, bad);
     expect(first.status).toBe(422);
     expect(first.json.code).toBe('unbalanced_entry');
@@ -135,14 +169,28 @@ describe('Idempotency-Key on propose endpoints (e2e)', () => {
   it('records expire after 24 h: the key is then free, and the scheduled purge deletes them', async () => {
     const key = uniqueName('idem');
     expect((await propose(app, agent.key, key, entry('18.00'))).status).toBe(201);
-    const [row] = await dbOf(app).query(`SELECT extract(epoch FROM expires_at - created_at)::int AS ttl FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2`, [agent.id, key]);
+    const [row] = await dbOf(app).query(
+      `SELECT extract(epoch FROM expires_at - created_at)::int AS ttl FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2`,
+      [agent.id, key],
+    );
     expect(row.ttl).toBe(24 * 3600);
-    await dbOf(app).query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key_id = $1 AND idempotency_key = $2`, [agent.id, key]);
+    await dbOf(app).query(
+      `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key_id = $1 AND idempotency_key = $2`,
+      [agent.id, key],
+    );
     const reused = await propose(app, agent.key, key, entry('19.00'));
     expect(reused.status).toBe(201);
     expect(reused.headers['idempotent-replayed']).toBeUndefined();
-    await dbOf(app).query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key_id = $1 AND idempotency_key = $2`, [agent.id, key]);
+    await dbOf(app).query(
+      `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key_id = $1 AND idempotency_key = $2`,
+      [agent.id, key],
+    );
     expect(await app.get(IdempotencyService).purgeExpired()).toBeGreaterThanOrEqual(1);
-    expect(await dbOf(app).query(`SELECT 1 FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2`, [agent.id, key])).toHaveLength(0);
+    expect(
+      await dbOf(app).query(`SELECT 1 FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2`, [
+        agent.id,
+        key,
+      ]),
+    ).toHaveLength(0);
   });
 });

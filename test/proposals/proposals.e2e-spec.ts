@@ -3,8 +3,12 @@ import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, u
 import { type Books, monthEndAfter, seedBooks } from './books-fixture';
 
 const balanced = (amount = '125.50') => ({
-  entryDate: '2025-03-31', description: 'Reclassify legal fees',
-  lines: [{ accountCode: '5500', debit: amount }, { accountCode: '5600', credit: amount, description: 'from other' }],
+  entryDate: '2025-03-31',
+  description: 'Reclassify legal fees',
+  lines: [
+    { accountCode: '5500', debit: amount },
+    { accountCode: '5600', credit: amount, description: 'from other' },
+  ],
 });
 
 describe('proposals: propose, follow, review (e2e)', () => {
@@ -23,28 +27,75 @@ describe('proposals: propose, follow, review (e2e)', () => {
     books = await seedBooks(app, fund.id);
     const other = await createFund(app);
     await seedBooks(app, other.id);
-    agent = await mintKey(app, { scopes: ['fund:read', 'fund:propose', 'proposals:review'], fund: fund.slug, account: uniqueName('agent'), plan: 'platform' });
-    manager = await mintKey(app, { scopes: ['fund:read', 'proposals:review'], fund: fund.slug, account: uniqueName('manager'), plan: 'platform' });
-    publisher = await mintKey(app, { scopes: ['nav:publish'], fund: fund.slug, account: uniqueName('publisher'), plan: 'platform' });
-    otherFundManager = await mintKey(app, { scopes: ['fund:propose', 'proposals:review', 'nav:publish'], fund: other.slug, account: uniqueName('other'), plan: 'platform' });
+    agent = await mintKey(app, {
+      scopes: ['fund:read', 'fund:propose', 'proposals:review'],
+      fund: fund.slug,
+      account: uniqueName('agent'),
+      plan: 'platform',
+    });
+    manager = await mintKey(app, {
+      scopes: ['fund:read', 'proposals:review'],
+      fund: fund.slug,
+      account: uniqueName('manager'),
+      plan: 'platform',
+    });
+    publisher = await mintKey(app, {
+      scopes: ['nav:publish'],
+      fund: fund.slug,
+      account: uniqueName('publisher'),
+      plan: 'platform',
+    });
+    otherFundManager = await mintKey(app, {
+      scopes: ['fund:propose', 'proposals:review', 'nav:publish'],
+      fund: other.slug,
+      account: uniqueName('other'),
+      plan: 'platform',
+    });
     readOnly = await mintKey(app, { scopes: ['fund:read'], fund: fund.slug, plan: 'platform' });
     dealingDate = monthEndAfter(6);
   });
   afterAll(() => app.close());
 
-  const propose = (path: string, body: unknown, key = agent.key) => call(app, 'POST', `/api/v1/fund/proposals/${path}`, { key, body });
-  const approve = (id: string, key = manager.key, body: unknown = { note: 'ok' }) => call(app, 'POST', `/api/v1/admin/proposals/${id}/approve`, { key, body });
-  const reject = (id: string, key = manager.key, body: unknown = { reason: 'no' }) => call(app, 'POST', `/api/v1/admin/proposals/${id}/reject`, { key, body });
+  const propose = (path: string, body: unknown, key = agent.key) =>
+    call(app, 'POST', `/api/v1/fund/proposals/${path}`, { key, body });
+  const approve = (id: string, key = manager.key, body: unknown = { note: 'ok' }) =>
+    call(app, 'POST', `/api/v1/admin/proposals/${id}/approve`, { key, body });
+  const reject = (id: string, key = manager.key, body: unknown = { reason: 'no' }) =>
+    call(app, 'POST', `/api/v1/admin/proposals/${id}/reject`, { key, body });
   const eventsFor = async (proposalId: string) =>
-    dbOf(app).query<{ type: string; body: string }[]>(`SELECT type, body FROM webhook_events WHERE body::jsonb -> 'data' ->> 'proposalId' = $1 ORDER BY seq`, [proposalId]);
-  const entriesFor = (proposalId: string) => dbOf(app).query(`SELECT id FROM journal_entries WHERE source_ref = $1`, [`proposal:${proposalId}`]);
+    dbOf(app).query<{ type: string; body: string }[]>(
+      `SELECT type, body FROM webhook_events WHERE body::jsonb -> 'data' ->> 'proposalId' = $1 ORDER BY seq`,
+      [proposalId],
+    );
+  const entriesFor = (proposalId: string) =>
+    dbOf(app).query(`SELECT id FROM journal_entries WHERE source_ref = $1`, [`proposal:${proposalId}`]);
 
   it('stages a journal entry: 201 with the proposal record, nothing executed', async () => {
     const res = await propose('journal-entry', balanced());
     expect(res.status).toBe(201);
-    expect(Object.keys(res.json).sort()).toEqual(['createdAt', 'decidedAt', 'decidedBy', 'decisionNote', 'executionRef', 'id', 'kind', 'payload', 'proposedBy', 'status'].sort());
-    expect(res.json).toMatchObject({ kind: 'journal-entry', status: 'pending', decidedAt: null, decidedBy: null, decisionNote: null, executionRef: null,
-      proposedBy: { accountId: agent.accountId, keyId: agent.id } });
+    expect(Object.keys(res.json).sort()).toEqual(
+      [
+        'createdAt',
+        'decidedAt',
+        'decidedBy',
+        'decisionNote',
+        'executionRef',
+        'id',
+        'kind',
+        'payload',
+        'proposedBy',
+        'status',
+      ].sort(),
+    );
+    expect(res.json).toMatchObject({
+      kind: 'journal-entry',
+      status: 'pending',
+      decidedAt: null,
+      decidedBy: null,
+      decisionNote: null,
+      executionRef: null,
+      proposedBy: { accountId: agent.accountId, keyId: agent.id },
+    });
     expect(res.json.payload.lines).toEqual([
       { accountCode: '5500', debit: '125.50', credit: '0.00', description: null },
       { accountCode: '5600', debit: '0.00', credit: '125.50', description: 'from other' },
@@ -56,24 +107,45 @@ describe('proposals: propose, follow, review (e2e)', () => {
   });
 
   it('refuses at proposal time what could not execute (422 naming the rule)', async () => {
-    const unbalanced = await propose('journal-entry', { ...balanced(), lines: [{ accountCode: '5500', debit: '100.00' }, { accountCode: '5600', credit: '99.99' }] });
+    const unbalanced = await propose('journal-entry', {
+      ...balanced(),
+      lines: [
+        { accountCode: '5500', debit: '100.00' },
+        { accountCode: '5600', credit: '99.99' },
+      ],
+    });
     expect(unbalanced.status).toBe(422);
     expect(unbalanced.json.code).toBe('unbalanced_entry');
     expect(unbalanced.json.detail).toContain('unbalanced entry');
 
-    const unknownAccount = await propose('journal-entry', { ...balanced(), lines: [{ accountCode: '5500', debit: '1.00' }, { accountCode: '9999', credit: '1.00' }] });
+    const unknownAccount = await propose('journal-entry', {
+      ...balanced(),
+      lines: [
+        { accountCode: '5500', debit: '1.00' },
+        { accountCode: '9999', credit: '1.00' },
+      ],
+    });
     expect(unknownAccount.status).toBe(422);
     expect(unknownAccount.json.code).toBe('unprocessable');
     expect(unknownAccount.json.detail).toContain('unknown account: 9999');
     expect(unknownAccount.json.errors).toEqual([{ field: 'lines.1.accountCode', message: 'unknown account 9999' }]);
 
-    const capital = { investorId: books.investorId, type: 'subscription', shareClass: 'Class A', amount: '250000.00', dealingDate };
+    const capital = {
+      investorId: books.investorId,
+      type: 'subscription',
+      shareClass: 'Class A',
+      amount: '250000.00',
+      dealingDate,
+    };
     const offCalendar = await propose('capital-activity', { ...capital, dealingDate: `${dealingDate.slice(0, 8)}15` });
     expect(offCalendar.status).toBe(422);
     expect(offCalendar.json.code).toBe('unprocessable');
     expect(offCalendar.json.detail).toMatch(/not on the dealing calendar/);
 
-    const unknownInvestor = await propose('capital-activity', { ...capital, investorId: '00000000-0000-4000-8000-000000000000' });
+    const unknownInvestor = await propose('capital-activity', {
+      ...capital,
+      investorId: '00000000-0000-4000-8000-000000000000',
+    });
     expect(unknownInvestor.status).toBe(422);
     expect(unknownInvestor.json.code).toBe('unprocessable');
     expect(unknownInvestor.json.detail).toMatch(/unknown investor/);
@@ -92,26 +164,49 @@ describe('proposals: propose, follow, review (e2e)', () => {
     expect(distributed.json.code).toBe('unprocessable');
     expect(distributed.json.detail).toMatch(/report already distributed/);
 
-    const sameExpense = await propose('expense', { category: 'legal', vendor: 'Law LLP', amount: '0.00', accrualDate: '2025-03-01', description: 'x' });
+    const sameExpense = await propose('expense', {
+      category: 'legal',
+      vendor: 'Law LLP',
+      amount: '0.00',
+      accrualDate: '2025-03-01',
+      description: 'x',
+    });
     expect(sameExpense.status).toBe(400);
 
     // An investor of another fund is unknown here.
-    const count = await dbOf(app).query(`SELECT count(*)::int AS n FROM proposals WHERE fund_id = $1 AND status = 'pending'`, [books.fundId]);
+    const count = await dbOf(app).query(
+      `SELECT count(*)::int AS n FROM proposals WHERE fund_id = $1 AND status = 'pending'`,
+      [books.fundId],
+    );
     expect(count[0].n).toBe(1); // only the journal entry of the first test
   });
 
   it('validates shapes with 400, naming every failing field', async () => {
-    const res = await propose('journal-entry', { entryDate: '2025-02-30', lines: [{ accountCode: '5500', debit: 1 }], extra: true });
+    const res = await propose('journal-entry', {
+      entryDate: '2025-02-30',
+      lines: [{ accountCode: '5500', debit: 1 }],
+      extra: true,
+    });
     expect(res.status).toBe(400);
     expect(res.json.code).toBe('invalid_parameter');
     const fields = res.json.errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['entryDate', 'description', 'lines', 'lines.0.debit', 'extra']));
 
-    const both = await propose('capital-activity', { investorId: books.investorId, type: 'redemption', shareClass: 'Class A', amount: '1.00', fraction: '0.5', dealingDate });
+    const both = await propose('capital-activity', {
+      investorId: books.investorId,
+      type: 'redemption',
+      shareClass: 'Class A',
+      amount: '1.00',
+      fraction: '0.5',
+      dealingDate,
+    });
     expect(both.status).toBe(400);
     expect(both.json.errors.map((e: { field: string }) => e.field)).toEqual(['amount', 'fraction']);
 
-    const sided = await propose('journal-entry', { ...balanced(), lines: [{ accountCode: '5500', debit: '1.00', credit: '1.00' }, { accountCode: '5600' }] });
+    const sided = await propose('journal-entry', {
+      ...balanced(),
+      lines: [{ accountCode: '5500', debit: '1.00', credit: '1.00' }, { accountCode: '5600' }],
+    });
     expect(sided.status).toBe(400);
     expect(sided.json.errors.map((e: { field: string }) => e.field)).toEqual(['lines.0', 'lines.1']);
 
@@ -126,7 +221,10 @@ describe('proposals: propose, follow, review (e2e)', () => {
     const res = await approve(p.json.id, readOnly.key);
     expect(res.status).toBe(403);
     expect(res.json.code).toBe('insufficient_scope');
-    expect((await call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, { key: manager.key })).json.code).toBe('insufficient_scope');
+    expect(
+      (await call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, { key: manager.key })).json
+        .code,
+    ).toBe('insufficient_scope');
   });
 
   it('maker-checker: the proposing account cannot approve or reject (403), a different one can', async () => {
@@ -141,7 +239,8 @@ describe('proposals: propose, follow, review (e2e)', () => {
     const sameAccountOtherKey = await mintKey(app, {
       account: (await dbOf(app).query(`SELECT name FROM accounts WHERE id = $1`, [agent.accountId]))[0].name,
       fund: (await dbOf(app).query(`SELECT slug FROM funds WHERE id = $1`, [books.fundId]))[0].slug,
-      scopes: ['proposals:review'], plan: 'platform',
+      scopes: ['proposals:review'],
+      plan: 'platform',
     });
     const again = await approve(p.json.id, sameAccountOtherKey.key);
     expect(again.status).toBe(403);
@@ -153,14 +252,28 @@ describe('proposals: propose, follow, review (e2e)', () => {
     const p = await propose('journal-entry', balanced('77.70'));
     const res = await approve(p.json.id, manager.key, { note: 'checked against invoice' });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ status: 'approved', decisionNote: 'checked against invoice', decidedBy: { accountId: manager.accountId, keyId: manager.id } });
+    expect(res.json).toMatchObject({
+      status: 'approved',
+      decisionNote: 'checked against invoice',
+      decidedBy: { accountId: manager.accountId, keyId: manager.id },
+    });
     expect(res.json.executionRef).toMatch(/^journal-entry:[0-9a-f-]{36}$/);
     const entryId = res.json.executionRef.split(':')[1];
-    const lines = await dbOf(app).query(`SELECT account_code, debit::text, credit::text FROM journal_lines WHERE entry_id = $1 ORDER BY line_no`, [entryId]);
-    expect(lines).toEqual([{ account_code: '5500', debit: '77.70', credit: '0.00' }, { account_code: '5600', debit: '0.00', credit: '77.70' }]);
+    const lines = await dbOf(app).query(
+      `SELECT account_code, debit::text, credit::text FROM journal_lines WHERE entry_id = $1 ORDER BY line_no`,
+      [entryId],
+    );
+    expect(lines).toEqual([
+      { account_code: '5500', debit: '77.70', credit: '0.00' },
+      { account_code: '5600', debit: '0.00', credit: '77.70' },
+    ]);
     const events = await eventsFor(p.json.id);
     expect(events.map((e) => e.type)).toEqual(['proposal.approved']);
-    expect(JSON.parse(events[0].body)).toMatchObject({ type: 'proposal.approved', fundId: books.fundId, data: { proposalId: p.json.id, executionRef: res.json.executionRef } });
+    expect(JSON.parse(events[0].body)).toMatchObject({
+      type: 'proposal.approved',
+      fundId: books.fundId,
+      data: { proposalId: p.json.id, executionRef: res.json.executionRef },
+    });
 
     const twice = await approve(p.json.id);
     expect(twice.status).toBe(409);
@@ -172,25 +285,53 @@ describe('proposals: propose, follow, review (e2e)', () => {
   });
 
   it('approving an expense books the expense (accrued by the NAV runs, not posted twice)', async () => {
-    const p = await propose('expense', { category: 'audit', vendor: 'Audit & Co', amount: '4200', accrualDate: '2025-03-31', description: 'FY audit' });
+    const p = await propose('expense', {
+      category: 'audit',
+      vendor: 'Audit & Co',
+      amount: '4200',
+      accrualDate: '2025-03-31',
+      description: 'FY audit',
+    });
     expect(p.status).toBe(201);
     expect(p.json.payload).toMatchObject({ amount: '4200.00', periodEnd: '2025-03-31' });
     const res = await approve(p.json.id);
     expect(res.status).toBe(200);
     const expenseId = res.json.executionRef.split(':')[1];
-    const [expense] = await dbOf(app).query(`SELECT category, amount::text, status, external_id FROM expenses WHERE id = $1`, [expenseId]);
-    expect(expense).toEqual({ category: 'audit', amount: '4200.00', status: 'accrued', external_id: `proposal:${p.json.id}` });
+    const [expense] = await dbOf(app).query(
+      `SELECT category, amount::text, status, external_id FROM expenses WHERE id = $1`,
+      [expenseId],
+    );
+    expect(expense).toEqual({
+      category: 'audit',
+      amount: '4200.00',
+      status: 'accrued',
+      external_id: `proposal:${p.json.id}`,
+    });
     // The books accrue it in their NAV runs from the expense row; approval posts nothing itself.
     expect(await entriesFor(p.json.id)).toHaveLength(0);
   });
 
   it('approving capital activity creates a pending request', async () => {
-    const p = await propose('capital-activity', { investorId: books.investorId, type: 'subscription', shareClass: 'Class A', amount: '250000', dealingDate });
+    const p = await propose('capital-activity', {
+      investorId: books.investorId,
+      type: 'subscription',
+      shareClass: 'Class A',
+      amount: '250000',
+      dealingDate,
+    });
     expect(p.status).toBe(201);
-    expect(p.json.payload).toMatchObject({ shareClass: 'Class A', shareClassId: books.shareClassId, amount: '250000.00', fraction: null });
+    expect(p.json.payload).toMatchObject({
+      shareClass: 'Class A',
+      shareClassId: books.shareClassId,
+      amount: '250000.00',
+      fraction: null,
+    });
     const res = await approve(p.json.id);
     expect(res.status).toBe(200);
-    const [row] = await dbOf(app).query(`SELECT type, status, requested_amount::text AS amount, dealing_date::text AS d FROM capital_activity WHERE id = $1`, [res.json.executionRef.split(':')[1]]);
+    const [row] = await dbOf(app).query(
+      `SELECT type, status, requested_amount::text AS amount, dealing_date::text AS d FROM capital_activity WHERE id = $1`,
+      [res.json.executionRef.split(':')[1]],
+    );
     expect(row).toEqual({ type: 'subscription', status: 'pending', amount: '250000.00', d: dealingDate });
   });
 
@@ -200,25 +341,50 @@ describe('proposals: propose, follow, review (e2e)', () => {
     expect([first.status, second.status]).toEqual([201, 201]);
     const res = await approve(first.json.id);
     expect(res.status).toBe(200);
-    const [report] = await dbOf(app).query(`SELECT status, distributed_at FROM lp_reports WHERE id = $1`, [books.draftReportId]);
+    const [report] = await dbOf(app).query(`SELECT status, distributed_at FROM lp_reports WHERE id = $1`, [
+      books.draftReportId,
+    ]);
     expect(report.status).toBe('distributed');
     expect(report.distributed_at).not.toBeNull();
-    const types = (await dbOf(app).query(`SELECT type, body FROM webhook_events WHERE fund_id = $1 AND type = 'report.distributed'`, [books.fundId]))
-      .map((e: { body: string }) => JSON.parse(e.body).data);
-    expect(types).toEqual([expect.objectContaining({ lpReportId: books.draftReportId, proposalId: first.json.id, periodStart: '2025-01-01', periodEnd: '2025-03-31' })]);
+    const types = (
+      await dbOf(app).query(
+        `SELECT type, body FROM webhook_events WHERE fund_id = $1 AND type = 'report.distributed'`,
+        [books.fundId],
+      )
+    ).map((e: { body: string }) => JSON.parse(e.body).data);
+    expect(types).toEqual([
+      expect.objectContaining({
+        lpReportId: books.draftReportId,
+        proposalId: first.json.id,
+        periodStart: '2025-01-01',
+        periodEnd: '2025-03-31',
+      }),
+    ]);
 
     const stale = await approve(second.json.id);
     expect(stale.status).toBe(422);
     expect(stale.json.detail).toMatch(/report already distributed/);
-    expect((await call(app, 'GET', `/api/v1/fund/proposals/${second.json.id}`, { key: agent.key })).json.status).toBe('pending');
+    expect((await call(app, 'GET', `/api/v1/fund/proposals/${second.json.id}`, { key: agent.key })).json.status).toBe(
+      'pending',
+    );
     expect(await eventsFor(second.json.id)).toHaveLength(0);
 
-    const fresh = await propose('lp-report', { periodStart: '2025-04-01', periodEnd: '2025-06-30', narrative: 'Q2: the fund returned 3.1% net.' });
+    const fresh = await propose('lp-report', {
+      periodStart: '2025-04-01',
+      periodEnd: '2025-06-30',
+      narrative: 'Q2: the fund returned 3.1% net.',
+    });
     const ok = await approve(fresh.json.id);
     expect(ok.status).toBe(200);
-    const [created] = await dbOf(app).query(`SELECT status, preview FROM lp_reports WHERE id = $1`, [ok.json.executionRef.split(':')[1]]);
+    const [created] = await dbOf(app).query(`SELECT status, preview FROM lp_reports WHERE id = $1`, [
+      ok.json.executionRef.split(':')[1],
+    ]);
     expect(created).toEqual({ status: 'distributed', preview: 'Q2: the fund returned 3.1% net.' });
-    const again = await propose('lp-report', { periodStart: '2025-04-01', periodEnd: '2025-06-30', narrative: 'again' });
+    const again = await propose('lp-report', {
+      periodStart: '2025-04-01',
+      periodEnd: '2025-06-30',
+      narrative: 'again',
+    });
     expect(again.status).toBe(422);
     expect(again.json.detail).toMatch(/report already distributed/);
   });
@@ -258,25 +424,40 @@ describe('proposals: propose, follow, review (e2e)', () => {
   });
 
   it('re-validates at approval: an account removed since the proposal makes approval 422 and changes nothing', async () => {
-    await dbOf(app).query(`INSERT INTO chart_of_accounts (fund_id, code, name, account_type, normal_balance) VALUES ($1, '4999', 'Temp', 'income', 'credit')`, [books.fundId]);
-    const p = await propose('journal-entry', { ...balanced(), lines: [{ accountCode: '1000', debit: '1.00' }, { accountCode: '4999', credit: '1.00' }] });
+    await dbOf(app).query(
+      `INSERT INTO chart_of_accounts (fund_id, code, name, account_type, normal_balance) VALUES ($1, '4999', 'Temp', 'income', 'credit')`,
+      [books.fundId],
+    );
+    const p = await propose('journal-entry', {
+      ...balanced(),
+      lines: [
+        { accountCode: '1000', debit: '1.00' },
+        { accountCode: '4999', credit: '1.00' },
+      ],
+    });
     expect(p.status).toBe(201);
     await dbOf(app).query(`DELETE FROM chart_of_accounts WHERE fund_id = $1 AND code = '4999'`, [books.fundId]);
     const res = await approve(p.json.id);
     expect(res.status).toBe(422);
     expect(res.json.detail).toContain('unknown account: 4999');
-    expect((await call(app, 'GET', `/api/v1/fund/proposals/${p.json.id}`, { key: agent.key })).json.status).toBe('pending');
+    expect((await call(app, 'GET', `/api/v1/fund/proposals/${p.json.id}`, { key: agent.key })).json.status).toBe(
+      'pending',
+    );
   });
 
-  it('serves only the key\'s fund: other fund ids are 404 everywhere', async () => {
+  it("serves only the key's fund: other fund ids are 404 everywhere", async () => {
     const p = await propose('journal-entry', balanced('1.00'));
-    expect((await call(app, 'GET', `/api/v1/fund/proposals/${p.json.id}`, { key: otherFundManager.key })).status).toBe(404);
+    expect((await call(app, 'GET', `/api/v1/fund/proposals/${p.json.id}`, { key: otherFundManager.key })).status).toBe(
+      404,
+    );
     const res = await approve(p.json.id, otherFundManager.key);
     expect(res.status).toBe(404);
     expect(res.json.code).toBe('not_found');
     expect((await reject(p.json.id, otherFundManager.key)).status).toBe(404);
     expect((await approve('not-a-uuid')).status).toBe(404);
-    const pub = await call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, { key: otherFundManager.key });
+    const pub = await call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, {
+      key: otherFundManager.key,
+    });
     expect(pub.status).toBe(404);
     const list = await call(app, 'GET', '/api/v1/admin/proposals?status=pending', { key: otherFundManager.key });
     expect(list.json.items).toEqual([]);
@@ -290,31 +471,58 @@ describe('proposals: propose, follow, review (e2e)', () => {
     const seen = [pending.json.items[0].id];
     let cursor = pending.json.nextCursor;
     while (cursor) {
-      const page = await call(app, 'GET', `/api/v1/admin/proposals?status=pending&limit=1&cursor=${encodeURIComponent(cursor)}`, { key: manager.key });
+      const page = await call(
+        app,
+        'GET',
+        `/api/v1/admin/proposals?status=pending&limit=1&cursor=${encodeURIComponent(cursor)}`,
+        { key: manager.key },
+      );
       expect(page.status).toBe(200);
       seen.push(...page.json.items.map((i: { id: string }) => i.id));
       cursor = page.json.nextCursor;
     }
-    const all = await dbOf(app).query(`SELECT id FROM proposals WHERE fund_id = $1 AND status = 'pending' ORDER BY created_at DESC, id DESC`, [books.fundId]);
+    const all = await dbOf(app).query(
+      `SELECT id FROM proposals WHERE fund_id = $1 AND status = 'pending' ORDER BY created_at DESC, id DESC`,
+      [books.fundId],
+    );
     expect(seen).toEqual(all.map((r: { id: string }) => r.id));
     const mine = await call(app, 'GET', '/api/v1/fund/proposals?status=approved', { key: agent.key });
     expect(mine.json.items.every((i: { status: string }) => i.status === 'approved')).toBe(true);
     expect((await call(app, 'GET', '/api/v1/fund/proposals?status=bogus', { key: agent.key })).status).toBe(400);
-    expect((await call(app, 'GET', '/api/v1/fund/proposals?cursor=tampered.x', { key: agent.key })).json.code).toBe('invalid_parameter');
+    expect((await call(app, 'GET', '/api/v1/fund/proposals?cursor=tampered.x', { key: agent.key })).json.code).toBe(
+      'invalid_parameter',
+    );
     expect((await call(app, 'GET', '/api/v1/fund/proposals?limit=0', { key: agent.key })).status).toBe(400);
   });
 
   it('publishes a complete NAV run once (nav.published); failed runs and republishing are 409', async () => {
-    const res = await call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, { key: publisher.key });
+    const res = await call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, {
+      key: publisher.key,
+    });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ navRunId: books.completeRunId, valuationDate: '2025-03-31', status: 'complete', netAssetValue: '1234567.89' });
-    const events = await dbOf(app).query(`SELECT body FROM webhook_events WHERE fund_id = $1 AND type = 'nav.published'`, [books.fundId]);
+    expect(res.json).toMatchObject({
+      navRunId: books.completeRunId,
+      valuationDate: '2025-03-31',
+      status: 'complete',
+      netAssetValue: '1234567.89',
+    });
+    const events = await dbOf(app).query(
+      `SELECT body FROM webhook_events WHERE fund_id = $1 AND type = 'nav.published'`,
+      [books.fundId],
+    );
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0].body).data).toMatchObject({ navRunId: books.completeRunId, netAssetValue: '1234567.89' });
-    const again = await call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, { key: publisher.key });
+    expect(JSON.parse(events[0].body).data).toMatchObject({
+      navRunId: books.completeRunId,
+      netAssetValue: '1234567.89',
+    });
+    const again = await call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, {
+      key: publisher.key,
+    });
     expect(again.status).toBe(409);
     expect(again.json.code).toBe('invalid_state');
-    const failed = await call(app, 'POST', `/api/v1/admin/nav-runs/${books.failedRunId}/publish`, { key: publisher.key });
+    const failed = await call(app, 'POST', `/api/v1/admin/nav-runs/${books.failedRunId}/publish`, {
+      key: publisher.key,
+    });
     expect(failed.status).toBe(409);
     expect(failed.json.code).toBe('invalid_state');
   });

@@ -16,13 +16,21 @@ const BOUND_MS = 3000;
 let urls: { primary: string; replica: string } | null = null;
 let reason = '';
 try {
-  const out = execFileSync(join(__dirname, '..', '..', 'scripts', 'replica-pair.sh'), ['up', PAIR_DIR, '55442'], { encoding: 'utf8', timeout: 120_000 });
+  const out = execFileSync(join(__dirname, '..', '..', 'scripts', 'replica-pair.sh'), ['up', PAIR_DIR, '55442'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   const m = /PRIMARY_URL=(\S+) REPLICA_URL=(\S+)/.exec(out);
-  if (m) urls = { primary: m[1].replace(/\/postgres$/, '/fundgate_replica_e2e'), replica: m[2].replace(/\/postgres$/, '/fundgate_replica_e2e') };
+  if (m)
+    urls = {
+      primary: m[1].replace(/\/postgres$/, '/fundgate_replica_e2e'),
+      replica: m[2].replace(/\/postgres$/, '/fundgate_replica_e2e'),
+    };
 } catch (err) {
   reason = (err as Error).message.split('\n')[0];
 }
-if (!urls) process.stderr.write(`read-replica e2e SKIPPED: could not build a local primary + streaming replica (${reason})\n`);
+if (!urls)
+  process.stderr.write(`read-replica e2e SKIPPED: could not build a local primary + streaming replica (${reason})\n`);
 const describeWithReplica = urls ? describe : describe.skip;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -39,13 +47,24 @@ describeWithReplica('reads on a streaming replica within a lag bound (e2e)', () 
   let standby: DataSource; // direct connection to the replica, to pause and resume replay
   let reads: ReadReplica;
   let fund: { id: string; slug: string };
-  const nameOf = async () => ((await reads.query('SELECT name FROM funds WHERE id = $1', [fund.id])) as { name: string }[])[0]?.name;
+  const nameOf = async () =>
+    ((await reads.query('SELECT name FROM funds WHERE id = $1', [fund.id])) as { name: string }[])[0]?.name;
 
   beforeAll(async () => {
     await migrate(urls!.primary, 'up');
     standby = createDataSource(urls!.replica, 2);
-    await until('the database on the replica', () => standby.initialize().then(() => true, () => false));
-    app = await bootApp({ databaseUrl: urls!.primary, databaseReadUrl: urls!.replica, readReplicaMaxLagMs: BOUND_MS, liveCacheSeconds: 0 });
+    await until('the database on the replica', () =>
+      standby.initialize().then(
+        () => true,
+        () => false,
+      ),
+    );
+    app = await bootApp({
+      databaseUrl: urls!.primary,
+      databaseReadUrl: urls!.replica,
+      readReplicaMaxLagMs: BOUND_MS,
+      liveCacheSeconds: 0,
+    });
     reads = app.get(ReadReplica);
     fund = await createFund(app);
   }, 120_000);
@@ -66,7 +85,10 @@ describeWithReplica('reads on a streaming replica within a lag bound (e2e)', () 
   });
 
   it('replay paused: reads may lag by at most the bound, then the primary answers; resumed: the replica again', async () => {
-    await until('the replica to catch up', async () => reads.lagMs() <= BOUND_MS && (await nameOf()) === `Fund ${fund.slug}`);
+    await until(
+      'the replica to catch up',
+      async () => reads.lagMs() <= BOUND_MS && (await nameOf()) === `Fund ${fund.slug}`,
+    );
     await standby.query('SELECT pg_wal_replay_pause()');
     const written = Date.now();
     await dbOf(app).query('UPDATE funds SET name = $2 WHERE id = $1', [fund.id, 'renamed on the primary']);

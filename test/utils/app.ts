@@ -31,7 +31,10 @@ export function uniqueName(prefix: string): string {
 
 /** A fresh fund row (books empty) for isolation tests; returns its id and slug. */
 export async function createFund(app: TestApp, slug = uniqueName('fund')): Promise<{ id: string; slug: string }> {
-  const rows = await dbOf(app).query(`INSERT INTO funds (slug, name) VALUES ($1, $2) RETURNING id, slug`, [slug, `Fund ${slug}`]);
+  const rows = await dbOf(app).query(`INSERT INTO funds (slug, name) VALUES ($1, $2) RETURNING id, slug`, [
+    slug,
+    `Fund ${slug}`,
+  ]);
   return rows[0];
 }
 
@@ -47,7 +50,10 @@ export interface TestKey {
  * key with fund scopes cannot be minted any more; it is written directly (the legacy shape, which
  * authenticates with no effective scope) so tests can prove such keys reach nothing.
  */
-export async function mintKey(app: TestApp, opts: { scopes: Scope[]; plan?: Plan; fund?: string | null; account?: string; expiresAt?: Date | null }): Promise<TestKey> {
+export async function mintKey(
+  app: TestApp,
+  opts: { scopes: Scope[]; plan?: Plan; fund?: string | null; account?: string; expiresAt?: Date | null },
+): Promise<TestKey> {
   const accountName = opts.account ?? uniqueName('acct');
   const plan = opts.plan ?? 'free';
   const fund = opts.fund ?? null;
@@ -55,26 +61,55 @@ export async function mintKey(app: TestApp, opts: { scopes: Scope[]; plan?: Plan
   const keys = app.get(KeysService);
   if (fund === null && opts.scopes.length > 0) {
     const key = generateKey();
-    const id = await app.get(KeysRepository).insertKey({ accountId: person.accountId, fundId: null, name: 'test key', keyHash: hashKey(key),
-      ...displayParts(key), scopes: opts.scopes, plan, expiresAt: opts.expiresAt ?? null, createdByKeyId: null });
+    const id = await app.get(KeysRepository).insertKey({
+      accountId: person.accountId,
+      fundId: null,
+      name: 'test key',
+      keyHash: hashKey(key),
+      ...displayParts(key),
+      scopes: opts.scopes,
+      plan,
+      expiresAt: opts.expiresAt ?? null,
+      createdByKeyId: null,
+    });
     return { id, key, accountId: person.accountId };
   }
   const minted = await keys.mint(await keys.minterForPerson({ accountName }, fund), {
-    name: 'test key', scopes: opts.scopes, plan, expiresAt: opts.expiresAt ?? null,
+    name: 'test key',
+    scopes: opts.scopes,
+    plan,
+    expiresAt: opts.expiresAt ?? null,
   });
   return { id: minted.id, key: minted.key, accountId: minted.account.id };
 }
 
 /** Creates (or reuses) a person named by an account; raises their plan and role on the fund (never lowers). */
-export async function ensurePerson(app: TestApp, accountName: string, plan: Plan, fundSlug: string | null, role: Role | null,
-  password: string | null = null): Promise<{ userId: string; accountId: string; email: string }> {
+export async function ensurePerson(
+  app: TestApp,
+  accountName: string,
+  plan: Plan,
+  fundSlug: string | null,
+  role: Role | null,
+  password: string | null = null,
+): Promise<{ userId: string; accountId: string; email: string }> {
   const users = app.get(UsersRepository);
   return users.transaction(async (m) => {
-    const [existing] = await m.query(`SELECT a.id AS "accountId", u.id AS "userId", u.email, u.plan FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.name = $1`, [accountName]);
+    const [existing] = await m.query(
+      `SELECT a.id AS "accountId", u.id AS "userId", u.email, u.plan FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.name = $1`,
+      [accountName],
+    );
     let person = existing;
     if (!person) {
-      const email = accountName.includes('@') ? accountName.toLowerCase() : `${accountName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(3).toString('hex')}@test.invalid`;
-      const ids = await users.with(m).createPerson({ email, displayName: accountName, passwordHash: password ? await hashPassword(password) : null, plan, accountName });
+      const email = accountName.includes('@')
+        ? accountName.toLowerCase()
+        : `${accountName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(3).toString('hex')}@test.invalid`;
+      const ids = await users.with(m).createPerson({
+        email,
+        displayName: accountName,
+        passwordHash: password ? await hashPassword(password) : null,
+        plan,
+        accountName,
+      });
       person = { ...ids, email, plan };
     } else if (PLANS.indexOf(plan) > PLANS.indexOf(person.plan)) {
       await users.with(m).setPlan(person.userId, plan);
@@ -109,18 +144,30 @@ export interface CallResult<T = ResponseJson> {
 }
 
 /** A light-my-request call through the real Fastify instance (all hooks, guards and filters). */
-export async function call<T = ResponseJson>(app: TestApp, method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string,
-  opts: { key?: string; body?: unknown; headers?: Record<string, string>; ip?: string } = {}): Promise<CallResult<NoInfer<T>>> {
+export async function call<T = ResponseJson>(
+  app: TestApp,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT',
+  url: string,
+  opts: { key?: string; body?: unknown; headers?: Record<string, string>; ip?: string } = {},
+): Promise<CallResult<NoInfer<T>>> {
   const headers: Record<string, string> = { ...(opts.key ? bearer(opts.key) : {}), ...(opts.headers ?? {}) };
   let payload: string | undefined;
   if (opts.body !== undefined) {
     payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await app.getHttpAdapter().getInstance().inject({ method, url, headers, payload, remoteAddress: opts.ip ?? '127.0.0.1' });
+  const res = await app
+    .getHttpAdapter()
+    .getInstance()
+    .inject({ method, url, headers, payload, remoteAddress: opts.ip ?? '127.0.0.1' });
   // Every answer must be what the OpenAPI document says (status, governed headers, body shape).
-  const contractErrors = contractProblems(await contractOf(app), method, url, { status: res.statusCode, headers: res.headers, body: res.body });
-  if (contractErrors.length > 0) throw new Error(`response does not match the OpenAPI document:\n${contractErrors.join('\n')}`);
+  const contractErrors = contractProblems(await contractOf(app), method, url, {
+    status: res.statusCode,
+    headers: res.headers,
+    body: res.body,
+  });
+  if (contractErrors.length > 0)
+    throw new Error(`response does not match the OpenAPI document:\n${contractErrors.join('\n')}`);
   return { status: res.statusCode, headers: res.headers, body: res.body, json: parseJson(res.body) as T };
 }
 

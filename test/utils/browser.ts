@@ -9,7 +9,13 @@ import { bootApp, type TestApp } from './app';
  * playwright-core. `.ci/run` installs chromium when it is missing.
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
 export const SCREENSHOT_DIR = join(__dirname, '..', '..', 'test-results', 'screenshots');
 
 export async function launchBrowser(): Promise<Browser> {
@@ -23,7 +29,10 @@ export interface WebServer {
 }
 
 /** Boots the app (same factory as production) and listens on 127.0.0.1 with a free port. */
-export async function startWebServer(overrides: Partial<AppConfig> = {}, env: Record<string, string> = {}): Promise<WebServer> {
+export async function startWebServer(
+  overrides: Partial<AppConfig> = {},
+  env: Record<string, string> = {},
+): Promise<WebServer> {
   const app = await bootApp(overrides, env);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
@@ -56,9 +65,19 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
   await page.evaluate(axeSource); // evaluated through the DevTools protocol: the page's CSP stays on
   const violations = await page.evaluate(async () => {
     // runs in the page: globalThis is its window
-    const win = globalThis as unknown as { axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: AxeViolation[] }> }; document: unknown };
-    const result = await win.axe.run(win.document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    const win = globalThis as unknown as {
+      axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: AxeViolation[] }> };
+      document: unknown;
+    };
+    const result = await win.axe.run(win.document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

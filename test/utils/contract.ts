@@ -10,12 +10,29 @@ import type { DocNode } from '../../src/common/openapi/document-node';
  * body valid against the response schema with ajv in JSON Schema 2020-12 mode). Paths the document
  * does not describe (web pages, unknown routes) and undocumented methods are not checked here.
  */
-interface Operation { op: DocNode; template: string }
-interface Contract { match(method: string, path: string): Operation | undefined; validator(key: string, schema: DocNode): ValidateFunction }
+interface Operation {
+  op: DocNode;
+  template: string;
+}
+interface Contract {
+  match(method: string, path: string): Operation | undefined;
+  validator(key: string, schema: DocNode): ValidateFunction;
+}
 
 /** Response headers the contract governs: present on an answer means declared for that status. */
-const GOVERNED = ['ratelimit', 'ratelimit-policy', 'retry-after', 'www-authenticate', 'idempotent-replayed', 'location', 'etag',
-  'cache-control', 'allow', 'set-cookie', 'x-request-id'];
+const GOVERNED = [
+  'ratelimit',
+  'ratelimit-policy',
+  'retry-after',
+  'www-authenticate',
+  'idempotent-replayed',
+  'location',
+  'etag',
+  'cache-control',
+  'allow',
+  'set-cookie',
+  'x-request-id',
+];
 
 const contracts = new WeakMap<object, Contract>();
 
@@ -24,9 +41,13 @@ function build(doc: DocNode): Contract {
   addFormats(ajv);
   for (const f of ['decimal', 'password', 'int32', 'int64', 'double', 'float']) ajv.addFormat(f, true);
   ajv.addSchema({ $id: 'https://fundgate.test/openapi.json', components: doc.components });
-  const routes: Array<{ re: RegExp; template: string; item: DocNode }> = Object.entries<DocNode>(doc.paths).map(([template, item]) => ({
-    re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`), template, item,
-  }));
+  const routes: Array<{ re: RegExp; template: string; item: DocNode }> = Object.entries<DocNode>(doc.paths).map(
+    ([template, item]) => ({
+      re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`),
+      template,
+      item,
+    }),
+  );
   const cache = new Map<string, ValidateFunction>();
   return {
     match(method, path) {
@@ -37,7 +58,11 @@ function build(doc: DocNode): Contract {
     validator(key, schema) {
       let v = cache.get(key);
       if (!v) {
-        v = ajv.compile(JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"https://fundgate.test/openapi.json#/components/')));
+        v = ajv.compile(
+          JSON.parse(
+            JSON.stringify(schema).replace(/"#\/components\//g, '"https://fundgate.test/openapi.json#/components/'),
+          ),
+        );
         cache.set(key, v);
       }
       return v;
@@ -55,7 +80,11 @@ export async function contractOf(app: NestFastifyApplication): Promise<Contract>
   return c;
 }
 
-export interface Received { status: number; headers: OutgoingHttpHeaders; body: string }
+export interface Received {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: string;
+}
 
 /** The problems of one answer against the document (empty: it conforms). */
 export function contractProblems(contract: Contract, method: string, url: string, res: Received): string[] {
@@ -67,14 +96,19 @@ export function contractProblems(contract: Contract, method: string, url: string
   if (!response) return [`${where}: status not documented (documented: ${Object.keys(found.op.responses).join(', ')})`];
   const problems: string[] = [];
   const declared = new Set(Object.keys(response.headers ?? {}).map((h) => h.toLowerCase()));
-  for (const h of GOVERNED) if (res.headers[h] !== undefined && !declared.has(h)) problems.push(`${where}: header ${h} not documented`);
+  for (const h of GOVERNED)
+    if (res.headers[h] !== undefined && !declared.has(h)) problems.push(`${where}: header ${h} not documented`);
   const mediaType = [res.headers['content-type'] ?? ''].flat().join(', ').split(';')[0].trim();
   if (!response.content) {
     if (res.body.length > 0) problems.push(`${where}: a body is sent but none is documented`);
     return problems;
   }
   const media = response.content[mediaType];
-  if (!media) return [...problems, `${where}: content type "${mediaType}" not documented (${Object.keys(response.content).join(', ')})`];
+  if (!media)
+    return [
+      ...problems,
+      `${where}: content type "${mediaType}" not documented (${Object.keys(response.content).join(', ')})`,
+    ];
   if (!media.schema || !/json/.test(mediaType)) return problems;
   let body: unknown;
   try {
@@ -83,6 +117,7 @@ export function contractProblems(contract: Contract, method: string, url: string
     return [...problems, `${where}: body is not JSON`];
   }
   const validate = contract.validator(`${where} ${mediaType}`, media.schema);
-  if (!validate(body)) problems.push(`${where}: body does not match the schema: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
+  if (!validate(body))
+    problems.push(`${where}: body does not match the schema: ${JSON.stringify(validate.errors?.slice(0, 5))}`);
   return problems;
 }

@@ -13,7 +13,12 @@ export interface Person {
 }
 
 /** A person with a password and a role on the fund (the same code path the users CLI takes). */
-export async function person(app: TestApp, fundSlug: string | null, role: Role | null, plan: 'free' | 'developer' | 'platform' = 'developer'): Promise<Person> {
+export async function person(
+  app: TestApp,
+  fundSlug: string | null,
+  role: Role | null,
+  plan: 'free' | 'developer' | 'platform' = 'developer',
+): Promise<Person> {
   const email = `${uniqueName(role ?? 'dev')}@console.test`;
   const p = await ensurePerson(app, email, plan, fundSlug, role, PASSWORD);
   return { email: p.email, userId: p.userId, accountId: p.accountId };
@@ -27,7 +32,12 @@ export async function person(app: TestApp, fundSlug: string | null, role: Role |
 export function pageErrors(page: Page, expectedStatuses: number[] = [401]): () => string[] {
   const errors = watchPageErrors(page);
   return () =>
-    errors.filter((e) => !expectedStatuses.some((s) => e.startsWith(`console: Failed to load resource: the server responded with a status of ${s}`)));
+    errors.filter(
+      (e) =>
+        !expectedStatuses.some((s) =>
+          e.startsWith(`console: Failed to load resource: the server responded with a status of ${s}`),
+        ),
+    );
 }
 
 export async function newPage(browser: Browser, width = 1280): Promise<Page> {
@@ -45,7 +55,9 @@ export async function signIn(page: Page, baseUrl: string, email: string, path = 
 
 /** axe-core serious/critical violations of the page as it is now, with a readable label. */
 export async function a11y(page: Page): Promise<string[]> {
-  return (await seriousA11yViolations(page)).map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return (await seriousA11yViolations(page)).map(
+    (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
 }
 
 /** True when the page is wider than the viewport (something does not fit at 375 px). */

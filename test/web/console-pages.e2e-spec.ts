@@ -4,7 +4,16 @@ import type { Browser, Page } from 'playwright-core';
 import { createFund, dbOf, uniqueName } from '../utils/app';
 import { launchBrowser, screenshot, startWebServer, withScreenshotOnFailure, type WebServer } from '../utils/browser';
 import { seedBooks, type Books } from '../proposals/books-fixture';
-import { a11y, newPage, overflowsHorizontally, pageErrors, PASSWORD, person, signIn, type Person } from './console-helpers';
+import {
+  a11y,
+  newPage,
+  overflowsHorizontally,
+  pageErrors,
+  PASSWORD,
+  person,
+  signIn,
+  type Person,
+} from './console-helpers';
 
 /**
  * Every console page at phone width (375 px) with axe-core, and the flows that start on them:
@@ -55,7 +64,11 @@ describe('console pages (headless Chromium, 375 px)', () => {
 
   async function settle(page: Page, heading: string | RegExp): Promise<void> {
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-    await page.getByRole('status').filter({ hasText: /^Loading/ }).first().waitFor({ state: 'detached' });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Loading/ })
+      .first()
+      .waitFor({ state: 'detached' });
   }
 
   it('every signed-in page: axe-core clean, fits 375 px, no console errors', async () => {
@@ -137,7 +150,9 @@ describe('console pages (headless Chromium, 375 px)', () => {
       await page.getByRole('alert').filter({ hasText: 'Could not create the account.' }).waitFor();
       expect(await password.getAttribute('aria-invalid')).toBe('true');
       const describedBy = (await password.getAttribute('aria-describedby'))!.split(' ');
-      await expect(page.locator(`[id="${describedBy[describedBy.length - 1]}"]`).textContent()).resolves.toMatch(/at least 12 characters/);
+      await expect(page.locator(`[id="${describedBy[describedBy.length - 1]}"]`).textContent()).resolves.toMatch(
+        /at least 12 characters/,
+      );
       expect(await a11y(page)).toEqual([]);
       await screenshot(page, 'console-375-sign-up');
       await password.fill(PASSWORD);
@@ -147,7 +162,9 @@ describe('console pages (headless Chromium, 375 px)', () => {
       await page.getByLabel('Key name').fill('calc key');
       await page.getByRole('button', { name: 'Create key' }).click();
       const secret = (await page.getByTestId('key-secret').textContent())!.trim();
-      const me = await (await fetch(`${server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } })).json();
+      const me = await (
+        await fetch(`${server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } })
+      ).json();
       expect(me).toMatchObject({ fund: null, scopes: [], plan: 'free' });
     });
     expect(errors()).toEqual([]);
@@ -192,7 +209,9 @@ describe('console pages (headless Chromium, 375 px)', () => {
       await page.getByRole('dialog').getByRole('button', { name: 'Publish NAV' }).click();
       await page.getByRole('status').filter({ hasText: 'Published the NAV of 2025-03-31' }).waitFor();
       await row.getByRole('button').waitFor({ state: 'detached' });
-      const [run] = await dbOf(server.app).query(`SELECT published_at FROM nav_runs WHERE id = $1`, [books.completeRunId]);
+      const [run] = await dbOf(server.app).query(`SELECT published_at FROM nav_runs WHERE id = $1`, [
+        books.completeRunId,
+      ]);
       expect(run.published_at).not.toBeNull();
     });
     expect(errors()).toEqual([]);

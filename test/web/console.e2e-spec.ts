@@ -22,7 +22,11 @@ describe('developer console (headless Chromium)', () => {
     browser = await launchBrowser();
     fund = await createFund(server.app);
     await seedBooks(server.app, fund.id);
-    [admin, manager, analyst] = [await person(server.app, fund.slug, 'admin'), await person(server.app, fund.slug, 'manager'), await person(server.app, fund.slug, 'analyst')];
+    [admin, manager, analyst] = [
+      await person(server.app, fund.slug, 'admin'),
+      await person(server.app, fund.slug, 'manager'),
+      await person(server.app, fund.slug, 'analyst'),
+    ];
   });
   afterAll(async () => {
     await browser?.close();
@@ -70,7 +74,12 @@ describe('developer console (headless Chromium)', () => {
       const res = await me(secret);
       expect(res.status).toBe(200);
       const body: ResponseJson = await res.json();
-      expect(body).toMatchObject({ via: 'key', name: 'Browser test key', fund: { slug: fund.slug }, userId: admin.userId });
+      expect(body).toMatchObject({
+        via: 'key',
+        name: 'Browser test key',
+        fund: { slug: fund.slug },
+        userId: admin.userId,
+      });
       expect([...body.scopes].sort()).toEqual(['fund:propose', 'fund:read']);
 
       const row = page.getByTestId('key-row').filter({ hasText: 'Browser test key' });
@@ -87,11 +96,22 @@ describe('developer console (headless Chromium)', () => {
   });
 
   it('a manager approves in the page a journal entry an analyst staged with a key, and sees it in the activity log', async () => {
-    const key = await mintKey(server.app, { account: analyst.email, fund: fund.slug, scopes: ['fund:read', 'fund:propose'] });
+    const key = await mintKey(server.app, {
+      account: analyst.email,
+      fund: fund.slug,
+      scopes: ['fund:read', 'fund:propose'],
+    });
     const staged = await fetch(`${server.baseUrl}/api/v1/fund/proposals/journal-entry`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ entryDate: '2025-03-31', description: 'Browser-reviewed reclass', lines: [{ accountCode: '5500', debit: '1250.00', description: 'legal' }, { accountCode: '5600', credit: '1250.00' }] }),
+      body: JSON.stringify({
+        entryDate: '2025-03-31',
+        description: 'Browser-reviewed reclass',
+        lines: [
+          { accountCode: '5500', debit: '1250.00', description: 'legal' },
+          { accountCode: '5600', credit: '1250.00' },
+        ],
+      }),
     });
     expect(staged.status).toBe(201);
     const proposalId = ((await staged.json()) as { id: string }).id;
@@ -110,13 +130,21 @@ describe('developer console (headless Chromium)', () => {
       const dialog = page.getByRole('dialog');
       await dialog.getByLabel('Note (optional)').fill('checked against the invoice');
       await dialog.getByRole('button', { name: 'Approve proposal' }).click();
-      await page.getByRole('status').filter({ hasText: /Journal entry approved/ }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Journal entry approved/ })
+        .waitFor();
       await row.waitFor({ state: 'detached' });
       await page.getByTestId('decided-row').filter({ hasText: 'checked against the invoice' }).waitFor();
 
       await page.getByRole('link', { name: 'Activity' }).click();
-      const approval = page.getByTestId('activity-row').filter({ hasText: `/api/v1/admin/proposals/${proposalId}/approve` });
-      await approval.or(page.getByTestId('activity-row').filter({ hasText: '/api/v1/admin/proposals/:id/approve' })).first().waitFor();
+      const approval = page
+        .getByTestId('activity-row')
+        .filter({ hasText: `/api/v1/admin/proposals/${proposalId}/approve` });
+      await approval
+        .or(page.getByTestId('activity-row').filter({ hasText: '/api/v1/admin/proposals/:id/approve' }))
+        .first()
+        .waitFor();
       expect(await a11y(page)).toEqual([]);
     });
     expect(errors()).toEqual([]);
@@ -128,7 +156,13 @@ describe('developer console (headless Chromium)', () => {
     const staged = await fetch(`${server.baseUrl}/api/v1/fund/proposals/expense`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ category: 'audit', vendor: 'Self Review LLP', amount: '900.00', accrualDate: '2025-03-31', description: 'own proposal' }),
+      body: JSON.stringify({
+        category: 'audit',
+        vendor: 'Self Review LLP',
+        amount: '900.00',
+        accrualDate: '2025-03-31',
+        description: 'own proposal',
+      }),
     });
     expect(staged.status).toBe(201);
     const page = await newPage(browser);

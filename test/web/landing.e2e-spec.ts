@@ -1,5 +1,13 @@
 import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations, startWebServer, watchPageErrors, withScreenshotOnFailure, type WebServer } from '../utils/browser';
+import {
+  launchBrowser,
+  screenshot,
+  seriousA11yViolations,
+  startWebServer,
+  watchPageErrors,
+  withScreenshotOnFailure,
+  type WebServer,
+} from '../utils/browser';
 
 describe('landing page and web shell (headless Chromium)', () => {
   let server: WebServer;

@@ -2,13 +2,23 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations, startWebServer, watchPageErrors, withScreenshotOnFailure, type WebServer } from '../utils/browser';
+import {
+  launchBrowser,
+  screenshot,
+  seriousA11yViolations,
+  startWebServer,
+  watchPageErrors,
+  withScreenshotOnFailure,
+  type WebServer,
+} from '../utils/browser';
 import { mintKey, randomIp, type ResponseJson } from '../utils/app';
 import { calculate, newToolPage } from './tools-helpers';
 
 async function restAnswer(server: WebServer, name: string, body: unknown): Promise<ResponseJson> {
   const res = await fetch(`${server.baseUrl}/api/v1/calc/${name}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': randomIp() }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': randomIp() },
+    body: JSON.stringify(body),
   });
   expect(res.status).toBe(200);
   return res.json();
@@ -36,8 +46,12 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       await page.getByLabel('Horizon').fill('10');
       expect((await calculate(page)).status()).toBe(200);
       const rest = await restAnswer(server, 'fee-calculator', { annualGrossReturnPct: 12, horizonYears: 10 });
-      await expect(page.getByTestId('figure-endingNavUsd').textContent()).resolves.toBe(String(rest.totals.endingNavUsd));
-      await expect(page.getByTestId('figure-totalFeesUsd').textContent()).resolves.toBe(String(rest.totals.totalFeesUsd));
+      await expect(page.getByTestId('figure-endingNavUsd').textContent()).resolves.toBe(
+        String(rest.totals.endingNavUsd),
+      );
+      await expect(page.getByTestId('figure-totalFeesUsd').textContent()).resolves.toBe(
+        String(rest.totals.totalFeesUsd),
+      );
       expect(await page.getByTestId('chart').first().locator('.recharts-line').count()).toBe(2);
       const url = new URL(page.url());
       expect(url.pathname).toBe('/tools/fee-calculator');
@@ -45,11 +59,21 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       expect(url.searchParams.get('horizonYears')).toBe('10');
       expect(url.searchParams.has('mgmtFeePct')).toBe(false); // defaults stay out of the link
 
-      const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
-      expect(JSON.parse(readFileSync((await json.path()), 'utf8'))).toEqual(rest);
-      const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
-      const lines = readFileSync((await csv.path()), 'utf8').trim().split('\n');
-      expect(lines[0]).toBe('period,label,openingNav,grossReturnUsd,mgmtFeeUsd,hurdleThresholdNav,perfFeeUsd,closingNav,highWaterMark,grossNav');
+      const [json] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download JSON' }).click(),
+      ]);
+      expect(JSON.parse(readFileSync(await json.path(), 'utf8'))).toEqual(rest);
+      const [csv] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download CSV' }).click(),
+      ]);
+      const lines = readFileSync(await csv.path(), 'utf8')
+        .trim()
+        .split('\n');
+      expect(lines[0]).toBe(
+        'period,label,openingNav,grossReturnUsd,mgmtFeeUsd,hurdleThresholdNav,perfFeeUsd,closingNav,highWaterMark,grossNav',
+      );
       expect(lines).toHaveLength(11);
       expect(lines[10].split(',')[7]).toBe(String(rest.periods[9].closingNav));
 
@@ -92,7 +116,9 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       await page.goto(`${server.baseUrl}/tools/exposure-analysis`);
       const file = page.locator('#f-positionsCsv-file');
       await file.setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.alloc(600 * 1024, 'a') });
-      await expect(page.getByTestId('upload-error-positionsCsv').textContent()).resolves.toMatch(/big\.csv is 600 KiB: the limit is 512 KiB/);
+      await expect(page.getByTestId('upload-error-positionsCsv').textContent()).resolves.toMatch(
+        /big\.csv is 600 KiB: the limit is 512 KiB/,
+      );
       expect(calcRequests).toEqual([]);
 
       const csv = 'Asset,Value,Venue,Class\nBTC,1000,Kraken,crypto\nSPY,-250,IBKR,equity\n';
@@ -161,7 +187,10 @@ describe('free web tools: the daily cap (calc-daily = 2)', () => {
   let server: WebServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startWebServer({}, { TRUSTED_PROXIES: '127.0.0.1', RATE_LIMITS: JSON.stringify({ 'calc-daily': { free: 2 } }) });
+    server = await startWebServer(
+      {},
+      { TRUSTED_PROXIES: '127.0.0.1', RATE_LIMITS: JSON.stringify({ 'calc-daily': { free: 2 } }) },
+    );
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -174,7 +203,9 @@ describe('free web tools: the daily cap (calc-daily = 2)', () => {
     await withScreenshotOnFailure(page, 'tools-429', async () => {
       await page.goto(`${server.baseUrl}/tools/operating-cost-calculator`);
       await calculate(page);
-      await expect(page.getByTestId('rate-limit').textContent()).resolves.toMatch(/Daily cap: 2 calculations · 1 left · resets in/);
+      await expect(page.getByTestId('rate-limit').textContent()).resolves.toMatch(
+        /Daily cap: 2 calculations · 1 left · resets in/,
+      );
       await calculate(page);
       await expect(page.getByTestId('rate-remaining').textContent()).resolves.toBe('0');
       expect((await calculate(page)).status()).toBe(429);
@@ -190,7 +221,9 @@ describe('free web tools: the daily cap (calc-daily = 2)', () => {
       const withKey = await calculate(page);
       expect(withKey.status()).toBe(200);
       expect(withKey.request().headers()['authorization']).toBe(`Bearer ${key.key}`);
-      await expect(page.getByTestId('rate-limit').textContent()).resolves.toMatch(/Daily cap: 10000 calculations · 9999 left/);
+      await expect(page.getByTestId('rate-limit').textContent()).resolves.toMatch(
+        /Daily cap: 10000 calculations · 9999 left/,
+      );
       expect(await page.getByTestId('error').count()).toBe(0);
     });
     await page.context().close();

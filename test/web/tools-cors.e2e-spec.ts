@@ -8,7 +8,11 @@ const FEE = '/api/v1/calc/fee-calculator';
 function preflight(app: TestApp, url: string, origin: string, ip = randomIp()) {
   return call(app, 'OPTIONS' as 'GET', url, {
     ip,
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' },
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type, authorization',
+    },
   });
 }
 
@@ -48,7 +52,11 @@ describe('CORS for the public surfaces (CORS_ORIGINS)', () => {
     });
 
     it('carries the header on a bad-input problem too, so a page elsewhere can show the field errors', async () => {
-      const res = await call(app, 'POST', FEE, { ip: randomIp(), body: { horizonYears: 'ten' }, headers: { origin: ELSEWHERE } });
+      const res = await call(app, 'POST', FEE, {
+        ip: randomIp(),
+        body: { horizonYears: 'ten' },
+        headers: { origin: ELSEWHERE },
+      });
       expect(res.status).toBe(400);
       expect(res.headers['access-control-allow-origin']).toBe('*');
     });
@@ -93,17 +101,28 @@ describe('CORS for the public surfaces (CORS_ORIGINS)', () => {
     it('lets the named origin through the public MCP server Origin check; a foreign one is still a 403', async () => {
       const body = { jsonrpc: '2.0', id: 1, method: 'ping' };
       const headers = { accept: 'application/json, text/event-stream' };
-      const ok = await call(app, 'POST', '/api/mcp/public', { ip: randomIp(), body, headers: { ...headers, origin: TOOLS_SITE } });
+      const ok = await call(app, 'POST', '/api/mcp/public', {
+        ip: randomIp(),
+        body,
+        headers: { ...headers, origin: TOOLS_SITE },
+      });
       expect(ok.status).toBe(200);
       expect(ok.headers['access-control-allow-origin']).toBe(TOOLS_SITE);
-      const foreign = await call(app, 'POST', '/api/mcp/public', { ip: randomIp(), body, headers: { ...headers, origin: ELSEWHERE } });
+      const foreign = await call(app, 'POST', '/api/mcp/public', {
+        ip: randomIp(),
+        body,
+        headers: { ...headers, origin: ELSEWHERE },
+      });
       expect(foreign.status).toBe(403);
     });
   });
 
   it('CORS_ORIGINS accepts * and bare origins, and names itself when refusing anything else', () => {
     expect(parseCorsOrigins('*')).toEqual(['*']);
-    expect(parseCorsOrigins(' https://a.example , http://localhost:5173 ')).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(parseCorsOrigins(' https://a.example , http://localhost:5173 ')).toEqual([
+      'https://a.example',
+      'http://localhost:5173',
+    ]);
     expect(() => parseCorsOrigins('https://a.example/')).toThrow(/CORS_ORIGINS/);
     expect(() => parseCorsOrigins('ftp://a.example')).toThrow(/CORS_ORIGINS/);
     expect(() => parseCorsOrigins('not a url')).toThrow(/CORS_ORIGINS/);

@@ -15,9 +15,16 @@ export const TOOL_NAMES = [
  * A page whose requests come from their own client address (the server trusts 127.0.0.1 as a
  * proxy), so each test has its own calculator day and never eats another's cap.
  */
-export async function newToolPage(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<{ page: Page; ip: string }> {
+export async function newToolPage(
+  browser: Browser,
+  viewport = { width: 1280, height: 900 },
+): Promise<{ page: Page; ip: string }> {
   const ip = randomIp();
-  const context = await browser.newContext({ viewport, extraHTTPHeaders: { 'x-forwarded-for': ip }, acceptDownloads: true });
+  const context = await browser.newContext({
+    viewport,
+    extraHTTPHeaders: { 'x-forwarded-for': ip },
+    acceptDownloads: true,
+  });
   const page = await context.newPage();
   return { page, ip };
 }
@@ -49,9 +56,13 @@ export function memberOf(answer: unknown, member: string): unknown {
 
 /** The headline figures shown: member → text. */
 export async function shownFigures(page: Page): Promise<Record<string, string>> {
-  return page.locator('[data-testid^="figure-"]').evaluateAll((els) =>
-    Object.fromEntries(els.map((e) => [e.getAttribute('data-testid')!.slice('figure-'.length), (e.textContent ?? '').trim()])),
-  );
+  return page
+    .locator('[data-testid^="figure-"]')
+    .evaluateAll((els) =>
+      Object.fromEntries(
+        els.map((e) => [e.getAttribute('data-testid')!.slice('figure-'.length), (e.textContent ?? '').trim()]),
+      ),
+    );
 }
 
 /** A figure as the page prints it: the JSON number or string verbatim, null as a dash. */

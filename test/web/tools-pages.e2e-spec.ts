@@ -1,5 +1,13 @@
 import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations, startWebServer, watchPageErrors, withScreenshotOnFailure, type WebServer } from '../utils/browser';
+import {
+  launchBrowser,
+  screenshot,
+  seriousA11yViolations,
+  startWebServer,
+  watchPageErrors,
+  withScreenshotOnFailure,
+  type WebServer,
+} from '../utils/browser';
 import { randomIp } from '../utils/app';
 import { asShown, calculate, memberOf, newToolPage, shownFigures, TOOL_NAMES } from './tools-helpers';
 
@@ -31,49 +39,58 @@ describe('free web tools: every page (headless Chromium)', () => {
     await page.context().close();
   });
 
-  it.each(TOOL_NAMES)('%s: computes with the defaults, draws a chart, equals the REST answer, reproduces from its link, passes axe', async (name) => {
-    const { page } = await newToolPage(browser);
-    const errors = watchPageErrors(page);
-    await withScreenshotOnFailure(page, `tool-${name}`, async () => {
-      await page.goto(`${server.baseUrl}/tools/${name}`);
-      await page.getByRole('button', { name: 'Calculate' }).waitFor();
-      await page.locator('form .field').first().waitFor();
-      expect(await seriousA11yViolations(page)).toEqual([]);
+  it.each(TOOL_NAMES)(
+    '%s: computes with the defaults, draws a chart, equals the REST answer, reproduces from its link, passes axe',
+    async (name) => {
+      const { page } = await newToolPage(browser);
+      const errors = watchPageErrors(page);
+      await withScreenshotOnFailure(page, `tool-${name}`, async () => {
+        await page.goto(`${server.baseUrl}/tools/${name}`);
+        await page.getByRole('button', { name: 'Calculate' }).waitFor();
+        await page.locator('form .field').first().waitFor();
+        expect(await seriousA11yViolations(page)).toEqual([]);
 
-      const response = await calculate(page);
-      expect(response.status()).toBe(200);
-      const sent = response.request().postData()!;
-      const pageAnswerText = await response.text();
-      await page.getByTestId('result').waitFor();
-      await page.getByTestId('chart').first().locator('svg').first().waitFor();
-      await expect(page.getByTestId('result').textContent()).resolves.toContain('Illustrative estimates, not accounting or tax advice');
+        const response = await calculate(page);
+        expect(response.status()).toBe(200);
+        const sent = response.request().postData()!;
+        const pageAnswerText = await response.text();
+        await page.getByTestId('result').waitFor();
+        await page.getByTestId('chart').first().locator('svg').first().waitFor();
+        await expect(page.getByTestId('result').textContent()).resolves.toContain(
+          'Illustrative estimates, not accounting or tax advice',
+        );
 
-      // the same input through REST, from another client: the same bytes, and the figures shown verbatim
-      const rest = await fetch(`${server.baseUrl}/api/v1/calc/${name}`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': randomIp() }, body: sent,
+        // the same input through REST, from another client: the same bytes, and the figures shown verbatim
+        const rest = await fetch(`${server.baseUrl}/api/v1/calc/${name}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': randomIp() },
+          body: sent,
+        });
+        const restText = await rest.text();
+        expect(restText).toBe(pageAnswerText);
+        const answer = JSON.parse(restText);
+        const figures = await shownFigures(page);
+        expect(Object.keys(figures).length).toBeGreaterThanOrEqual(2);
+        for (const [member, text] of Object.entries(figures)) {
+          expect(memberOf(answer, member)).not.toBeUndefined();
+          expect(text).toBe(asShown(memberOf(answer, member)));
+        }
+        // the cap and what is left, from the RateLimit headers
+        await expect(page.getByTestId('rate-limit').textContent()).resolves.toMatch(
+          /Daily cap: 500 calculations · 499 left/,
+        );
+        expect(await seriousA11yViolations(page)).toEqual([]);
+        await screenshot(page, `tool-${name}`);
+
+        // the link reproduces the result
+        expect(page.url()).toContain('calc=1');
+        const again = await page.context().newPage();
+        await again.goto(page.url());
+        await again.getByTestId('result').waitFor();
+        expect(await shownFigures(again)).toEqual(figures);
       });
-      const restText = await rest.text();
-      expect(restText).toBe(pageAnswerText);
-      const answer = JSON.parse(restText);
-      const figures = await shownFigures(page);
-      expect(Object.keys(figures).length).toBeGreaterThanOrEqual(2);
-      for (const [member, text] of Object.entries(figures)) {
-        expect(memberOf(answer, member)).not.toBeUndefined();
-        expect(text).toBe(asShown(memberOf(answer, member)));
-      }
-      // the cap and what is left, from the RateLimit headers
-      await expect(page.getByTestId('rate-limit').textContent()).resolves.toMatch(/Daily cap: 500 calculations · 499 left/);
-      expect(await seriousA11yViolations(page)).toEqual([]);
-      await screenshot(page, `tool-${name}`);
-
-      // the link reproduces the result
-      expect(page.url()).toContain('calc=1');
-      const again = await page.context().newPage();
-      await again.goto(page.url());
-      await again.getByTestId('result').waitFor();
-      expect(await shownFigures(again)).toEqual(figures);
-    });
-    expect(errors).toEqual([]);
-    await page.context().close();
-  });
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+  );
 });

@@ -24,7 +24,9 @@ describe('outbox LISTEN/NOTIFY (e2e)', () => {
 
   it('an event wakes the dispatcher when its transaction commits, not before, and never when it rolls back', async () => {
     const slug = `fund-${randomBytes(4).toString('hex')}`;
-    const [fund] = await db.query<{ id: string }[]>(`INSERT INTO funds (slug, name) VALUES ($1, $1) RETURNING id`, [slug]);
+    const [fund] = await db.query<{ id: string }[]>(`INSERT INTO funds (slug, name) VALUES ($1, $1) RETURNING id`, [
+      slug,
+    ]);
     const settle = () => new Promise((r) => setTimeout(r, 300));
     await db.transaction(async (m) => {
       await emitEvent(m, fund.id, 'nav.published', { n: 1 });
@@ -33,10 +35,12 @@ describe('outbox LISTEN/NOTIFY (e2e)', () => {
     });
     await settle();
     expect(wakes).toBe(2);
-    await db.transaction(async (m) => {
-      await emitEvent(m, fund.id, 'nav.published', { n: 2 });
-      throw new Error('roll back');
-    }).catch(() => undefined);
+    await db
+      .transaction(async (m) => {
+        await emitEvent(m, fund.id, 'nav.published', { n: 2 });
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
     await settle();
     expect(wakes).toBe(2);
   });

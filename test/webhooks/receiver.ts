@@ -24,7 +24,11 @@ export async function startReceiver(behaviour: Behaviour = () => 204) {
       const status = answer(r, received.length - 1);
       res.statusCode = status;
       res.end(status === 204 ? undefined : `status ${status}`);
-      for (const w of [...waiters]) if (received.length >= w.n) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+      for (const w of [...waiters])
+        if (received.length >= w.n) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve();
+        }
     });
   });
   server.keepAliveTimeout = 60_000;
@@ -33,22 +37,40 @@ export async function startReceiver(behaviour: Behaviour = () => 204) {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
-    setBehaviour(b: Behaviour) { answer = b; },
+    setBehaviour(b: Behaviour) {
+      answer = b;
+    },
     /** Resolves once `n` requests arrived (rejects after `ms`). */
     waitFor(n: number, ms = 15_000): Promise<void> {
       if (received.length >= n) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        const w = { n, resolve: () => { clearTimeout(t); resolve(); } };
-        const t = setTimeout(() => { waiters.splice(waiters.indexOf(w), 1); reject(new Error(`receiver got ${received.length} of ${n} requests in ${ms} ms`)); }, ms);
+        const w = {
+          n,
+          resolve: () => {
+            clearTimeout(t);
+            resolve();
+          },
+        };
+        const t = setTimeout(() => {
+          waiters.splice(waiters.indexOf(w), 1);
+          reject(new Error(`receiver got ${received.length} of ${n} requests in ${ms} ms`));
+        }, ms);
         waiters.push(w);
       });
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** Verifies a delivery with the standardwebhooks package (throws when the signature is wrong). */
-export function verify(secret: string, r: Received): { id: string; type: string; createdAt: string; fundId: string; data: Record<string, unknown> } {
+export function verify(
+  secret: string,
+  r: Received,
+): { id: string; type: string; createdAt: string; fundId: string; data: Record<string, unknown> } {
   return new Webhook(secret).verify(r.body, {
     'webhook-id': String(r.headers['webhook-id']),
     'webhook-timestamp': String(r.headers['webhook-timestamp']),

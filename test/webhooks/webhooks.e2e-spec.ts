@@ -1,5 +1,15 @@
 import { Webhook } from 'standardwebhooks';
-import { bootApp, call, createFund, dbOf, mintKey, type ResponseJson, type TestApp, type TestKey, uniqueName } from '../utils/app';
+import {
+  bootApp,
+  call,
+  createFund,
+  dbOf,
+  mintKey,
+  type ResponseJson,
+  type TestApp,
+  type TestKey,
+  uniqueName,
+} from '../utils/app';
 import { type Books, seedBooks } from '../proposals/books-fixture';
 import { isolatedDatabase } from './isolated-db';
 import { eventually, startReceiver, verify } from './receiver';
@@ -23,15 +33,35 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
   };
 
   beforeAll(async () => {
-    env = { DATABASE_URL: await isolatedDatabase('wh'), WEBHOOK_RETRY_DELAYS: DELAYS, WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_ALLOW_PRIVATE: 'true' };
+    env = {
+      DATABASE_URL: await isolatedDatabase('wh'),
+      WEBHOOK_RETRY_DELAYS: DELAYS,
+      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    };
     app = await bootApp({}, env);
     const fund = await createFund(app);
     books = await seedBooks(app, fund.id);
     const other = await createFund(app);
     otherBooks = await seedBooks(app, other.id);
-    agent = await mintKey(app, { scopes: ['fund:propose'], fund: fund.slug, account: uniqueName('agent'), plan: 'platform' });
-    manager = await mintKey(app, { scopes: ['proposals:review', 'nav:publish', 'webhooks:manage'], fund: fund.slug, account: uniqueName('mgr'), plan: 'platform' });
-    otherManager = await mintKey(app, { scopes: ['proposals:review', 'webhooks:manage', 'fund:propose'], fund: other.slug, account: uniqueName('omgr'), plan: 'platform' });
+    agent = await mintKey(app, {
+      scopes: ['fund:propose'],
+      fund: fund.slug,
+      account: uniqueName('agent'),
+      plan: 'platform',
+    });
+    manager = await mintKey(app, {
+      scopes: ['proposals:review', 'nav:publish', 'webhooks:manage'],
+      fund: fund.slug,
+      account: uniqueName('mgr'),
+      plan: 'platform',
+    });
+    otherManager = await mintKey(app, {
+      scopes: ['proposals:review', 'webhooks:manage', 'fund:propose'],
+      fund: other.slug,
+      account: uniqueName('omgr'),
+      plan: 'platform',
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -44,8 +74,17 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     return res.json as { id: string; signingSecret: string };
   };
   const stagedJournal = async (amount = '10.00') => {
-    const res = await call(app, 'POST', '/api/v1/fund/proposals/journal-entry', { key: agent.key, body: {
-      entryDate: '2025-03-31', description: 'hook', lines: [{ accountCode: '5500', debit: amount }, { accountCode: '5600', credit: amount }] } });
+    const res = await call(app, 'POST', '/api/v1/fund/proposals/journal-entry', {
+      key: agent.key,
+      body: {
+        entryDate: '2025-03-31',
+        description: 'hook',
+        lines: [
+          { accountCode: '5500', debit: amount },
+          { accountCode: '5600', credit: amount },
+        ],
+      },
+    });
     expect(res.status).toBe(201);
     return res.json.id as string;
   };
@@ -61,12 +100,21 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     const got = await call(app, 'GET', `/api/v1/webhooks/${sub.id}`, { key: manager.key });
     expect(got.status).toBe(200);
     expect(got.body).not.toContain(sub.signingSecret);
-    expect(got.json).toMatchObject({ id: sub.id, eventTypes: ['nav.published'], enabled: true, disabledReason: null, previousSecretExpiresAt: null });
+    expect(got.json).toMatchObject({
+      id: sub.id,
+      eventTypes: ['nav.published'],
+      enabled: true,
+      disabledReason: null,
+      previousSecretExpiresAt: null,
+    });
     expect(got.json.signingSecret).toBeUndefined();
     const list = await call(app, 'GET', '/api/v1/webhooks', { key: manager.key });
     expect(list.body).not.toContain(sub.signingSecret);
     expect(list.json.items.map((s: { id: string }) => s.id)).toContain(sub.id);
-    const patched = await call(app, 'PATCH', `/api/v1/webhooks/${sub.id}`, { key: manager.key, body: { eventTypes: ['nav.published', 'proposal.rejected'], enabled: false } });
+    const patched = await call(app, 'PATCH', `/api/v1/webhooks/${sub.id}`, {
+      key: manager.key,
+      body: { eventTypes: ['nav.published', 'proposal.rejected'], enabled: false },
+    });
     expect(patched.status).toBe(200);
     expect(patched.json).toMatchObject({ eventTypes: ['nav.published', 'proposal.rejected'], enabled: false });
     expect((await call(app, 'GET', `/api/v1/webhooks/${sub.id}`, { key: otherManager.key })).status).toBe(404);
@@ -74,10 +122,16 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     const del = await call(app, 'DELETE', `/api/v1/webhooks/${sub.id}`, { key: manager.key });
     expect(del.status).toBe(204);
     expect((await call(app, 'GET', `/api/v1/webhooks/${sub.id}`, { key: manager.key })).status).toBe(404);
-    const bad = await call(app, 'POST', '/api/v1/webhooks', { key: manager.key, body: { url: 'ftp://x', eventTypes: ['nope'] } });
+    const bad = await call(app, 'POST', '/api/v1/webhooks', {
+      key: manager.key,
+      body: { url: 'ftp://x', eventTypes: ['nope'] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.errors.map((e: { field: string }) => e.field)).toContain('eventTypes');
-    const badScheme = await call(app, 'POST', '/api/v1/webhooks', { key: manager.key, body: { url: 'ftp://example.com/x', eventTypes: ['nav.published'] } });
+    const badScheme = await call(app, 'POST', '/api/v1/webhooks', {
+      key: manager.key,
+      body: { url: 'ftp://example.com/x', eventTypes: ['nav.published'] },
+    });
     expect(badScheme.status).toBe(400);
     expect(badScheme.json.errors[0].field).toBe('url');
   });
@@ -90,11 +144,18 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     await subscribe(bystander.url, ['nav.published']);
     await subscribe(foreign.url, ['proposal.approved'], otherManager.key);
     const id = await stagedJournal('21.00');
-    const approved = await call(app, 'POST', `/api/v1/admin/proposals/${id}/approve`, { key: manager.key, body: { note: 'fine' } });
+    const approved = await call(app, 'POST', `/api/v1/admin/proposals/${id}/approve`, {
+      key: manager.key,
+      body: { note: 'fine' },
+    });
     expect(approved.status).toBe(200);
     await rx.waitFor(1);
     const event = verify(sub.signingSecret, rx.received[0]);
-    expect(event).toMatchObject({ type: 'proposal.approved', fundId: books.fundId, data: { proposalId: id, note: 'fine', executionRef: approved.json.executionRef } });
+    expect(event).toMatchObject({
+      type: 'proposal.approved',
+      fundId: books.fundId,
+      data: { proposalId: id, note: 'fine', executionRef: approved.json.executionRef },
+    });
     expect(rx.received[0].headers['webhook-id']).toBe(event.id);
     expect(rx.received[0].headers['content-type']).toBe('application/json');
     expect(Object.keys(event).sort()).toEqual(['createdAt', 'data', 'fundId', 'id', 'type']);
@@ -102,7 +163,12 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     expect(bystander.received).toHaveLength(0);
     expect(foreign.received).toHaveLength(0);
     const [delivery] = await deliveriesOf(sub.id);
-    expect(delivery).toMatchObject({ eventId: event.id, eventType: 'proposal.approved', status: 'succeeded', attemptCount: 1 });
+    expect(delivery).toMatchObject({
+      eventId: event.id,
+      eventType: 'proposal.approved',
+      status: 'succeeded',
+      attemptCount: 1,
+    });
     expect(delivery.attempts[0]).toMatchObject({ attemptNo: 1, statusCode: 204, error: null });
     expect(typeof delivery.attempts[0].latencyMs).toBe('number');
   });
@@ -111,37 +177,65 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     const rx = await receiver();
     const sub = await subscribe(rx.url, ['proposal.rejected']);
     const id = await stagedJournal('22.00');
-    expect((await call(app, 'POST', `/api/v1/admin/proposals/${id}/reject`, { key: manager.key, body: { reason: 'duplicate' } })).status).toBe(200);
+    expect(
+      (
+        await call(app, 'POST', `/api/v1/admin/proposals/${id}/reject`, {
+          key: manager.key,
+          body: { reason: 'duplicate' },
+        })
+      ).status,
+    ).toBe(200);
     await rx.waitFor(1);
-    expect(verify(sub.signingSecret, rx.received[0])).toMatchObject({ type: 'proposal.rejected', data: { proposalId: id, reason: 'duplicate' } });
+    expect(verify(sub.signingSecret, rx.received[0])).toMatchObject({
+      type: 'proposal.rejected',
+      data: { proposalId: id, reason: 'duplicate' },
+    });
   });
 
   it('LP report approval → report.distributed (and proposal.approved)', async () => {
     const rx = await receiver();
     const sub = await subscribe(rx.url, ['report.distributed', 'proposal.approved']);
-    const staged = await call(app, 'POST', '/api/v1/fund/proposals/lp-report', { key: agent.key, body: { lpReportId: books.draftReportId } });
+    const staged = await call(app, 'POST', '/api/v1/fund/proposals/lp-report', {
+      key: agent.key,
+      body: { lpReportId: books.draftReportId },
+    });
     expect(staged.status).toBe(201);
-    expect((await call(app, 'POST', `/api/v1/admin/proposals/${staged.json.id}/approve`, { key: manager.key, body: {} })).status).toBe(200);
+    expect(
+      (await call(app, 'POST', `/api/v1/admin/proposals/${staged.json.id}/approve`, { key: manager.key, body: {} }))
+        .status,
+    ).toBe(200);
     await rx.waitFor(2);
     const events = rx.received.map((r) => verify(sub.signingSecret, r));
     const report = events.find((e) => e.type === 'report.distributed')!;
-    expect(report.data).toMatchObject({ lpReportId: books.draftReportId, proposalId: staged.json.id, periodStart: '2025-01-01', periodEnd: '2025-03-31' });
+    expect(report.data).toMatchObject({
+      lpReportId: books.draftReportId,
+      proposalId: staged.json.id,
+      periodStart: '2025-01-01',
+      periodEnd: '2025-03-31',
+    });
     expect(events.map((e) => e.type).sort()).toEqual(['proposal.approved', 'report.distributed']);
   });
 
   it('NAV publication → nav.published', async () => {
     const rx = await receiver();
     const sub = await subscribe(rx.url, ['nav.published']);
-    expect((await call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, { key: manager.key })).status).toBe(200);
+    expect(
+      (await call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, { key: manager.key })).status,
+    ).toBe(200);
     await rx.waitFor(1);
-    expect(verify(sub.signingSecret, rx.received[0])).toMatchObject({ type: 'nav.published', data: { navRunId: books.completeRunId, valuationDate: '2025-03-31', netAssetValue: '1234567.89' } });
+    expect(verify(sub.signingSecret, rx.received[0])).toMatchObject({
+      type: 'nav.published',
+      data: { navRunId: books.completeRunId, valuationDate: '2025-03-31', netAssetValue: '1234567.89' },
+    });
   });
 
   it('a receiver failing twice then succeeding gets the event on the third attempt, same webhook-id, every attempt recorded', async () => {
     const rx = await receiver((_r, i) => (i < 2 ? 500 : 200));
     const sub = await subscribe(rx.url, ['proposal.approved']);
     const id = await stagedJournal('23.00');
-    expect((await call(app, 'POST', `/api/v1/admin/proposals/${id}/approve`, { key: manager.key, body: {} })).status).toBe(200);
+    expect(
+      (await call(app, 'POST', `/api/v1/admin/proposals/${id}/approve`, { key: manager.key, body: {} })).status,
+    ).toBe(200);
     await rx.waitFor(3);
     const ids = rx.received.map((r) => r.headers['webhook-id']);
     expect(new Set(ids).size).toBe(1);
@@ -171,10 +265,14 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
       return d?.status === 'failed' ? d : null;
     });
     expect(failed.attemptCount).toBe(4);
-    const early = await call(app, 'POST', `/api/v1/webhooks/${sub.id}/deliveries/${failed.id}/retry`, { key: otherManager.key });
+    const early = await call(app, 'POST', `/api/v1/webhooks/${sub.id}/deliveries/${failed.id}/retry`, {
+      key: otherManager.key,
+    });
     expect(early.status).toBe(404);
     rx.setBehaviour(() => 204);
-    const retry = await call(app, 'POST', `/api/v1/webhooks/${sub.id}/deliveries/${failed.id}/retry`, { key: manager.key });
+    const retry = await call(app, 'POST', `/api/v1/webhooks/${sub.id}/deliveries/${failed.id}/retry`, {
+      key: manager.key,
+    });
     expect(retry.status).toBe(202);
     expect(retry.json.status).toBe('pending');
     await rx.waitFor(5);
@@ -184,7 +282,9 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
       return d?.status === 'succeeded' ? d : null;
     });
     expect(done.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([503, 503, 503, 503, 204]);
-    const again = await call(app, 'POST', `/api/v1/webhooks/${sub.id}/deliveries/${failed.id}/retry`, { key: manager.key });
+    const again = await call(app, 'POST', `/api/v1/webhooks/${sub.id}/deliveries/${failed.id}/retry`, {
+      key: manager.key,
+    });
     expect(again.status).toBe(409);
     expect(again.json.code).toBe('invalid_state');
   });
@@ -192,14 +292,20 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
   it('410 Gone disables the subscription: no retry, no later deliveries', async () => {
     const rx = await receiver(() => 410);
     const sub = await subscribe(rx.url, ['proposal.rejected']);
-    await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('25.00')}/reject`, { key: manager.key, body: { reason: 'x' } });
+    await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('25.00')}/reject`, {
+      key: manager.key,
+      body: { reason: 'x' },
+    });
     await rx.waitFor(1);
     const disabled = await eventually(async () => {
       const s = (await call(app, 'GET', `/api/v1/webhooks/${sub.id}`, { key: manager.key })).json;
       return s.enabled === false ? s : null;
     });
     expect(disabled.disabledReason).toMatch(/410/);
-    await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('26.00')}/reject`, { key: manager.key, body: { reason: 'y' } });
+    await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('26.00')}/reject`, {
+      key: manager.key,
+      body: { reason: 'y' },
+    });
     await new Promise((r) => setTimeout(r, 800));
     expect(rx.received).toHaveLength(1);
     const [d] = await deliveriesOf(sub.id);
@@ -217,7 +323,10 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     const overlapHours = (Date.parse(rotated.json.previousSecretExpiresAt) - Date.now()) / 3_600_000;
     expect(overlapHours).toBeGreaterThan(23.9);
     expect(overlapHours).toBeLessThanOrEqual(24);
-    await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('27.00')}/reject`, { key: manager.key, body: { reason: 'x' } });
+    await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('27.00')}/reject`, {
+      key: manager.key,
+      body: { reason: 'x' },
+    });
     await rx.waitFor(1);
     const signatures = String(rx.received[0].headers['webhook-signature']).split(' ');
     expect(signatures).toHaveLength(2);
@@ -227,14 +336,20 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     // Each signature on its own is valid for exactly one of the secrets.
     const only = (sig: string, secret: string) => {
       try {
-        new Webhook(secret).verify(rx.received[0].body, { 'webhook-id': String(rx.received[0].headers['webhook-id']),
-          'webhook-timestamp': String(rx.received[0].headers['webhook-timestamp']), 'webhook-signature': sig });
+        new Webhook(secret).verify(rx.received[0].body, {
+          'webhook-id': String(rx.received[0].headers['webhook-id']),
+          'webhook-timestamp': String(rx.received[0].headers['webhook-timestamp']),
+          'webhook-signature': sig,
+        });
         return true;
       } catch {
         return false;
       }
     };
-    expect([only(signatures[0], rotated.json.signingSecret), only(signatures[1], sub.signingSecret)]).toEqual([true, true]);
+    expect([only(signatures[0], rotated.json.signingSecret), only(signatures[1], sub.signingSecret)]).toEqual([
+      true,
+      true,
+    ]);
     expect(() => verify('whsec_' + Buffer.alloc(32, 1).toString('base64'), rx.received[0])).toThrow();
   });
 
@@ -244,7 +359,11 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     const res = await call(app, 'POST', `/api/v1/webhooks/${sub.id}/test`, { key: manager.key });
     expect(res.status).toBe(202);
     await rx.waitFor(1);
-    expect(verify(sub.signingSecret, rx.received[0])).toMatchObject({ id: res.json.eventId, type: 'webhook.test', fundId: books.fundId });
+    expect(verify(sub.signingSecret, rx.received[0])).toMatchObject({
+      id: res.json.eventId,
+      type: 'webhook.test',
+      fundId: books.fundId,
+    });
   });
 
   it('redirects are not followed (a 3xx is a failed attempt)', async () => {
@@ -257,8 +376,13 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     });
     await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
     try {
-      const sub = await subscribe(`http://127.0.0.1:${(redirecting.address() as { port: number }).port}/moved`, ['proposal.rejected']);
-      await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('28.00')}/reject`, { key: manager.key, body: { reason: 'x' } });
+      const sub = await subscribe(`http://127.0.0.1:${(redirecting.address() as { port: number }).port}/moved`, [
+        'proposal.rejected',
+      ]);
+      await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('28.00')}/reject`, {
+        key: manager.key,
+        body: { reason: 'x' },
+      });
       await eventually(async () => hits.length >= 2);
       expect(target.received).toHaveLength(0);
       const [d] = await deliveriesOf(sub.id);
@@ -277,7 +401,10 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     const port = (slow.address() as { port: number }).port;
     try {
       const sub = await subscribe(`http://127.0.0.1:${port}/slow`, ['proposal.rejected']);
-      await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('29.00')}/reject`, { key: manager.key, body: { reason: 'x' } });
+      await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal('29.00')}/reject`, {
+        key: manager.key,
+        body: { reason: 'x' },
+      });
       const d = await eventually(async () => {
         const [x] = await deliveriesOf(sub.id);
         return x?.attempts?.[0]?.error ? x : null;
@@ -295,8 +422,17 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
   it('refuses private, loopback and link-local targets unless WEBHOOK_ALLOW_PRIVATE', async () => {
     const strict = await bootApp({ role: 'api', webhookAllowPrivate: false }, env);
     try {
-      for (const url of ['http://127.0.0.1:8080/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://localhost/x']) {
-        const res = await call(strict, 'POST', '/api/v1/webhooks', { key: manager.key, body: { url, eventTypes: ['nav.published'] } });
+      for (const url of [
+        'http://127.0.0.1:8080/x',
+        'http://10.1.2.3/x',
+        'http://169.254.169.254/latest',
+        'http://[::1]/x',
+        'http://localhost/x',
+      ]) {
+        const res = await call(strict, 'POST', '/api/v1/webhooks', {
+          key: manager.key,
+          body: { url, eventTypes: ['nav.published'] },
+        });
         expect({ url, status: res.status, code: res.json.code }).toEqual({ url, status: 422, code: 'unprocessable' });
       }
     } finally {
@@ -308,13 +444,21 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     const rx = await receiver();
     const sub = await subscribe(rx.url, ['proposal.rejected']);
     for (const a of ['30.00', '31.00', '32.00']) {
-      await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal(a)}/reject`, { key: manager.key, body: { reason: 'x' } });
+      await call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal(a)}/reject`, {
+        key: manager.key,
+        body: { reason: 'x' },
+      });
     }
     await rx.waitFor(3);
     const first = await call(app, 'GET', `/api/v1/webhooks/${sub.id}/deliveries?limit=2`, { key: manager.key });
     expect(first.json.items).toHaveLength(2);
     expect(first.json.hasMore).toBe(true);
-    const second = await call(app, 'GET', `/api/v1/webhooks/${sub.id}/deliveries?limit=2&cursor=${encodeURIComponent(first.json.nextCursor)}`, { key: manager.key });
+    const second = await call(
+      app,
+      'GET',
+      `/api/v1/webhooks/${sub.id}/deliveries?limit=2&cursor=${encodeURIComponent(first.json.nextCursor)}`,
+      { key: manager.key },
+    );
     expect(second.json.items).toHaveLength(1);
     expect(second.json.hasMore).toBe(false);
     const all = [...first.json.items, ...second.json.items].map((d: { id: string }) => d.id);

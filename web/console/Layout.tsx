@@ -36,7 +36,11 @@ function FundSwitcher() {
   return (
     <div className="fund-switcher">
       <label htmlFor={id}>Fund</label>
-      <select id={id} value={fund ?? NO_FUND} onChange={(e) => setFund(e.target.value === NO_FUND ? null : e.target.value)}>
+      <select
+        id={id}
+        value={fund ?? NO_FUND}
+        onChange={(e) => setFund(e.target.value === NO_FUND ? null : e.target.value)}
+      >
         {session.memberships.map((m) => (
           <option key={m.fund.slug} value={m.fund.slug}>
             {m.fund.name} ({m.role})
@@ -75,7 +79,8 @@ export function ConsoleLayout() {
       </main>
     );
   }
-  if (status === 'signed-out') return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  if (status === 'signed-out')
+    return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   return (
     <>
       <SiteHeader current="console">

@@ -55,7 +55,14 @@ export function query(params: Record<string, string | number | null | undefined>
 
 export type Role = 'viewer' | 'analyst' | 'manager' | 'admin';
 export const ROLES: Role[] = ['viewer', 'analyst', 'manager', 'admin'];
-export const SCOPES = ['fund:read', 'fund:propose', 'proposals:review', 'nav:publish', 'webhooks:manage', 'keys:manage'] as const;
+export const SCOPES = [
+  'fund:read',
+  'fund:propose',
+  'proposals:review',
+  'nav:publish',
+  'webhooks:manage',
+  'keys:manage',
+] as const;
 export const PLANS = ['free', 'developer', 'platform'] as const;
 
 export interface FundRef {

@@ -1,11 +1,21 @@
-import { useCallback, useEffect, useId, useRef, useState, type DependencyList, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type DependencyList,
+  type InputHTMLAttributes,
+  type ReactNode,
+} from 'react';
 import { ApiError, describeError } from '../shared/api';
 
 /** What a problem code means for the person reading it, beyond the server's detail. */
 const EXPLANATIONS: Record<string, string> = {
   maker_checker_violation:
     'Maker-checker: a proposal is approved by a different person from the one whose key staged it, who holds manager or admin on the fund now (and, where the fund asks for it, has verified a TOTP code in the last 10 minutes).',
-  insufficient_scope: 'Your role on this fund (or the key used) does not allow this action. An admin of the fund can change your role.',
+  insufficient_scope:
+    'Your role on this fund (or the key used) does not allow this action. An admin of the fund can change your role.',
   csrf_failed: 'The page’s security token is out of date. Reload the page and try again.',
   totp_required: 'This account uses two-factor authentication: enter the 6-digit code from your authenticator app.',
 };
@@ -25,7 +35,8 @@ export function ErrorMessage({ error, title }: { error: unknown; title?: string 
   const fields = error instanceof ApiError ? (error.problem.errors ?? []) : [];
   return (
     <div className="error" role="alert">
-      <strong>{title ?? 'That did not work.'}</strong> {fields.length ? 'Check these fields:' : sentence(describeError(error))}
+      <strong>{title ?? 'That did not work.'}</strong>{' '}
+      {fields.length ? 'Check these fields:' : sentence(describeError(error))}
       {code && EXPLANATIONS[code] && <p className="explain">{EXPLANATIONS[code]}</p>}
       {fields.length > 0 && (
         <ul>
@@ -68,7 +79,15 @@ export function TextField({ label, value, onChange, error, help, type = 'text', 
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} type={type} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={described} {...rest} />
+      <input
+        id={id}
+        type={type}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        {...rest}
+      />
       {help && (
         <div className="help" id={`${id}-help`}>
           {help}
@@ -84,7 +103,17 @@ export function TextField({ label, value, onChange, error, help, type = 'text', 
 }
 
 /** A secret shown once: the value, a copy button and a warning that it will not be shown again. */
-export function SecretReveal({ label, value, testId, onDone }: { label: string; value: string; testId: string; onDone?: () => void }) {
+export function SecretReveal({
+  label,
+  value,
+  testId,
+  onDone,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+  onDone?: () => void;
+}) {
   const [copied, setCopied] = useState<string | null>(null);
   const ref = useRef<HTMLElement>(null);
   const copy = async () => {
@@ -144,11 +173,23 @@ export function ConfirmDialog(props: {
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); props.onCancel(); }}>
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        props.onCancel();
+      }}
+    >
       <h2 id={titleId}>{props.title}</h2>
       {props.children}
       <div className="actions">
-        <button type="button" className={props.danger ? 'danger' : undefined} onClick={props.onConfirm} disabled={props.busy}>
+        <button
+          type="button"
+          className={props.danger ? 'danger' : undefined}
+          onClick={props.onConfirm}
+          disabled={props.busy}
+        >
           {props.confirmLabel}
         </button>
         <button type="button" className="secondary" onClick={props.onCancel}>

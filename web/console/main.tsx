@@ -38,12 +38,47 @@ const router = createBrowserRouter(
       children: [
         { index: true, element: <Navigate to="/keys" replace /> },
         { path: '/keys', element: <KeysPage /> },
-        { path: '/usage', element: <Suspense fallback={<Loading what="the usage page" />}><UsagePage /></Suspense> },
+        {
+          path: '/usage',
+          element: (
+            <Suspense fallback={<Loading what="the usage page" />}>
+              <UsagePage />
+            </Suspense>
+          ),
+        },
         { path: '/activity', element: <ActivityPage /> },
-        { path: '/webhooks', element: <RequireScope scope="webhooks:manage"><WebhooksPage /></RequireScope> },
-        { path: '/proposals', element: <RequireScope scope="proposals:review"><ProposalsPage /></RequireScope> },
-        { path: '/nav-runs', element: <RequireScope scope="nav:publish"><NavRunsPage /></RequireScope> },
-        { path: '/members', element: <RequireScope admin><MembersPage /></RequireScope> },
+        {
+          path: '/webhooks',
+          element: (
+            <RequireScope scope="webhooks:manage">
+              <WebhooksPage />
+            </RequireScope>
+          ),
+        },
+        {
+          path: '/proposals',
+          element: (
+            <RequireScope scope="proposals:review">
+              <ProposalsPage />
+            </RequireScope>
+          ),
+        },
+        {
+          path: '/nav-runs',
+          element: (
+            <RequireScope scope="nav:publish">
+              <NavRunsPage />
+            </RequireScope>
+          ),
+        },
+        {
+          path: '/members',
+          element: (
+            <RequireScope admin>
+              <MembersPage />
+            </RequireScope>
+          ),
+        },
         { path: '/account', element: <AccountPage /> },
         { path: '/oauth/consent', element: <OAuthConsentPage /> },
         { path: '*', element: <Navigate to="/keys" replace /> },

@@ -82,7 +82,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [adopt, dropSession]);
 
   useEffect(() => {
-    configureConsoleApi({ onSessionEnded: () => dropSession('Your session has ended (it expired or you signed out elsewhere). Sign in again to continue.') });
+    configureConsoleApi({
+      onSessionEnded: () =>
+        dropSession('Your session has ended (it expired or you signed out elsewhere). Sign in again to continue.'),
+    });
     // eslint-disable-next-line react-hooks/set-state-in-effect -- refresh() sets state only once its request has answered (after an await), never synchronously
     refresh().catch((err) => dropSession(`Your session could not be loaded: ${describeError(err)}`));
   }, [refresh, dropSession]);
@@ -90,7 +93,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const value = useMemo<SessionContextValue>(() => {
     const membership = session?.memberships.find((m) => m.fund.slug === fund) ?? null;
     return {
-      status, session, fund, membership, endedMessage,
+      status,
+      session,
+      fund,
+      membership,
+      endedMessage,
       setFund(slug) {
         try {
           localStorage.setItem(FUND_STORAGE, slug ?? NO_FUND);
@@ -106,7 +113,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       refresh,
       async signOut(everywhere = false) {
-        await consoleRequest(everywhere ? '/api/v1/console/sign-out-everywhere' : '/api/v1/console/sign-out', { method: 'POST', noFund: true, expect401: true });
+        await consoleRequest(everywhere ? '/api/v1/console/sign-out-everywhere' : '/api/v1/console/sign-out', {
+          method: 'POST',
+          noFund: true,
+          expect401: true,
+        });
         dropSession(everywhere ? 'You are signed out on every device.' : 'You are signed out.');
       },
       can: (scope) => membership?.scopes.includes(scope) ?? false,

@@ -50,9 +50,9 @@ export function LandingPage() {
           <section className="panel" aria-labelledby="api">
             <h2 id="api">REST API</h2>
             <p>
-              25 read endpoints under <code>/api/v1/fund/</code>, four propose endpoints, seven keyless calculators under{' '}
-              <code>/api/v1/calc/</code>, <code>/api/v1/me</code> and <code>/api/v1/usage</code>. Errors are RFC 9457
-              problem+json.
+              25 read endpoints under <code>/api/v1/fund/</code>, four propose endpoints, seven keyless calculators
+              under <code>/api/v1/calc/</code>, <code>/api/v1/me</code> and <code>/api/v1/usage</code>. Errors are RFC
+              9457 problem+json.
             </p>
             <a href="/api/docs">Browse the API reference</a> · <a href="/api/openapi.json">OpenAPI document</a>
           </section>

@@ -39,8 +39,8 @@ export function SiteHeader({ current, children }: { current: Section; children?:
 export function SiteFooter() {
   return (
     <footer className="site-footer">
-      fundgate — shadow-NAV fund data, maker-checker proposals, calculators and MCP. Figures from the free
-      tools are illustrative estimates, not accounting or tax advice.
+      fundgate — shadow-NAV fund data, maker-checker proposals, calculators and MCP. Figures from the free tools are
+      illustrative estimates, not accounting or tax advice.
     </footer>
   );
 }

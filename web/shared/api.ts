@@ -41,7 +41,8 @@ export class ApiError extends Error {
   /** Field errors keyed by field name (several messages joined). */
   fieldErrors(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const e of this.problem.errors ?? []) out[e.field] = out[e.field] ? `${out[e.field]}; ${e.message}` : e.message;
+    for (const e of this.problem.errors ?? [])
+      out[e.field] = out[e.field] ? `${out[e.field]}; ${e.message}` : e.message;
     return out;
   }
 }
@@ -109,13 +110,21 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.body);
   }
-  const res = await fetch(path, { method: opts.method ?? 'GET', headers, body, credentials: 'same-origin', signal: opts.signal });
+  const res = await fetch(path, {
+    method: opts.method ?? 'GET',
+    headers,
+    body,
+    credentials: 'same-origin',
+    signal: opts.signal,
+  });
   const rateLimit = parseRateLimit(res.headers);
   const text = await res.text();
   const parsed = parseJsonText(text);
   if (!res.ok) {
     const problem: Problem =
-      parsed && typeof parsed === 'object' ? { ...(parsed as Problem), status: res.status } : { status: res.status, detail: text.slice(0, 200) || res.statusText };
+      parsed && typeof parsed === 'object'
+        ? { ...(parsed as Problem), status: res.status }
+        : { status: res.status, detail: text.slice(0, 200) || res.statusText };
     throw new ApiError(problem, rateLimit, num(res.headers.get('retry-after') ?? undefined));
   }
   return { status: res.status, body: parsed as T, rateLimit, headers: res.headers };

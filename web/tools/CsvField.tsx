@@ -22,14 +22,19 @@ function UploadControl({ props, accept, what }: { props: FieldProps; accept: str
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
-    const maxBytes = field.limit?.bytes ?? (field.limit?.characters !== undefined ? field.limit.characters * 4 : undefined);
+    const maxBytes =
+      field.limit?.bytes ?? (field.limit?.characters !== undefined ? field.limit.characters * 4 : undefined);
     if (maxBytes !== undefined && file.size > maxBytes) {
-      setProblem(`${file.name} is ${formatBytes(file.size)}: the limit is ${limitText(field).replace('at most ', '')}. Nothing was uploaded.`);
+      setProblem(
+        `${file.name} is ${formatBytes(file.size)}: the limit is ${limitText(field).replace('at most ', '')}. Nothing was uploaded.`,
+      );
       return;
     }
     const text = await file.text();
     if (field.limit?.characters !== undefined && text.length > field.limit.characters) {
-      setProblem(`${file.name} has ${text.length} characters: the limit is ${field.limit.characters}. Nothing was uploaded.`);
+      setProblem(
+        `${file.name} has ${text.length} characters: the limit is ${field.limit.characters}. Nothing was uploaded.`,
+      );
       return;
     }
     setProblem(null);
@@ -41,7 +46,13 @@ function UploadControl({ props, accept, what }: { props: FieldProps; accept: str
       <label htmlFor={id} className="upload-label">
         Upload a {what} file ({limitText(field)})
       </label>
-      <input id={id} type="file" accept={accept} onChange={onFile} aria-describedby={problem ? `${id}-problem` : undefined} />
+      <input
+        id={id}
+        type="file"
+        accept={accept}
+        onChange={onFile}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+      />
       {problem && (
         <div className="field-error" id={`${id}-problem`} role="alert" data-testid={`upload-error-${field.name}`}>
           {problem}
@@ -59,7 +70,10 @@ function TableEditor({ props, rows }: { props: FieldProps; rows: string[][] }) {
     onChange(toCsv(next));
     onInputMethod('manual');
   };
-  const setCell = (r: number, c: number, v: string) => update(rows.map((row, i) => (i === r ? Array.from({ length: width }, (_, j) => (j === c ? v : row[j] ?? '')) : row)));
+  const setCell = (r: number, c: number, v: string) =>
+    update(
+      rows.map((row, i) => (i === r ? Array.from({ length: width }, (_, j) => (j === c ? v : (row[j] ?? ''))) : row)),
+    );
   return (
     <div className="table-wrap csv-table">
       <table>
@@ -69,14 +83,27 @@ function TableEditor({ props, rows }: { props: FieldProps; rows: string[][] }) {
             <tr key={r}>
               {Array.from({ length: width }, (_, c) => (
                 <td key={c}>
-                  <input type="text" value={row[c] ?? ''} className={r === 0 ? 'csv-header' : undefined}
-                    aria-label={r === 0 ? `${field.label}: column ${c + 1} header` : `${field.label}: ${header[c] || `column ${c + 1}`}, row ${r}`}
-                    onChange={(e) => setCell(r, c, e.target.value)} />
+                  <input
+                    type="text"
+                    value={row[c] ?? ''}
+                    className={r === 0 ? 'csv-header' : undefined}
+                    aria-label={
+                      r === 0
+                        ? `${field.label}: column ${c + 1} header`
+                        : `${field.label}: ${header[c] || `column ${c + 1}`}, row ${r}`
+                    }
+                    onChange={(e) => setCell(r, c, e.target.value)}
+                  />
                 </td>
               ))}
               <td>
                 {r > 0 && (
-                  <button type="button" className="secondary small" aria-label={`Remove row ${r}`} onClick={() => update(rows.filter((_, i) => i !== r))}>
+                  <button
+                    type="button"
+                    className="secondary small"
+                    aria-label={`Remove row ${r}`}
+                    onClick={() => update(rows.filter((_, i) => i !== r))}
+                  >
                     ×
                   </button>
                 )}
@@ -85,7 +112,11 @@ function TableEditor({ props, rows }: { props: FieldProps; rows: string[][] }) {
           ))}
         </tbody>
       </table>
-      <button type="button" className="secondary small" onClick={() => update([...(rows.length ? rows : [header]), Array.from({ length: width }, () => '')])}>
+      <button
+        type="button"
+        className="secondary small"
+        onClick={() => update([...(rows.length ? rows : [header]), Array.from({ length: width }, () => '')])}
+      >
         Add a row
       </button>
     </div>
@@ -105,7 +136,11 @@ export function CsvField(props: FieldProps) {
       <div className="actions">
         <UploadControl props={props} accept=".csv,text/csv,text/plain" what="CSV" />
         {sample && (
-          <button type="button" className="secondary small" onClick={() => downloadText(`${field.name}-sample.csv`, sample + '\n', 'text/csv')}>
+          <button
+            type="button"
+            className="secondary small"
+            onClick={() => downloadText(`${field.name}-sample.csv`, sample + '\n', 'text/csv')}
+          >
             Download a sample CSV
           </button>
         )}
@@ -124,8 +159,15 @@ export function CsvField(props: FieldProps) {
       <details>
         <summary>Paste or edit as text</summary>
         <label htmlFor={textId}>{field.label} as CSV text</label>
-        <textarea id={textId} name={field.name} value={text} spellCheck={false} aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(field, error)} onChange={(e) => (onChange(e.target.value), onInputMethod('manual'))} />
+        <textarea
+          id={textId}
+          name={field.name}
+          value={text}
+          spellCheck={false}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(field, error)}
+          onChange={(e) => (onChange(e.target.value), onInputMethod('manual'))}
+        />
       </details>
       <FieldNotes field={field} error={error} />
     </fieldset>
@@ -139,8 +181,15 @@ export function TextBlockField(props: FieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{field.label}</label>
-      <textarea id={id} name={field.name} value={String(value)} rows={10} aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(field, error)} onChange={(e) => (onChange(e.target.value), onInputMethod('manual'))} />
+      <textarea
+        id={id}
+        name={field.name}
+        value={String(value)}
+        rows={10}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(field, error)}
+        onChange={(e) => (onChange(e.target.value), onInputMethod('manual'))}
+      />
       <UploadControl props={props} accept=".txt,.md,text/plain" what="text" />
       <FieldNotes field={field} error={error} />
     </div>

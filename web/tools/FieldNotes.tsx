@@ -32,4 +32,3 @@ export function describedBy(field: FieldSpec, error?: string): string {
   const id = fieldId(field.name);
   return error ? `${id}-help ${id}-error` : `${id}-help`;
 }
-

@@ -30,7 +30,18 @@ function NumberInput({ field, value, error, onChange }: FieldProps) {
         aria-describedby={describedBy(field, error)}
         onChange={(e) => onChange(e.target.value)}
       />
-      <FieldNotes field={field} error={error} after={bounds(field) && <div className="help">Allowed: {bounds(field)}{field.nullable ? '; empty for none' : ''}.</div>} />
+      <FieldNotes
+        field={field}
+        error={error}
+        after={
+          bounds(field) && (
+            <div className="help">
+              Allowed: {bounds(field)}
+              {field.nullable ? '; empty for none' : ''}.
+            </div>
+          )
+        }
+      />
     </div>
   );
 }
@@ -40,8 +51,14 @@ function CheckboxInput({ field, value, error, onChange }: FieldProps) {
   return (
     <div className="field">
       <label className="checkbox" htmlFor={id}>
-        <input id={id} name={field.name} type="checkbox" checked={value === true} aria-describedby={describedBy(field, error)}
-          onChange={(e) => onChange(e.target.checked)} />
+        <input
+          id={id}
+          name={field.name}
+          type="checkbox"
+          checked={value === true}
+          aria-describedby={describedBy(field, error)}
+          onChange={(e) => onChange(e.target.checked)}
+        />
         {field.label}
       </label>
       <FieldNotes field={field} error={error} />
@@ -54,8 +71,14 @@ function SelectInput({ field, value, error, onChange }: FieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{field.label}</label>
-      <select id={id} name={field.name} value={String(value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy(field, error)}
-        onChange={(e) => onChange(e.target.value)}>
+      <select
+        id={id}
+        name={field.name}
+        value={String(value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(field, error)}
+        onChange={(e) => onChange(e.target.value)}
+      >
         {field.options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -72,8 +95,15 @@ function DateInput({ field, value, error, onChange }: FieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{field.label}</label>
-      <input id={id} name={field.name} type="date" value={String(value)} aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(field, error)} onChange={(e) => onChange(e.target.value)} />
+      <input
+        id={id}
+        name={field.name}
+        type="date"
+        value={String(value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(field, error)}
+        onChange={(e) => onChange(e.target.value)}
+      />
       <FieldNotes field={field} error={error} />
     </div>
   );

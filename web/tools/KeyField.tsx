@@ -32,11 +32,19 @@ export function KeyField({ value, onChange }: { value: string; onChange: (key: s
       <summary>Have a calculator key? Raise the daily cap</summary>
       <div className="field">
         <label htmlFor="calc-key">Calculator key (optional)</label>
-        <input id="calc-key" type="password" autoComplete="off" spellCheck={false} value={value} placeholder="svc_dk_…"
-          aria-describedby="calc-key-help" onChange={(e) => set(e.target.value.trim())} />
+        <input
+          id="calc-key"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={value}
+          placeholder="svc_dk_…"
+          aria-describedby="calc-key-help"
+          onChange={(e) => set(e.target.value.trim())}
+        />
         <div className="help" id="calc-key-help">
-          Mint one in the <a href="/console">console</a> (signed in, “No fund: my calculator keys”). Kept in this tab only and sent
-          with each calculation; a key that is not valid is refused (401).
+          Mint one in the <a href="/console">console</a> (signed in, “No fund: my calculator keys”). Kept in this tab
+          only and sent with each calculation; a key that is not valid is refused (401).
         </div>
       </div>
     </details>

@@ -11,7 +11,8 @@ export function RateLimitNote({ rate }: { rate: RateLimitInfo | null }) {
   }
   return (
     <p className="small" data-testid="rate-limit" role="status">
-      Daily cap: <strong>{rate.limit}</strong> calculations · <strong data-testid="rate-remaining">{rate.remaining ?? '?'}</strong> left
+      Daily cap: <strong>{rate.limit}</strong> calculations ·{' '}
+      <strong data-testid="rate-remaining">{rate.remaining ?? '?'}</strong> left
       {rate.reset !== null && <> · resets in {formatDuration(rate.reset)}</>}
     </p>
   );

@@ -18,7 +18,10 @@ export type Outcome =
 /** A 429 in words: the cap, and when it resets (clock time and how long from now). */
 function capMessage(err: ApiError, withKey: boolean): string {
   const wait = err.retryAfter ?? err.rateLimit.reset;
-  const cap = err.rateLimit.limit !== null ? `all ${err.rateLimit.limit} calculations of today are used` : 'the calculations of today are used';
+  const cap =
+    err.rateLimit.limit !== null
+      ? `all ${err.rateLimit.limit} calculations of today are used`
+      : 'the calculations of today are used';
   if (wait === null) return `Daily limit reached: ${cap}.`;
   const at = new Date(Date.now() + wait * 1000).toISOString().slice(11, 16);
   return `Daily limit reached: ${cap} (${withKey ? 'a cap per key' : 'a cap per address without a key'}). It resets at ${at} UTC, in ${formatDuration(wait)}.`;
@@ -28,7 +31,12 @@ function errorOutcome(err: unknown, withKey: boolean): Outcome {
   if (err instanceof ApiError) {
     const fieldErrors = err.fieldErrors();
     const listed = Object.keys(fieldErrors).length;
-    const message = err.status === 429 ? capMessage(err, withKey) : listed ? `${describeError(err)} (${listed} field${listed > 1 ? 's' : ''} to fix below).` : describeError(err);
+    const message =
+      err.status === 429
+        ? capMessage(err, withKey)
+        : listed
+          ? `${describeError(err)} (${listed} field${listed > 1 ? 's' : ''} to fix below).`
+          : describeError(err);
     return { kind: 'error', message, fieldErrors, status: err.status };
   }
   return { kind: 'error', message: describeError(err), fieldErrors: {}, status: null };
@@ -73,7 +81,11 @@ export function ToolPage({ tool }: { tool: ToolInfo }) {
       setBusy(true);
       try {
         const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-        const res = await apiRequest<Record<string, unknown>>(calcPath(tool.name), { method: 'POST', body: toBody(specs, vals), headers });
+        const res = await apiRequest<Record<string, unknown>>(calcPath(tool.name), {
+          method: 'POST',
+          body: toBody(specs, vals),
+          headers,
+        });
         setRate(res.rateLimit);
         setOutcome({ kind: 'answer', answer: res.body });
       } catch (err) {
@@ -126,14 +138,26 @@ export function ToolPage({ tool }: { tool: ToolInfo }) {
       </p>
       <h1>{tool.title}</h1>
       <p className="lede">{tool.question}</p>
-      <div className={fields?.some((f) => f.kind === 'csv' || f.kind === 'text') ? 'tool-layout stacked' : 'tool-layout'}>
+      <div
+        className={fields?.some((f) => f.kind === 'csv' || f.kind === 'text') ? 'tool-layout stacked' : 'tool-layout'}
+      >
         <form className="panel tool-form no-print" onSubmit={onSubmit} noValidate aria-label={`${tool.title} inputs`}>
           <h2>Inputs</h2>
-          {loadError && <div className="error" role="alert">The form could not load: {loadError}</div>}
+          {loadError && (
+            <div className="error" role="alert">
+              The form could not load: {loadError}
+            </div>
+          )}
           {!fields && !loadError && <p className="muted">Loading the form…</p>}
           {fields?.map((f) => (
-            <Field key={f.name} field={f} value={values[f.name] ?? ''} error={fieldErrors[f.name]} onChange={set(f.name)}
-              onInputMethod={(m) => setValues((prev) => ('inputMethod' in prev ? { ...prev, inputMethod: m } : prev))} />
+            <Field
+              key={f.name}
+              field={f}
+              value={values[f.name] ?? ''}
+              error={fieldErrors[f.name]}
+              onChange={set(f.name)}
+              onInputMethod={(m) => setValues((prev) => ('inputMethod' in prev ? { ...prev, inputMethod: m } : prev))}
+            />
           ))}
           {fields && 'inputMethod' in values && <p className="muted small">Entered by: {String(values.inputMethod)}</p>}
           <div className="actions">
@@ -152,10 +176,17 @@ export function ToolPage({ tool }: { tool: ToolInfo }) {
             </div>
           )}
           {omitted.length > 0 && (
-            <p className="notice no-print">The link leaves out {omitted.join(', ')} (too long for a URL): whoever opens it starts from the default there.</p>
+            <p className="notice no-print">
+              The link leaves out {omitted.join(', ')} (too long for a URL): whoever opens it starts from the default
+              there.
+            </p>
           )}
           {outcome.kind === 'answer' && <ResultPanel tool={tool} answer={outcome.answer} focusRef={resultRef} />}
-          {outcome.kind === 'idle' && fields && <p className="muted">Change any input and press Calculate. The defaults are the engine’s documented ones.</p>}
+          {outcome.kind === 'idle' && fields && (
+            <p className="muted">
+              Change any input and press Calculate. The defaults are the engine’s documented ones.
+            </p>
+          )}
         </div>
       </div>
     </>

@@ -11,8 +11,8 @@ export function ToolsIndex() {
     <>
       <h1>Free fund tools</h1>
       <p className="lede">
-        Seven calculators on the same deterministic engines as the <a href="/api/docs">calculator API</a> and the public MCP
-        server. No sign-up; every answer can be shared as a link and downloaded as JSON or CSV.
+        Seven calculators on the same deterministic engines as the <a href="/api/docs">calculator API</a> and the public
+        MCP server. No sign-up; every answer can be shared as a link and downloaded as JSON or CSV.
       </p>
       <ul className="tool-list">
         {TOOLS.map((t) => (

@@ -21,7 +21,8 @@ export function sizeProblem(text: string, limit: { bytes?: number; characters?: 
   if (!limit) return null;
   if (limit.bytes !== undefined) {
     const bytes = utf8Bytes(text);
-    if (bytes > limit.bytes) return `is ${formatBytes(bytes)}; the limit is ${formatBytes(limit.bytes)} (${limit.bytes} bytes)`;
+    if (bytes > limit.bytes)
+      return `is ${formatBytes(bytes)}; the limit is ${formatBytes(limit.bytes)} (${limit.bytes} bytes)`;
   }
   if (limit.characters !== undefined && text.length > limit.characters) {
     return `is ${text.length} characters; the limit is ${limit.characters} characters`;

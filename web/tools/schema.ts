@@ -70,8 +70,17 @@ interface OpenApiDocument {
 }
 
 const WORDS: Record<string, string> = {
-  nav: 'NAV', lp: 'LP', mgmt: 'management', perf: 'performance', hwm: 'high-water mark', aum: 'AUM', pnl: 'P&L',
-  csv: '', usd: '', pct: '', recon: 'reconciliation',
+  nav: 'NAV',
+  lp: 'LP',
+  mgmt: 'management',
+  perf: 'performance',
+  hwm: 'high-water mark',
+  aum: 'AUM',
+  pnl: 'P&L',
+  csv: '',
+  usd: '',
+  pct: '',
+  recon: 'reconciliation',
 };
 const LABELS: Record<string, string> = {
   hasHwm: 'High-water mark',
@@ -91,10 +100,14 @@ const LABELS: Record<string, string> = {
 export function labelOf(name: string): string {
   if (LABELS[name]) return LABELS[name];
   name = name.replace(/Years$/, '');
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(' ').map((w) => {
-    const mapped = WORDS[w.toLowerCase()];
-    return mapped ?? w.toLowerCase();
-  }).filter(Boolean);
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(' ')
+    .map((w) => {
+      const mapped = WORDS[w.toLowerCase()];
+      return mapped ?? w.toLowerCase();
+    })
+    .filter(Boolean);
   const text = words.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -16,7 +16,14 @@ export class ExposureAnalysisRequest {
   @TextField({ description: `${POSITIONS_CSV_DESCRIPTION} Default: a sample book.`, default: D.positionsCsv })
   positionsCsv?: string;
 
-  @NumberField({ description: 'NAV in USD for the ratios; null = the sum of all values (long − short + cash).', default: null, example: 10_000_000, greaterThan: 0, max: MAX_USD, nullable: true })
+  @NumberField({
+    description: 'NAV in USD for the ratios; null = the sum of all values (long − short + cash).',
+    default: null,
+    example: 10_000_000,
+    greaterThan: 0,
+    max: MAX_USD,
+    nullable: true,
+  })
   navUsd?: number | null;
 
   @EnumField({ description: 'How the positions were entered (echoed).', values: INPUT_METHODS, default: D.inputMethod })
@@ -38,7 +45,12 @@ class ExposureFigures {
   @ApiProperty() grossUsd: number;
   @ApiProperty() netUsd: number;
   @ApiProperty({ description: 'Σ values of cash classes.' }) cashUsd: number;
-  @ApiProperty({ type: 'number', nullable: true, description: 'Percent of the ratio basis; null when the basis is not positive.' }) longPct: number | null;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'Percent of the ratio basis; null when the basis is not positive.',
+  })
+  longPct: number | null;
   @ApiProperty({ type: 'number', nullable: true }) shortPct: number | null;
   @ApiProperty({ type: 'number', nullable: true }) grossPct: number | null;
   @ApiProperty({ type: 'number', nullable: true }) netPct: number | null;
@@ -57,7 +69,8 @@ class ConcentrationDto {
   @ApiProperty() top5WeightPct: number;
   @ApiProperty() largestWeightPct: number;
   @ApiProperty({ description: 'Σ weight² of non-cash assets, 0..1.' }) herfindahlIndex: number;
-  @ApiProperty({ type: 'number', nullable: true, description: '1 / Herfindahl index.' }) effectivePositions: number | null;
+  @ApiProperty({ type: 'number', nullable: true, description: '1 / Herfindahl index.' }) effectivePositions:
+    number | null;
 }
 
 export class GroupRowDto {
@@ -66,7 +79,8 @@ export class GroupRowDto {
   @ApiProperty() shortUsd: number;
   @ApiProperty() netUsd: number;
   @ApiProperty() grossUsd: number;
-  @ApiProperty({ type: 'number', nullable: true, description: 'Percent of Σ |value| of all rows.' }) shareOfGrossPct: number | null;
+  @ApiProperty({ type: 'number', nullable: true, description: 'Percent of Σ |value| of all rows.' }) shareOfGrossPct:
+    number | null;
 }
 
 export class ExposureAnalysisResponse {
@@ -80,7 +94,8 @@ export class ExposureAnalysisResponse {
 }
 
 export const EXPOSURE_ANALYSIS_EXAMPLE = {
-  positionsCsv: 'Asset,Value,Venue,Class\r\nBTC,"4,200,000",Coinbase Prime,crypto\r\nETH,2100000,Kraken,crypto\r\nQQQ,-600000,Interactive Brokers,equity\r\nUSDC,900000,Coinbase Prime,stablecoin\r\n',
+  positionsCsv:
+    'Asset,Value,Venue,Class\r\nBTC,"4,200,000",Coinbase Prime,crypto\r\nETH,2100000,Kraken,crypto\r\nQQQ,-600000,Interactive Brokers,equity\r\nUSDC,900000,Coinbase Prime,stablecoin\r\n',
   navUsd: 6_600_000,
   inputMethod: 'upload',
 };

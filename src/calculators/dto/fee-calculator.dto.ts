@@ -1,5 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CRYSTALLIZATIONS, Crystallization, FEE_CALCULATOR_DEFAULTS as D, feePeriodCount, MAX_PERIODS } from '../engines/fee-calculator.engine';
+import {
+  CRYSTALLIZATIONS,
+  Crystallization,
+  FEE_CALCULATOR_DEFAULTS as D,
+  feePeriodCount,
+  MAX_PERIODS,
+} from '../engines/fee-calculator.engine';
 import { BooleanField, CrossFieldRule, EnumField, NumberField } from './field.decorators';
 import { MAX_USD } from './limits';
 
@@ -7,30 +13,66 @@ export class FeeCalculatorRequest {
   @NumberField({ description: 'NAV at the start, USD.', default: D.startingNavUsd, greaterThan: 0, max: MAX_USD })
   startingNavUsd?: number;
 
-  @NumberField({ description: 'Gross return a year before fees, percent (12 = 12 %). Compounded per period.', default: D.annualGrossReturnPct, min: -100, max: 1000 })
+  @NumberField({
+    description: 'Gross return a year before fees, percent (12 = 12 %). Compounded per period.',
+    default: D.annualGrossReturnPct,
+    min: -100,
+    max: 1000,
+  })
   annualGrossReturnPct?: number;
 
-  @NumberField({ description: 'Management fee a year, percent of the opening NAV of each period.', default: D.mgmtFeePct, min: 0, max: 100 })
+  @NumberField({
+    description: 'Management fee a year, percent of the opening NAV of each period.',
+    default: D.mgmtFeePct,
+    min: 0,
+    max: 100,
+  })
   mgmtFeePct?: number;
 
-  @NumberField({ description: 'Performance fee, percent of the gain above the hurdle threshold.', default: D.perfFeePct, min: 0, max: 100 })
+  @NumberField({
+    description: 'Performance fee, percent of the gain above the hurdle threshold.',
+    default: D.perfFeePct,
+    min: 0,
+    max: 100,
+  })
   perfFeePct?: number;
 
-  @NumberField({ description: 'Hard hurdle a year, percent, compounded from the date the reference (HWM) was set; null = no hurdle.', default: D.hurdlePct, example: 4, min: 0, max: 100, nullable: true })
+  @NumberField({
+    description: 'Hard hurdle a year, percent, compounded from the date the reference (HWM) was set; null = no hurdle.',
+    default: D.hurdlePct,
+    example: 4,
+    min: 0,
+    max: 100,
+    nullable: true,
+  })
   hurdlePct?: number | null;
 
-  @BooleanField({ description: 'High-water mark: the performance fee is charged only above the NAV at the last fee (or the start).', default: D.hasHwm })
+  @BooleanField({
+    description: 'High-water mark: the performance fee is charged only above the NAV at the last fee (or the start).',
+    default: D.hasHwm,
+  })
   hasHwm?: boolean;
 
-  @EnumField({ description: 'How often the performance fee crystallizes (and the period of each row).', values: CRYSTALLIZATIONS, default: D.crystallization })
+  @EnumField({
+    description: 'How often the performance fee crystallizes (and the period of each row).',
+    values: CRYSTALLIZATIONS,
+    default: D.crystallization,
+  })
   crystallization?: Crystallization;
 
-  @NumberField({ description: `Years simulated, 0 < y ≤ 100; rounded to whole periods (1 to ${MAX_PERIODS}).`, default: D.horizonYears, greaterThan: 0, max: 100 })
+  @NumberField({
+    description: `Years simulated, 0 < y ≤ 100; rounded to whole periods (1 to ${MAX_PERIODS}).`,
+    default: D.horizonYears,
+    greaterThan: 0,
+    max: 100,
+  })
   @CrossFieldRule('wholePeriods', (value, body) => {
     if (typeof value !== 'number' || !(value > 0 && value <= 100)) return null;
     const c = body.crystallization === undefined ? D.crystallization : body.crystallization;
     if (c !== 'annual' && c !== 'quarterly') return null;
-    return feePeriodCount(value, c) === null ? `must cover at least one ${c} period (${c === 'annual' ? '≥ 0.5' : '≥ 0.125'} years)` : null;
+    return feePeriodCount(value, c) === null
+      ? `must cover at least one ${c} period (${c === 'annual' ? '≥ 0.5' : '≥ 0.125'} years)`
+      : null;
   })
   horizonYears?: number;
 }
@@ -55,12 +97,19 @@ class FeePeriodRow {
   @ApiProperty() openingNav: number;
   @ApiProperty({ description: 'Gross return of the period on the opening NAV, USD.' }) grossReturnUsd: number;
   @ApiProperty() mgmtFeeUsd: number;
-  @ApiProperty({ description: 'Reference (HWM or opening NAV) grown by the hurdle: the NAV above which the performance fee is charged.' })
+  @ApiProperty({
+    description:
+      'Reference (HWM or opening NAV) grown by the hurdle: the NAV above which the performance fee is charged.',
+  })
   hurdleThresholdNav: number;
   @ApiProperty() perfFeeUsd: number;
   @ApiProperty() closingNav: number;
-  @ApiProperty({ type: 'number', nullable: true, description: 'After the period; null without a high-water mark.' }) highWaterMark: number | null;
-  @ApiProperty({ description: 'NAV after the period had no fee ever been charged (the gross path; compounded per period, so the last row may differ by a cent from totals.grossEndingNavUsd).' })
+  @ApiProperty({ type: 'number', nullable: true, description: 'After the period; null without a high-water mark.' })
+  highWaterMark: number | null;
+  @ApiProperty({
+    description:
+      'NAV after the period had no fee ever been charged (the gross path; compounded per period, so the last row may differ by a cent from totals.grossEndingNavUsd).',
+  })
   grossNav: number;
 }
 
@@ -76,7 +125,8 @@ class FeeTotals {
 }
 
 export class FeeCalculatorResponse {
-  @ApiProperty({ type: FeeAssumptions, description: 'The input with every default filled in.' }) assumptions: FeeAssumptions;
+  @ApiProperty({ type: FeeAssumptions, description: 'The input with every default filled in.' })
+  assumptions: FeeAssumptions;
   @ApiProperty({ type: [FeePeriodRow] }) periods: FeePeriodRow[];
   @ApiProperty({ type: FeeTotals }) totals: FeeTotals;
   @ApiProperty({ example: 'Illustrative estimate, not accounting or tax advice.' }) disclaimer: string;

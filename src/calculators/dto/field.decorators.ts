@@ -1,6 +1,16 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsString, registerDecorator, ValidateIf, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsString,
+  registerDecorator,
+  ValidateIf,
+  type ValidationArguments,
+  type ValidationOptions,
+} from 'class-validator';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 
 /**
@@ -45,7 +55,10 @@ export function NumberField(opts: NumberField): PropertyDecorator {
     present(opts.nullable ?? false),
     opts.integer
       ? IsInt({ message: opts.nullable ? 'must be a whole number or null' : 'must be a whole number' })
-      : IsNumber({ allowNaN: false, allowInfinity: false }, { message: opts.nullable ? 'must be a number or null' : 'must be a number' }),
+      : IsNumber(
+          { allowNaN: false, allowInfinity: false },
+          { message: opts.nullable ? 'must be a number or null' : 'must be a number' },
+        ),
   ];
   if (opts.min !== undefined || opts.greaterThan !== undefined || opts.max !== undefined) {
     decorators.push(InRange(opts.min, opts.greaterThan, opts.max));
@@ -55,7 +68,8 @@ export function NumberField(opts: NumberField): PropertyDecorator {
 
 /** One message naming the whole allowed range, only for values that are numbers at all. */
 function InRange(min: number | undefined, greaterThan: number | undefined, max: number | undefined): PropertyDecorator {
-  const lower = greaterThan !== undefined ? `greater than ${greaterThan}` : min !== undefined ? `at least ${min}` : null;
+  const lower =
+    greaterThan !== undefined ? `greater than ${greaterThan}` : min !== undefined ? `at least ${min}` : null;
   const upper = max !== undefined ? `at most ${max}` : null;
   const message = `must be ${[lower, upper].filter(Boolean).join(' and ')}`;
   return (target: object, propertyName: string | symbol) =>
@@ -68,28 +82,52 @@ function InRange(min: number | undefined, greaterThan: number | undefined, max: 
         validate: (v: unknown) =>
           typeof v !== 'number' ||
           !Number.isFinite(v) ||
-          ((min === undefined || v >= min) && (greaterThan === undefined || v > greaterThan) && (max === undefined || v <= max)),
+          ((min === undefined || v >= min) &&
+            (greaterThan === undefined || v > greaterThan) &&
+            (max === undefined || v <= max)),
       },
     });
 }
 
 export function BooleanField(opts: { description: string; default: boolean }): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ required: false, type: 'boolean', description: opts.description, default: opts.default, example: opts.default }),
+    ApiProperty({
+      required: false,
+      type: 'boolean',
+      description: opts.description,
+      default: opts.default,
+      example: opts.default,
+    }),
     present(false),
     IsBoolean({ message: 'must be true or false' }),
   );
 }
 
-export function EnumField<T extends string>(opts: { description: string; values: readonly T[]; default: T }): PropertyDecorator {
+export function EnumField<T extends string>(opts: {
+  description: string;
+  values: readonly T[];
+  default: T;
+}): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ required: false, enum: [...opts.values], description: opts.description, default: opts.default, example: opts.default }),
+    ApiProperty({
+      required: false,
+      enum: [...opts.values],
+      description: opts.description,
+      default: opts.default,
+      example: opts.default,
+    }),
     present(false),
     IsIn([...opts.values], { message: `must be one of ${opts.values.join(', ')}` }),
   );
 }
 
-export function TextField(opts: { description: string; default: string; example?: string; maxLength?: number; format?: string }): PropertyDecorator {
+export function TextField(opts: {
+  description: string;
+  default: string;
+  example?: string;
+  maxLength?: number;
+  format?: string;
+}): PropertyDecorator {
   return applyDecorators(
     ApiProperty({
       required: false,
@@ -107,7 +145,14 @@ export function TextField(opts: { description: string; default: string; example?
 
 export function DateField(opts: { description: string; default: string }): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ required: false, type: 'string', format: 'date', description: opts.description, default: opts.default, example: opts.default }),
+    ApiProperty({
+      required: false,
+      type: 'string',
+      format: 'date',
+      description: opts.description,
+      default: opts.default,
+      example: opts.default,
+    }),
     present(false),
     IsCalendarDate(),
   );
@@ -117,7 +162,11 @@ export function DateField(opts: { description: string; default: string }): Prope
  * A rule that needs another field, with that field's default when it is absent. Runs only when
  * this field is valid on its own; `check` answers an error message or null.
  */
-export function CrossFieldRule(name: string, check: (value: unknown, body: Record<string, unknown>) => string | null, options?: ValidationOptions): PropertyDecorator {
+export function CrossFieldRule(
+  name: string,
+  check: (value: unknown, body: Record<string, unknown>) => string | null,
+  options?: ValidationOptions,
+): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
       name,
@@ -125,8 +174,12 @@ export function CrossFieldRule(name: string, check: (value: unknown, body: Recor
       propertyName: propertyName as string,
       options: {
         ...options,
-        message: (args: ValidationArguments) => check(args.value, args.object as Record<string, unknown>) ?? 'is not valid',
+        message: (args: ValidationArguments) =>
+          check(args.value, args.object as Record<string, unknown>) ?? 'is not valid',
       },
-      validator: { validate: (value: unknown, args: ValidationArguments) => check(value, args.object as Record<string, unknown>) === null },
+      validator: {
+        validate: (value: unknown, args: ValidationArguments) =>
+          check(value, args.object as Record<string, unknown>) === null,
+      },
     });
 }

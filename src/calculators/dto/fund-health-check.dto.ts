@@ -17,7 +17,10 @@ export class FundHealthCheckRequest {
   @NumberField({ description: 'Assets under management, USD.', default: D.aumUsd, greaterThan: 0, max: MAX_USD })
   aumUsd?: number;
 
-  @TextField({ description: `${POSITIONS_CSV_DESCRIPTION} Empty = portfolio concentration is not assessed. Default: a sample book.`, default: D.positionsCsv })
+  @TextField({
+    description: `${POSITIONS_CSV_DESCRIPTION} Empty = portfolio concentration is not assessed. Default: a sample book.`,
+    default: D.positionsCsv,
+  })
   positionsCsv?: string;
 
   @NumberField({ description: 'Management fee a year, percent.', default: D.mgmtFeePct, min: 0, max: 100 })
@@ -29,19 +32,40 @@ export class FundHealthCheckRequest {
   @BooleanField({ description: 'The performance fee has a high-water mark.', default: D.hasHwm })
   hasHwm?: boolean;
 
-  @NumberField({ description: 'Hurdle a year, percent; null = none.', default: D.hurdlePct, example: 5, min: 0, max: 100, nullable: true })
+  @NumberField({
+    description: 'Hurdle a year, percent; null = none.',
+    default: D.hurdlePct,
+    example: 5,
+    min: 0,
+    max: 100,
+    nullable: true,
+  })
   hurdlePct?: number | null;
 
   @EnumField({ description: 'How often the NAV is struck.', values: NAV_FREQUENCIES, default: D.navFrequency })
   navFrequency?: NavFrequency;
 
-  @EnumField({ description: 'How often positions and cash are reconciled to custodians, exchanges and banks.', values: RECON_FREQUENCIES, default: D.reconFrequency })
+  @EnumField({
+    description: 'How often positions and cash are reconciled to custodians, exchanges and banks.',
+    values: RECON_FREQUENCIES,
+    default: D.reconFrequency,
+  })
   reconFrequency?: ReconFrequency;
 
-  @EnumField({ description: 'How often LPs receive a report.', values: LP_REPORTING_FREQUENCIES, default: D.lpReportingFrequency })
+  @EnumField({
+    description: 'How often LPs receive a report.',
+    values: LP_REPORTING_FREQUENCIES,
+    default: D.lpReportingFrequency,
+  })
   lpReportingFrequency?: LpReportingFrequency;
 
-  @NumberField({ description: 'People working on the back office (finance, operations).', default: D.backOfficeHeadcount, min: 0, max: 10_000, integer: true })
+  @NumberField({
+    description: 'People working on the back office (finance, operations).',
+    default: D.backOfficeHeadcount,
+    min: 0,
+    max: 10_000,
+    integer: true,
+  })
   backOfficeHeadcount?: number;
 
   @BooleanField({ description: 'An independent fund administrator is engaged.', default: D.hasFundAdmin })
@@ -103,7 +127,8 @@ export class FundHealthCheckResponse {
 
 export const FUND_HEALTH_CHECK_EXAMPLE = {
   aumUsd: 50_000_000,
-  positionsCsv: 'Asset,Value,Venue,Class\nBTC,20000000,Coinbase Prime,crypto\nETH,12000000,Coinbase Prime,crypto\nSPY,10000000,Interactive Brokers,equity\nUSD,8000000,Operating bank,cash',
+  positionsCsv:
+    'Asset,Value,Venue,Class\nBTC,20000000,Coinbase Prime,crypto\nETH,12000000,Coinbase Prime,crypto\nSPY,10000000,Interactive Brokers,equity\nUSD,8000000,Operating bank,cash',
   mgmtFeePct: 1.5,
   perfFeePct: 20,
   hasHwm: true,

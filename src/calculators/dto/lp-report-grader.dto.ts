@@ -1,5 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { LP_REPORT_GRADER_DEFAULTS as D, REPORT_TEXT_MAX_CHARS, REPORTING_FREQUENCIES, ReportingFrequency } from '../engines/lp-report-grader.engine';
+import {
+  LP_REPORT_GRADER_DEFAULTS as D,
+  REPORT_TEXT_MAX_CHARS,
+  REPORTING_FREQUENCIES,
+  ReportingFrequency,
+} from '../engines/lp-report-grader.engine';
 import { INPUT_METHODS, InputMethod } from '../engines/text-input';
 import { EnumField, TextField } from './field.decorators';
 import { TextDigestDto } from './text-digest.dto';
@@ -8,11 +13,16 @@ export class LpReportGraderRequest {
   @TextField({
     description: `The LP letter or report as plain text, at most ${REPORT_TEXT_MAX_CHARS} characters (413 beyond). Default: a sample quarterly letter.`,
     default: D.reportText,
-    example: 'Monthly update, March 2025. The fund returned +1.2% net of fees (MTD), +3.4% YTD, versus +0.8% for the benchmark. Outlook: we expect volatility to stay high.',
+    example:
+      'Monthly update, March 2025. The fund returned +1.2% net of fees (MTD), +3.4% YTD, versus +0.8% for the benchmark. Outlook: we expect volatility to stay high.',
   })
   reportText?: string;
 
-  @EnumField({ description: 'The reporting cycle the letter belongs to (timeliness is judged against it).', values: REPORTING_FREQUENCIES, default: D.reportingFrequency })
+  @EnumField({
+    description: 'The reporting cycle the letter belongs to (timeliness is judged against it).',
+    values: REPORTING_FREQUENCIES,
+    default: D.reportingFrequency,
+  })
   reportingFrequency?: ReportingFrequency;
 
   @EnumField({ description: 'How the text was entered (echoed).', values: INPUT_METHODS, default: D.inputMethod })

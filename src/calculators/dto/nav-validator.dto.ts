@@ -46,23 +46,41 @@ export class NavValidatorRequest {
   @usd('Closing NAV as reported (by the administrator or the books),', D.reportedClosingNavUsd)
   reportedClosingNavUsd?: number;
 
-  @NumberField({ description: 'Agreed management fee a year, percent; the booked fee is tested ACT/365.', default: D.mgmtFeePct, min: 0, max: 100 })
+  @NumberField({
+    description: 'Agreed management fee a year, percent; the booked fee is tested ACT/365.',
+    default: D.mgmtFeePct,
+    min: 0,
+    max: 100,
+  })
   mgmtFeePct?: number;
 
-  @NumberField({ description: 'Agreed performance fee, percent of net gains.', default: D.perfFeePct, min: 0, max: 100 })
+  @NumberField({
+    description: 'Agreed performance fee, percent of net gains.',
+    default: D.perfFeePct,
+    min: 0,
+    max: 100,
+  })
   perfFeePct?: number;
 
-  @BooleanField({ description: 'The performance fee has a high-water mark (a lower implied rate is then a warning, not a failure).', default: D.hasHwm })
+  @BooleanField({
+    description: 'The performance fee has a high-water mark (a lower implied rate is then a warning, not a failure).',
+    default: D.hasHwm,
+  })
   hasHwm?: boolean;
 
   @TextField({
     description: `Optional investor rows, CSV with header Investor,Opening,Contributions,Withdrawals,Closing (USD); their sums are checked against the fund figures. At most ${CSV_MAX_BYTES} bytes (413 beyond). Empty = no investor check.`,
     default: D.lpRowsCsv,
-    example: 'Investor,Opening,Contributions,Withdrawals,Closing\nLP A,6000000,500000,0,6561032.88\nLP B,4000000,0,250000,3949021.91',
+    example:
+      'Investor,Opening,Contributions,Withdrawals,Closing\nLP A,6000000,500000,0,6561032.88\nLP B,4000000,0,250000,3949021.91',
   })
   lpRowsCsv?: string;
 
-  @EnumField({ description: 'How the figures were entered (echoed; no effect on the checks).', values: INPUT_METHODS, default: D.inputMethod })
+  @EnumField({
+    description: 'How the figures were entered (echoed; no effect on the checks).',
+    values: INPUT_METHODS,
+    default: D.inputMethod,
+  })
   inputMethod?: InputMethod;
 }
 
@@ -84,7 +102,8 @@ class NavAssumptions {
   @ApiProperty({ enum: INPUT_METHODS }) inputMethod: InputMethod;
   @ApiProperty({ description: 'Days from periodStart to periodEnd, both inclusive.' }) periodDays: number;
   @ApiProperty({ enum: ['ACT/365'] }) dayCount: 'ACT/365';
-  @ApiProperty({ description: 'Opening NAV plus half the net flows (flows assumed mid-period).' }) mgmtFeeBasisUsd: number;
+  @ApiProperty({ description: 'Opening NAV plus half the net flows (flows assumed mid-period).' })
+  mgmtFeeBasisUsd: number;
 }
 
 class RollForward {
@@ -95,7 +114,12 @@ class RollForward {
   @ApiProperty() expectedClosingNavUsd: number;
   @ApiProperty() reportedClosingNavUsd: number;
   @ApiProperty({ description: 'Reported minus expected closing NAV.' }) breakUsd: number;
-  @ApiProperty({ type: 'number', nullable: true, description: 'The break in basis points of the reported closing NAV.' }) breakBp: number | null;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'The break in basis points of the reported closing NAV.',
+  })
+  breakBp: number | null;
 }
 
 export class NavCheckDto {
@@ -114,7 +138,8 @@ class CheckSummary {
 
 export class NavValidatorResponse {
   @ApiProperty({ type: NavAssumptions }) assumptions: NavAssumptions;
-  @ApiProperty({ enum: ['pass', 'warn', 'fail'], description: 'The worst status of the checks.' }) status: 'pass' | 'warn' | 'fail';
+  @ApiProperty({ enum: ['pass', 'warn', 'fail'], description: 'The worst status of the checks.' }) status:
+    'pass' | 'warn' | 'fail';
   @ApiProperty({ type: RollForward }) rollForward: RollForward;
   @ApiProperty({ type: [NavCheckDto] }) checks: NavCheckDto[];
   @ApiProperty({ type: CheckSummary }) summary: CheckSummary;

@@ -3,7 +3,8 @@ import { OPERATING_COST_DEFAULTS as D } from '../engines/operating-costs';
 import { NumberField } from './field.decorators';
 import { MAX_USD } from './limits';
 
-const cost = (description: string, def: number) => NumberField({ description: `${description}, USD a year.`, default: def, min: 0, max: MAX_USD });
+const cost = (description: string, def: number) =>
+  NumberField({ description: `${description}, USD a year.`, default: def, min: 0, max: MAX_USD });
 
 /** The ten fields of operating-cost-calculator and back-office-savings. */
 export class OperatingCostRequest {
@@ -12,10 +13,21 @@ export class OperatingCostRequest {
   @cost('Compliance (staff, consultants, filings)', D.complianceUsd) complianceUsd?: number;
   @cost('Risk desk (staff and tools)', D.riskDeskUsd) riskDeskUsd?: number;
 
-  @NumberField({ description: 'LP reports produced a year (every investor, every period).', default: D.lpReportsPerYear, min: 0, max: 1_000_000, integer: true })
+  @NumberField({
+    description: 'LP reports produced a year (every investor, every period).',
+    default: D.lpReportsPerYear,
+    min: 0,
+    max: 1_000_000,
+    integer: true,
+  })
   lpReportsPerYear?: number;
 
-  @NumberField({ description: 'Cost to produce one LP report, USD.', default: D.costPerReportUsd, min: 0, max: MAX_USD })
+  @NumberField({
+    description: 'Cost to produce one LP report, USD.',
+    default: D.costPerReportUsd,
+    min: 0,
+    max: MAX_USD,
+  })
   costPerReportUsd?: number;
 
   @cost('Annual audit', D.auditUsd) auditUsd?: number;
@@ -51,8 +63,14 @@ class CostLine {
 export class OperatingCostResponse {
   @ApiProperty({ type: OperatingCostAssumptions }) assumptions: OperatingCostAssumptions;
   @ApiProperty() totalAnnualCostUsd: number;
-  @ApiProperty({ type: 'number', nullable: true, description: 'Total annual cost / LP reports a year; null with no reports.' }) costPerLpReportUsd: number | null;
-  @ApiProperty({ type: 'number', nullable: true, description: 'Total annual cost in basis points of AUM.' }) costBpOfAum: number | null;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'Total annual cost / LP reports a year; null with no reports.',
+  })
+  costPerLpReportUsd: number | null;
+  @ApiProperty({ type: 'number', nullable: true, description: 'Total annual cost in basis points of AUM.' })
+  costBpOfAum: number | null;
   @ApiProperty({ type: [CostLine] }) lineItems: CostLine[];
   @ApiProperty() disclaimer: string;
 }
@@ -64,7 +82,8 @@ class AutomationAssumption {
 }
 
 class SavingsAssumptions extends OperatingCostAssumptions {
-  @ApiProperty({ type: [AutomationAssumption], description: 'The automated model, item by item.' }) automationModel: AutomationAssumption[];
+  @ApiProperty({ type: [AutomationAssumption], description: 'The automated model, item by item.' })
+  automationModel: AutomationAssumption[];
   @ApiProperty() platformAnnualUsd: number;
   @ApiProperty() implementationOneTimeUsd: number;
 }
@@ -85,7 +104,12 @@ export class BackOfficeSavingsResponse {
   @ApiProperty({ type: 'number', nullable: true }) savingsPct: number | null;
   @ApiProperty({ type: 'number', nullable: true }) savingsBpOfAum: number | null;
   @ApiProperty() implementationOneTimeUsd: number;
-  @ApiProperty({ type: 'number', nullable: true, description: 'Months of savings repaying the one-time cost; null without savings.' }) paybackMonths: number | null;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'Months of savings repaying the one-time cost; null without savings.',
+  })
+  paybackMonths: number | null;
   @ApiProperty() fiveYearNetSavingsUsd: number;
   @ApiProperty({ type: [SavingsLine] }) lineItems: SavingsLine[];
   @ApiProperty() disclaimer: string;
@@ -103,4 +127,3 @@ export const OPERATING_COST_EXAMPLE = {
   softwareUsd: 45_000,
   aumUsd: 250_000_000,
 };
-

@@ -23,17 +23,98 @@ function problemOf(fn: () => unknown): ProblemError {
 
 describe('readCsv', () => {
   it.each([
-    ['LF', 'a,b\n1,2\n', [[1, ['a', 'b']], [2, ['1', '2']]]],
-    ['CRLF and a missing final newline', 'a,b\r\n1,2', [[1, ['a', 'b']], [2, ['1', '2']]]],
-    ['lone CR', 'a,b\r1,2\r', [[1, ['a', 'b']], [2, ['1', '2']]]],
-    ['mixed line ends', 'a,b\r\n1,2\n3,4\r5,6', [[1, ['a', 'b']], [2, ['1', '2']], [3, ['3', '4']], [4, ['5', '6']]]],
-    ['a BOM', '\ufeffa,b\n1,2', [[1, ['a', 'b']], [2, ['1', '2']]]],
-    ['blank and spreadsheet-empty lines', '\na,b\n\n  \n,,\r\n1,2\n\n', [[2, ['a', 'b']], [6, ['1', '2']]]],
-    ['spaces around fields', ' a , b \n 1 ,\t2', [[1, ['a', 'b']], [2, ['1', '2']]]],
-    ['quoted comma and escaped quote', 'a,b\n"x, ""y""",2', [[1, ['a', 'b']], [2, ['x, "y"', '2']]]],
-    ['a quoted line break counts its lines', 'a,b\n"two\nlines",1\r\n"three\r\nmore\rlines",2\nz,3', [[1, ['a', 'b']], [2, ['two\nlines', '1']], [4, ['three\r\nmore\rlines', '2']], [7, ['z', '3']]]],
-    ['spaces around a quoted field are dropped, inside kept', 'a\n  " x "  ', [[1, ['a']], [2, [' x ']]]],
-    ['a trailing comma is an empty last field', 'a,b,\n1,2,', [[1, ['a', 'b', '']], [2, ['1', '2', '']]]],
+    [
+      'LF',
+      'a,b\n1,2\n',
+      [
+        [1, ['a', 'b']],
+        [2, ['1', '2']],
+      ],
+    ],
+    [
+      'CRLF and a missing final newline',
+      'a,b\r\n1,2',
+      [
+        [1, ['a', 'b']],
+        [2, ['1', '2']],
+      ],
+    ],
+    [
+      'lone CR',
+      'a,b\r1,2\r',
+      [
+        [1, ['a', 'b']],
+        [2, ['1', '2']],
+      ],
+    ],
+    [
+      'mixed line ends',
+      'a,b\r\n1,2\n3,4\r5,6',
+      [
+        [1, ['a', 'b']],
+        [2, ['1', '2']],
+        [3, ['3', '4']],
+        [4, ['5', '6']],
+      ],
+    ],
+    [
+      'a BOM',
+      '\ufeffa,b\n1,2',
+      [
+        [1, ['a', 'b']],
+        [2, ['1', '2']],
+      ],
+    ],
+    [
+      'blank and spreadsheet-empty lines',
+      '\na,b\n\n  \n,,\r\n1,2\n\n',
+      [
+        [2, ['a', 'b']],
+        [6, ['1', '2']],
+      ],
+    ],
+    [
+      'spaces around fields',
+      ' a , b \n 1 ,\t2',
+      [
+        [1, ['a', 'b']],
+        [2, ['1', '2']],
+      ],
+    ],
+    [
+      'quoted comma and escaped quote',
+      'a,b\n"x, ""y""",2',
+      [
+        [1, ['a', 'b']],
+        [2, ['x, "y"', '2']],
+      ],
+    ],
+    [
+      'a quoted line break counts its lines',
+      'a,b\n"two\nlines",1\r\n"three\r\nmore\rlines",2\nz,3',
+      [
+        [1, ['a', 'b']],
+        [2, ['two\nlines', '1']],
+        [4, ['three\r\nmore\rlines', '2']],
+        [7, ['z', '3']],
+      ],
+    ],
+    [
+      'spaces around a quoted field are dropped, inside kept',
+      'a\n  " x "  ',
+      [
+        [1, ['a']],
+        [2, [' x ']],
+      ],
+    ],
+    [
+      'a trailing comma is an empty last field',
+      'a,b,\n1,2,',
+      [
+        [1, ['a', 'b', '']],
+        [2, ['1', '2', '']],
+      ],
+    ],
   ])('%s', (_name, text, expected) => {
     expect(readCsv(text).map((r) => [r.line, r.fields])).toEqual(expected);
   });
@@ -49,13 +130,19 @@ describe('readCsv', () => {
   it('agrees with csv-parse on generated CSV (quotes, commas, CR/LF inside fields)', () => {
     const cell = fc.stringMatching(/^[a-z0-9 ,"\r\n]{0,8}$/);
     fc.assert(
-      fc.property(fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 20 }), fc.constantFrom('\n', '\r\n'), (rows, eol) => {
-        const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
-        const text = rows.map((r) => r.map(quote).join(',')).join(eol);
-        const ours = readCsv(text).map((r) => r.fields);
-        const theirs = csvParse(text, { relax_column_count: true, record_delimiter: ['\r\n', '\n'] }).filter((r) => !r.every((f) => f === ''));
-        expect(ours).toEqual(theirs);
-      }),
+      fc.property(
+        fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 20 }),
+        fc.constantFrom('\n', '\r\n'),
+        (rows, eol) => {
+          const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
+          const text = rows.map((r) => r.map(quote).join(',')).join(eol);
+          const ours = readCsv(text).map((r) => r.fields);
+          const theirs = csvParse(text, { relax_column_count: true, record_delimiter: ['\r\n', '\n'] }).filter(
+            (r) => !r.every((f) => f === ''),
+          );
+          expect(ours).toEqual(theirs);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -83,7 +170,23 @@ describe('parseAmount', () => {
     expect(amountToDec(a).toFixed(10)).toBe(new Decimal(expected).toFixed(10));
   });
 
-  it.each(['', 'abc', '1e5', '12.', '--1', '(-1)', '1,23', '12,3456', ',123', '1 234', '$', '1.2.3', 'NaN', 'Infinity', '0x10'])('%j is not a number', (raw) => {
+  it.each([
+    '',
+    'abc',
+    '1e5',
+    '12.',
+    '--1',
+    '(-1)',
+    '1,23',
+    '12,3456',
+    ',123',
+    '1 234',
+    '$',
+    '1.2.3',
+    'NaN',
+    'Infinity',
+    '0x10',
+  ])('%j is not a number', (raw) => {
     expect(parseAmount(raw)).toBeNull();
   });
 
@@ -114,7 +217,8 @@ describe('parseCsvTable', () => {
   });
 
   it('reports every bad row by its line, after blank lines and multi-line quoted fields', () => {
-    const text = 'Asset,Value\r\nBTC,1\r\n\r\n,2\r\n"multi\r\nline",abc\r\nETH\r\nSOL,1,2\r\nOK,3\r\nBIG,12345678901234567\r\n';
+    const text =
+      'Asset,Value\r\nBTC,1\r\n\r\n,2\r\n"multi\r\nline",abc\r\nETH\r\nSOL,1,2\r\nOK,3\r\nBIG,12345678901234567\r\n';
     const p = problemOf(() => parseCsvTable('positionsCsv', text, COLUMNS));
     expect(p.detail).toBe('positionsCsv has 5 bad rows');
     expect(p.errors).toEqual([
@@ -127,7 +231,12 @@ describe('parseCsvTable', () => {
   });
 
   it('negative amounts are refused where the column says so', () => {
-    const p = problemOf(() => parseCsvTable('lpRowsCsv', 'Investor,Opening\nA,-5', [{ name: 'Investor', kind: 'text', required: true }, { name: 'Opening', kind: 'amount', required: true, nonNegative: true }]));
+    const p = problemOf(() =>
+      parseCsvTable('lpRowsCsv', 'Investor,Opening\nA,-5', [
+        { name: 'Investor', kind: 'text', required: true },
+        { name: 'Opening', kind: 'amount', required: true, nonNegative: true },
+      ]),
+    );
     expect(p.errors).toEqual([{ field: 'lpRowsCsv', message: 'line 2: Opening -5 must not be negative' }]);
   });
 

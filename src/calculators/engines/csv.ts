@@ -26,7 +26,10 @@ export interface CsvRecord {
 }
 
 export class CsvSyntaxError extends Error {
-  constructor(readonly line: number, reason: string) {
+  constructor(
+    readonly line: number,
+    reason: string,
+  ) {
     super(`line ${line}: ${reason}`);
   }
 }
@@ -73,7 +76,10 @@ function readQuotedField(text: string, at: number, startLine: number): { value: 
   if (i < n) {
     const c = text.charCodeAt(i);
     if (c !== COMMA && c !== CR && c !== LF) {
-      throw new CsvSyntaxError(line, 'unexpected text after a closing quote (write "" for a quote inside a quoted field)');
+      throw new CsvSyntaxError(
+        line,
+        'unexpected text after a closing quote (write "" for a quote inside a quoted field)',
+      );
     }
   }
   return { value, next: i, line };
@@ -265,7 +271,10 @@ function rowProblems(record: CsvRecord, columns: ColumnSpec[], index: number[], 
       text[c] = raw;
       const value = raw === '' ? null : parseAmount(raw);
       if (value === null) {
-        problems = addProblem(problems, raw === '' ? `${col.name} is empty` : `${col.name} "${clip(raw)}" is not a number`);
+        problems = addProblem(
+          problems,
+          raw === '' ? `${col.name} is empty` : `${col.name} "${clip(raw)}" is not a number`,
+        );
         amount[c] = NO_AMOUNT;
       } else if (value === TOO_LARGE) {
         problems = addProblem(problems, `${col.name} "${clip(raw)}" is too large (at most 15 whole digits)`);
@@ -293,6 +302,8 @@ function clip(raw: string): string {
 
 function invalidCsv(field: string, errors: FieldError[], badRows?: number): ProblemError {
   const detail =
-    badRows === undefined ? `${field} is not valid CSV: ${errors[0].message}` : `${field} has ${badRows} bad row${badRows === 1 ? '' : 's'}`;
+    badRows === undefined
+      ? `${field} is not valid CSV: ${errors[0].message}`
+      : `${field} has ${badRows} bad row${badRows === 1 ? '' : 's'}`;
   return new ProblemError('invalid_parameter', detail, errors);
 }

@@ -16,13 +16,19 @@ const BOOK = [
   'GLD,100000,IBKR,',
 ].join('\r\n');
 
-const run = (positionsCsv: string, navUsd: number | null = null) => exposureAnalysis({ positionsCsv, navUsd, inputMethod: 'upload' });
+const run = (positionsCsv: string, navUsd: number | null = null) =>
+  exposureAnalysis({ positionsCsv, navUsd, inputMethod: 'upload' });
 
 describe('exposure-analysis engine', () => {
   it('long, short, gross, net and cash by hand, ratios over the sum of values', () => {
     const a = run(BOOK);
     expect(a.positionsCount).toBe(8);
-    expect(a.assumptions).toMatchObject({ ratioBasis: 'sumOfValues', ratioBasisUsd: 1_900_000.5, navUsd: null, positionsCsv: { isDefault: false, rows: 8 } });
+    expect(a.assumptions).toMatchObject({
+      ratioBasis: 'sumOfValues',
+      ratioBasisUsd: 1_900_000.5,
+      navUsd: null,
+      positionsCsv: { isDefault: false, rows: 8 },
+    });
     expect(a.exposure).toEqual({
       longUsd: 1_850_000,
       shortUsd: 500_000,
@@ -38,7 +44,13 @@ describe('exposure-analysis engine', () => {
   });
 
   it('ratios over navUsd when given', () => {
-    expect(run(BOOK, 2_000_000).exposure).toMatchObject({ longPct: 92.5, shortPct: 25, grossPct: 117.5, netPct: 67.5, cashPct: 27.5 });
+    expect(run(BOOK, 2_000_000).exposure).toMatchObject({
+      longPct: 92.5,
+      shortPct: 25,
+      grossPct: 117.5,
+      netPct: 67.5,
+      cashPct: 27.5,
+    });
   });
 
   it('concentration combines an asset across venues and spellings and ignores cash', () => {
@@ -82,7 +94,9 @@ describe('exposure-analysis engine', () => {
     } catch (err) {
       expect(err).toBeInstanceOf(ProblemError);
       expect((err as ProblemError).code).toBe('invalid_parameter');
-      expect((err as ProblemError).errors).toEqual([{ field: 'positionsCsv', message: 'line 11: Value "lots" is not a number' }]);
+      expect((err as ProblemError).errors).toEqual([
+        { field: 'positionsCsv', message: 'line 11: Value "lots" is not a number' },
+      ]);
     }
   });
 
@@ -94,7 +108,14 @@ describe('exposure-analysis engine', () => {
   it('header only: zeros, no concentration', () => {
     const a = run('Asset,Value,Venue,Class\r\n');
     expect(a.positionsCount).toBe(0);
-    expect(a.concentration).toEqual({ assetCount: 0, top5: [], top5WeightPct: 0, largestWeightPct: 0, herfindahlIndex: 0, effectivePositions: null });
+    expect(a.concentration).toEqual({
+      assetCount: 0,
+      top5: [],
+      top5WeightPct: 0,
+      largestWeightPct: 0,
+      herfindahlIndex: 0,
+      effectivePositions: null,
+    });
   });
 
   it('sums stay exact to the cent over many rows with sub-cent values', () => {

@@ -1,6 +1,14 @@
 import { type Fixed, fixedCents, fixedPct, numberToFixed } from './fixed';
 import { DISCLAIMER, dec, ratio } from './numeric';
-import { CASH_CLASSES, concentrationOf, exposureOf, groupPositions, type GroupRow, parsePositions, SAMPLE_POSITIONS_CSV } from './positions';
+import {
+  CASH_CLASSES,
+  concentrationOf,
+  exposureOf,
+  groupPositions,
+  type GroupRow,
+  parsePositions,
+  SAMPLE_POSITIONS_CSV,
+} from './positions';
 import { csvDigest, type InputMethod, type TextDigest } from './text-input';
 
 export interface ExposureAnalysisInput {
@@ -89,8 +97,16 @@ export function exposureAnalysis(input: ExposureAnalysisInput): ExposureAnalysis
     },
     concentration: {
       assetCount: c.assets.length,
-      top5: top5.map((a) => ({ asset: a.asset, grossUsd: fixedCents(a.gross), weightPct: fixedPct(a.gross, c.total) ?? 0 })),
-      top5WeightPct: fixedPct(top5.reduce((acc, a) => acc + a.gross, 0n), c.total) ?? 0,
+      top5: top5.map((a) => ({
+        asset: a.asset,
+        grossUsd: fixedCents(a.gross),
+        weightPct: fixedPct(a.gross, c.total) ?? 0,
+      })),
+      top5WeightPct:
+        fixedPct(
+          top5.reduce((acc, a) => acc + a.gross, 0n),
+          c.total,
+        ) ?? 0,
       largestWeightPct: top5.length > 0 ? (fixedPct(top5[0].gross, c.total) ?? 0) : 0,
       herfindahlIndex: ratio(hhi, 6),
       effectivePositions: hhi.isZero() ? null : ratio(dec(1).div(hhi), 2),

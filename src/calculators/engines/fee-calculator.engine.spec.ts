@@ -1,5 +1,11 @@
 import { ProblemError } from '../../common/errors/problem';
-import { FEE_CALCULATOR_DEFAULTS, feeCalculator, type FeeCalculatorInput, feePeriodCount, feeSchedule } from './fee-calculator.engine';
+import {
+  FEE_CALCULATOR_DEFAULTS,
+  feeCalculator,
+  type FeeCalculatorInput,
+  feePeriodCount,
+  feeSchedule,
+} from './fee-calculator.engine';
 import fc from 'fast-check';
 import Decimal from 'decimal.js';
 
@@ -29,7 +35,12 @@ describe('fee-calculator engine', () => {
     expect(answer.periods.map((p) => p.perfFeeUsd)).toEqual([1.2, 1.31, 1.42]);
     expect(answer.periods.map((p) => p.highWaterMark)).toEqual([108.8, 118.37, 128.79]);
     // totals come from exact values: 6.543488 and 3.9260928
-    expect(answer.totals).toMatchObject({ totalMgmtFeesUsd: 6.54, totalPerfFeesUsd: 3.93, totalFeesUsd: 10.47, grossEndingNavUsd: 140.49 });
+    expect(answer.totals).toMatchObject({
+      totalMgmtFeesUsd: 6.54,
+      totalPerfFeesUsd: 3.93,
+      totalFeesUsd: 10.47,
+      grossEndingNavUsd: 140.49,
+    });
   });
 
   it('the same vector scaled to 1 000 000 is exact in cents', () => {
@@ -40,7 +51,15 @@ describe('fee-calculator engine', () => {
   });
 
   // Independent hand computations (gross, management fee, threshold, performance fee, close).
-  const cases: { name: string; input: Partial<FeeCalculatorInput>; path?: number[]; mgmt: string[]; perf: string[]; close: string[]; hwm?: (string | null)[] }[] = [
+  const cases: {
+    name: string;
+    input: Partial<FeeCalculatorInput>;
+    path?: number[];
+    mgmt: string[];
+    perf: string[];
+    close: string[];
+    hwm?: (string | null)[];
+  }[] = [
     {
       name: 'no hurdle: 110 gross, fee 2, 20 % of 108 − 100',
       input: { annualGrossReturnPct: 10 },
@@ -140,7 +159,12 @@ describe('fee-calculator engine', () => {
     expect(quarterly[0].perfFee.toFixed(12)).toBe('0.474746894442');
     expect(quarterly[3].closingNav.toFixed(12)).toBe('107.815071761165');
     const a = feeCalculator({ ...base, crystallization: 'quarterly' });
-    expect(a.totals).toMatchObject({ totalMgmtFeesUsd: 2.06, totalPerfFeesUsd: 1.95, endingNavUsd: 107.82, grossEndingNavUsd: 112 });
+    expect(a.totals).toMatchObject({
+      totalMgmtFeesUsd: 2.06,
+      totalPerfFeesUsd: 1.95,
+      endingNavUsd: 107.82,
+      grossEndingNavUsd: 112,
+    });
     expect(a.totals.netAnnualizedReturnPct).toBe(7.8151);
     expect(a.totals.feeDragPct).toBe(4.1849);
   });
@@ -159,7 +183,9 @@ describe('fee-calculator engine', () => {
     try {
       feeCalculator({ ...base, horizonYears: 0.4 });
     } catch (err) {
-      expect((err as ProblemError).errors).toEqual([{ field: 'horizonYears', message: expect.stringContaining('1 to 400 annual periods') }]);
+      expect((err as ProblemError).errors).toEqual([
+        { field: 'horizonYears', message: expect.stringContaining('1 to 400 annual periods') },
+      ]);
     }
   });
 
@@ -249,7 +275,8 @@ describe('fee-calculator engine', () => {
     const n = input.crystallization === 'annual' ? 1 : 4;
     const count = Math.round(input.horizonYears * n);
     const growth = new R(1).plus(new R(input.annualGrossReturnPct).div(100)).pow(new R(1).div(n));
-    const hurdle = input.hurdlePct === null ? null : new R(1).plus(new R(input.hurdlePct).div(100)).pow(new R(1).div(n));
+    const hurdle =
+      input.hurdlePct === null ? null : new R(1).plus(new R(input.hurdlePct).div(100)).pow(new R(1).div(n));
     let nav = new R(input.startingNavUsd);
     let hwm = nav;
     let sinceHwm = 0;
@@ -262,7 +289,10 @@ describe('fee-calculator engine', () => {
       const threshold = hurdle === null ? reference : reference.times(hurdle.pow(input.hasHwm ? sinceHwm : 1));
       const perf = R.max(pre.minus(threshold), 0).times(input.perfFeePct).div(100);
       nav = pre.minus(perf);
-      if (input.hasHwm && perf.gt(0)) { hwm = nav; sinceHwm = 0; }
+      if (input.hasHwm && perf.gt(0)) {
+        hwm = nav;
+        sinceHwm = 0;
+      }
     }
     const years = new R(count).div(n);
     const netGrowth = nav.div(input.startingNavUsd);

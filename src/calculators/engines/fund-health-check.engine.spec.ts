@@ -1,6 +1,10 @@
 import { FUND_HEALTH_CHECK_DEFAULTS, fundHealthCheck, type FundHealthCheckInput } from './fund-health-check.engine';
 
-const diversified = ['Asset,Value,Venue,Class', ...Array.from({ length: 10 }, (_, i) => `A${i},4000000,Venue ${i % 3},equity`), 'USD,10000000,Bank,cash'].join('\n');
+const diversified = [
+  'Asset,Value,Venue,Class',
+  ...Array.from({ length: 10 }, (_, i) => `A${i},4000000,Venue ${i % 3},equity`),
+  'USD,10000000,Bank,cash',
+].join('\n');
 
 const strong: FundHealthCheckInput = {
   aumUsd: 50_000_000,
@@ -50,7 +54,11 @@ describe('fund-health-check engine', () => {
     expect(a.overallScore).toBe(10); // (40 × 20 + 10 × 15) / 100 = 9.5, half up
     expect(a.grade).toBe('F');
     expect(a.findings[0].severity).toBe('high');
-    expect(a.findings.map((f) => f.severity)).toEqual([...a.findings.map((f) => f.severity)].sort((x, y) => ['high', 'medium', 'low', 'info'].indexOf(x) - ['high', 'medium', 'low', 'info'].indexOf(y)));
+    expect(a.findings.map((f) => f.severity)).toEqual(
+      [...a.findings.map((f) => f.severity)].sort(
+        (x, y) => ['high', 'medium', 'low', 'info'].indexOf(x) - ['high', 'medium', 'low', 'info'].indexOf(y),
+      ),
+    );
     const messages = a.findings.map((f) => f.message).join('\n');
     expect(messages).toContain('without a high-water mark');
     expect(messages).toContain('No independent fund administrator');
@@ -81,7 +89,11 @@ describe('fund-health-check engine', () => {
     { change: { backOfficeHeadcount: 1 }, section: 'governance', score: 80 },
     { change: { backOfficeHeadcount: 0 }, section: 'operations', score: 80 },
     { change: { reconFrequency: 'weekly' as const }, section: 'operations', score: 90 },
-    { change: { navFrequency: 'quarterly' as const, lpReportingFrequency: 'monthly' as const }, section: 'reporting', score: 80 },
+    {
+      change: { navFrequency: 'quarterly' as const, lpReportingFrequency: 'monthly' as const },
+      section: 'reporting',
+      score: 80,
+    },
     { change: { perfFeePct: 25 }, section: 'fees', score: 75 },
     { change: { perfFeePct: 0, hasHwm: false, hurdlePct: null }, section: 'fees', score: 100 },
   ])('one weakness at a time: $change', ({ change, section, score }) => {

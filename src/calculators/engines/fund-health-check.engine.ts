@@ -44,7 +44,13 @@ export const FUND_HEALTH_CHECK_DEFAULTS: FundHealthCheckInput = {
 export type Severity = 'high' | 'medium' | 'low' | 'info';
 export type SectionId = 'fees' | 'operations' | 'reporting' | 'governance' | 'portfolio';
 
-export const SECTION_WEIGHTS: Record<SectionId, number> = { fees: 20, operations: 25, reporting: 20, governance: 20, portfolio: 15 };
+export const SECTION_WEIGHTS: Record<SectionId, number> = {
+  fees: 20,
+  operations: 25,
+  reporting: 20,
+  governance: 20,
+  portfolio: 15,
+};
 const SECTION_TITLES: Record<SectionId, string> = {
   fees: 'Fees',
   operations: 'Operations',
@@ -62,7 +68,10 @@ export interface Finding {
 }
 
 export interface FundHealthCheckAnswer {
-  assumptions: Omit<FundHealthCheckInput, 'positionsCsv'> & { positionsCsv: TextDigest; sectionWeights: Record<SectionId, number> };
+  assumptions: Omit<FundHealthCheckInput, 'positionsCsv'> & {
+    positionsCsv: TextDigest;
+    sectionWeights: Record<SectionId, number>;
+  };
   overallScore: number;
   grade: 'A' | 'B' | 'C' | 'D' | 'F';
   sections: { id: SectionId; title: string; weight: number; score: number | null; assessed: boolean }[];
@@ -98,7 +107,13 @@ export function fundHealthCheck(input: FundHealthCheckInput): FundHealthCheckAns
   if (hasPositions) section('portfolio', (add) => portfolioRules(input, positions, add));
   else {
     scores.portfolio = null;
-    findings.push({ section: 'portfolio', severity: 'info', points: 0, message: 'No positions given: portfolio concentration was not assessed and its weight is spread over the other sections.' });
+    findings.push({
+      section: 'portfolio',
+      severity: 'info',
+      points: 0,
+      message:
+        'No positions given: portfolio concentration was not assessed and its weight is spread over the other sections.',
+    });
   }
 
   const ids = Object.keys(SECTION_WEIGHTS) as SectionId[];
@@ -113,13 +128,26 @@ export function fundHealthCheck(input: FundHealthCheckInput): FundHealthCheckAns
   const overall = weighted.div(weights).toDecimalPlaces(0).toNumber();
   const order: Record<Severity, number> = { high: 0, medium: 1, low: 2, info: 3 };
   // stable sort: severity first, then the order the rules ran in
-  const sorted = findings.map((f, i) => ({ f, i })).sort((a, b) => order[a.f.severity] - order[b.f.severity] || a.i - b.i).map((x) => x.f);
+  const sorted = findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => order[a.f.severity] - order[b.f.severity] || a.i - b.i)
+    .map((x) => x.f);
   const { positionsCsv, ...rest } = input;
   return {
-    assumptions: { ...rest, positionsCsv: csvDigest(positionsCsv, SAMPLE_POSITIONS_CSV, positions.length), sectionWeights: SECTION_WEIGHTS },
+    assumptions: {
+      ...rest,
+      positionsCsv: csvDigest(positionsCsv, SAMPLE_POSITIONS_CSV, positions.length),
+      sectionWeights: SECTION_WEIGHTS,
+    },
     overallScore: overall,
     grade: overall >= 85 ? 'A' : overall >= 70 ? 'B' : overall >= 55 ? 'C' : overall >= 40 ? 'D' : 'F',
-    sections: ids.map((id) => ({ id, title: SECTION_TITLES[id], weight: SECTION_WEIGHTS[id], score: scores[id], assessed: scores[id] !== null })),
+    sections: ids.map((id) => ({
+      id,
+      title: SECTION_TITLES[id],
+      weight: SECTION_WEIGHTS[id],
+      score: scores[id],
+      assessed: scores[id] !== null,
+    })),
     findings: sorted,
     disclaimer: DISCLAIMER,
   };
@@ -129,18 +157,48 @@ function feeRules(input: FundHealthCheckInput, add: Collector): void {
   const m = input.mgmtFeePct;
   if (m > 3) add('high', 40, `A management fee of ${m} % is far above the 1.5–2 % range most LPs accept.`);
   else if (m > 2) add('medium', 25, `A management fee of ${m} % is above the common 2 % ceiling.`);
-  else if (m > 1.5) add('low', 10, `A management fee of ${m} % is at the top of the market range; large LPs negotiate 1–1.5 %.`);
+  else if (m > 1.5)
+    add('low', 10, `A management fee of ${m} % is at the top of the market range; large LPs negotiate 1–1.5 %.`);
   const p = input.perfFeePct;
   if (p > 30) add('high', 40, `A performance fee of ${p} % is well above the 20 % norm.`);
   else if (p > 20) add('medium', 25, `A performance fee of ${p} % is above the 20 % norm.`);
-  else if (p > 15) add('low', 10, `A performance fee of ${p} % is at the market norm; some LPs expect 10–15 % with a hurdle.`);
-  if (p > 0 && !input.hasHwm) add('high', 30, 'A performance fee without a high-water mark charges investors again for recovering their own losses.');
-  if (p > 0 && input.hurdlePct === null) add('low', 5, 'No hurdle: the performance fee is paid on any gain, including the return of cash.');
+  else if (p > 15)
+    add('low', 10, `A performance fee of ${p} % is at the market norm; some LPs expect 10–15 % with a hurdle.`);
+  if (p > 0 && !input.hasHwm)
+    add(
+      'high',
+      30,
+      'A performance fee without a high-water mark charges investors again for recovering their own losses.',
+    );
+  if (p > 0 && input.hurdlePct === null)
+    add('low', 5, 'No hurdle: the performance fee is paid on any gain, including the return of cash.');
 }
 
 function operationsRules(input: FundHealthCheckInput, add: Collector): void {
-  const nav = { daily: null, weekly: ['low', 10, 'A weekly NAV leaves errors undetected for days; daily shadow NAV is the standard for liquid strategies.'], monthly: ['medium', 25, 'A monthly NAV means errors, breaks and fee mistakes surface weeks late.'], quarterly: ['high', 50, 'A quarterly NAV is too infrequent for a fund with liquid positions; investors and risk limits run blind in between.'] } as const;
-  const recon = { daily: null, weekly: ['low', 10, 'Weekly reconciliation to custodians and exchanges lets breaks age for up to a week.'], monthly: ['medium', 25, 'Monthly reconciliation lets breaks age for weeks before anyone looks.'], rarely: ['high', 50, 'Positions and cash are rarely reconciled to custodians, exchanges and banks: the books cannot be trusted.'] } as const;
+  const nav = {
+    daily: null,
+    weekly: [
+      'low',
+      10,
+      'A weekly NAV leaves errors undetected for days; daily shadow NAV is the standard for liquid strategies.',
+    ],
+    monthly: ['medium', 25, 'A monthly NAV means errors, breaks and fee mistakes surface weeks late.'],
+    quarterly: [
+      'high',
+      50,
+      'A quarterly NAV is too infrequent for a fund with liquid positions; investors and risk limits run blind in between.',
+    ],
+  } as const;
+  const recon = {
+    daily: null,
+    weekly: ['low', 10, 'Weekly reconciliation to custodians and exchanges lets breaks age for up to a week.'],
+    monthly: ['medium', 25, 'Monthly reconciliation lets breaks age for weeks before anyone looks.'],
+    rarely: [
+      'high',
+      50,
+      'Positions and cash are rarely reconciled to custodians, exchanges and banks: the books cannot be trusted.',
+    ],
+  } as const;
   const n = nav[input.navFrequency];
   if (n) add(n[0], n[1], n[2]);
   const r = recon[input.reconFrequency];
@@ -149,19 +207,40 @@ function operationsRules(input: FundHealthCheckInput, add: Collector): void {
 }
 
 function reportingRules(input: FundHealthCheckInput, add: Collector): void {
-  if (input.lpReportingFrequency === 'quarterly') add('low', 10, 'Quarterly LP reporting meets the ILPA baseline; monthly letters are increasingly expected by allocators to liquid funds.');
-  if (input.lpReportingFrequency === 'adhoc') add('high', 60, 'LP reports are ad hoc: ILPA guidance expects at least quarterly reporting on performance, capital accounts and fees.');
+  if (input.lpReportingFrequency === 'quarterly')
+    add(
+      'low',
+      10,
+      'Quarterly LP reporting meets the ILPA baseline; monthly letters are increasingly expected by allocators to liquid funds.',
+    );
+  if (input.lpReportingFrequency === 'adhoc')
+    add(
+      'high',
+      60,
+      'LP reports are ad hoc: ILPA guidance expects at least quarterly reporting on performance, capital accounts and fees.',
+    );
   const navRank = { daily: 0, weekly: 1, monthly: 2, quarterly: 3 }[input.navFrequency];
-  if (input.lpReportingFrequency === 'monthly' && navRank > 2) add('medium', 20, 'Monthly LP reports on a quarterly NAV cannot show a current capital account.');
+  if (input.lpReportingFrequency === 'monthly' && navRank > 2)
+    add('medium', 20, 'Monthly LP reports on a quarterly NAV cannot show a current capital account.');
 }
 
 function governanceRules(input: FundHealthCheckInput, add: Collector): void {
-  if (!input.hasFundAdmin) add('high', 40, 'No independent fund administrator: the manager values and reports its own fund.');
+  if (!input.hasFundAdmin)
+    add('high', 40, 'No independent fund administrator: the manager values and reports its own fund.');
   if (!input.hasAnnualAudit) add('high', 40, 'No annual audit by an independent auditor.');
-  if (input.backOfficeHeadcount === 1) add('medium', 20, 'A one-person back office cannot separate making and checking (maker-checker) and is a key-person risk.');
+  if (input.backOfficeHeadcount === 1)
+    add(
+      'medium',
+      20,
+      'A one-person back office cannot separate making and checking (maker-checker) and is a key-person risk.',
+    );
 }
 
-function portfolioRules(input: FundHealthCheckInput, positions: ReturnType<typeof parsePositions>, add: Collector): void {
+function portfolioRules(
+  input: FundHealthCheckInput,
+  positions: ReturnType<typeof parsePositions>,
+  add: Collector,
+): void {
   const c = concentrationOf(positions);
   const e = exposureOf(positions);
   const aum = dec(input.aumUsd);
@@ -179,6 +258,10 @@ function portfolioRules(input: FundHealthCheckInput, positions: ReturnType<typeo
   else if (leverage.gt(2)) add('medium', 10, `Gross exposure is ${leverage.toFixed(2)}× AUM.`);
   const book = fixedToDec(e.sumOfValues);
   if (book.minus(aum).abs().div(aum).gt('0.1')) {
-    add('info', 0, `The positions sum to ${book.div(aum).times(100).toFixed(1)} % of aumUsd; check that the file is complete and values are in USD.`);
+    add(
+      'info',
+      0,
+      `The positions sum to ${book.div(aum).times(100).toFixed(1)} % of aumUsd; check that the file is complete and values are in USD.`,
+    );
   }
 }

@@ -1,7 +1,8 @@
 import { type ProblemError } from '../../common/errors/problem';
 import { LP_REPORT_GRADER_DEFAULTS, lpReportGrader, REPORT_TEXT_MAX_CHARS } from './lp-report-grader.engine';
 
-const WEAK = 'Dear investors, we had a good quarter. Returns were strong and we remain optimistic about the year ahead. Thank you for your trust.';
+const WEAK =
+  'Dear investors, we had a good quarter. Returns were strong and we remain optimistic about the year ahead. Thank you for your trust.';
 
 const status = (a: ReturnType<typeof lpReportGrader>) => Object.fromEntries(a.criteria.map((c) => [c.id, c.status]));
 
@@ -15,7 +16,11 @@ describe('lp-report-grader engine', () => {
     expect(performance?.evidence.join(' ')).toContain('net of all fees');
     expect(performance?.evidence.join(' ')).toContain('benchmark');
     expect(a.criteria.reduce((s, c) => s + c.weight, 0)).toBe(100);
-    expect(a.assumptions.reportText).toEqual({ isDefault: true, bytes: Buffer.byteLength(LP_REPORT_GRADER_DEFAULTS.reportText), characters: LP_REPORT_GRADER_DEFAULTS.reportText.length });
+    expect(a.assumptions.reportText).toEqual({
+      isDefault: true,
+      bytes: Buffer.byteLength(LP_REPORT_GRADER_DEFAULTS.reportText),
+      characters: LP_REPORT_GRADER_DEFAULTS.reportText.length,
+    });
   });
 
   it('a weak letter: nearly everything missing, grade F, and it says what is missing', () => {
@@ -43,7 +48,10 @@ describe('lp-report-grader engine', () => {
   });
 
   it('partial credit is half the weight', () => {
-    const a = lpReportGrader({ ...LP_REPORT_GRADER_DEFAULTS, reportText: 'We returned 3.1% net of fees this quarter ended March 31, 2025.' });
+    const a = lpReportGrader({
+      ...LP_REPORT_GRADER_DEFAULTS,
+      reportText: 'We returned 3.1% net of fees this quarter ended March 31, 2025.',
+    });
     const p = a.criteria.find((c) => c.id === 'performance');
     expect(p).toMatchObject({ status: 'partial', points: 10 });
     expect(a.criteria.find((c) => c.id === 'timeliness')).toMatchObject({ status: 'pass', points: 5 });
@@ -53,7 +61,10 @@ describe('lp-report-grader engine', () => {
   it('timeliness depends on the reporting frequency', () => {
     // the sample names a quarter and an ISO date but never a month
     const monthly = lpReportGrader({ ...LP_REPORT_GRADER_DEFAULTS, reportingFrequency: 'monthly' });
-    expect(monthly.criteria.find((c) => c.id === 'timeliness')).toMatchObject({ status: 'partial', missing: ['the month covered'] });
+    expect(monthly.criteria.find((c) => c.id === 'timeliness')).toMatchObject({
+      status: 'partial',
+      missing: ['the month covered'],
+    });
     expect(monthly.score).toBe(97.5);
     const adhoc = lpReportGrader({ ...LP_REPORT_GRADER_DEFAULTS, reportingFrequency: 'adhoc' });
     expect(adhoc.criteria.find((c) => c.id === 'timeliness')?.status).toBe('pass');
@@ -66,7 +77,9 @@ describe('lp-report-grader engine', () => {
   });
 
   it(`over ${REPORT_TEXT_MAX_CHARS} characters is 413`, () => {
-    expect(lpReportGrader({ ...LP_REPORT_GRADER_DEFAULTS, reportText: 'x'.repeat(REPORT_TEXT_MAX_CHARS) }).score).toBe(0);
+    expect(lpReportGrader({ ...LP_REPORT_GRADER_DEFAULTS, reportText: 'x'.repeat(REPORT_TEXT_MAX_CHARS) }).score).toBe(
+      0,
+    );
     expect.assertions(3);
     try {
       lpReportGrader({ ...LP_REPORT_GRADER_DEFAULTS, reportText: 'x'.repeat(REPORT_TEXT_MAX_CHARS + 1) });

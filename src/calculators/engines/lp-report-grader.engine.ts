@@ -53,7 +53,10 @@ interface Criterion {
 }
 
 const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December';
-const DATE = new RegExp(`\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b(?:${MONTHS})\\s+\\d{1,2},?\\s+\\d{4}\\b|\\b\\d{1,2}\\s+(?:${MONTHS})\\s+\\d{4}\\b`, 'i');
+const DATE = new RegExp(
+  `\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b(?:${MONTHS})\\s+\\d{1,2},?\\s+\\d{4}\\b|\\b\\d{1,2}\\s+(?:${MONTHS})\\s+\\d{4}\\b`,
+  'i',
+);
 
 /** ILPA-informed checklist (ILPA Reporting Template and Principles, adapted to liquid funds). */
 export const LP_REPORT_CRITERIA: Criterion[] = [
@@ -63,10 +66,20 @@ export const LP_REPORT_CRITERIA: Criterion[] = [
     weight: 20,
     passAt: 4,
     elements: [
-      { name: 'returns stated net of fees', pattern: /\bnet of (?:all )?(?:fees|fees and expenses)\b|\bnet (?:returns?|performance)\b/i },
-      { name: 'return periods (MTD, QTD, YTD, since inception)', pattern: /\b(?:MTD|QTD|YTD|ITD)\b|\b(?:month|quarter|year|inception)[- ]to[- ]date\b|\bsince inception\b|\bannuali[sz]ed\b/i },
+      {
+        name: 'returns stated net of fees',
+        pattern: /\bnet of (?:all )?(?:fees|fees and expenses)\b|\bnet (?:returns?|performance)\b/i,
+      },
+      {
+        name: 'return periods (MTD, QTD, YTD, since inception)',
+        pattern:
+          /\b(?:MTD|QTD|YTD|ITD)\b|\b(?:month|quarter|year|inception)[- ]to[- ]date\b|\bsince inception\b|\bannuali[sz]ed\b/i,
+      },
       { name: 'a return figure in percent', pattern: /[+\-−]?\d+(?:\.\d+)?\s?%/ },
-      { name: 'a benchmark comparison', pattern: /\bbenchmark|\b(?:out|under)perform|\brelative to\b|\bversus\b|\bvs\.?\s/i },
+      {
+        name: 'a benchmark comparison',
+        pattern: /\bbenchmark|\b(?:out|under)perform|\brelative to\b|\bversus\b|\bvs\.?\s/i,
+      },
     ],
   },
   {
@@ -77,7 +90,10 @@ export const LP_REPORT_CRITERIA: Criterion[] = [
     elements: [
       { name: 'a capital account statement', pattern: /\bcapital accounts?\b|\bpartners'? capital\b/i },
       { name: 'the opening balance', pattern: /\b(?:opening|beginning|starting) (?:balance|capital|NAV)\b/i },
-      { name: 'contributions and withdrawals', pattern: /\b(?:contributions?|subscriptions?|redemptions?|withdrawals?|distributions?)\b/i },
+      {
+        name: 'contributions and withdrawals',
+        pattern: /\b(?:contributions?|subscriptions?|redemptions?|withdrawals?|distributions?)\b/i,
+      },
       { name: 'the closing balance', pattern: /\b(?:closing|ending) (?:balance|capital|NAV)\b/i },
     ],
   },
@@ -88,7 +104,10 @@ export const LP_REPORT_CRITERIA: Criterion[] = [
     passAt: 3,
     elements: [
       { name: 'the management fee', pattern: /\bmanagement fees?\b/i },
-      { name: 'the performance fee or carry', pattern: /\bperformance fees?\b|\bincentive (?:fees?|allocation)\b|\bcarried interest\b/i },
+      {
+        name: 'the performance fee or carry',
+        pattern: /\bperformance fees?\b|\bincentive (?:fees?|allocation)\b|\bcarried interest\b/i,
+      },
       { name: 'fund expenses', pattern: /\b(?:fund |operating |partnership )?expenses\b|\badministration fees?\b/i },
       { name: 'amounts in currency', pattern: /(?:\bUSD|US\$|\$)\s?\d|\d[\d,]*(?:\.\d+)?\s?(?:USD|dollars)\b/i },
     ],
@@ -99,10 +118,17 @@ export const LP_REPORT_CRITERIA: Criterion[] = [
     weight: 10,
     passAt: 3,
     elements: [
-      { name: 'the largest holdings', pattern: /\b(?:top|largest) (?:\d+|five|ten) (?:holdings|positions)\b|\b(?:largest|top) (?:holdings|positions)\b/i },
+      {
+        name: 'the largest holdings',
+        pattern:
+          /\b(?:top|largest) (?:\d+|five|ten) (?:holdings|positions)\b|\b(?:largest|top) (?:holdings|positions)\b/i,
+      },
       { name: 'gross or net exposure', pattern: /\b(?:gross|net) (?:exposure|long|short)\b/i },
       { name: 'long and short positions', pattern: /\bshorts?\b|\blong\/short\b|\bhedge[sd]?\b/i },
-      { name: 'an allocation breakdown', pattern: /\ballocation\b|\bsector\b|\basset class\b|\bby (?:venue|strategy|region)\b|\bweights?\b/i },
+      {
+        name: 'an allocation breakdown',
+        pattern: /\ballocation\b|\bsector\b|\basset class\b|\bby (?:venue|strategy|region)\b|\bweights?\b/i,
+      },
     ],
   },
   {
@@ -113,7 +139,10 @@ export const LP_REPORT_CRITERIA: Criterion[] = [
     elements: [
       { name: 'volatility', pattern: /\bvolatility\b/i },
       { name: 'drawdown', pattern: /\bdrawdowns?\b/i },
-      { name: 'value at risk or stress tests', pattern: /\b[Vv]alue at [Rr]isk\b|\bVaR\b|\b[Ss]tress(?:-| )tests?\b|\b[Ss]cenarios?\b/ },
+      {
+        name: 'value at risk or stress tests',
+        pattern: /\b[Vv]alue at [Rr]isk\b|\bVaR\b|\b[Ss]tress(?:-| )tests?\b|\b[Ss]cenarios?\b/,
+      },
       { name: 'leverage', pattern: /\bleverage[sd]?\b/i },
       { name: 'liquidity', pattern: /\bliquidity\b|\bliquidat(?:e|ed|ion)\b/i },
     ],
@@ -124,9 +153,15 @@ export const LP_REPORT_CRITERIA: Criterion[] = [
     weight: 10,
     passAt: 2,
     elements: [
-      { name: 'how positions are valued', pattern: /\bvaluation (?:policy|methodology)\b|\bfair value\b|\bmark(?:ed)?[- ]to[- ]market\b|\bvalued at\b/i },
+      {
+        name: 'how positions are valued',
+        pattern: /\bvaluation (?:policy|methodology)\b|\bfair value\b|\bmark(?:ed)?[- ]to[- ]market\b|\bvalued at\b/i,
+      },
       { name: 'independent verification', pattern: /\bindependent\b|\badministrator\b|\bauditor\b/i },
-      { name: 'price sources', pattern: /\bclosing prices?\b|\bpric(?:e|ing) sources?\b|\blevel [123]\b|\bobservable\b/i },
+      {
+        name: 'price sources',
+        pattern: /\bclosing prices?\b|\bpric(?:e|ing) sources?\b|\blevel [123]\b|\bobservable\b/i,
+      },
     ],
   },
   {
@@ -135,8 +170,15 @@ export const LP_REPORT_CRITERIA: Criterion[] = [
     weight: 5,
     passAt: 2,
     elements: [
-      { name: 'an outlook', pattern: /\boutlook\b|\blooking ahead\b|\bgoing forward\b|\bnext (?:quarter|month|year)\b/i },
-      { name: 'expectations or market commentary', pattern: /\bwe (?:expect|anticipate|believe)\b|\bmarket (?:commentary|environment|conditions)\b|\bmacro\b|\brates\b/i },
+      {
+        name: 'an outlook',
+        pattern: /\boutlook\b|\blooking ahead\b|\bgoing forward\b|\bnext (?:quarter|month|year)\b/i,
+      },
+      {
+        name: 'expectations or market commentary',
+        pattern:
+          /\bwe (?:expect|anticipate|believe)\b|\bmarket (?:commentary|environment|conditions)\b|\bmacro\b|\brates\b/i,
+      },
     ],
   },
   {
@@ -146,15 +188,24 @@ export const LP_REPORT_CRITERIA: Criterion[] = [
     passAt: 2,
     elements: [
       { name: 'a statement on material events', pattern: /\bmaterial (?:events?|changes?)\b/i },
-      { name: 'people and service providers', pattern: /\bkey (?:personnel|person|people)\b|\bservice providers?\b|\bauditor\b|\bcustodian\b|\bteam\b/i },
-      { name: 'legal, regulatory or terms changes', pattern: /\blitigation\b|\bregulat(?:ory|or)\b|\bterms\b|\bside letters?\b/i },
+      {
+        name: 'people and service providers',
+        pattern: /\bkey (?:personnel|person|people)\b|\bservice providers?\b|\bauditor\b|\bcustodian\b|\bteam\b/i,
+      },
+      {
+        name: 'legal, regulatory or terms changes',
+        pattern: /\blitigation\b|\bregulat(?:ory|or)\b|\bterms\b|\bside letters?\b/i,
+      },
     ],
   },
 ];
 
 const TIMELINESS_WEIGHT = 5;
 const PERIOD_WORDS: Record<ReportingFrequency, { name: string; pattern: RegExp }> = {
-  monthly: { name: 'the month covered', pattern: new RegExp(`\\bmonth(?:ly)?\\b|\\bMTD\\b|\\b(?:${MONTHS})\\s+\\d{4}\\b`, 'i') },
+  monthly: {
+    name: 'the month covered',
+    pattern: new RegExp(`\\bmonth(?:ly)?\\b|\\bMTD\\b|\\b(?:${MONTHS})\\s+\\d{4}\\b`, 'i'),
+  },
   quarterly: { name: 'the quarter covered', pattern: /\bquarter(?:ly)?\b|\bQ[1-4]\b|\bQTD\b/i },
   adhoc: { name: 'the period covered', pattern: /\bperiod\b|\bmonth\b|\bquarter\b|\byear\b|\bQ[1-4]\b/i },
 };
@@ -197,10 +248,14 @@ export function lpReportGrader(input: LpReportGraderInput): LpReportGraderAnswer
   const criteria = LP_REPORT_CRITERIA.map((c) => grade(text, c.id, c.title, c.weight, c.passAt, c.elements));
   const period = PERIOD_WORDS[input.reportingFrequency];
   criteria.push(
-    grade(text, 'timeliness', `Timeliness for ${input.reportingFrequency} reporting: period and as-of date stated`, TIMELINESS_WEIGHT, 2, [
-      period,
-      { name: 'an as-of or period-end date', pattern: DATE },
-    ]),
+    grade(
+      text,
+      'timeliness',
+      `Timeliness for ${input.reportingFrequency} reporting: period and as-of date stated`,
+      TIMELINESS_WEIGHT,
+      2,
+      [period, { name: 'an as-of or period-end date', pattern: DATE }],
+    ),
   );
   const score = criteria.reduce((acc, c) => acc + c.points, 0);
   const summary = { pass: 0, partial: 0, missing: 0 };
@@ -219,7 +274,14 @@ export function lpReportGrader(input: LpReportGraderInput): LpReportGraderAnswer
   };
 }
 
-function grade(text: string, id: string, title: string, weight: number, passAt: number, elements: Element[]): CriterionResult {
+function grade(
+  text: string,
+  id: string,
+  title: string,
+  weight: number,
+  passAt: number,
+  elements: Element[],
+): CriterionResult {
   const evidence: string[] = [];
   const missing: string[] = [];
   for (const e of elements) {
@@ -229,7 +291,15 @@ function grade(text: string, id: string, title: string, weight: number, passAt: 
   }
   const found = evidence.length;
   const status: CriterionStatus = found >= passAt ? 'pass' : found > 0 ? 'partial' : 'missing';
-  return { id, title, weight, status, points: status === 'pass' ? weight : status === 'partial' ? weight / 2 : 0, evidence, missing };
+  return {
+    id,
+    title,
+    weight,
+    status,
+    points: status === 'pass' ? weight : status === 'partial' ? weight / 2 : 0,
+    evidence,
+    missing,
+  };
 }
 
 const CONTEXT = 40;

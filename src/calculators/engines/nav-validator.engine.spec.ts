@@ -36,7 +36,12 @@ describe('nav-validator engine', () => {
       breakUsd: 0,
       breakBp: 0,
     });
-    expect(a.assumptions).toMatchObject({ periodDays: 90, dayCount: 'ACT/365', mgmtFeeBasisUsd: 10_125_000, lpRowsCsv: { isDefault: true, bytes: 0, rows: 0 } });
+    expect(a.assumptions).toMatchObject({
+      periodDays: 90,
+      dayCount: 'ACT/365',
+      mgmtFeeBasisUsd: 10_125_000,
+      lpRowsCsv: { isDefault: true, bytes: 0, rows: 0 },
+    });
     expect(a.disclaimer).toMatch(/not accounting or tax advice/);
   });
 
@@ -46,7 +51,13 @@ describe('nav-validator engine', () => {
     { name: 'two cents is a break, within 5 bp', delta: 0.02, status: 'warn', breakUsd: 0.02, breakBp: 0 },
     { name: '5 000 USD is 4.76 bp: warn', delta: 5_000, status: 'warn', breakUsd: 5_000, breakBp: 4.76 },
     { name: '60 000 USD is 56.76 bp: fail', delta: 60_000, status: 'fail', breakUsd: 60_000, breakBp: 56.76 },
-    { name: 'a shortfall of 6 000 USD is -5.71 bp: fail', delta: -6_000, status: 'fail', breakUsd: -6_000, breakBp: -5.71 },
+    {
+      name: 'a shortfall of 6 000 USD is -5.71 bp: fail',
+      delta: -6_000,
+      status: 'fail',
+      breakUsd: -6_000,
+      breakBp: -5.71,
+    },
   ])('roll-forward break: $name', ({ delta, status, breakUsd, breakBp }) => {
     const a = navValidator({ ...NAV_VALIDATOR_DEFAULTS, reportedClosingNavUsd: 10_510_054.79 + delta });
     expect(a.rollForward.breakUsd).toBe(breakUsd);
@@ -77,7 +88,14 @@ describe('nav-validator engine', () => {
   });
 
   it('ACT/365 in a leap year counts 366 days', () => {
-    const a = navValidator({ ...quiet, periodStart: '2024-01-01', periodEnd: '2024-12-31', mgmtFeePct: 2, mgmtFeeUsd: 200_547.95, reportedClosingNavUsd: 9_799_452.05 });
+    const a = navValidator({
+      ...quiet,
+      periodStart: '2024-01-01',
+      periodEnd: '2024-12-31',
+      mgmtFeePct: 2,
+      mgmtFeeUsd: 200_547.95,
+      reportedClosingNavUsd: 9_799_452.05,
+    });
     expect(a.assumptions.periodDays).toBe(366);
     expect(check(a, 'mgmt-fee-rate').status).toBe('pass');
   });
@@ -92,11 +110,27 @@ describe('nav-validator engine', () => {
 
   // net gain = gross P&L − management fee − expenses = 100 000
   const perf = (perfFeeUsd: number, hasHwm: boolean, grossPnlUsd = 100_000) =>
-    check(navValidator({ ...quiet, perfFeePct: 20, hasHwm, grossPnlUsd, perfFeeUsd, reportedClosingNavUsd: 10_000_000 + grossPnlUsd - perfFeeUsd }), 'perf-fee-rate');
+    check(
+      navValidator({
+        ...quiet,
+        perfFeePct: 20,
+        hasHwm,
+        grossPnlUsd,
+        perfFeeUsd,
+        reportedClosingNavUsd: 10_000_000 + grossPnlUsd - perfFeeUsd,
+      }),
+      'perf-fee-rate',
+    );
   it.each([
     { name: 'exactly 20 % of the gain', fee: 20_000, hwm: true, status: 'pass', actual: 20 },
     { name: 'above the agreed rate', fee: 25_000, hwm: true, status: 'fail', actual: 25 },
-    { name: 'below the rate with a HWM: a warning to confirm the mark', fee: 10_000, hwm: true, status: 'warn', actual: 10 },
+    {
+      name: 'below the rate with a HWM: a warning to confirm the mark',
+      fee: 10_000,
+      hwm: true,
+      status: 'warn',
+      actual: 10,
+    },
     { name: 'below the rate without a HWM: under-accrued', fee: 10_000, hwm: false, status: 'fail', actual: 10 },
   ])('performance fee $name', ({ fee, hwm, status, actual }) => {
     const c = perf(fee, hwm);
@@ -131,14 +165,23 @@ describe('nav-validator engine', () => {
 
     const off = good.replace('3949021.91', '3948021.91');
     const b = navValidator({ ...NAV_VALIDATOR_DEFAULTS, lpRowsCsv: off });
-    expect(check(b, 'lp-closing-sum')).toMatchObject({ status: 'fail', expected: 10_510_054.79, actual: 10_509_054.79 });
+    expect(check(b, 'lp-closing-sum')).toMatchObject({
+      status: 'fail',
+      expected: 10_510_054.79,
+      actual: 10_509_054.79,
+    });
     expect(check(b, 'lp-closing-sum').message).toContain('-1,000.00 USD');
     expect(b.status).toBe('fail');
   });
 
   it('an investor withdrawing more than they had is a warning naming the line', () => {
     const rows = `${lpHeader}\nLP A,6000000,500000,7000000,0\nLP B,4000000,0,0,10510054.79`;
-    const a = navValidator({ ...NAV_VALIDATOR_DEFAULTS, withdrawalsUsd: 7_000_000, reportedClosingNavUsd: 3_760_054.79, lpRowsCsv: rows });
+    const a = navValidator({
+      ...NAV_VALIDATOR_DEFAULTS,
+      withdrawalsUsd: 7_000_000,
+      reportedClosingNavUsd: 3_760_054.79,
+      lpRowsCsv: rows,
+    });
     expect(check(a, 'lp-withdrawals-covered')).toMatchObject({ status: 'warn', actual: 1 });
     expect(check(a, 'lp-withdrawals-covered').message).toContain('LP A (line 2)');
   });
@@ -157,7 +200,12 @@ describe('nav-validator engine', () => {
   });
 
   it('a one-day period and a negative roll-forward', () => {
-    const a = navValidator({ ...quiet, periodEnd: quiet.periodStart, withdrawalsUsd: 12_000_000, reportedClosingNavUsd: 0 });
+    const a = navValidator({
+      ...quiet,
+      periodEnd: quiet.periodStart,
+      withdrawalsUsd: 12_000_000,
+      reportedClosingNavUsd: 0,
+    });
     expect(a.assumptions.periodDays).toBe(1);
     expect(check(a, 'closing-nav-non-negative')).toMatchObject({ status: 'fail', actual: -2_000_000 });
   });

@@ -6,7 +6,6 @@ import { fixedToDec } from './fixed';
 import { csvDigest, type InputMethod, type TextDigest } from './text-input';
 import { bpOf, calendarDay, cents, dec, DISCLAIMER, HUNDRED, pct } from './numeric';
 
-
 export interface NavValidatorInput {
   periodStart: string;
   periodEnd: string;
@@ -72,7 +71,12 @@ export interface NavCheck {
 }
 
 export interface NavValidatorAnswer {
-  assumptions: Omit<NavValidatorInput, 'lpRowsCsv'> & { lpRowsCsv: TextDigest; periodDays: number; dayCount: 'ACT/365'; mgmtFeeBasisUsd: number };
+  assumptions: Omit<NavValidatorInput, 'lpRowsCsv'> & {
+    lpRowsCsv: TextDigest;
+    periodDays: number;
+    dayCount: 'ACT/365';
+    mgmtFeeBasisUsd: number;
+  };
   status: CheckStatus;
   rollForward: {
     openingNavUsd: number;
@@ -99,7 +103,10 @@ export function navValidator(input: NavValidatorInput): NavValidatorAnswer {
   const endDay = calendarDay(input.periodEnd);
   if (startDay === null || endDay === null || endDay < startDay) {
     throw new ProblemError('invalid_parameter', 'the period is not valid', [
-      { field: startDay === null ? 'periodStart' : 'periodEnd', message: 'must be a calendar date YYYY-MM-DD not before periodStart' },
+      {
+        field: startDay === null ? 'periodStart' : 'periodEnd',
+        message: 'must be a calendar date YYYY-MM-DD not before periodStart',
+      },
     ]);
   }
   const days = endDay - startDay + 1;
@@ -136,7 +143,10 @@ export function navValidator(input: NavValidatorInput): NavValidatorAnswer {
     assumptions: {
       ...input,
       lpRowsCsv: csvDigest(input.lpRowsCsv, NAV_VALIDATOR_DEFAULTS.lpRowsCsv, lpRows.length),
-      periodDays: days, dayCount: 'ACT/365', mgmtFeeBasisUsd: cents(feeBase) },
+      periodDays: days,
+      dayCount: 'ACT/365',
+      mgmtFeeBasisUsd: cents(feeBase),
+    },
     status: summary.fail > 0 ? 'fail' : summary.warn > 0 ? 'warn' : 'pass',
     rollForward: {
       openingNavUsd: cents(opening),
@@ -160,7 +170,12 @@ function usd(d: Decimal): string {
   return `${d.isNegative() && !d.isZero() ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac} USD`;
 }
 
-function rollForwardCheck(expected: Decimal, reported: Decimal, breakUsd: Decimal, breakRatio: Decimal | null): NavCheck {
+function rollForwardCheck(
+  expected: Decimal,
+  reported: Decimal,
+  breakUsd: Decimal,
+  breakRatio: Decimal | null,
+): NavCheck {
   const absBreak = breakUsd.abs();
   const bpText = breakRatio === null ? 'n/a bp' : `${bpOf(breakRatio)} bp`;
   let status: CheckStatus;
@@ -183,7 +198,9 @@ function closingPositiveCheck(expected: Decimal): NavCheck {
   return {
     id: 'closing-nav-non-negative',
     status: ok ? 'pass' : 'fail',
-    message: ok ? 'The rolled-forward closing NAV is not negative.' : 'The rolled-forward closing NAV is negative: withdrawals, losses or fees exceed the capital.',
+    message: ok
+      ? 'The rolled-forward closing NAV is not negative.'
+      : 'The rolled-forward closing NAV is negative: withdrawals, losses or fees exceed the capital.',
     expected: 0,
     actual: cents(expected),
   };
@@ -212,7 +229,13 @@ function mgmtFeeCheck(input: NavValidatorInput, booked: Decimal, base: Decimal, 
   const impliedPct = booked.div(base).times(365).div(days).times(HUNDRED);
   const actual = pct(impliedPct);
   if (withinFeeTolerance(booked, expected365)) {
-    return { id, status: 'pass', message: `The booked management fee ${usd(booked)} matches ${input.mgmtFeePct} % a year ACT/365 on ${usd(base)} over ${days} days.`, expected: input.mgmtFeePct, actual };
+    return {
+      id,
+      status: 'pass',
+      message: `The booked management fee ${usd(booked)} matches ${input.mgmtFeePct} % a year ACT/365 on ${usd(base)} over ${days} days.`,
+      expected: input.mgmtFeePct,
+      actual,
+    };
   }
   const expected360 = base.times(rate).times(days).div(360);
   if (!expected360.isZero() && withinFeeTolerance(booked, expected360)) {
@@ -239,7 +262,13 @@ function perfFeeCheck(input: NavValidatorInput, booked: Decimal, netGain: Decima
   const expectedPct = input.perfFeePct;
   if (!netGain.isPositive() || netGain.isZero()) {
     if (booked.isZero()) {
-      return { id, status: 'pass', message: 'No net gain after management fee and expenses, and no performance fee was booked.', expected: expectedPct, actual: null };
+      return {
+        id,
+        status: 'pass',
+        message: 'No net gain after management fee and expenses, and no performance fee was booked.',
+        expected: expectedPct,
+        actual: null,
+      };
     }
     return {
       id,
@@ -255,7 +284,13 @@ function perfFeeCheck(input: NavValidatorInput, booked: Decimal, netGain: Decima
   const expected = netGain.times(rate);
   const actual = pct(booked.div(netGain).times(HUNDRED));
   if (withinFeeTolerance(booked, expected)) {
-    return { id, status: 'pass', message: `The booked performance fee ${usd(booked)} is ${expectedPct} % of the net gain ${usd(netGain)}.`, expected: expectedPct, actual };
+    return {
+      id,
+      status: 'pass',
+      message: `The booked performance fee ${usd(booked)} is ${expectedPct} % of the net gain ${usd(netGain)}.`,
+      expected: expectedPct,
+      actual,
+    };
   }
   if (booked.gt(expected)) {
     return {
@@ -284,9 +319,23 @@ function perfFeeCheck(input: NavValidatorInput, booked: Decimal, netGain: Decima
   };
 }
 
-function lpRowChecks(rows: CsvRow[], opening: Decimal, contributions: Decimal, withdrawals: Decimal, reported: Decimal): NavCheck[] {
+function lpRowChecks(
+  rows: CsvRow[],
+  opening: Decimal,
+  contributions: Decimal,
+  withdrawals: Decimal,
+  reported: Decimal,
+): NavCheck[] {
   if (rows.length === 0) {
-    return [{ id: 'lp-rows', status: 'warn', message: 'lpRowsCsv has a header but no investor rows.', expected: null, actual: 0 }];
+    return [
+      {
+        id: 'lp-rows',
+        status: 'warn',
+        message: 'lpRowsCsv has a header but no investor rows.',
+        expected: null,
+        actual: 0,
+      },
+    ];
   }
   const total = (at: number) => fixedToDec(rows.reduce((acc, r) => acc + amountToFixed(r.amount[at]), 0n));
   const pairs: [string, number, string, Decimal][] = [
@@ -311,7 +360,11 @@ function lpRowChecks(rows: CsvRow[], opening: Decimal, contributions: Decimal, w
       actual: cents(lpSum),
     };
   });
-  const overdrawn = rows.filter((r) => amountToFixed(r.amount[LP_WITHDRAWALS]) > amountToFixed(r.amount[LP_OPENING]) + amountToFixed(r.amount[LP_CONTRIBUTIONS]));
+  const overdrawn = rows.filter(
+    (r) =>
+      amountToFixed(r.amount[LP_WITHDRAWALS]) >
+      amountToFixed(r.amount[LP_OPENING]) + amountToFixed(r.amount[LP_CONTRIBUTIONS]),
+  );
   checks.push({
     id: 'lp-withdrawals-covered',
     status: overdrawn.length === 0 ? 'pass' : 'warn',

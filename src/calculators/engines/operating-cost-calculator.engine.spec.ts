@@ -37,10 +37,28 @@ describe('operating-cost-calculator engine', () => {
   });
 
   it.each([
-    { name: 'no reports: no cost per report', input: { ...zero, auditUsd: 10_000 }, total: 10_000, perReport: null, bp: 2 },
-    { name: 'reports only', input: { ...zero, lpReportsPerYear: 40, costPerReportUsd: 250.5 }, total: 10_020, perReport: 250.5, bp: 2 },
+    {
+      name: 'no reports: no cost per report',
+      input: { ...zero, auditUsd: 10_000 },
+      total: 10_000,
+      perReport: null,
+      bp: 2,
+    },
+    {
+      name: 'reports only',
+      input: { ...zero, lpReportsPerYear: 40, costPerReportUsd: 250.5 },
+      total: 10_020,
+      perReport: 250.5,
+      bp: 2,
+    },
     { name: 'nothing at all', input: zero, total: 0, perReport: null, bp: 0 },
-    { name: 'cents survive', input: { ...zero, legalUsd: 0.1, softwareUsd: 0.2, lpReportsPerYear: 3, costPerReportUsd: 0.1 }, total: 0.6, perReport: 0.2, bp: 0 },
+    {
+      name: 'cents survive',
+      input: { ...zero, legalUsd: 0.1, softwareUsd: 0.2, lpReportsPerYear: 3, costPerReportUsd: 0.1 },
+      total: 0.6,
+      perReport: 0.2,
+      bp: 0,
+    },
   ])('$name', ({ input, total, perReport, bp }) => {
     const a = operatingCostCalculator(input);
     expect(a.totalAnnualCostUsd).toBe(total);

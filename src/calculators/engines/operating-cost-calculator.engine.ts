@@ -1,5 +1,11 @@
 import { bpOf, cents, dec, DISCLAIMER, pctOf, sum } from './numeric';
-import { COST_ITEM_LABELS, type CostItem, costLines, OPERATING_COST_DEFAULTS, type OperatingCostInput } from './operating-costs';
+import {
+  COST_ITEM_LABELS,
+  type CostItem,
+  costLines,
+  OPERATING_COST_DEFAULTS,
+  type OperatingCostInput,
+} from './operating-costs';
 
 export type { OperatingCostInput };
 export const OPERATING_COST_CALCULATOR_DEFAULTS = OPERATING_COST_DEFAULTS;

@@ -31,7 +31,8 @@ export const OPERATING_COST_DEFAULTS: OperatingCostInput = {
   aumUsd: 100_000_000,
 };
 
-export type CostItem = 'financeHire' | 'fundAdmin' | 'compliance' | 'riskDesk' | 'lpReporting' | 'audit' | 'legal' | 'software';
+export type CostItem =
+  'financeHire' | 'fundAdmin' | 'compliance' | 'riskDesk' | 'lpReporting' | 'audit' | 'legal' | 'software';
 
 export const COST_ITEM_LABELS: Record<CostItem, string> = {
   financeHire: 'Finance and operations staff',

@@ -131,7 +131,9 @@ export function concentrationOf(positions: Position[]): Concentration {
     }
     entry.sum.addAbs(p.value);
   }
-  const sorted = [...byAsset.entries()].map(([key, e]) => ({ key, asset: e.asset, gross: e.sum.toFixed() })).sort(byGrossThenName);
+  const sorted = [...byAsset.entries()]
+    .map(([key, e]) => ({ key, asset: e.asset, gross: e.sum.toFixed() }))
+    .sort(byGrossThenName);
   let total = 0n;
   let squares = 0n;
   for (const a of sorted) {

@@ -5,7 +5,14 @@ import { ProblemError } from '../errors/problem';
 import { SessionAuth } from '../../identity/session-auth';
 import { MCP_TOOL_HEADER, toolFromHeader } from '../../mcp/internal-call';
 import { isAccessToken, OAuthTokenAuth, TokenFailure } from '../../oauth/oauth-tokens';
-import { AUTH_MODE, AuthMode, OAUTH_RESOURCE, REQUIRED_SCOPES, SESSION_ACCESS, SessionAccessOptions } from './auth.decorators';
+import {
+  AUTH_MODE,
+  AuthMode,
+  OAUTH_RESOURCE,
+  REQUIRED_SCOPES,
+  SESSION_ACCESS,
+  SessionAccessOptions,
+} from './auth.decorators';
 import { CREDENTIAL_RESOLVER, type CredentialResolver } from './credential-resolver';
 import type { Scope } from './scopes';
 
@@ -84,27 +91,42 @@ export class AuthGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<FastifyRequest>();
     if (session && (session.only || !req.headers.authorization) && this.sessions.cookieValue(req) !== null) {
       await this.sessions.authenticate(req);
-      if (scopes === undefined) throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
+      if (scopes === undefined)
+        throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
       if (!session.selfService) assertScopes(req, scopes);
       return true;
     }
-    if (session?.only) throw new ProblemError('unauthenticated', 'sign in to the console: this route takes a console session, not an API key');
+    if (session?.only)
+      throw new ProblemError(
+        'unauthenticated',
+        'sign in to the console: this route takes a console session, not an API key',
+      );
     const challenge = oauthResource ? this.oauth.challenge() : null;
     await authenticateRequest(req, this.keys, mode === 'optional', { oauth: this.oauth, challenge });
     if (mode === 'optional') return true;
-    if (scopes === undefined) throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
+    if (scopes === undefined)
+      throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
     assertScopes(req, scopes);
     return true;
   }
 }
 
 /** Sets req.principal from the Authorization header; shared by the guard and the MCP servers. */
-export async function authenticateRequest(req: FastifyRequest, keys: CredentialResolver, optional: boolean, bearer: BearerContext): Promise<void> {
+export async function authenticateRequest(
+  req: FastifyRequest,
+  keys: CredentialResolver,
+  optional: boolean,
+  bearer: BearerContext,
+): Promise<void> {
   const header = req.headers.authorization;
   const challenge = bearer.challenge;
   if (header === undefined || header === '') {
     if (optional) return;
-    throw unauthenticated('an API key or OAuth access token is required: send Authorization: Bearer <key or token>', false, challenge);
+    throw unauthenticated(
+      'an API key or OAuth access token is required: send Authorization: Bearer <key or token>',
+      false,
+      challenge,
+    );
   }
   const match = BEARER.exec(header);
   if (!match) throw unauthenticated('the Authorization header must be "Bearer <key>"', true, challenge);
@@ -112,7 +134,9 @@ export async function authenticateRequest(req: FastifyRequest, keys: CredentialR
     // RFC 8707: an access token's audience is the MCP server; the REST routes a tool runs in-process
     // (marked by the per-process tool header) act for it. Anywhere else the token is refused.
     if (challenge === null && toolFromHeader(req.headers[MCP_TOOL_HEADER]) === null) {
-      throw unauthenticated('this OAuth access token is for the MCP server (/api/mcp) only; REST routes take an API key');
+      throw unauthenticated(
+        'this OAuth access token is for the MCP server (/api/mcp) only; REST routes take an API key',
+      );
     }
     const token = await bearer.oauth.authenticate(match[1]);
     if (!token.ok) throw unauthenticated(TOKEN_REASONS[token.reason], true, challenge);
@@ -128,8 +152,16 @@ export function assertScopes(req: FastifyRequest, scopes: readonly Scope[]): voi
   const held = req.principal?.scopes ?? [];
   const missing = scopes.filter((s) => !held.includes(s));
   if (missing.length > 0) {
-    const who = req.principal?.via === 'session' ? 'your role on this fund lacks' : req.principal?.via === 'oauth' ? 'the app\'s grant lacks' : 'the key lacks';
-    throw new ProblemError('insufficient_scope', `${who} the scope ${missing.join(', ')}`,
-      missing.map((s) => ({ field: 'scope', message: `requires ${s}` })));
+    const who =
+      req.principal?.via === 'session'
+        ? 'your role on this fund lacks'
+        : req.principal?.via === 'oauth'
+          ? "the app's grant lacks"
+          : 'the key lacks';
+    throw new ProblemError(
+      'insufficient_scope',
+      `${who} the scope ${missing.join(', ')}`,
+      missing.map((s) => ({ field: 'scope', message: `requires ${s}` })),
+    );
   }
 }

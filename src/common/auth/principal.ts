@@ -37,7 +37,8 @@ export interface Principal {
 
 /** The key behind a request; routes that only keys reach (propose, idempotency) use it. */
 export function keyIdOf(principal: Principal): string {
-  if (!principal.keyId) throw new ProblemError('forbidden', 'this action needs an API key; a console session cannot do it');
+  if (!principal.keyId)
+    throw new ProblemError('forbidden', 'this action needs an API key; a console session cannot do it');
   return principal.keyId;
 }
 
@@ -46,7 +47,8 @@ export function keyIdOf(principal: Principal): string {
  * request; a key without a fund (calculator-only developer key) is refused.
  */
 export function fundIdOf(principal: Principal): string {
-  if (!principal.fund) throw new ProblemError('forbidden', 'this key is not bound to a fund; fund routes need a fund key');
+  if (!principal.fund)
+    throw new ProblemError('forbidden', 'this key is not bound to a fund; fund routes need a fund key');
   return principal.fund.id;
 }
 

@@ -38,4 +38,3 @@ export function isRole(value: string): value is Role {
 export function smallestRoleCovering(scopes: readonly Scope[]): Role {
   return ROLES.find((r) => scopes.every((s) => ROLE_SCOPES[r].includes(s)))!;
 }
-

@@ -22,15 +22,19 @@ export function developmentKeyRing(): SealingKey[] {
 
 /** Parses `kid:base64key[,kid:base64key...]` (each key 32 bytes); throws a message naming the problem. */
 export function parseKeyRing(raw: string): SealingKey[] {
-  const ring = raw.split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
-    const sep = part.indexOf(':');
-    if (sep < 1) throw new Error('must be a comma list of kid:base64key');
-    const id = part.slice(0, sep);
-    const key = Buffer.from(part.slice(sep + 1), 'base64');
-    if (!KEY_ID.test(id)) throw new Error(`has a bad key id "${id}" (1-32 of A-Z a-z 0-9 _ -)`);
-    if (key.length !== 32) throw new Error(`key "${id}" must be 32 bytes, base64-encoded`);
-    return { id, key };
-  });
+  const ring = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const sep = part.indexOf(':');
+      if (sep < 1) throw new Error('must be a comma list of kid:base64key');
+      const id = part.slice(0, sep);
+      const key = Buffer.from(part.slice(sep + 1), 'base64');
+      if (!KEY_ID.test(id)) throw new Error(`has a bad key id "${id}" (1-32 of A-Z a-z 0-9 _ -)`);
+      if (key.length !== 32) throw new Error(`key "${id}" must be 32 bytes, base64-encoded`);
+      return { id, key };
+    });
   if (ring.length === 0) throw new Error('must name at least one key');
   if (new Set(ring.map((k) => k.id)).size !== ring.length) throw new Error('names a key id twice');
   return ring;
@@ -55,7 +59,13 @@ export class SecretSealer {
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(Buffer.from(`v1.${id}`));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+    return [
+      'v1',
+      id,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      ciphertext.toString('base64url'),
+    ].join('.');
   }
 
   unseal(sealed: string): string {

@@ -33,25 +33,38 @@ export function toProblemError(exception: unknown, req: FastifyRequest): Problem
   }
   const fst = exception as { code?: string; statusCode?: number; message?: string };
   if (typeof fst?.code === 'string' && fst.code.startsWith('FST_') && typeof fst.statusCode === 'number') {
-    if (fst.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ProblemError('payload_too_large', 'the request body is larger than allowed');
+    if (fst.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return new ProblemError('payload_too_large', 'the request body is larger than allowed');
     if (fst.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupportedMediaType(req);
-    if (fst.code === 'FST_ERR_MAX_PARAM_LENGTH') return new ProblemError('uri_too_long', 'a path segment of the URL is longer than allowed');
-    if (fst.code === 'FST_ERR_BAD_URL') return new ProblemError('invalid_request', 'the URL has a path segment that is not valid percent-encoding');
+    if (fst.code === 'FST_ERR_MAX_PARAM_LENGTH')
+      return new ProblemError('uri_too_long', 'a path segment of the URL is longer than allowed');
+    if (fst.code === 'FST_ERR_BAD_URL')
+      return new ProblemError('invalid_request', 'the URL has a path segment that is not valid percent-encoding');
     if (fst.statusCode === 400) return new ProblemError('invalid_request', fst.message ?? 'bad request');
     const code = STATUS_CODES[fst.statusCode];
     if (code) return new ProblemError(code, fst.message ?? code);
-    if (fst.statusCode >= 400 && fst.statusCode < 500) return new ProblemError('invalid_request', fst.message ?? 'bad request');
+    if (fst.statusCode >= 400 && fst.statusCode < 500)
+      return new ProblemError('invalid_request', fst.message ?? 'bad request');
   }
   if (exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400) {
     return new ProblemError('invalid_request', `the body is not valid JSON: ${exception.message}`);
   }
-  logger.error(JSON.stringify({ msg: 'unhandled error', requestId: req.id, route: req.routeOptions?.url,
-    error: exception instanceof Error ? exception.message : String(exception) }));
+  logger.error(
+    JSON.stringify({
+      msg: 'unhandled error',
+      requestId: req.id,
+      route: req.routeOptions?.url,
+      error: exception instanceof Error ? exception.message : String(exception),
+    }),
+  );
   return new ProblemError('internal', `an internal error occurred; quote request id ${req.id}`);
 }
 
 function unsupportedMediaType(req: FastifyRequest): ProblemError {
-  return new ProblemError('unsupported_media_type', `unsupported Content-Type "${req.headers['content-type'] ?? ''}"; send application/json`);
+  return new ProblemError(
+    'unsupported_media_type',
+    `unsupported Content-Type "${req.headers['content-type'] ?? ''}"; send application/json`,
+  );
 }
 
 function publicMessage(response: string | object, fallback: string): string {
@@ -78,7 +91,10 @@ export class ProblemFilter implements ExceptionFilter {
     const problem = toProblemError(exception, req);
     if (problem.code === 'invalid_request' && req.url.startsWith('/api/mcp')) {
       // JSON-RPC clients expect a JSON-RPC parse error, not a problem document.
-      http.getResponse<FastifyReply>().status(400).header('content-type', 'application/json; charset=utf-8')
+      http
+        .getResponse<FastifyReply>()
+        .status(400)
+        .header('content-type', 'application/json; charset=utf-8')
         .send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${problem.detail}` } });
       return;
     }

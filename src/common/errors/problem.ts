@@ -119,4 +119,5 @@ export function problemBody(err: ProblemError, instance: string, requestId: stri
 export const invalidParameter = (field: string, message: string) =>
   new ProblemError('invalid_parameter', `${field}: ${message}`, [{ field, message }]);
 export const notFound = (what: string) => new ProblemError('not_found', `${what} was not found`);
-export const unprocessable = (detail: string, errors?: FieldError[]) => new ProblemError('unprocessable', detail, errors);
+export const unprocessable = (detail: string, errors?: FieldError[]) =>
+  new ProblemError('unprocessable', detail, errors);

@@ -13,9 +13,10 @@ export function fieldErrors(errors: ValidationError[], parent = ''): (FieldError
     } else {
       const missing = e.value === undefined && Object.keys(constraints).length > 0;
       if (missing) out.push({ field, message: 'is required', missing });
-      else for (const message of Object.values(constraints)) {
-        out.push({ field, message: message.replace(new RegExp(`^${e.property}\\s`), ''), missing });
-      }
+      else
+        for (const message of Object.values(constraints)) {
+          out.push({ field, message: message.replace(new RegExp(`^${e.property}\\s`), ''), missing });
+        }
     }
     if (e.children && e.children.length > 0) out.push(...fieldErrors(e.children, field));
   }
@@ -27,7 +28,11 @@ export function validationProblem(errors: ValidationError[]): ProblemError {
   const missing = list.filter((f) => f.missing);
   const code = missing.length === list.length && missing.length > 0 ? 'missing_parameter' : 'invalid_parameter';
   const detail = list.map((f) => `${f.field}: ${f.message}`).join('; ');
-  return new ProblemError(code, detail, list.map(({ field, message }) => ({ field, message })));
+  return new ProblemError(
+    code,
+    detail,
+    list.map(({ field, message }) => ({ field, message })),
+  );
 }
 
 const BUILT_IN = new Set<unknown>([String, Number, Boolean, Array, Object, undefined]);
@@ -40,13 +45,21 @@ const isDto = (metatype: unknown) => typeof metatype === 'function' && !BUILT_IN
  */
 class ProblemValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'custom' || (metadata.type === 'body' && !isDto(metadata.metatype))) return super.transform(value, metadata);
-    if (metadata.type === 'body' && value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    if (metadata.type === 'custom' || (metadata.type === 'body' && !isDto(metadata.metatype)))
+      return super.transform(value, metadata);
+    if (
+      metadata.type === 'body' &&
+      value !== undefined &&
+      (typeof value !== 'object' || value === null || Array.isArray(value))
+    ) {
       const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-      throw new ProblemError('invalid_request', `the body must be a JSON object, got ${got}`, [{ field: 'body', message: 'must be a JSON object' }]);
+      throw new ProblemError('invalid_request', `the body must be a JSON object, got ${got}`, [
+        { field: 'body', message: 'must be a JSON object' },
+      ]);
     }
     const bad = unsafeTextFields(value, metadata.data ?? '');
-    if (bad.length > 0) throw new ProblemError('invalid_parameter', bad.map((f) => `${f.field}: ${f.message}`).join('; '), bad);
+    if (bad.length > 0)
+      throw new ProblemError('invalid_parameter', bad.map((f) => `${f.field}: ${f.message}`).join('; '), bad);
     return super.transform(value, metadata);
   }
 }

@@ -15,13 +15,15 @@ import type { AppConfig } from '../../config/config';
  * origins, keys travel in the Authorization header. Preflights are plain Fastify routes that
  * answer 204 before Nest's guards, so they are never authenticated nor counted by a rate limit.
  */
-export const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Idempotency-Key, X-Request-Id';
+export const CORS_ALLOW_HEADERS =
+  'Authorization, Content-Type, Accept, MCP-Protocol-Version, Idempotency-Key, X-Request-Id';
 export const CORS_EXPOSE_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, Location';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 type Surface = 'calc' | 'mcp-public' | 'oauth' | 'api';
 
-const OAUTH_PUBLIC = /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/.*)?|oauth\/(token|revoke|register))$/;
+const OAUTH_PUBLIC =
+  /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/.*)?|oauth\/(token|revoke|register))$/;
 
 function surfaceOf(url: string): Surface | null {
   const path = url.split('?')[0];
@@ -97,6 +99,7 @@ export function registerCors(fastify: FastifyInstance, policy: CorsPolicy): void
   fastify.options('/.well-known/oauth-protected-resource', preflight('GET, OPTIONS'));
   fastify.options('/.well-known/oauth-protected-resource/*', preflight('GET, OPTIONS'));
   fastify.options('/.well-known/oauth-authorization-server', preflight('GET, OPTIONS'));
-  for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/register']) fastify.options(path, preflight('POST, OPTIONS'));
+  for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/register'])
+    fastify.options(path, preflight('POST, OPTIONS'));
   if (policy.hasNamedOrigins) fastify.options('/api/*', preflight('GET, POST, PATCH, PUT, DELETE, OPTIONS'));
 }

@@ -24,7 +24,8 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 || c === 123) {
@@ -44,15 +45,22 @@ type ParserDone = (err: Error | null, body?: unknown) => void;
 export function installJsonBodyParser(fastify: FastifyInstance, maxDepth = MAX_JSON_DEPTH): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser(['application/json']);
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done: ParserDone) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, {});
-    if (jsonDepthExceeds(text, maxDepth)) {
-      return done(new ProblemError('invalid_request', `the body nests arrays or objects deeper than ${maxDepth} levels`,
-        [{ field: 'body', message: `must not nest deeper than ${maxDepth} levels` }]));
-    }
-    (parse as unknown as (r: FastifyRequest, b: string, d: ParserDone) => void)(req, text, done);
-  });
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    (req: FastifyRequest, body: string | Buffer, done: ParserDone) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, {});
+      if (jsonDepthExceeds(text, maxDepth)) {
+        return done(
+          new ProblemError('invalid_request', `the body nests arrays or objects deeper than ${maxDepth} levels`, [
+            { field: 'body', message: `must not nest deeper than ${maxDepth} levels` },
+          ]),
+        );
+      }
+      (parse as unknown as (r: FastifyRequest, b: string, d: ParserDone) => void)(req, text, done);
+    },
+  );
 }
 
 /** Fastify's router errors (414 FST_ERR_MAX_PARAM_LENGTH, 400 FST_ERR_BAD_URL, ...) as problem+json. */
@@ -73,12 +81,18 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, detail] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'invalid_request', 'the request is not valid HTTP'];
+  const [status, code, detail] = CLIENT_ERRORS[err.code ?? ''] ?? [
+    400,
+    'invalid_request',
+    'the request is not valid HTTP',
+  ];
   if (socket.writable) {
     const problem = new ProblemError(code as never, detail);
     const body = JSON.stringify(problemBody(problem, '/', randomUUID()));
-    socket.write(`HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${statusText(status)}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(err);
 }

@@ -45,16 +45,24 @@ export async function registerHttpSemantics(fastify: FastifyInstance): Promise<v
   });
 }
 
-function cachingHook(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, p?: unknown) => void): void {
+function cachingHook(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (err: null, p?: unknown) => void,
+): void {
   const route = req.routeOptions?.url ?? '';
   if (!route.startsWith('/api/') || reply.getHeader('cache-control')) return done(null, payload);
-  const cacheable = hasEtag(req.method, route) && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload));
+  const cacheable =
+    hasEtag(req.method, route) && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload));
   if (!cacheable) {
     reply.header('cache-control', 'private, no-store');
     return done(null, payload);
   }
   const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
-  reply.header('etag', etag).header('cache-control', route.startsWith('/api/openapi') ? 'public, no-cache' : 'private, no-cache');
+  reply
+    .header('etag', etag)
+    .header('cache-control', route.startsWith('/api/openapi') ? 'public, no-cache' : 'private, no-cache');
   if (matches(req.headers['if-none-match'], etag)) {
     reply.code(304);
     return done(null, '');
@@ -67,12 +75,20 @@ function matches(header: string | undefined, etag: string): boolean {
   return header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-interface KnownRoute { re: RegExp; methods: Set<string>; wildcard: boolean }
+interface KnownRoute {
+  re: RegExp;
+  methods: Set<string>;
+  wildcard: boolean;
+}
 
 function registerMethodNotAllowed(fastify: FastifyInstance): void {
   const routes = new Map<string, KnownRoute>();
   fastify.addHook('onRoute', (r: RouteOptions) => {
-    const known = routes.get(r.url) ?? { re: patternOf(r.url), methods: new Set<string>(), wildcard: r.url.includes('*') };
+    const known = routes.get(r.url) ?? {
+      re: patternOf(r.url),
+      methods: new Set<string>(),
+      wildcard: r.url.includes('*'),
+    };
     for (const m of [r.method].flat()) known.methods.add(String(m).toUpperCase());
     routes.set(r.url, known);
   });
@@ -83,11 +99,18 @@ function registerMethodNotAllowed(fastify: FastifyInstance): void {
     if (!hits.some((r) => !r.wildcard) || hits.some((r) => r.methods.has(req.method))) return done();
     const allow = [...new Set(hits.flatMap((r) => [...r.methods]))].sort().join(', ');
     reply.header('allow', allow);
-    sendProblem(reply, req, new ProblemError('method_not_allowed', `${req.method} is not allowed on ${path}; allowed: ${allow}`));
+    sendProblem(
+      reply,
+      req,
+      new ProblemError('method_not_allowed', `${req.method} is not allowed on ${path}; allowed: ${allow}`),
+    );
   });
 }
 
 function patternOf(url: string): RegExp {
-  const body = url.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&'))).join('/');
+  const body = url
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')))
+    .join('/');
   return new RegExp(`^${body}$`);
 }

@@ -11,7 +11,9 @@ describe('jsonDepthExceeds', () => {
 
   it('counts only structure: brackets inside strings do not nest', () => {
     expect(jsonDepthExceeds(JSON.stringify({ csv: '['.repeat(500) }), 64)).toBe(false);
-    expect(jsonDepthExceeds(JSON.stringify({ csv: 'a\\"[[['.repeat(100), deep: JSON.parse(nested(65)) }), 64)).toBe(true);
+    expect(jsonDepthExceeds(JSON.stringify({ csv: 'a\\"[[['.repeat(100), deep: JSON.parse(nested(65)) }), 64)).toBe(
+      true,
+    );
   });
 
   it('many flat openers are not depth', () => {

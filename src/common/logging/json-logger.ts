@@ -1,12 +1,23 @@
 import { type LoggerService } from '@nestjs/common';
 import type { LogLevel } from '../../config/config';
 
-const RANK: Record<string, number> = { debug: 10, verbose: 10, log: 20, info: 20, warn: 30, error: 40, fatal: 50, silent: 100 };
+const RANK: Record<string, number> = {
+  debug: 10,
+  verbose: 10,
+  log: 20,
+  info: 20,
+  warn: 30,
+  error: 40,
+  fatal: 50,
+  silent: 100,
+};
 /** Anything that looks like an API key or a bearer credential is masked before it is written. */
 const SECRET = /(svc_dk_[0-9A-Za-z]{4})[0-9A-Za-z]+|(Bearer\s+)\S+|(whsec_)[A-Za-z0-9+/=]+/g;
 
 export function maskSecrets(text: string): string {
-  return text.replace(SECRET, (_m, key, bearer, wh) => (key ? `${key}…` : bearer ? `${bearer}[redacted]` : `${wh}[redacted]`));
+  return text.replace(SECRET, (_m, key, bearer, wh) =>
+    key ? `${key}…` : bearer ? `${bearer}[redacted]` : `${wh}[redacted]`,
+  );
 }
 
 /** Structured JSON lines on stdout. */
@@ -27,10 +38,22 @@ export class JsonLogger implements LoggerService {
     process.stdout.write(JSON.stringify(line) + '\n');
   }
 
-  log(message: unknown, context?: unknown) { this.write('info', message, context); }
-  error(message: unknown, _trace?: unknown, context?: unknown) { this.write('error', message, context); }
-  warn(message: unknown, context?: unknown) { this.write('warn', message, context); }
-  debug(message: unknown, context?: unknown) { this.write('debug', message, context); }
-  verbose(message: unknown, context?: unknown) { this.write('debug', message, context); }
-  fatal(message: unknown, context?: unknown) { this.write('fatal', message, context); }
+  log(message: unknown, context?: unknown) {
+    this.write('info', message, context);
+  }
+  error(message: unknown, _trace?: unknown, context?: unknown) {
+    this.write('error', message, context);
+  }
+  warn(message: unknown, context?: unknown) {
+    this.write('warn', message, context);
+  }
+  debug(message: unknown, context?: unknown) {
+    this.write('debug', message, context);
+  }
+  verbose(message: unknown, context?: unknown) {
+    this.write('debug', message, context);
+  }
+  fatal(message: unknown, context?: unknown) {
+    this.write('fatal', message, context);
+  }
 }

@@ -22,11 +22,17 @@ export interface ContractOptions {
 
 export function finalizeDocument(doc: DocNode, opts: ContractOptions): DocNode {
   doc.openapi = '3.1.0';
-  doc.info = { ...doc.info, description: INFO_DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } };
+  doc.info = {
+    ...doc.info,
+    description: INFO_DESCRIPTION,
+    license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+  };
   // A local default base URL is published as the relative '/', which means "the host serving this document".
   const local = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(opts.serverUrl);
   doc.servers = [{ url: local ? '/' : opts.serverUrl, description: 'This deployment' }];
-  const schemas = Object.fromEntries(Object.entries<DocNode>(doc.components?.schemas ?? {}).map(([k, v]) => [k, toSchema31(v)]));
+  const schemas = Object.fromEntries(
+    Object.entries<DocNode>(doc.components?.schemas ?? {}).map(([k, v]) => [k, toSchema31(v)]),
+  );
   doc.components = {
     ...doc.components,
     schemas: { ...schemas, ProblemDetails: PROBLEM_DETAILS, FieldError: FIELD_ERROR },
@@ -46,22 +52,34 @@ export function finalizeDocument(doc: DocNode, opts: ContractOptions): DocNode {
   for (const path of Object.keys(doc.paths)) {
     const mcp = /^\/api\/mcp(\/|$)/.test(path) ? doc.paths[path].post : undefined;
     // The MCP servers answer a malformed request with a JSON-RPC parse error, not a problem.
-    if (mcp) mcp.responses['400'] = { ...mcp.responses['400'], content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcResponse' } } } };
+    if (mcp)
+      mcp.responses['400'] = {
+        ...mcp.responses['400'],
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcResponse' } } },
+      };
   }
   const used = JSON.stringify(doc.paths);
-  doc.components.headers = Object.fromEntries(Object.entries(doc.components.headers).filter(([name]) => used.includes(`#/components/headers/${name}"`)));
+  doc.components.headers = Object.fromEntries(
+    Object.entries(doc.components.headers).filter(([name]) => used.includes(`#/components/headers/${name}"`)),
+  );
   doc.tags = [...tags].sort().map((name) => ({ name, description: TAG_TEXT[name] ?? tagText(name) }));
   return doc;
 }
 
 function tagText(name: string): string {
-  return name.startsWith('fund data') ? `Read-only fund data (${name.slice(11)}): scope fund:read, policy fund-minute.` : name;
+  return name.startsWith('fund data')
+    ? `Read-only fund data (${name.slice(11)}): scope fund:read, policy fund-minute.`
+    : name;
 }
 
 type AuthMode = 'required' | 'optional' | 'none';
 
 function finalizeOperation(method: string, path: string, op: DocNode, opts: ContractOptions): void {
-  const auth: AuthMode = !op.security ? 'none' : op.security.some((s: DocNode) => Object.keys(s).length === 0) ? 'optional' : 'required';
+  const auth: AuthMode = !op.security
+    ? 'none'
+    : op.security.some((s: DocNode) => Object.keys(s).length === 0)
+      ? 'optional'
+      : 'required';
   const session = op['x-session-access'] as { only?: boolean } | undefined;
   op.security = auth === 'none' && !session ? [] : securityOf(auth, session);
   for (const p of op.parameters ?? []) if (p.schema) p.schema = toSchema31(p.schema);
@@ -78,8 +96,16 @@ function finalizeOperation(method: string, path: string, op: DocNode, opts: Cont
   if (hasBody) [413, 415].forEach((s) => statuses.add(s));
   if (pathParams) [404, 414].forEach((s) => statuses.add(s));
   if (opts.etag?.(method, path)) {
-    op.parameters = [...(op.parameters ?? []), { name: 'If-None-Match', in: 'header', required: false,
-      description: 'An ETag of an earlier answer: 304 Not Modified (no body) when the answer is unchanged.', schema: { type: 'string' } }];
+    op.parameters = [
+      ...(op.parameters ?? []),
+      {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'An ETag of an earlier answer: 304 Not Modified (no body) when the answer is unchanged.',
+        schema: { type: 'string' },
+      },
+    ];
     op.responses['304'] = { description: 'Not Modified: the answer is unchanged since the ETag sent in If-None-Match' };
   }
   for (const [status, response] of Object.entries<DocNode>(op.responses)) {
@@ -87,10 +113,18 @@ function finalizeOperation(method: string, path: string, op: DocNode, opts: Cont
     if (code < 400) finalizeSuccess(method, path, code, response, rateLimited, opts);
   }
   const replayable = isProposeRoute(method, path);
-  for (const status of [...statuses].sort()) op.responses[String(status)] = problemResponse(status, op.responses[String(status)], rateLimited, replayable);
+  for (const status of [...statuses].sort())
+    op.responses[String(status)] = problemResponse(status, op.responses[String(status)], rateLimited, replayable);
 }
 
-function finalizeSuccess(method: string, path: string, code: number, response: DocNode, rateLimited: boolean, opts: ContractOptions): void {
+function finalizeSuccess(
+  method: string,
+  path: string,
+  code: number,
+  response: DocNode,
+  rateLimited: boolean,
+  opts: ContractOptions,
+): void {
   if (code === 204 || code === 304) delete response.content;
   if (!response.description) response.description = code === 202 ? 'Accepted' : 'OK';
   for (const c of Object.values<DocNode>(response.content ?? {})) if (c.schema) c.schema = toSchema31(c.schema);
@@ -98,13 +132,23 @@ function finalizeSuccess(method: string, path: string, code: number, response: D
   if (rateLimited) names.push('RateLimit', 'RateLimit-Policy');
   if (code === 201 || code === 202) names.push('Location');
   if (isProposeRoute(method, path)) names.push('Idempotent-Replayed');
-  if (/^POST \/api\/v1\/console\/(sign-in|sign-up|sign-out|invitations\/\{token\}\/accept)/.test(`${method.toUpperCase()} ${path}`)) names.push('Set-Cookie');
+  if (
+    /^POST \/api\/v1\/console\/(sign-in|sign-up|sign-out|invitations\/\{token\}\/accept)/.test(
+      `${method.toUpperCase()} ${path}`,
+    )
+  )
+    names.push('Set-Cookie');
   names.push('Cache-Control');
   if ((code === 200 || code === 304) && opts.etag?.(method, path)) names.push('ETag');
   response.headers = { ...(response.headers ?? {}), ...refs(names) };
 }
 
-function problemResponse(status: number, existing: DocNode | undefined, rateLimited: boolean, replayable: boolean): DocNode {
+function problemResponse(
+  status: number,
+  existing: DocNode | undefined,
+  rateLimited: boolean,
+  replayable: boolean,
+): DocNode {
   const names: HeaderName[] = ['X-Request-Id', 'Cache-Control'];
   if (rateLimited) names.push('RateLimit', 'RateLimit-Policy');
   if (status === 401) names.push('WWW-Authenticate');
@@ -139,16 +183,26 @@ function securityOf(auth: AuthMode, session: { only?: boolean } | undefined): Do
 
 function describe(op: DocNode, auth: AuthMode): string {
   const scopes: string[] = op['x-required-scopes'] ?? [];
-  const who = auth === 'none' ? 'No authentication.'
-    : auth === 'optional' ? 'A key is optional; a valid one raises the limit.'
-      : scopes.length ? `Needs a key (or console session) holding ${scopes.join(', ')}.` : 'Needs any valid key or console session.';
-  const limit = op['x-rate-limit-policy'] ? ` Rate limit policy \`${op['x-rate-limit-policy']}\` (RateLimit headers on every answer).` : '';
+  const who =
+    auth === 'none'
+      ? 'No authentication.'
+      : auth === 'optional'
+        ? 'A key is optional; a valid one raises the limit.'
+        : scopes.length
+          ? `Needs a key (or console session) holding ${scopes.join(', ')}.`
+          : 'Needs any valid key or console session.';
+  const limit = op['x-rate-limit-policy']
+    ? ` Rate limit policy \`${op['x-rate-limit-policy']}\` (RateLimit headers on every answer).`
+    : '';
   return `${op.summary}. ${who}${limit}`;
 }
 
 function humanize(operationId: string | undefined): string {
   const method = (operationId ?? 'operation').split('_').pop() ?? 'operation';
-  return method.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()).trim();
+  return method
+    .replace(/([A-Z])/g, ' $1')
+    .replace(/^./, (c) => c.toUpperCase())
+    .trim();
 }
 
 const SECURITY_SCHEMES = {
@@ -156,13 +210,15 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'svc_dk_ opaque key',
-    description: 'An opaque API key `svc_dk_<id>_<secret><checksum>` from the console or the keys CLI, sent as `Authorization: Bearer svc_dk_…`. Not a JWT: it carries no claims; the server looks it up.',
+    description:
+      'An opaque API key `svc_dk_<id>_<secret><checksum>` from the console or the keys CLI, sent as `Authorization: Bearer svc_dk_…`. Not a JWT: it carries no claims; the server looks it up.',
   },
   consoleSession: {
     type: 'apiKey',
     in: 'cookie',
     name: 'fg_session',
-    description: 'The console session cookie (`__Host-fg_session` over HTTPS). Non-GET requests also need `X-CSRF-Token` and a same-origin `Origin`; the fund comes from `X-Fundgate-Fund`.',
+    description:
+      'The console session cookie (`__Host-fg_session` over HTTPS). Non-GET requests also need `X-CSRF-Token` and a same-origin `Origin`; the fund comes from `X-Fundgate-Fund`.',
   },
 };
 

@@ -14,7 +14,8 @@ const NESTED_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 export function toSchema31(input: Schema): Schema {
   const s: Schema = { ...input };
   for (const key of NESTED_MAPS) {
-    if (isObject(s[key])) s[key] = Object.fromEntries(Object.entries(s[key] as Record<string, Schema>).map(([k, v]) => [k, toSchema31(v)]));
+    if (isObject(s[key]))
+      s[key] = Object.fromEntries(Object.entries(s[key] as Record<string, Schema>).map(([k, v]) => [k, toSchema31(v)]));
   }
   for (const key of NESTED_ONE) if (isObject(s[key])) s[key] = toSchema31(s[key]);
   for (const key of NESTED_LISTS) if (Array.isArray(s[key])) s[key] = (s[key] as Schema[]).map(toSchema31);
@@ -43,7 +44,12 @@ function admitNull(s: Schema): Schema {
     // swagger writes a nullable DTO member as { type: object, allOf: [$ref] }: the object type goes
     // with the composition, and the whole admits null.
     const { description, ...rest } = s;
-    if (Array.isArray(rest.allOf) && rest.allOf.length === 1 && rest.type === 'object' && Object.keys(rest).length === 2) {
+    if (
+      Array.isArray(rest.allOf) &&
+      rest.allOf.length === 1 &&
+      rest.type === 'object' &&
+      Object.keys(rest).length === 2
+    ) {
       return { ...(description ? { description } : {}), anyOf: [rest.allOf[0] as Schema, { type: 'null' }] };
     }
     return { ...(description ? { description } : {}), anyOf: [rest, { type: 'null' }] };

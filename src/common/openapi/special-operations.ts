@@ -10,7 +10,8 @@ const JSON_RPC_ID = { type: ['string', 'integer', 'null'] };
 const SCHEMAS: DocNode = {
   JsonRpcRequest: {
     type: 'object',
-    description: 'A JSON-RPC 2.0 request or notification (no id): initialize, notifications/initialized, ping, tools/list, tools/call.',
+    description:
+      'A JSON-RPC 2.0 request or notification (no id): initialize, notifications/initialized, ping, tools/list, tools/call.',
     required: ['jsonrpc', 'method'],
     properties: { jsonrpc: { const: '2.0' }, id: JSON_RPC_ID, method: { type: 'string' }, params: { type: 'object' } },
   },
@@ -22,16 +23,31 @@ const SCHEMAS: DocNode = {
       jsonrpc: { const: '2.0' },
       id: JSON_RPC_ID,
       result: { type: 'object' },
-      error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} } },
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+      },
     },
   },
-  HealthLiveDto: { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { const: 'ok' } } },
+  HealthLiveDto: {
+    type: 'object',
+    required: ['status'],
+    additionalProperties: false,
+    properties: { status: { const: 'ok' } },
+  },
   HealthReadyDto: {
-    type: 'object', required: ['status', 'checks'], additionalProperties: false,
+    type: 'object',
+    required: ['status', 'checks'],
+    additionalProperties: false,
     properties: {
       status: { const: 'ready' },
-      checks: { type: 'object', required: ['postgresql', 'redis'], additionalProperties: false,
-        properties: { postgresql: { const: 'up' }, redis: { const: 'up' } } },
+      checks: {
+        type: 'object',
+        required: ['postgresql', 'redis'],
+        additionalProperties: false,
+        properties: { postgresql: { const: 'up' }, redis: { const: 'up' } },
+      },
     },
   },
 };
@@ -42,7 +58,13 @@ function mcpOperation(op: DocNode): void {
   op.requestBody = { required: true, content: json('JsonRpcRequest') };
   op.parameters = [
     ...(op.parameters ?? []),
-    { name: 'MCP-Protocol-Version', in: 'header', required: false, description: 'The negotiated protocol version (after initialize).', schema: { type: 'string' } },
+    {
+      name: 'MCP-Protocol-Version',
+      in: 'header',
+      required: false,
+      description: 'The negotiated protocol version (after initialize).',
+      schema: { type: 'string' },
+    },
   ];
   op.responses = {
     200: { description: 'The JSON-RPC response', content: json('JsonRpcResponse') },
@@ -58,5 +80,6 @@ export function describeSpecialOperations(doc: DocNode): void {
   const live = doc.paths['/health']?.get;
   if (live) live.responses['200'] = { description: 'The process answers', content: json('HealthLiveDto') };
   const ready = doc.paths['/health/ready']?.get;
-  if (ready) ready.responses['200'] = { description: 'PostgreSQL and Redis reachable', content: json('HealthReadyDto') };
+  if (ready)
+    ready.responses['200'] = { description: 'PostgreSQL and Redis reachable', content: json('HealthReadyDto') };
 }

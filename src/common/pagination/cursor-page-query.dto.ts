@@ -5,10 +5,16 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 /** `limit` and `cursor` of a keyset-paginated listing; listings extend it with their filters. */
 export class CursorPageQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 100 })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   limit?: number;
 
   @ApiPropertyOptional({ description: 'Opaque cursor from nextCursor' })
-  @IsOptional() @IsString() @MaxLength(512)
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
   cursor?: string;
 }

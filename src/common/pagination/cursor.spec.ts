@@ -21,20 +21,36 @@ describe('CursorCodec: signed, then checked member by member', () => {
     ['a non-string member', { createdAt: 5, id }],
   ])('a validly signed cursor with %s → 400 naming cursor', (_name, position) => {
     const c = codec.encode('k', position as never);
-    expect(() => codec.decode('k', c, shape)).toThrow(expect.objectContaining({ code: 'invalid_parameter', errors: [{ field: 'cursor', message: 'is not a valid cursor for this listing' }] }));
+    expect(() => codec.decode('k', c, shape)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_parameter',
+        errors: [{ field: 'cursor', message: 'is not a valid cursor for this listing' }],
+      }),
+    );
   });
 
   it('a cursor of another kind (listing, fund) or signed with another secret → 400', () => {
     const c = codec.encode('activity:fund-a', { createdAt: '2026-02-01T00:00:00Z', id });
-    expect(() => codec.decode('activity:fund-b', c, shape)).toThrow(expect.objectContaining({ code: 'invalid_parameter' }));
-    const foreign = new CursorCodec('another-secret-entirely').encode('activity:fund-a', { createdAt: '2026-02-01T00:00:00Z', id });
-    expect(() => codec.decode('activity:fund-a', foreign, shape)).toThrow(expect.objectContaining({ code: 'invalid_parameter' }));
+    expect(() => codec.decode('activity:fund-b', c, shape)).toThrow(
+      expect.objectContaining({ code: 'invalid_parameter' }),
+    );
+    const foreign = new CursorCodec('another-secret-entirely').encode('activity:fund-a', {
+      createdAt: '2026-02-01T00:00:00Z',
+      id,
+    });
+    expect(() => codec.decode('activity:fund-a', foreign, shape)).toThrow(
+      expect.objectContaining({ code: 'invalid_parameter' }),
+    );
   });
 
   it('bigint members stay within PostgreSQL bigint', () => {
     const big = { createdAt: 'timestamp', id: 'bigint' } as const;
-    expect(codec.decode('k', codec.encode('k', { createdAt: '2026-02-01T00:00:00Z', id: '9223372036854775807' }), big).id).toBe('9223372036854775807');
-    expect(() => codec.decode('k', codec.encode('k', { createdAt: '2026-02-01T00:00:00Z', id: '9223372036854775808' }), big)).toThrow();
+    expect(
+      codec.decode('k', codec.encode('k', { createdAt: '2026-02-01T00:00:00Z', id: '9223372036854775807' }), big).id,
+    ).toBe('9223372036854775807');
+    expect(() =>
+      codec.decode('k', codec.encode('k', { createdAt: '2026-02-01T00:00:00Z', id: '9223372036854775808' }), big),
+    ).toThrow();
   });
 
   it('timestamps: ISO and PostgreSQL text, real calendar dates only', () => {
@@ -46,9 +62,19 @@ describe('CursorCodec: signed, then checked member by member', () => {
 
   it('date and decimal members: calendar days and exact decimals only; v is the version, never a member', () => {
     const shape = { d: 'date', b: 'decimal' } as const;
-    expect(codec.decode('k', codec.encode('k', { d: '2024-02-29', b: '-1250000.125' }), shape)).toEqual({ d: '2024-02-29', b: '-1250000.125' });
-    for (const bad of [{ d: '2025-02-29', b: '1' }, { d: '2026-01-01T00:00:00Z', b: '1' }, { d: '2026-01-01', b: '1e5' }, { d: '2026-01-01', b: 'NaN' }]) {
-      expect(() => codec.decode('k', codec.encode('k', bad), shape)).toThrow(expect.objectContaining({ code: 'invalid_parameter' }));
+    expect(codec.decode('k', codec.encode('k', { d: '2024-02-29', b: '-1250000.125' }), shape)).toEqual({
+      d: '2024-02-29',
+      b: '-1250000.125',
+    });
+    for (const bad of [
+      { d: '2025-02-29', b: '1' },
+      { d: '2026-01-01T00:00:00Z', b: '1' },
+      { d: '2026-01-01', b: '1e5' },
+      { d: '2026-01-01', b: 'NaN' },
+    ]) {
+      expect(() => codec.decode('k', codec.encode('k', bad), shape)).toThrow(
+        expect.objectContaining({ code: 'invalid_parameter' }),
+      );
     }
     expect(() => codec.encode('k', { v: '2026-01-01' })).toThrow();
   });

@@ -25,7 +25,12 @@ export class CursorCodec {
    * or owner it belongs to). After the signature, every member is checked against `fields`: exactly
    * those members, each a string of its shape. Anything else is a 400 naming the parameter.
    */
-  decode<K extends string>(kind: string, cursor: string, fields: Record<K, CursorField>, field = 'cursor'): Record<K, string> {
+  decode<K extends string>(
+    kind: string,
+    cursor: string,
+    fields: Record<K, CursorField>,
+    field = 'cursor',
+  ): Record<K, string> {
     const bad = () => invalidParameter(field, 'is not a valid cursor for this listing');
     if (cursor.length > 512) throw bad();
     const [payload, mac, extra] = cursor.split('.');
@@ -39,7 +44,13 @@ export class CursorCodec {
     } catch {
       throw bad();
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || (parsed as { v?: unknown }).v !== VERSION) throw bad();
+    if (
+      typeof parsed !== 'object' ||
+      parsed === null ||
+      Array.isArray(parsed) ||
+      (parsed as { v?: unknown }).v !== VERSION
+    )
+      throw bad();
     const { v: _v, ...position } = parsed as Record<string, unknown>;
     const names = Object.keys(fields) as K[];
     if (Object.keys(position).length !== names.length) throw bad();

@@ -47,17 +47,27 @@ describe('redaction', () => {
   });
 
   it('refuses a value that does not fit the schema (object where a string was declared)', () => {
-    expect(() => redact({ ...investor, displayName: { legalName: 'x' } }, InvestorDto as never)).toThrow(RedactionError);
-    expect(() => redact({ ...investor, returns: { BTC: { nested: 1 } } }, InvestorDto as never)).toThrow(RedactionError);
+    expect(() => redact({ ...investor, displayName: { legalName: 'x' } }, InvestorDto as never)).toThrow(
+      RedactionError,
+    );
+    expect(() => redact({ ...investor, returns: { BTC: { nested: 1 } } }, InvestorDto as never)).toThrow(
+      RedactionError,
+    );
   });
 
   describe('redacting handlers (fail-closed)', () => {
     @Controller('x')
     @RequiresScopes('fund:read')
     class FixtureController {
-      @Get('declared') @Returns(InvestorDto) declared(n: number) { return { ...investor, n }; }
-      @Get('undeclared') undeclared() { return investor; }
-      @Get('broken') @Returns(LeakyDto) broken() { return { id: '1', email: 'a@b.c' }; }
+      @Get('declared') @Returns(InvestorDto) declared(n: number) {
+        return { ...investor, n };
+      }
+      @Get('undeclared') undeclared() {
+        return investor;
+      }
+      @Get('broken') @Returns(LeakyDto) broken() {
+        return { id: '1', email: 'a@b.c' };
+      }
     }
     const wrap = (name: keyof FixtureController) => {
       const fn = FixtureController.prototype[name] as (...args: unknown[]) => unknown;
@@ -80,11 +90,12 @@ describe('redaction', () => {
       await expect(run('broken')).rejects.toMatchObject({ status: 500, code: 'internal' });
     });
 
-    it('keeps the handler\'s name, arity and route metadata (Nest, Swagger and the MCP catalog read them)', () => {
+    it("keeps the handler's name, arity and route metadata (Nest, Swagger and the MCP catalog read them)", () => {
       const original = FixtureController.prototype.declared;
       const wrapped = wrap('declared');
       expect([wrapped.name, wrapped.length]).toEqual([original.name, original.length]);
-      for (const key of Reflect.getOwnMetadataKeys(original)) expect(Reflect.getOwnMetadata(key, wrapped)).toBe(Reflect.getOwnMetadata(key, original));
+      for (const key of Reflect.getOwnMetadataKeys(original))
+        expect(Reflect.getOwnMetadata(key, wrapped)).toBe(Reflect.getOwnMetadata(key, original));
     });
   });
 });

@@ -9,7 +9,8 @@ const DECORATORS = {
  * in OpenAPI: only declared properties are copied, recursively. Anything else is dropped.
  * Property names that may carry PII or secrets are refused even if declared.
  */
-export const FORBIDDEN_PROPERTY = /^(email|emailAddress|legalName|fullName|taxId|tin|ssn|address|postalAddress|street|iban|bankAccount|bankDetails|accountNumber|routingNumber|apiSecret|apiKey|secret|password|keyHash|key_hash|passport|phone|dateOfBirth)$/i;
+export const FORBIDDEN_PROPERTY =
+  /^(email|emailAddress|legalName|fullName|taxId|tin|ssn|address|postalAddress|street|iban|bankAccount|bankDetails|accountNumber|routingNumber|apiSecret|apiKey|secret|password|keyHash|key_hash|passport|phone|dateOfBirth)$/i;
 export const WALLET_FORMAT = 'wallet-address';
 
 export class RedactionError extends Error {}
@@ -20,10 +21,12 @@ const DELIBERATE = 'fundgate:deliberate-sensitive';
  * Marks one property whose name the redactor refuses (email, secret…) as deliberately served, with
  * the reason (e.g. the signed-in person's own email; a TOTP secret shown once at enrolment).
  */
-export const DeliberatelyServed = (reason: string): PropertyDecorator => (target, key) => {
-  if (!reason) throw new Error('DeliberatelyServed needs a reason');
-  Reflect.defineMetadata(DELIBERATE, reason, target, key);
-};
+export const DeliberatelyServed =
+  (reason: string): PropertyDecorator =>
+  (target, key) => {
+    if (!reason) throw new Error('DeliberatelyServed needs a reason');
+    Reflect.defineMetadata(DELIBERATE, reason, target, key);
+  };
 
 type Plan =
   | { kind: 'passthrough-primitive' }
@@ -38,13 +41,17 @@ const PRIMITIVES = new Set<unknown>([String, Number, Boolean, 'string', 'number'
 function resolveType(meta: Record<string, unknown>): unknown {
   let t = meta.type;
   // Lazy form `type: () => Dto` (not a class): call it.
-  if (typeof t === 'function' && !PRIMITIVES.has(t) && !(t as { prototype?: unknown }).prototype) t = (t as () => unknown)();
+  if (typeof t === 'function' && !PRIMITIVES.has(t) && !(t as { prototype?: unknown }).prototype)
+    t = (t as () => unknown)();
   if (Array.isArray(t)) return t[0];
   return t;
 }
 
 function hasSchema(t: unknown): t is Ctor {
-  return typeof t === 'function' && Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, (t as Ctor).prototype) !== undefined;
+  return (
+    typeof t === 'function' &&
+    Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, (t as Ctor).prototype) !== undefined
+  );
 }
 
 function planFor(dto: Ctor): Plan {
@@ -57,8 +64,10 @@ function planFor(dto: Ctor): Plan {
   try {
     for (const raw of names) {
       const name = raw.replace(/^:/, '');
-      if (FORBIDDEN_PROPERTY.test(name) && !Reflect.getMetadata(DELIBERATE, dto.prototype, name)) throw new RedactionError(`${dto.name}.${name} may carry PII or a secret`);
-      const meta: Record<string, unknown> = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype, name) ?? {};
+      if (FORBIDDEN_PROPERTY.test(name) && !Reflect.getMetadata(DELIBERATE, dto.prototype, name))
+        throw new RedactionError(`${dto.name}.${name} may carry PII or a secret`);
+      const meta: Record<string, unknown> =
+        Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype, name) ?? {};
       plan.fields.push([name, fieldPlan(meta), meta.isArray === true || Array.isArray(meta.type)]);
     }
   } catch (err) {
@@ -75,7 +84,8 @@ function fieldPlan(meta: Record<string, unknown>): Plan {
   const extra = meta.additionalProperties as Record<string, unknown> | boolean | undefined;
   if (extra && typeof extra === 'object') {
     const inner = extra.$ref ? undefined : extra.type;
-    if (inner === 'string' || inner === 'number' || inner === 'boolean' || inner === 'integer') return { kind: 'map', value: { kind: 'passthrough-primitive' } };
+    if (inner === 'string' || inner === 'number' || inner === 'boolean' || inner === 'integer')
+      return { kind: 'map', value: { kind: 'passthrough-primitive' } };
     throw new RedactionError('a map property must declare primitive additionalProperties');
   }
   if (t === 'object') throw new RedactionError('an untyped object property cannot be redacted');

@@ -2,7 +2,7 @@ import { applyDecorators, type INestApplicationContext, Logger, SetMetadata, typ
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer, Reflector } from '@nestjs/core';
 import { ApiResponse } from '@nestjs/swagger';
-import { AUTH_MODE, AuthMode } from '../auth/auth.decorators';
+import { AUTH_MODE, type AuthMode } from '../auth/auth.decorators';
 import { ProblemError } from '../errors/problem';
 import { redact } from './redact';
 
@@ -18,7 +18,12 @@ interface SchemaMeta {
 export const Returns = (dto: Type<unknown>, opts: { status?: number; isArray?: boolean; description?: string } = {}) =>
   applyDecorators(
     SetMetadata(RESPONSE_SCHEMA, { dto, isArray: opts.isArray ?? false } satisfies SchemaMeta),
-    ApiResponse({ status: opts.status ?? 200, type: dto, isArray: opts.isArray, description: opts.description ?? 'OK' }),
+    ApiResponse({
+      status: opts.status ?? 200,
+      type: dto,
+      isArray: opts.isArray,
+      description: opts.description ?? 'OK',
+    }),
   );
 
 /** For transports that redact per item themselves (the MCP servers); the reason is required. */
@@ -71,11 +76,15 @@ export function redactAnswer(r: RouteRedaction, body: unknown): unknown {
  * plus an rxjs pipeline — measured, one pass-through global interceptor cuts Nest's throughput
  * from about 63 000 to 14 000 req/s (docs/performance.md).
  */
-export function redactingHandler(handler: (...args: unknown[]) => unknown, r: RouteRedaction): (...args: unknown[]) => Promise<unknown> {
+export function redactingHandler(
+  handler: (...args: unknown[]) => unknown,
+  r: RouteRedaction,
+): (...args: unknown[]) => Promise<unknown> {
   const wrapped = async function (this: unknown, ...args: unknown[]): Promise<unknown> {
     return redactAnswer(r, await handler.apply(this, args));
   };
-  for (const key of Reflect.getOwnMetadataKeys(handler)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, handler), wrapped);
+  for (const key of Reflect.getOwnMetadataKeys(handler))
+    Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, handler), wrapped);
   Object.defineProperty(wrapped, 'name', { value: handler.name });
   Object.defineProperty(wrapped, 'length', { value: handler.length });
   Object.defineProperty(wrapped, WRAPPED, { value: true });
@@ -97,11 +106,13 @@ export function installRouteRedaction(app: INestApplicationContext): number {
       const proto = cls.prototype as Record<string, unknown>;
       for (const name of Object.getOwnPropertyNames(proto)) {
         const fn = proto[name];
-        if (name === 'constructor' || typeof fn !== 'function' || Reflect.getMetadata(PATH_METADATA, fn) === undefined) continue;
+        if (name === 'constructor' || typeof fn !== 'function' || Reflect.getMetadata(PATH_METADATA, fn) === undefined)
+          continue;
         const rule = redactionOf(reflector, fn, cls);
         if (!rule.redacted) continue;
         count++;
-        if (!(fn as unknown as Record<symbol, boolean>)[WRAPPED]) proto[name] = redactingHandler(fn as (...args: unknown[]) => unknown, rule);
+        if (!(fn as unknown as Record<symbol, boolean>)[WRAPPED])
+          proto[name] = redactingHandler(fn as (...args: unknown[]) => unknown, rule);
       }
     }
   }

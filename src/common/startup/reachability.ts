@@ -16,7 +16,15 @@ export function redactUrl(raw: string): string {
   }
 }
 
-const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+]);
 
 export function isConnectionError(err: unknown): boolean {
   const e = err as { code?: string; errors?: unknown[]; message?: string };
@@ -26,21 +34,33 @@ export function isConnectionError(err: unknown): boolean {
 }
 
 /** The one line a newcomer sees when a service is not running. */
-export function unreachableMessage(service: 'PostgreSQL' | 'Redis', variable: string, url: string, err: unknown): string {
+export function unreachableMessage(
+  service: 'PostgreSQL' | 'Redis',
+  variable: string,
+  url: string,
+  err: unknown,
+): string {
   const e = err as { code?: string; message?: string };
   const reason = e?.code ?? e?.message ?? String(err);
   let address = '(unknown address)';
   try {
     const u = new URL(url);
     address = `${u.hostname}:${u.port || (service === 'PostgreSQL' ? '5432' : '6379')}`;
-  } catch { /* keep the placeholder */ }
+  } catch {
+    /* keep the placeholder */
+  }
   return `${service} is not reachable at ${address} (${variable}=${redactUrl(url)}; ${reason}). ${START_SERVICES_HINT}`;
 }
 
 export class ServiceUnreachableError extends Error {}
 
 /** Resolves when a TCP connection to the URL's host and port opens within `ms`; throws the newcomer line otherwise. */
-export function assertReachable(service: 'PostgreSQL' | 'Redis', variable: string, url: string, ms = 3000): Promise<void> {
+export function assertReachable(
+  service: 'PostgreSQL' | 'Redis',
+  variable: string,
+  url: string,
+  ms = 3000,
+): Promise<void> {
   const u = new URL(url);
   if ((u.searchParams.get('host') ?? '').startsWith('/')) return Promise.resolve(); // a Unix socket: let the driver report
   const port = Number(u.port || (service === 'PostgreSQL' ? 5432 : 6379));

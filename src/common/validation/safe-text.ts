@@ -24,7 +24,8 @@ export function unsafeTextFields(value: unknown, root: string, max = 20): FieldE
       v.forEach((item, i) => stack.push([item, join(path, String(i))]));
     } else if (v !== null && typeof v === 'object') {
       for (const [k, item] of Object.entries(v)) {
-        if (!isSafeText(k)) out.push({ field: join(path, k.replace(/[^\x20-\x7e]/g, '?')), message: UNSAFE_TEXT_MESSAGE });
+        if (!isSafeText(k))
+          out.push({ field: join(path, k.replace(/[^\x20-\x7e]/g, '?')), message: UNSAFE_TEXT_MESSAGE });
         else stack.push([item, join(path, k)]);
       }
     }
@@ -36,12 +37,13 @@ function join(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
 }
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point of this pattern
+const UNDISPLAYABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
 /** Printable, capped text for showing a client-supplied string back (user agents in the activity log). */
 export function sanitizeForDisplay(s: string, maxLength: number): string {
   // Control characters (C0, DEL, C1), lone surrogates, bidi overrides and zero-width marks become "?".
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point of this pattern
-  const cleaned = s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '?')
-    .replace(new RegExp(LONE_SURROGATE.source, 'g'), '?');
+  const cleaned = s.replace(UNDISPLAYABLE, '?').replace(new RegExp(LONE_SURROGATE.source, 'g'), '?');
   if (cleaned.length <= maxLength) return cleaned;
   let cut = cleaned.slice(0, maxLength - 1);
   if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);

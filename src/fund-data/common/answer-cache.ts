@@ -12,7 +12,10 @@ import { ReadReplica } from '../../database/read-replica';
  */
 export function cacheNamespace(databaseUrl: string): string {
   const u = new URL(databaseUrl);
-  return createHash('sha256').update(`${u.hostname}:${u.port || '5432'}/${decodeURIComponent(u.pathname)}`).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`${u.hostname}:${u.port || '5432'}/${decodeURIComponent(u.pathname)}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /**
@@ -72,7 +75,9 @@ export class AnswerCache {
       this.logger.warn(`cache read failed (${(err as Error).message}); computing`);
     }
     const value = await compute();
-    this.redis.set(redisKey, JSON.stringify(value), 'EX', 86_400).catch((err: Error) => this.logger.warn(`cache write failed: ${err.message}`));
+    this.redis
+      .set(redisKey, JSON.stringify(value), 'EX', 86_400)
+      .catch((err: Error) => this.logger.warn(`cache write failed: ${err.message}`));
     return value;
   }
 

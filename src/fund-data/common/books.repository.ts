@@ -26,7 +26,9 @@ export class BooksRepository {
   constructor(private readonly db: ReadReplica) {}
 
   async baseCurrency(fundId: string): Promise<string | null> {
-    const rows: { base_currency: string }[] = await this.db.query(`SELECT base_currency FROM funds WHERE id = $1`, [fundId]);
+    const rows: { base_currency: string }[] = await this.db.query(`SELECT base_currency FROM funds WHERE id = $1`, [
+      fundId,
+    ]);
     return rows[0]?.base_currency ?? null;
   }
 

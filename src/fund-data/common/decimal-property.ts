@@ -6,13 +6,19 @@ const kinds = {
   quantity: { pattern: '^-?\\d+(\\.\\d{1,10})?$', note: 'decimal string, up to 10 decimals' },
   units: { pattern: '^-?\\d+\\.\\d{8}$', note: 'decimal string, 8 decimals' },
   navPerUnit: { pattern: '^-?\\d+\\.\\d{6}$', note: 'decimal string, 6 decimals' },
-  valuePerUnit: { pattern: '^-?\\d+\\.\\d{12}$', note: 'decimal string, 12 decimals: units × value is exact to the cent' },
+  valuePerUnit: {
+    pattern: '^-?\\d+\\.\\d{12}$',
+    note: 'decimal string, 12 decimals: units × value is exact to the cent',
+  },
   ratio: { pattern: '^-?\\d+\\.\\d{8}$', note: 'decimal string, fraction of 1, 8 decimals' },
 } as const;
 
 export type DecimalKind = keyof typeof kinds;
 
-export function DecimalProperty(kind: DecimalKind, opts: { example?: string; description?: string; nullable?: boolean } = {}): PropertyDecorator {
+export function DecimalProperty(
+  kind: DecimalKind,
+  opts: { example?: string; description?: string; nullable?: boolean } = {},
+): PropertyDecorator {
   const k = kinds[kind];
   return ApiProperty({
     type: String,

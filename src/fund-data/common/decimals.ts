@@ -26,9 +26,12 @@ export const qty = (v: In): string => {
 
 /** A value per unit precise enough that units × it rounds back to the money it came from (12 decimals). */
 export const valuePerUnit = (v: In): string => d(v).toFixed(12, Decimal.ROUND_HALF_UP);
-export const moneyOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : money(v));
-export const navPerUnitOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : navPerUnit(v));
-export const ratioOrNull = (v: In | null | undefined): string | null => (v === null || v === undefined ? null : ratio(v));
+export const moneyOrNull = (v: In | null | undefined): string | null =>
+  v === null || v === undefined ? null : money(v);
+export const navPerUnitOrNull = (v: In | null | undefined): string | null =>
+  v === null || v === undefined ? null : navPerUnit(v);
+export const ratioOrNull = (v: In | null | undefined): string | null =>
+  v === null || v === undefined ? null : ratio(v);
 
 /** The one sum (src/fund/money.ts), over numeric text too. */
 export const sum = (values: In[]): Dec => moneySum(values.map(d));

@@ -9,4 +9,10 @@ import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
  * (which documents it in OpenAPI, drives redaction and becomes the MCP tool's output schema).
  */
 export const FundRead = (path: string, dto: Type<unknown>, summary: string, opts: { isArray?: boolean } = {}) =>
-  applyDecorators(Get(path), RequiresScopes('fund:read'), RateLimitPolicy('fund-minute'), ApiOperation({ summary }), Returns(dto, opts));
+  applyDecorators(
+    Get(path),
+    RequiresScopes('fund:read'),
+    RateLimitPolicy('fund-minute'),
+    ApiOperation({ summary }),
+    Returns(dto, opts),
+  );

@@ -55,7 +55,15 @@ export class LiveBookService {
       const quantity = new D(r.quantity);
       const price = new D(r.price);
       const marketValue = quantity.times(price).toDecimalPlaces(2, D.ROUND_HALF_UP);
-      return { asset: r.symbol, assetClass: r.asset_class, venue: r.venue, sourceType: r.source_type, quantity, price, marketValue };
+      return {
+        asset: r.symbol,
+        assetClass: r.asset_class,
+        venue: r.venue,
+        sourceType: r.source_type,
+        quantity,
+        price,
+        marketValue,
+      };
     });
     return {
       asOf: asOf || new Date().toISOString().slice(0, 10),

@@ -10,11 +10,15 @@ import { type DataSource } from 'typeorm';
  * compiling it would take 150 ms for a sub-millisecond read.
  */
 export async function orderedRead<T>(db: DataSource, sql: string, params: unknown[]): Promise<T[]> {
-  const qr = db.createQueryRunner('slave') as ReturnType<DataSource['createQueryRunner']> & { releasePostgresConnection(err?: Error): Promise<void> };
+  const qr = db.createQueryRunner('slave') as ReturnType<DataSource['createQueryRunner']> & {
+    releasePostgresConnection(err?: Error): Promise<void>;
+  };
   await qr.connect();
   let rows: T[];
   try {
-    await qr.query(`BEGIN READ ONLY; SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off`);
+    await qr.query(
+      `BEGIN READ ONLY; SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off`,
+    );
     rows = await qr.query(sql, params);
   } catch (err) {
     await qr.query('ROLLBACK').catch(() => undefined);

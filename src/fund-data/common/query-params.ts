@@ -8,7 +8,13 @@ import { invalidParameter } from '../../common/errors/problem';
 /** `limit`: default 100, 1..max; out of range is a 400, never silently clamped. */
 export const LimitParam = (max = 1000, fallback = 100) =>
   applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: max, default: fallback, description: `rows to return (1..${max})` }),
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: 1,
+      maximum: max,
+      default: fallback,
+      description: `rows to return (1..${max})`,
+    }),
     IsOptional(),
     Type(() => Number),
     IsInt(),
@@ -18,5 +24,6 @@ export const LimitParam = (max = 1000, fallback = 100) =>
 
 /** `from` after `to` is a 400 naming `from`. */
 export function assertOrdered(from: string | undefined, to: string | undefined): void {
-  if (from !== undefined && to !== undefined && daysBetween(from, to) < 0) throw invalidParameter('from', 'must not be after to');
+  if (from !== undefined && to !== undefined && daysBetween(from, to) < 0)
+    throw invalidParameter('from', 'must not be after to');
 }

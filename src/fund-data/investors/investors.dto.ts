@@ -8,11 +8,20 @@ export class InvestorsQueryDto extends CursorPageQueryDto {}
 
 export class InvestorDto {
   @ApiProperty({ format: 'uuid' }) investorId: string;
-  @ApiProperty({ example: 'Investor 017', description: 'display name only; legal names and contact details never leave the service' }) displayName: string;
+  @ApiProperty({
+    example: 'Investor 017',
+    description: 'display name only; legal names and contact details never leave the service',
+  })
+  displayName: string;
   @ApiProperty({ enum: ['active', 'pending', 'redeemed', 'closed'], example: 'active' }) status: string;
   @ApiProperty({ example: 'family_office' }) investorType: string;
-  @ApiProperty({ example: 3, description: 'subscription lots holding units in the latest complete run' }) openLots: number;
-  @DecimalProperty('units', { example: '1523.40912345', description: 'units held in the latest complete run (all classes)' }) units: string;
+  @ApiProperty({ example: 3, description: 'subscription lots holding units in the latest complete run' })
+  openLots: number;
+  @DecimalProperty('units', {
+    example: '1523.40912345',
+    description: 'units held in the latest complete run (all classes)',
+  })
+  units: string;
 }
 
 export class InvestorsDto {
@@ -33,13 +42,19 @@ export class CapitalAccountDto {
   @DecimalProperty('money', { example: '1501787.33' }) closingCapital: string;
   @DecimalProperty('units', { example: '1203.11881188' }) units: string;
   @DecimalProperty('navPerUnit', {
-    example: '1248.252101', nullable: true,
-    description: "the share class's NAV per unit in this run (class NAV / class units), the same for every investor of the class; not this investor's value per unit",
-  }) classNavPerUnit: string | null;
+    example: '1248.252101',
+    nullable: true,
+    description:
+      "the share class's NAV per unit in this run (class NAV / class units), the same for every investor of the class; not this investor's value per unit",
+  })
+  classNavPerUnit: string | null;
   @DecimalProperty('valuePerUnit', {
-    example: '1231.004560187202', nullable: true,
-    description: "this investor's own value per unit: closingCapital / units (below the class figure while a performance fee is accrued on the investor's lots); units × investorNavPerUnit = closingCapital to the cent; null without units",
-  }) investorNavPerUnit: string | null;
+    example: '1231.004560187202',
+    nullable: true,
+    description:
+      "this investor's own value per unit: closingCapital / units (below the class figure while a performance fee is accrued on the investor's lots); units × investorNavPerUnit = closingCapital to the cent; null without units",
+  })
+  investorNavPerUnit: string | null;
   @DecimalProperty('ratio', { example: '0.14423411', description: 'closing capital / run NAV' }) ownershipRatio: string;
 }
 
@@ -50,13 +65,19 @@ export class CapitalAccountTotalsDto {
   @DecimalProperty('money', { example: '16021.10' }) pnl: string;
   @DecimalProperty('money', { example: '570.00' }) managementFee: string;
   @DecimalProperty('money', { example: '3573.90' }) performanceFee: string;
-  @DecimalProperty('money', { example: '10411877.20', description: 'equals the run netAssetValue exactly' }) closingCapital: string;
+  @DecimalProperty('money', { example: '10411877.20', description: 'equals the run netAssetValue exactly' })
+  closingCapital: string;
 }
 
 export class CapitalAccountsDto {
   @ApiProperty({ format: 'uuid', type: String, nullable: true }) navRunId: string | null;
   @ApiProperty({ format: 'date', type: String, nullable: true, example: '2026-10-31' }) valuationDate: string | null;
-  @ApiProperty({ type: CapitalAccountDto, isArray: true, description: 'per investor and share class for the latest complete run' }) accounts: CapitalAccountDto[];
+  @ApiProperty({
+    type: CapitalAccountDto,
+    isArray: true,
+    description: 'per investor and share class for the latest complete run',
+  })
+  accounts: CapitalAccountDto[];
   @ApiProperty({ type: CapitalAccountTotalsDto }) totals: CapitalAccountTotalsDto;
 }
 
@@ -64,7 +85,8 @@ export const CAPITAL_ACTIVITY_STATUSES = ['pending', 'running', 'executed', 'set
 
 export class CapitalActivityQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ enum: CAPITAL_ACTIVITY_STATUSES })
-  @IsOptional() @IsIn(CAPITAL_ACTIVITY_STATUSES)
+  @IsOptional()
+  @IsIn(CAPITAL_ACTIVITY_STATUSES)
   status?: (typeof CAPITAL_ACTIVITY_STATUSES)[number];
 }
 
@@ -74,7 +96,12 @@ export class CapitalActivityDto {
   @ApiProperty({ example: 'Investor 017' }) displayName: string;
   @ApiProperty({ enum: ['subscription', 'redemption'] }) type: string;
   @ApiProperty({ example: 'Class A' }) shareClass: string;
-  @DecimalProperty('money', { example: '250000.00', nullable: true, description: 'exactly one of requestedAmount / requestedFraction is non-null' }) requestedAmount: string | null;
+  @DecimalProperty('money', {
+    example: '250000.00',
+    nullable: true,
+    description: 'exactly one of requestedAmount / requestedFraction is non-null',
+  })
+  requestedAmount: string | null;
   @DecimalProperty('ratio', { nullable: true, example: '0.50000000' }) requestedFraction: string | null;
   @ApiProperty({ format: 'date', example: '2026-11-30' }) dealingDate: string;
   @ApiProperty({ enum: CAPITAL_ACTIVITY_STATUSES, example: 'pending' }) status: string;
@@ -82,6 +109,11 @@ export class CapitalActivityDto {
 }
 
 export class CapitalActivityListDto {
-  @ApiProperty({ type: CapitalActivityDto, isArray: true, description: 'latest dealing date first: (dealingDate, createdAt, id) desc' }) items: CapitalActivityDto[];
+  @ApiProperty({
+    type: CapitalActivityDto,
+    isArray: true,
+    description: 'latest dealing date first: (dealingDate, createdAt, id) desc',
+  })
+  items: CapitalActivityDto[];
   @ApiProperty({ type: ListPageDto }) page: ListPageDto;
 }

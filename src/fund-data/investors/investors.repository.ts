@@ -42,7 +42,16 @@ export class InvestorsRepository {
         ORDER BY i.display_name, i.id
         LIMIT $4`,
       [fundId, runId, afterId, limit],
-    ) as Promise<{ investor_id: string; display_name: string; status: string; investor_type: string; open_lots: number; units: string }[]>;
+    ) as Promise<
+      {
+        investor_id: string;
+        display_name: string;
+        status: string;
+        investor_type: string;
+        open_lots: number;
+        units: string;
+      }[]
+    >;
   }
 
   async investorCount(fundId: string): Promise<number> {
@@ -65,7 +74,12 @@ export class InvestorsRepository {
   }
 
   /** One keyset page, latest dealing date first: (dealing_date, created_at, id) desc, on the index of that order. */
-  capitalActivity(fundId: string, status: string | null, after: { dealingDate: string; createdAt: string; id: string } | null, limit: number) {
+  capitalActivity(
+    fundId: string,
+    status: string | null,
+    after: { dealingDate: string; createdAt: string; id: string } | null,
+    limit: number,
+  ) {
     return this.db.query(
       `SELECT ca.id, ca.investor_id, i.display_name, ca.type, sc.name AS share_class,
               ca.requested_amount::text, ca.requested_fraction::text,
@@ -79,11 +93,28 @@ export class InvestorsRepository {
         ORDER BY ca.dealing_date DESC, ca.created_at DESC, ca.id DESC
         LIMIT $6`,
       [fundId, status, after?.dealingDate ?? null, after?.createdAt ?? null, after?.id ?? null, limit],
-    ) as Promise<{ id: string; investor_id: string; display_name: string; type: string; share_class: string; requested_amount: string | null; requested_fraction: string | null; dealing_date: string; status: string; created_at: Date; created_key: string }[]>;
+    ) as Promise<
+      {
+        id: string;
+        investor_id: string;
+        display_name: string;
+        type: string;
+        share_class: string;
+        requested_amount: string | null;
+        requested_fraction: string | null;
+        dealing_date: string;
+        status: string;
+        created_at: Date;
+        created_key: string;
+      }[]
+    >;
   }
 
   async capitalActivityCount(fundId: string, status: string | null): Promise<number> {
-    const rows = await this.db.query(`SELECT count(*)::int AS n FROM capital_activity WHERE fund_id = $1 AND ($2::text IS NULL OR status = $2)`, [fundId, status]);
+    const rows = await this.db.query(
+      `SELECT count(*)::int AS n FROM capital_activity WHERE fund_id = $1 AND ($2::text IS NULL OR status = $2)`,
+      [fundId, status],
+    );
     return rows[0].n;
   }
 }

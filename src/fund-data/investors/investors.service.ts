@@ -3,13 +3,34 @@ import { CursorCodec } from '../../common/pagination/cursor';
 import { keysetPage } from '../../common/pagination/keyset-page';
 import { AnswerCache } from '../common/answer-cache';
 import { BooksRepository } from '../common/books.repository';
-import { D, money, moneyOrNull, navPerUnitOrNull, ratio, ratioOrNull, sum, units, valuePerUnit } from '../common/decimals';
-import { CapitalAccountsDto, CapitalActivityListDto, type CapitalActivityQueryDto, InvestorsDto, type InvestorsQueryDto } from './investors.dto';
+import {
+  D,
+  money,
+  moneyOrNull,
+  navPerUnitOrNull,
+  ratio,
+  ratioOrNull,
+  sum,
+  units,
+  valuePerUnit,
+} from '../common/decimals';
+import {
+  CapitalAccountsDto,
+  CapitalActivityListDto,
+  type CapitalActivityQueryDto,
+  InvestorsDto,
+  type InvestorsQueryDto,
+} from './investors.dto';
 import { CapitalAccountRow, InvestorsRepository } from './investors.repository';
 
 const MONEY_MEMBERS = [
-  ['openingCapital', 'opening_capital'], ['contributions', 'contributions'], ['redemptions', 'redemptions'], ['pnl', 'pnl'],
-  ['managementFee', 'management_fee'], ['performanceFee', 'performance_fee'], ['closingCapital', 'closing_capital'],
+  ['openingCapital', 'opening_capital'],
+  ['contributions', 'contributions'],
+  ['redemptions', 'redemptions'],
+  ['pnl', 'pnl'],
+  ['managementFee', 'management_fee'],
+  ['performanceFee', 'performance_fee'],
+  ['closingCapital', 'closing_capital'],
 ] as const;
 
 @Injectable()
@@ -33,8 +54,12 @@ export class InvestorsService {
     const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { i: last.investor_id }));
     return {
       items: page.rows.map((r) => ({
-        investorId: r.investor_id, displayName: r.display_name, status: r.status, investorType: r.investor_type,
-        openLots: r.open_lots, units: units(r.units),
+        investorId: r.investor_id,
+        displayName: r.display_name,
+        status: r.status,
+        investorType: r.investor_type,
+        openLots: r.open_lots,
+        units: units(r.units),
       })),
       page: { total, nextCursor: page.nextCursor, hasMore: page.hasMore },
     };
@@ -44,7 +69,9 @@ export class InvestorsService {
   async capitalAccounts(fundId: string): Promise<CapitalAccountsDto> {
     const run = await this.books.latestCompleteRun(fundId);
     if (!run) {
-      const zero = Object.fromEntries(MONEY_MEMBERS.map(([k]) => [k, '0.00'])) as unknown as CapitalAccountsDto['totals'];
+      const zero = Object.fromEntries(
+        MONEY_MEMBERS.map(([k]) => [k, '0.00']),
+      ) as unknown as CapitalAccountsDto['totals'];
       return { navRunId: null, valuationDate: null, accounts: [], totals: zero };
     }
     return this.cache.immutableAnswer(fundId, `capital-accounts:${run.id}`, async () => {
@@ -56,11 +83,21 @@ export class InvestorsService {
         navRunId: run.id,
         valuationDate: run.valuation_date,
         accounts: rows.map((r) => ({
-          investorId: r.investor_id, displayName: r.display_name, shareClass: r.share_class,
-          openingCapital: money(r.opening_capital), contributions: money(r.contributions), redemptions: money(r.redemptions),
-          pnl: money(r.pnl), managementFee: money(r.management_fee), performanceFee: money(r.performance_fee),
-          closingCapital: money(r.closing_capital), units: units(r.units), classNavPerUnit: navPerUnitOrNull(r.nav_per_unit),
-          investorNavPerUnit: new D(r.units).isZero() ? null : valuePerUnit(new D(r.closing_capital).dividedBy(r.units)),
+          investorId: r.investor_id,
+          displayName: r.display_name,
+          shareClass: r.share_class,
+          openingCapital: money(r.opening_capital),
+          contributions: money(r.contributions),
+          redemptions: money(r.redemptions),
+          pnl: money(r.pnl),
+          managementFee: money(r.management_fee),
+          performanceFee: money(r.performance_fee),
+          closingCapital: money(r.closing_capital),
+          units: units(r.units),
+          classNavPerUnit: navPerUnitOrNull(r.nav_per_unit),
+          investorNavPerUnit: new D(r.units).isZero()
+            ? null
+            : valuePerUnit(new D(r.closing_capital).dividedBy(r.units)),
           ownershipRatio: ratio(r.ownership_ratio),
         })),
         totals,
@@ -73,17 +110,27 @@ export class InvestorsService {
     // Bound to the fund and the status filter: a cursor of another filter is not valid here.
     const kind = `fund-capital-activity:${fundId}:${status ?? '*'}`;
     const limit = q.limit ?? 100;
-    const pos = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date', c: 'timestamp', i: 'uuid' });
+    const pos =
+      q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date', c: 'timestamp', i: 'uuid' });
     const [rows, total] = await Promise.all([
       this.repo.capitalActivity(fundId, status, pos && { dealingDate: pos.d, createdAt: pos.c, id: pos.i }, limit + 1),
       this.repo.capitalActivityCount(fundId, status),
     ]);
-    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { d: last.dealing_date, c: last.created_key, i: last.id }));
+    const page = keysetPage(rows, limit, (last) =>
+      this.cursors.encode(kind, { d: last.dealing_date, c: last.created_key, i: last.id }),
+    );
     return {
       items: page.rows.map((r) => ({
-        id: r.id, investorId: r.investor_id, displayName: r.display_name, type: r.type, shareClass: r.share_class,
-        requestedAmount: moneyOrNull(r.requested_amount), requestedFraction: ratioOrNull(r.requested_fraction),
-        dealingDate: r.dealing_date, status: r.status, createdAt: new Date(r.created_at).toISOString(),
+        id: r.id,
+        investorId: r.investor_id,
+        displayName: r.display_name,
+        type: r.type,
+        shareClass: r.share_class,
+        requestedAmount: moneyOrNull(r.requested_amount),
+        requestedFraction: ratioOrNull(r.requested_fraction),
+        dealingDate: r.dealing_date,
+        status: r.status,
+        createdAt: new Date(r.created_at).toISOString(),
       })),
       page: { total, nextCursor: page.nextCursor, hasMore: page.hasMore },
     };

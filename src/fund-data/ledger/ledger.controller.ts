@@ -6,7 +6,13 @@ import { FundRead } from '../common/fund-read.decorator';
 import { FundDataProblems } from '../common/problem-responses';
 import { NoQuery } from '../common/no-query';
 import {
-  GlDetailDto, GlDetailQueryDto, JournalEntriesDto, JournalEntriesQueryDto, LedgerAccountsDto, TrialBalanceDto, TrialBalanceQueryDto,
+  GlDetailDto,
+  GlDetailQueryDto,
+  JournalEntriesDto,
+  JournalEntriesQueryDto,
+  LedgerAccountsDto,
+  TrialBalanceDto,
+  TrialBalanceQueryDto,
 } from './ledger.dto';
 import { LedgerService } from './ledger.service';
 
@@ -21,12 +27,20 @@ export class LedgerController {
     return this.ledger.trialBalance(fundIdOf(p), q.asOf);
   }
 
-  @FundRead('ledger/journal-entries', JournalEntriesDto, 'Posted journal lines in a window of at most 92 days, keyset-paginated, with exact debit and credit sums over the whole window')
+  @FundRead(
+    'ledger/journal-entries',
+    JournalEntriesDto,
+    'Posted journal lines in a window of at most 92 days, keyset-paginated, with exact debit and credit sums over the whole window',
+  )
   journalEntries(@CurrentPrincipal() p: Principal, @Query() q: JournalEntriesQueryDto): Promise<JournalEntriesDto> {
     return this.ledger.journalEntries(fundIdOf(p), q);
   }
 
-  @FundRead('ledger/gl-detail', GlDetailDto, 'One GL account: opening balance, each posted line with a running balance, closing balance; keyset-paginated, each page opening where the previous one ended')
+  @FundRead(
+    'ledger/gl-detail',
+    GlDetailDto,
+    'One GL account: opening balance, each posted line with a running balance, closing balance; keyset-paginated, each page opening where the previous one ended',
+  )
   glDetail(@CurrentPrincipal() p: Principal, @Query() q: GlDetailQueryDto): Promise<GlDetailDto> {
     return this.ledger.glDetail(fundIdOf(p), q);
   }

@@ -8,8 +8,12 @@ import { NEXT_CURSOR_DOC } from '../common/list-page';
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'];
 
 export class TrialBalanceQueryDto {
-  @ApiPropertyOptional({ format: 'date', description: 'balances at the end of this day; default: the latest entry date' })
-  @IsOptional() @IsCalendarDate()
+  @ApiPropertyOptional({
+    format: 'date',
+    description: 'balances at the end of this day; default: the latest entry date',
+  })
+  @IsOptional()
+  @IsCalendarDate()
   asOf?: string;
 }
 
@@ -23,7 +27,8 @@ export class TrialBalanceAccountDto {
 
 export class TrialBalanceDto {
   @ApiProperty({ format: 'date', example: '2026-10-31' }) asOf: string;
-  @ApiProperty({ type: TrialBalanceAccountDto, isArray: true, description: 'every account of the chart, by code' }) accounts: TrialBalanceAccountDto[];
+  @ApiProperty({ type: TrialBalanceAccountDto, isArray: true, description: 'every account of the chart, by code' })
+  accounts: TrialBalanceAccountDto[];
   @DecimalProperty('money', { example: '15750000.00' }) totalDebits: string;
   @DecimalProperty('money', { example: '15750000.00' }) totalCredits: string;
   @ApiProperty({ example: true }) balanced: boolean;
@@ -31,11 +36,13 @@ export class TrialBalanceDto {
 
 export class JournalEntriesQueryDto extends CursorPageQueryDto {
   @ApiProperty({ format: 'date', description: 'first entry date (inclusive), REQUIRED' })
-  @IsDefined() @IsCalendarDate()
+  @IsDefined()
+  @IsCalendarDate()
   from: string;
 
   @ApiProperty({ format: 'date', description: 'last entry date (inclusive), REQUIRED; at most 92 days after `from`' })
-  @IsDefined() @IsCalendarDate()
+  @IsDefined()
+  @IsCalendarDate()
   to: string;
 }
 
@@ -68,7 +75,8 @@ export class JournalTotalsDto {
 export class JournalEntriesDto {
   @ApiProperty({ format: 'date' }) from: string;
   @ApiProperty({ format: 'date' }) to: string;
-  @ApiProperty({ type: JournalLineDto, isArray: true, description: 'this page of the window, by (entryDate, lineId)' }) lines: JournalLineDto[];
+  @ApiProperty({ type: JournalLineDto, isArray: true, description: 'this page of the window, by (entryDate, lineId)' })
+  lines: JournalLineDto[];
   @ApiProperty({ type: JournalTotalsDto, description: 'the whole window, whatever the page' }) totals: JournalTotalsDto;
   @ApiProperty(NEXT_CURSOR_DOC) nextCursor: string | null;
   @ApiProperty({ description: 'true when a next page exists' }) hasMore: boolean;
@@ -76,15 +84,19 @@ export class JournalEntriesDto {
 
 export class GlDetailQueryDto extends CursorPageQueryDto {
   @ApiProperty({ example: '1000', description: 'REQUIRED account code' })
-  @IsDefined() @IsString() @Matches(/^[A-Za-z0-9._-]{1,32}$/, { message: 'must be an account code' })
+  @IsDefined()
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,32}$/, { message: 'must be an account code' })
   accountCode: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'default: 30 days before `to`' })
-  @IsOptional() @IsCalendarDate()
+  @IsOptional()
+  @IsCalendarDate()
   from?: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'default: the latest entry date' })
-  @IsOptional() @IsCalendarDate()
+  @IsOptional()
+  @IsCalendarDate()
   to?: string;
 }
 
@@ -94,7 +106,8 @@ export class GlLineDto {
   @ApiProperty({ example: 'subscription SUB-0042 (Class A)' }) description: string;
   @DecimalProperty('money', { example: '250000.00' }) debit: string;
   @DecimalProperty('money', { example: '0.00' }) credit: string;
-  @DecimalProperty('money', { example: '1750000.00', description: 'in the account’s normal-balance direction' }) runningBalance: string;
+  @DecimalProperty('money', { example: '1750000.00', description: 'in the account’s normal-balance direction' })
+  runningBalance: string;
 }
 
 export class GlAccountDto {
@@ -105,14 +118,22 @@ export class GlAccountDto {
 
 export class GlDetailDto {
   @ApiProperty({ type: GlAccountDto }) account: GlAccountDto;
-  @ApiProperty({ format: 'date', description: 'the window, resolved (a later page keeps the first page’s)' }) from: string;
+  @ApiProperty({ format: 'date', description: 'the window, resolved (a later page keeps the first page’s)' })
+  from: string;
   @ApiProperty({ format: 'date' }) to: string;
   @DecimalProperty('money', {
     example: '1500000.00',
-    description: 'normal-balance direction: on the first page the balance before `from`; on a later page the previous page’s last running balance',
-  }) openingBalance: string;
-  @ApiProperty({ type: GlLineDto, isArray: true, description: 'this page of the window, by (entryDate, line id)' }) lines: GlLineDto[];
-  @DecimalProperty('money', { example: '1750000.00', description: 'balance at the end of `to` (the whole window, whatever the page)' }) closingBalance: string;
+    description:
+      'normal-balance direction: on the first page the balance before `from`; on a later page the previous page’s last running balance',
+  })
+  openingBalance: string;
+  @ApiProperty({ type: GlLineDto, isArray: true, description: 'this page of the window, by (entryDate, line id)' })
+  lines: GlLineDto[];
+  @DecimalProperty('money', {
+    example: '1750000.00',
+    description: 'balance at the end of `to` (the whole window, whatever the page)',
+  })
+  closingBalance: string;
   @ApiProperty(NEXT_CURSOR_DOC) nextCursor: string | null;
   @ApiProperty({ description: 'true when a next page exists' }) hasMore: boolean;
 }

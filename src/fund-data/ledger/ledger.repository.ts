@@ -46,7 +46,10 @@ export class LedgerRepository extends SqlRepository {
   }
 
   chartOfAccounts(fundId: string): Promise<AccountRow[]> {
-    return this.q.query(`SELECT code, name, account_type, normal_balance FROM chart_of_accounts WHERE fund_id = $1 ORDER BY code`, [fundId]);
+    return this.q.query(
+      `SELECT code, name, account_type, normal_balance FROM chart_of_accounts WHERE fund_id = $1 ORDER BY code`,
+      [fundId],
+    );
   }
 
   async latestEntryDate(fundId: string): Promise<string | null> {
@@ -72,7 +75,11 @@ export class LedgerRepository extends SqlRepository {
     );
   }
 
-  async journalWindowTotals(fundId: string, from: string, to: string): Promise<{ line_count: number; debits: string; credits: string }> {
+  async journalWindowTotals(
+    fundId: string,
+    from: string,
+    to: string,
+  ): Promise<{ line_count: number; debits: string; credits: string }> {
     const rows = await this.q.query(
       `SELECT count(*)::int AS line_count, COALESCE(sum(debit), 0)::text AS debits, COALESCE(sum(credit), 0)::text AS credits
          FROM journal_lines WHERE fund_id = $1 AND entry_date BETWEEN $2::date AND $3::date`,
@@ -88,7 +95,13 @@ export class LedgerRepository extends SqlRepository {
    * under orderedRead's settings, so the walk is the plan whatever the statistics), then those
    * ids through the view by key.
    */
-  journalLines(fundId: string, from: string, to: string, after: LinePosition | null, limit: number): Promise<JournalLineRow[]> {
+  journalLines(
+    fundId: string,
+    from: string,
+    to: string,
+    after: LinePosition | null,
+    limit: number,
+  ): Promise<JournalLineRow[]> {
     return orderedRead<JournalLineRow>(
       this.db,
       `WITH page AS MATERIALIZED (
@@ -132,8 +145,22 @@ export class LedgerRepository extends SqlRepository {
    * One keyset page of an account's lines in the window (resolved in the statement exactly as
    * glHeader does, so both run at once), on (fund_id, account_code, entry_date, id).
    */
-  accountLines(fundId: string, code: string, from: string | null, to: string | null, after: LinePosition | null, limit: number) {
-    return orderedRead<{ line_id: string; entry_id: string; entry_date: string; description: string; debit: string; credit: string }>(
+  accountLines(
+    fundId: string,
+    code: string,
+    from: string | null,
+    to: string | null,
+    after: LinePosition | null,
+    limit: number,
+  ) {
+    return orderedRead<{
+      line_id: string;
+      entry_id: string;
+      entry_date: string;
+      description: string;
+      debit: string;
+      credit: string;
+    }>(
       this.db,
       `WITH ${GL_WINDOW}
        SELECT l.id::text AS line_id, l.entry_id, to_char(l.entry_date, 'YYYY-MM-DD') AS entry_date, l.description, l.debit::text, l.credit::text

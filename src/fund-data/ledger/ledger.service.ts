@@ -7,7 +7,12 @@ import { AnswerCache } from '../common/answer-cache';
 import { D, Dec, ZERO, money, sum } from '../common/decimals';
 import { assertOrdered } from '../common/query-params';
 import {
-  GlDetailDto, GlDetailQueryDto, JournalEntriesDto, JournalEntriesQueryDto, LedgerAccountsDto, TrialBalanceDto,
+  GlDetailDto,
+  GlDetailQueryDto,
+  JournalEntriesDto,
+  JournalEntriesQueryDto,
+  LedgerAccountsDto,
+  TrialBalanceDto,
 } from './ledger.dto';
 import { LedgerRepository } from './ledger.repository';
 
@@ -24,7 +29,12 @@ export class LedgerService {
   async accounts(fundId: string): Promise<LedgerAccountsDto> {
     const rows = await this.repo.chartOfAccounts(fundId);
     return {
-      items: rows.map((a) => ({ accountCode: a.code, accountName: a.name, accountType: a.account_type, normalBalance: a.normal_balance })),
+      items: rows.map((a) => ({
+        accountCode: a.code,
+        accountName: a.name,
+        accountType: a.account_type,
+        normalBalance: a.normal_balance,
+      })),
       total: rows.length,
     };
   }
@@ -34,31 +44,47 @@ export class LedgerService {
     const asOf = asOfParam ?? (await this.repo.latestEntryDate(fundId)) ?? todayUtc();
     // Append-only ledger: the last entry number names the exact set of lines the answer sums.
     const lastEntry = await this.repo.lastEntryNumber(fundId);
-    return this.cache.immutableAnswer(fundId, `trial-balance:${asOf}:${lastEntry}`, () => this.computeTrialBalance(fundId, asOf));
+    return this.cache.immutableAnswer(fundId, `trial-balance:${asOf}:${lastEntry}`, () =>
+      this.computeTrialBalance(fundId, asOf),
+    );
   }
 
   private async computeTrialBalance(fundId: string, asOf: string): Promise<TrialBalanceDto> {
-    const [chart, balances] = await Promise.all([this.repo.chartOfAccounts(fundId), this.repo.balancesAsOf(fundId, asOf)]);
+    const [chart, balances] = await Promise.all([
+      this.repo.chartOfAccounts(fundId),
+      this.repo.balancesAsOf(fundId, asOf),
+    ]);
     const byCode = new Map(balances.map((b) => [b.account_code, new D(b.debit).minus(b.credit)]));
     const accounts = chart.map((a) => {
       const net = byCode.get(a.code) ?? ZERO;
       return {
-        accountCode: a.code, accountName: a.name, accountType: a.account_type,
-        debit: money(net.isPositive() ? net : ZERO), credit: money(net.isNegative() ? net.negated() : ZERO),
+        accountCode: a.code,
+        accountName: a.name,
+        accountType: a.account_type,
+        debit: money(net.isPositive() ? net : ZERO),
+        credit: money(net.isNegative() ? net.negated() : ZERO),
       };
     });
     const totalDebits = sum(accounts.map((a) => a.debit));
     const totalCredits = sum(accounts.map((a) => a.credit));
-    return { asOf, accounts, totalDebits: money(totalDebits), totalCredits: money(totalCredits), balanced: totalDebits.equals(totalCredits) };
+    return {
+      asOf,
+      accounts,
+      totalDebits: money(totalDebits),
+      totalCredits: money(totalCredits),
+      balanced: totalDebits.equals(totalCredits),
+    };
   }
 
   async journalEntries(fundId: string, q: JournalEntriesQueryDto): Promise<JournalEntriesDto> {
     assertOrdered(q.from, q.to);
     const days = daysBetween(q.from, q.to);
     if (days > MAX_JOURNAL_WINDOW_DAYS) {
-      throw new ProblemError('window_too_large', `to - from is ${days} days; at most ${MAX_JOURNAL_WINDOW_DAYS} are allowed`, [
-        { field: 'to', message: `must be at most ${MAX_JOURNAL_WINDOW_DAYS} days after from` },
-      ]);
+      throw new ProblemError(
+        'window_too_large',
+        `to - from is ${days} days; at most ${MAX_JOURNAL_WINDOW_DAYS} are allowed`,
+        [{ field: 'to', message: `must be at most ${MAX_JOURNAL_WINDOW_DAYS} days after from` }],
+      );
     }
     // Bound to the fund and the window: a cursor of another window is not valid here.
     const kind = `fund-journal:${fundId}:${q.from}:${q.to}`;
@@ -73,11 +99,23 @@ export class LedgerService {
       from: q.from,
       to: q.to,
       lines: page.rows.map((l) => ({
-        lineId: l.line_id, entryId: l.entry_id, entryNumber: l.entry_number, entryDate: l.entry_date,
-        postedAt: new Date(l.posted_at).toISOString(), accountCode: l.account_code, accountName: l.account_name,
-        accountType: l.account_type, debit: money(l.debit), credit: money(l.credit), currency: l.currency,
-        description: l.description, source: l.source, sourceRef: l.source_ref, navRunId: l.nav_run_id,
-        shareClass: l.share_class, status: l.status,
+        lineId: l.line_id,
+        entryId: l.entry_id,
+        entryNumber: l.entry_number,
+        entryDate: l.entry_date,
+        postedAt: new Date(l.posted_at).toISOString(),
+        accountCode: l.account_code,
+        accountName: l.account_name,
+        accountType: l.account_type,
+        debit: money(l.debit),
+        credit: money(l.credit),
+        currency: l.currency,
+        description: l.description,
+        source: l.source,
+        sourceRef: l.source_ref,
+        navRunId: l.nav_run_id,
+        shareClass: l.share_class,
+        status: l.status,
       })),
       totals: { lineCount: totals.line_count, debits: money(totals.debits), credits: money(totals.credits) },
       nextCursor: page.nextCursor,
@@ -112,14 +150,26 @@ export class LedgerService {
       return { line: l, runningBalance: running };
     });
     const page = keysetPage(lines, limit, ({ line, runningBalance }) =>
-      this.cursors.encode(kind, { f: head.from, t: head.to, d: line.entry_date, i: line.line_id, b: runningBalance.toString() }));
+      this.cursors.encode(kind, {
+        f: head.from,
+        t: head.to,
+        d: line.entry_date,
+        i: line.line_id,
+        b: runningBalance.toString(),
+      }),
+    );
     return {
       account: { code: head.code, name: head.name, type: head.account_type },
       from: head.from,
       to: head.to,
       openingBalance: money(opening),
       lines: page.rows.map(({ line: l, runningBalance }) => ({
-        entryId: l.entry_id, entryDate: l.entry_date, description: l.description, debit: money(l.debit), credit: money(l.credit), runningBalance: money(runningBalance),
+        entryId: l.entry_id,
+        entryDate: l.entry_date,
+        description: l.description,
+        debit: money(l.debit),
+        credit: money(l.credit),
+        runningBalance: money(runningBalance),
       })),
       closingBalance: money(windowOpening.plus(directed(head.within_net))),
       nextCursor: page.nextCursor,

@@ -18,7 +18,11 @@ export class NavController {
     return this.nav.history(fundIdOf(p), q);
   }
 
-  @FundRead('reconciliation', ReconciliationDto, 'Shadow NAV against the administrator NAV, with the difference and the tolerance check; latest first, keyset-paginated')
+  @FundRead(
+    'reconciliation',
+    ReconciliationDto,
+    'Shadow NAV against the administrator NAV, with the difference and the tolerance check; latest first, keyset-paginated',
+  )
   reconciliation(@CurrentPrincipal() p: Principal, @Query() q: ReconciliationQueryDto): Promise<ReconciliationDto> {
     return this.nav.reconciliation(fundIdOf(p), q);
   }

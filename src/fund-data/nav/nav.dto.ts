@@ -7,11 +7,13 @@ import { NEXT_CURSOR_DOC } from '../common/list-page';
 
 export class NavHistoryQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ format: 'date', description: 'first valuation date (inclusive)' })
-  @IsOptional() @IsCalendarDate()
+  @IsOptional()
+  @IsCalendarDate()
   from?: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'last valuation date (inclusive)' })
-  @IsOptional() @IsCalendarDate()
+  @IsOptional()
+  @IsCalendarDate()
   to?: string;
 }
 
@@ -26,18 +28,40 @@ export class NavRunDto {
   @ApiProperty({ format: 'uuid' }) navRunId: string;
   @ApiProperty({ format: 'date', example: '2026-10-31' }) valuationDate: string;
   @ApiProperty({ enum: ['running', 'complete', 'failed', 'superseded'], example: 'complete' }) status: string;
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'why a failed run could not value the date (e.g. a missing price); null otherwise' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'why a failed run could not value the date (e.g. a missing price); null otherwise',
+  })
   failureReason: string | null;
-  @ApiProperty({ format: 'date-time', example: '2026-11-01T02:00:00.000Z', description: 'when the run was started' }) createdAt: string;
-  @ApiProperty({ format: 'date-time', type: String, nullable: true, example: '2026-11-01T02:00:00.000Z', description: 'when it completed or failed; null while running' })
+  @ApiProperty({ format: 'date-time', example: '2026-11-01T02:00:00.000Z', description: 'when the run was started' })
+  createdAt: string;
+  @ApiProperty({
+    format: 'date-time',
+    type: String,
+    nullable: true,
+    example: '2026-11-01T02:00:00.000Z',
+    description: 'when it completed or failed; null while running',
+  })
   completedAt: string | null;
-  @DecimalProperty('money', { example: '10920331.07', nullable: true, description: 'null for a run that did not complete' }) grossAssetValue: string | null;
+  @DecimalProperty('money', {
+    example: '10920331.07',
+    nullable: true,
+    description: 'null for a run that did not complete',
+  })
+  grossAssetValue: string | null;
   @DecimalProperty('money', { example: '10411877.20', nullable: true }) netAssetValue: string | null;
   @ApiProperty({ type: NavClassDto, isArray: true }) shareClasses: NavClassDto[];
 }
 
 export class NavHistoryDto {
-  @ApiProperty({ type: NavRunDto, isArray: true, description: 'every run (complete, failed, superseded), latest first: (valuationDate, createdAt, navRunId) desc' }) items: NavRunDto[];
+  @ApiProperty({
+    type: NavRunDto,
+    isArray: true,
+    description: 'every run (complete, failed, superseded), latest first: (valuationDate, createdAt, navRunId) desc',
+  })
+  items: NavRunDto[];
   @ApiProperty({ example: 1110, description: 'runs in the whole window, not only this page' }) total: number;
   @ApiProperty(NEXT_CURSOR_DOC) nextCursor: string | null;
   @ApiProperty({ description: 'true when a next page exists' }) hasMore: boolean;
@@ -47,16 +71,29 @@ export class ReconciliationQueryDto extends CursorPageQueryDto {}
 
 export class ReconciliationRowDto {
   @ApiProperty({ format: 'date', example: '2026-09-30' }) valuationDate: string;
-  @DecimalProperty('money', { example: '10402211.17', nullable: true, description: 'NAV of the complete run on that date; null when there is none' }) shadowNav: string | null;
+  @DecimalProperty('money', {
+    example: '10402211.17',
+    nullable: true,
+    description: 'NAV of the complete run on that date; null when there is none',
+  })
+  shadowNav: string | null;
   @DecimalProperty('money', { example: '10401900.00' }) administratorNav: string;
-  @DecimalProperty('money', { example: '311.17', nullable: true, description: 'shadow − administrator' }) difference: string | null;
-  @DecimalProperty('ratio', { example: '0.00002991', nullable: true, description: 'difference / administrator NAV' }) differenceRatio: string | null;
-  @ApiProperty({ example: true, description: '|differenceRatio| ≤ toleranceRatio (false when there is no shadow NAV)' }) withinTolerance: boolean;
+  @DecimalProperty('money', { example: '311.17', nullable: true, description: 'shadow − administrator' }) difference:
+    string | null;
+  @DecimalProperty('ratio', { example: '0.00002991', nullable: true, description: 'difference / administrator NAV' })
+  differenceRatio: string | null;
+  @ApiProperty({ example: true, description: '|differenceRatio| ≤ toleranceRatio (false when there is no shadow NAV)' })
+  withinTolerance: boolean;
 }
 
 export class ReconciliationDto {
   @DecimalProperty('ratio', { example: '0.00050000' }) toleranceRatio: string;
-  @ApiProperty({ type: ReconciliationRowDto, isArray: true, description: 'one row per administrator NAV, latest first' }) items: ReconciliationRowDto[];
+  @ApiProperty({
+    type: ReconciliationRowDto,
+    isArray: true,
+    description: 'one row per administrator NAV, latest first',
+  })
+  items: ReconciliationRowDto[];
   @ApiProperty(NEXT_CURSOR_DOC) nextCursor: string | null;
   @ApiProperty({ description: 'true when a next page exists' }) hasMore: boolean;
 }

@@ -6,7 +6,13 @@ export class NavRepository {
   constructor(private readonly db: ReadReplica) {}
 
   /** One keyset page, latest first: (valuation_date, started_at, id) desc, on the index of that order. */
-  runsForFund(fundId: string, from: string | null, to: string | null, after: { valuationDate: string; startedAt: string; id: string } | null, limit: number) {
+  runsForFund(
+    fundId: string,
+    from: string | null,
+    to: string | null,
+    after: { valuationDate: string; startedAt: string; id: string } | null,
+    limit: number,
+  ) {
     return this.db.query(
       `SELECT r.id, to_char(r.valuation_date, 'YYYY-MM-DD') AS valuation_date, r.status, r.failure_reason, r.started_at, r.completed_at,
               to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started_key,
@@ -23,7 +29,20 @@ export class NavRepository {
         ORDER BY r.valuation_date DESC, r.started_at DESC, r.id DESC
         LIMIT $7`,
       [fundId, from, to, after?.valuationDate ?? null, after?.startedAt ?? null, after?.id ?? null, limit],
-    ) as Promise<{ id: string; valuation_date: string; started_key: string; status: string; failure_reason: string | null; started_at: Date; completed_at: Date | null; gross_asset_value: string | null; net_asset_value: string | null; classes: { name: string; navPerUnit: string | null; units: string; netAssetValue: string }[] }[]>;
+    ) as Promise<
+      {
+        id: string;
+        valuation_date: string;
+        started_key: string;
+        status: string;
+        failure_reason: string | null;
+        started_at: Date;
+        completed_at: Date | null;
+        gross_asset_value: string | null;
+        net_asset_value: string | null;
+        classes: { name: string; navPerUnit: string | null; units: string; netAssetValue: string }[];
+      }[]
+    >;
   }
 
   async runCount(fundId: string, from: string | null, to: string | null): Promise<number> {

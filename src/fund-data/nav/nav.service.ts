@@ -23,12 +23,21 @@ export class NavService {
     // Bound to the fund and the window: a cursor of another window is not valid here.
     const kind = `fund-nav-history:${fundId}:${q.from ?? '*'}:${q.to ?? '*'}`;
     const limit = q.limit ?? 100;
-    const pos = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date', s: 'timestamp', i: 'uuid' });
+    const pos =
+      q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date', s: 'timestamp', i: 'uuid' });
     const [rows, total] = await Promise.all([
-      this.repo.runsForFund(fundId, q.from ?? null, q.to ?? null, pos && { valuationDate: pos.d, startedAt: pos.s, id: pos.i }, limit + 1),
+      this.repo.runsForFund(
+        fundId,
+        q.from ?? null,
+        q.to ?? null,
+        pos && { valuationDate: pos.d, startedAt: pos.s, id: pos.i },
+        limit + 1,
+      ),
       this.repo.runCount(fundId, q.from ?? null, q.to ?? null),
     ]);
-    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { d: last.valuation_date, s: last.started_key, i: last.id }));
+    const page = keysetPage(rows, limit, (last) =>
+      this.cursors.encode(kind, { d: last.valuation_date, s: last.started_key, i: last.id }),
+    );
     return {
       items: page.rows.map((r) => ({
         navRunId: r.id,
@@ -39,7 +48,12 @@ export class NavService {
         completedAt: r.completed_at ? new Date(r.completed_at).toISOString() : null,
         grossAssetValue: r.status === 'failed' || r.status === 'running' ? null : moneyOrNull(r.gross_asset_value),
         netAssetValue: r.status === 'failed' || r.status === 'running' ? null : moneyOrNull(r.net_asset_value),
-        shareClasses: r.classes.map((c) => ({ name: c.name, navPerUnit: navPerUnitOrNull(c.navPerUnit), units: units(c.units), netAssetValue: money(c.netAssetValue) })),
+        shareClasses: r.classes.map((c) => ({
+          name: c.name,
+          navPerUnit: navPerUnitOrNull(c.navPerUnit),
+          units: units(c.units),
+          netAssetValue: money(c.netAssetValue),
+        })),
       })),
       total,
       nextCursor: page.nextCursor,
@@ -53,16 +67,30 @@ export class NavService {
     const limit = q.limit ?? 100;
     const before = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date' }).d;
     const tolerance = new D(this.config.navToleranceRatio);
-    const page = keysetPage(await this.repo.administratorVsShadow(fundId, before, limit + 1), limit, (last) => this.cursors.encode(kind, { d: last.valuation_date }));
+    const page = keysetPage(await this.repo.administratorVsShadow(fundId, before, limit + 1), limit, (last) =>
+      this.cursors.encode(kind, { d: last.valuation_date }),
+    );
     return {
       toleranceRatio: ratio(tolerance),
       items: page.rows.map((r) => {
         const admin = new D(r.administrator_nav);
         if (r.shadow_nav === null) {
-          return { valuationDate: r.valuation_date, shadowNav: null, administratorNav: money(admin), difference: null, differenceRatio: null, withinTolerance: false };
+          return {
+            valuationDate: r.valuation_date,
+            shadowNav: null,
+            administratorNav: money(admin),
+            difference: null,
+            differenceRatio: null,
+            withinTolerance: false,
+          };
         }
         // The books' own reconciliation rule (difference = shadow − administrator, ratio over the administrator's NAV).
-        return reconcile(r.valuation_date, new Decimal(r.shadow_nav), new Decimal(r.administrator_nav), new Decimal(this.config.navToleranceRatio));
+        return reconcile(
+          r.valuation_date,
+          new Decimal(r.shadow_nav),
+          new Decimal(r.administrator_nav),
+          new Decimal(this.config.navToleranceRatio),
+        );
       }),
       nextCursor: page.nextCursor,
       hasMore: page.hasMore,

@@ -10,10 +10,18 @@ export class FundProfileDto {
 export class ShareClassDto {
   @ApiProperty({ example: 'Class A' }) name: string;
   @ApiProperty({ example: 'USD' }) currency: string;
-  @DecimalProperty('ratio', { example: '0.02000000', description: 'annual management fee, fraction of 1' }) mgmtFeeAnnualRate: string;
-  @DecimalProperty('ratio', { example: '0.20000000', description: 'performance fee, fraction of 1' }) perfFeeRate: string;
-  @DecimalProperty('ratio', { example: '0.05000000', nullable: true, description: 'annual hard hurdle; null when there is no hurdle' }) hurdleAnnualRate: string | null;
-  @ApiProperty({ enum: ['monthly', 'quarterly', 'semiannual', 'annual'], example: 'quarterly' }) crystallizationFrequency: string;
+  @DecimalProperty('ratio', { example: '0.02000000', description: 'annual management fee, fraction of 1' })
+  mgmtFeeAnnualRate: string;
+  @DecimalProperty('ratio', { example: '0.20000000', description: 'performance fee, fraction of 1' })
+  perfFeeRate: string;
+  @DecimalProperty('ratio', {
+    example: '0.05000000',
+    nullable: true,
+    description: 'annual hard hurdle; null when there is no hurdle',
+  })
+  hurdleAnnualRate: string | null;
+  @ApiProperty({ enum: ['monthly', 'quarterly', 'semiannual', 'annual'], example: 'quarterly' })
+  crystallizationFrequency: string;
   @ApiProperty({ example: false }) feeExempt: boolean;
   @ApiProperty({ enum: ['open', 'closed', 'soft_closed'], example: 'open' }) status: string;
 }
@@ -28,7 +36,8 @@ export class LatestNavDto {
 export class OverviewDto {
   @ApiProperty({ type: FundProfileDto }) fund: FundProfileDto;
   @ApiProperty({ type: ShareClassDto, isArray: true }) shareClasses: ShareClassDto[];
-  @ApiProperty({ type: LatestNavDto, nullable: true, description: 'null before the first complete NAV run' }) latestNav: LatestNavDto | null;
+  @ApiProperty({ type: LatestNavDto, nullable: true, description: 'null before the first complete NAV run' })
+  latestNav: LatestNavDto | null;
 }
 
 export class FeeTermsShareClassDto extends ShareClassDto {

@@ -27,13 +27,26 @@ export class OverviewService {
 
   overview(fundId: string): Promise<OverviewDto> {
     return this.cache.liveAnswer(`overview:${fundId}`, async () => {
-      const [fund, classes, run] = await Promise.all([this.repo.fundTerms(fundId), this.repo.shareClasses(fundId), this.books.latestCompleteRun(fundId)]);
+      const [fund, classes, run] = await Promise.all([
+        this.repo.fundTerms(fundId),
+        this.repo.shareClasses(fundId),
+        this.books.latestCompleteRun(fundId),
+      ]);
       if (!fund) throw notFound('fund');
       return {
-        fund: { baseCurrency: fund.base_currency, inceptionDate: fund.inception_date, aumTarget: moneyOrNull(fund.aum_target) },
+        fund: {
+          baseCurrency: fund.base_currency,
+          inceptionDate: fund.inception_date,
+          aumTarget: moneyOrNull(fund.aum_target),
+        },
         shareClasses: classes.map(shareClass),
         latestNav: run
-          ? { valuationDate: run.valuation_date, status: run.status, grossAssetValue: money(run.gross_asset_value), netAssetValue: money(run.net_asset_value) }
+          ? {
+              valuationDate: run.valuation_date,
+              status: run.status,
+              grossAssetValue: money(run.gross_asset_value),
+              netAssetValue: money(run.net_asset_value),
+            }
           : null,
       };
     });

@@ -14,7 +14,11 @@ import { PositionsService } from './positions.service';
 export class PositionsController {
   constructor(private readonly positions: PositionsService) {}
 
-  @FundRead('positions', PositionsDto, 'Live positions of live connections at the latest closes (never paper connections)')
+  @FundRead(
+    'positions',
+    PositionsDto,
+    'Live positions of live connections at the latest closes (never paper connections)',
+  )
   list(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<PositionsDto> {
     return this.positions.positions(fundIdOf(p));
   }
@@ -29,7 +33,12 @@ export class PositionsController {
     return this.positions.exposure(fundIdOf(p));
   }
 
-  @FundRead('exposure/series', ExposureSeriesRowDto, 'Exposure per complete NAV run over a trailing window of days (one row per usable run)', { isArray: true })
+  @FundRead(
+    'exposure/series',
+    ExposureSeriesRowDto,
+    'Exposure per complete NAV run over a trailing window of days (one row per usable run)',
+    { isArray: true },
+  )
   series(@CurrentPrincipal() p: Principal, @Query() q: ExposureSeriesQueryDto): Promise<ExposureSeriesRowDto[]> {
     return this.positions.exposureSeries(fundIdOf(p), q.days);
   }

@@ -121,5 +121,9 @@ function group(book: LiveBook, keyOf: (p: LivePosition) => string): BreakdownRow
   return [...totals.entries()]
     .map(([key, values]) => ({ key, value: sum(values) }))
     .sort((a, b) => b.value.abs().comparedTo(a.value.abs()) || (a.key < b.key ? -1 : 1))
-    .map(({ key, value }) => ({ key, marketValue: money(value), weight: ratio(safeDiv(value, book.totalMarketValue)) }));
+    .map(({ key, value }) => ({
+      key,
+      marketValue: money(value),
+      weight: ratio(safeDiv(value, book.totalMarketValue)),
+    }));
 }

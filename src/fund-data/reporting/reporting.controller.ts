@@ -15,7 +15,11 @@ import { ReportingService } from './reporting.service';
 export class ReportingController {
   constructor(private readonly reporting: ReportingService) {}
 
-  @FundRead('expenses', ExpensesDto, 'Expense accruals and payments, most recent first, keyset-paginated with an opaque cursor')
+  @FundRead(
+    'expenses',
+    ExpensesDto,
+    'Expense accruals and payments, most recent first, keyset-paginated with an opaque cursor',
+  )
   expenses(@CurrentPrincipal() p: Principal, @Query() q: CursorPageQueryDto): Promise<ExpensesDto> {
     return this.reporting.expenses(fundIdOf(p), q);
   }
@@ -25,7 +29,11 @@ export class ReportingController {
     return this.reporting.dealingCalendar(fundIdOf(p));
   }
 
-  @FundRead('lp-reports', LpReportsDto, 'LP reports: period covered, status and a short narrative preview, most recent first, keyset-paginated')
+  @FundRead(
+    'lp-reports',
+    LpReportsDto,
+    'LP reports: period covered, status and a short narrative preview, most recent first, keyset-paginated',
+  )
   lpReports(@CurrentPrincipal() p: Principal, @Query() q: CursorPageQueryDto): Promise<LpReportsDto> {
     return this.reporting.lpReports(fundIdOf(p), q);
   }

@@ -15,7 +15,12 @@ export class ExpenseDto {
 }
 
 export class ExpensesDto {
-  @ApiProperty({ type: ExpenseDto, isArray: true, description: 'most recent accrual first: (accrualDate desc, external id desc)' }) items: ExpenseDto[];
+  @ApiProperty({
+    type: ExpenseDto,
+    isArray: true,
+    description: 'most recent accrual first: (accrualDate desc, external id desc)',
+  })
+  items: ExpenseDto[];
   @ApiProperty({ type: ListPageDto }) page: ListPageDto;
 }
 
@@ -24,7 +29,8 @@ export class DealingTermsDto {
   @ApiProperty({ example: 5 }) subscriptionNoticeDays: number;
   @ApiProperty({ example: 30 }) redemptionNoticeDays: number;
   @ApiProperty({ example: 3 }) settlementDays: number;
-  @ApiProperty({ format: 'date', example: '2026-11-30', description: 'the next dealing date on or after today (UTC)' }) nextDealingDate: string;
+  @ApiProperty({ format: 'date', example: '2026-11-30', description: 'the next dealing date on or after today (UTC)' })
+  nextDealingDate: string;
 }
 
 export class DealingCalendarDto {
@@ -36,11 +42,18 @@ export class LpReportDto {
   @ApiProperty({ format: 'date', example: '2026-07-01' }) periodStart: string;
   @ApiProperty({ format: 'date', example: '2026-09-30' }) periodEnd: string;
   @ApiProperty({ enum: ['draft', 'distributed'], example: 'distributed' }) status: string;
-  @ApiProperty({ example: 'Q3 2026: the fund returned 4.1% net of fees…', description: 'short narrative preview' }) preview: string;
-  @ApiProperty({ format: 'date-time', type: String, nullable: true, example: '2026-10-20T14:00:00.000Z' }) distributedAt: string | null;
+  @ApiProperty({ example: 'Q3 2026: the fund returned 4.1% net of fees…', description: 'short narrative preview' })
+  preview: string;
+  @ApiProperty({ format: 'date-time', type: String, nullable: true, example: '2026-10-20T14:00:00.000Z' })
+  distributedAt: string | null;
 }
 
 export class LpReportsDto {
-  @ApiProperty({ type: LpReportDto, isArray: true, description: 'most recent period first: (periodEnd desc, periodStart desc, id desc)' }) items: LpReportDto[];
+  @ApiProperty({
+    type: LpReportDto,
+    isArray: true,
+    description: 'most recent period first: (periodEnd desc, periodStart desc, id desc)',
+  })
+  items: LpReportDto[];
   @ApiProperty({ type: ListPageDto }) page: ListPageDto;
 }

@@ -20,7 +20,19 @@ export class ReportingRepository {
         ORDER BY e.accrual_date DESC, e.external_id DESC
         LIMIT $3`,
       [fundId, afterId, limit],
-    ) as Promise<{ id: string; category: string; vendor: string; description: string; accrual_date: string; amount: string; currency: string; status: string; paid_date: string | null }[]>;
+    ) as Promise<
+      {
+        id: string;
+        category: string;
+        vendor: string;
+        description: string;
+        accrual_date: string;
+        amount: string;
+        currency: string;
+        status: string;
+        paid_date: string | null;
+      }[]
+    >;
   }
 
   async expenseCount(fundId: string): Promise<number> {
@@ -29,7 +41,11 @@ export class ReportingRepository {
   }
 
   /** One keyset page, most recent period first, on the (fund_id, period_end desc, period_start desc, id desc) index. */
-  lpReportsForFund(fundId: string, after: { periodEnd: string; periodStart: string; id: string } | null, limit: number) {
+  lpReportsForFund(
+    fundId: string,
+    after: { periodEnd: string; periodStart: string; id: string } | null,
+    limit: number,
+  ) {
     return this.db.query(
       `SELECT id, to_char(period_start, 'YYYY-MM-DD') AS period_start, to_char(period_end, 'YYYY-MM-DD') AS period_end,
               status, preview, distributed_at
@@ -39,7 +55,16 @@ export class ReportingRepository {
         ORDER BY period_end DESC, period_start DESC, id DESC
         LIMIT $5`,
       [fundId, after?.periodEnd ?? null, after?.periodStart ?? null, after?.id ?? null, limit],
-    ) as Promise<{ id: string; period_start: string; period_end: string; status: string; preview: string; distributed_at: Date | null }[]>;
+    ) as Promise<
+      {
+        id: string;
+        period_start: string;
+        period_end: string;
+        status: string;
+        preview: string;
+        distributed_at: Date | null;
+      }[]
+    >;
   }
 
   async lpReportCount(fundId: string): Promise<number> {

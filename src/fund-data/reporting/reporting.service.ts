@@ -22,12 +22,22 @@ export class ReportingService {
     const kind = `fund-expenses:${fundId}`;
     const limit = q.limit ?? 100;
     const after = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { i: 'uuid' }).i;
-    const [rows, total] = await Promise.all([this.repo.expensesForFund(fundId, after, limit + 1), this.repo.expenseCount(fundId)]);
+    const [rows, total] = await Promise.all([
+      this.repo.expensesForFund(fundId, after, limit + 1),
+      this.repo.expenseCount(fundId),
+    ]);
     const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { i: last.id }));
     return {
       items: page.rows.map((r) => ({
-        id: r.id, category: r.category, vendor: r.vendor, description: r.description, accrualDate: r.accrual_date,
-        amount: money(r.amount), currency: r.currency, status: r.status, paidDate: r.paid_date,
+        id: r.id,
+        category: r.category,
+        vendor: r.vendor,
+        description: r.description,
+        accrualDate: r.accrual_date,
+        amount: money(r.amount),
+        currency: r.currency,
+        status: r.status,
+        paidDate: r.paid_date,
       })),
       page: { total, nextCursor: page.nextCursor, hasMore: page.hasMore },
     };
@@ -50,13 +60,23 @@ export class ReportingService {
   async lpReports(fundId: string, q: CursorPageQueryDto): Promise<LpReportsDto> {
     const kind = `fund-lp-reports:${fundId}`;
     const limit = q.limit ?? 100;
-    const pos = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { e: 'date', s: 'date', i: 'uuid' });
+    const pos =
+      q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { e: 'date', s: 'date', i: 'uuid' });
     const after = pos && { periodEnd: pos.e, periodStart: pos.s, id: pos.i };
-    const [rows, total] = await Promise.all([this.repo.lpReportsForFund(fundId, after, limit + 1), this.repo.lpReportCount(fundId)]);
-    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { e: last.period_end, s: last.period_start, i: last.id }));
+    const [rows, total] = await Promise.all([
+      this.repo.lpReportsForFund(fundId, after, limit + 1),
+      this.repo.lpReportCount(fundId),
+    ]);
+    const page = keysetPage(rows, limit, (last) =>
+      this.cursors.encode(kind, { e: last.period_end, s: last.period_start, i: last.id }),
+    );
     return {
       items: page.rows.map((r) => ({
-        id: r.id, periodStart: r.period_start, periodEnd: r.period_end, status: r.status, preview: r.preview,
+        id: r.id,
+        periodStart: r.period_start,
+        periodEnd: r.period_end,
+        status: r.status,
+        preview: r.preview,
         distributedAt: r.distributed_at ? new Date(r.distributed_at).toISOString() : null,
       })),
       page: { total, nextCursor: page.nextCursor, hasMore: page.hasMore },

@@ -32,8 +32,13 @@ export class AttributionService {
     const run = await this.repo.completeRunOn(fundId, date);
     if (!run) throw notFound(`a complete NAV run on ${date}`);
     const prev = await this.repo.completeRunBefore(fundId, date);
-    if (!prev) throw unprocessable(`${date} is the first usable NAV run; there is no previous run to attribute against`, [{ field: 'date', message: 'is the first usable NAV run' }]);
-    return this.cache.immutableAnswer(fundId, `attribution:${run.id}:${prev.id}`, () => this.compute(fundId, run, prev));
+    if (!prev)
+      throw unprocessable(`${date} is the first usable NAV run; there is no previous run to attribute against`, [
+        { field: 'date', message: 'is the first usable NAV run' },
+      ]);
+    return this.cache.immutableAnswer(fundId, `attribution:${run.id}:${prev.id}`, () =>
+      this.compute(fundId, run, prev),
+    );
   }
 
   private async compute(fundId: string, run: RunRow, prev: RunRow): Promise<AttributionDto> {
@@ -47,13 +52,27 @@ export class AttributionService {
     const byAsset = await this.assetRows(fundId, run.valuation_date, closing, opening, trades);
     const outsideAssets = this.outsideAssetsPnl(run.valuation_date, totals, manual, byAsset);
     if (!outsideAssets.isZero()) {
-      byAsset.push({ asset: MANUAL_PNL_ROW, openingMarketValue: '0.00', closingMarketValue: '0.00', netTrades: '0.00', priceEffect: '0.00', tradingEffect: money(outsideAssets), pnl: money(outsideAssets) });
+      byAsset.push({
+        asset: MANUAL_PNL_ROW,
+        openingMarketValue: '0.00',
+        closingMarketValue: '0.00',
+        netTrades: '0.00',
+        priceEffect: '0.00',
+        tradingEffect: money(outsideAssets),
+        pnl: money(outsideAssets),
+      });
     }
     return this.answer(run, prev, totals, byAsset);
   }
 
   /** One row per asset held at either run or traded between them, in symbol order. */
-  private async assetRows(fundId: string, date: string, closing: RunAssetRow[], opening: RunAssetRow[], trades: { symbol: string; net_trades: string }[]): Promise<AttributionAssetDto[]> {
+  private async assetRows(
+    fundId: string,
+    date: string,
+    closing: RunAssetRow[],
+    opening: RunAssetRow[],
+    trades: { symbol: string; net_trades: string }[],
+  ): Promise<AttributionAssetDto[]> {
     const bySymbol = (rows: RunAssetRow[]) => new Map(rows.map((r) => [r.symbol, r]));
     const close = bySymbol(closing);
     const open = bySymbol(opening);
@@ -61,13 +80,22 @@ export class AttributionService {
     const symbols = [...new Set([...close.keys(), ...open.keys(), ...net.keys()])].sort();
     const byAsset: AttributionAssetDto[] = [];
     for (const symbol of symbols) {
-      byAsset.push(await this.assetRow(fundId, date, symbol, open.get(symbol), close.get(symbol), net.get(symbol) ?? ZERO));
+      byAsset.push(
+        await this.assetRow(fundId, date, symbol, open.get(symbol), close.get(symbol), net.get(symbol) ?? ZERO),
+      );
     }
     return byAsset;
   }
 
   /** An asset's P&L, split into the price effect on the opening quantity and the rest (trading). */
-  private async assetRow(fundId: string, date: string, symbol: string, o: RunAssetRow | undefined, c: RunAssetRow | undefined, netTrades: Dec): Promise<AttributionAssetDto> {
+  private async assetRow(
+    fundId: string,
+    date: string,
+    symbol: string,
+    o: RunAssetRow | undefined,
+    c: RunAssetRow | undefined,
+    netTrades: Dec,
+  ): Promise<AttributionAssetDto> {
     const openingMv = o ? new D(o.market_value) : ZERO;
     const closingMv = c ? new D(c.market_value) : ZERO;
     const pnl = closingMv.minus(openingMv).minus(netTrades);
@@ -77,8 +105,13 @@ export class AttributionService {
       priceEffect = new D(o.quantity).times(closePrice.minus(o.price)).toDecimalPlaces(2, D.ROUND_HALF_UP);
     }
     return {
-      asset: symbol, openingMarketValue: money(openingMv), closingMarketValue: money(closingMv), netTrades: money(netTrades),
-      priceEffect: money(priceEffect), tradingEffect: money(pnl.minus(priceEffect)), pnl: money(pnl),
+      asset: symbol,
+      openingMarketValue: money(openingMv),
+      closingMarketValue: money(closingMv),
+      netTrades: money(netTrades),
+      priceEffect: money(priceEffect),
+      tradingEffect: money(pnl.minus(priceEffect)),
+      pnl: money(pnl),
     };
   }
 
@@ -89,7 +122,9 @@ export class AttributionService {
   private outsideAssetsPnl(date: string, totals: WindowTotals, manual: string, byAsset: AttributionAssetDto[]): Dec {
     const outsideAssets = new D(totals.investment_pnl).minus(sum(byAsset.map((a) => a.pnl)));
     if (!outsideAssets.equals(new D(manual))) {
-      this.logger.warn(`attribution ${date}: runs book ${outsideAssets.toFixed(2)} of non-asset P&L, the ledger's manual entries ${new D(manual).toFixed(2)}`);
+      this.logger.warn(
+        `attribution ${date}: runs book ${outsideAssets.toFixed(2)} of non-asset P&L, the ledger's manual entries ${new D(manual).toFixed(2)}`,
+      );
     }
     return outsideAssets;
   }
@@ -106,7 +141,9 @@ export class AttributionService {
     const explained = sum(byAsset.map((a) => a.pnl)).minus(sum(fees));
     if (!explained.equals(totalPnl)) {
       // The books disagree with themselves; say so loudly rather than plug the gap.
-      this.logger.error(`attribution ${run.valuation_date}: Σ asset pnl − fees = ${explained.toFixed(2)} but NAV change net of flows = ${totalPnl.toFixed(2)}`);
+      this.logger.error(
+        `attribution ${run.valuation_date}: Σ asset pnl − fees = ${explained.toFixed(2)} but NAV change net of flows = ${totalPnl.toFixed(2)}`,
+      );
     }
     return {
       date: run.valuation_date,

@@ -30,7 +30,14 @@ function baseBefore(points: Point[], date: string, launch: Point): Point {
 export function performanceOf(className: string, launch: Point, points: Point[]): PerformanceDto {
   const last = points[points.length - 1];
   if (!last) {
-    return { shareClass: className, asOf: null, returns: { mtd: null, qtd: null, ytd: null, itd: null, annualizedItd: null }, monthly: [], annualizedVolatility: null, maxDrawdown: null };
+    return {
+      shareClass: className,
+      asOf: null,
+      returns: { mtd: null, qtd: null, ytd: null, itd: null, annualizedItd: null },
+      monthly: [],
+      annualizedVolatility: null,
+      maxDrawdown: null,
+    };
   }
   const y = last.d.slice(0, 4);
   const m = Number(last.d.slice(5, 7));
@@ -91,12 +98,22 @@ export class PerformanceService {
     if (!cls) throw notFound(shareClass ? `share class ${shareClass}` : 'share class');
     const series = await this.repo.classGrossNavPerUnitSeries(fundId, cls.id);
     // The investor's basis: the lead series' value per original unit, net of every fee (docs/books-figures.md).
-    const values = leadSeriesValues({
-      perfFeeRate: new Decimal(cls.perf_fee_rate), hurdleAnnualRate: cls.hurdle_annual_rate === null ? null : new Decimal(cls.hurdle_annual_rate),
-      feeExempt: cls.fee_exempt, crystallizationFrequency: cls.crystallization_frequency as CrystallizationFrequency,
-      initialNavPerUnit: new Decimal(cls.initial_nav_per_unit),
-    }, cls.launch_date, series.map((s) => ({ d: s.d, gnav: new Decimal(s.gnav) })));
+    const values = leadSeriesValues(
+      {
+        perfFeeRate: new Decimal(cls.perf_fee_rate),
+        hurdleAnnualRate: cls.hurdle_annual_rate === null ? null : new Decimal(cls.hurdle_annual_rate),
+        feeExempt: cls.fee_exempt,
+        crystallizationFrequency: cls.crystallization_frequency as CrystallizationFrequency,
+        initialNavPerUnit: new Decimal(cls.initial_nav_per_unit),
+      },
+      cls.launch_date,
+      series.map((s) => ({ d: s.d, gnav: new Decimal(s.gnav) })),
+    );
     const launch = { d: cls.launch_date, npu: new D(cls.initial_nav_per_unit) };
-    return performanceOf(cls.name, launch, values.map((v) => ({ d: v.d, npu: new D(v.valuePerOriginalUnit.toString()) })));
+    return performanceOf(
+      cls.name,
+      launch,
+      values.map((v) => ({ d: v.d, npu: new D(v.valuePerOriginalUnit.toString()) })),
+    );
   }
 }

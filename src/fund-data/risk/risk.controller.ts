@@ -8,8 +8,16 @@ import { NoQuery } from '../common/no-query';
 import { AttributionService } from './attribution.service';
 import { PerformanceService } from './performance.service';
 import {
-  AttributionDatesDto, AttributionDto, AttributionQueryDto, PerformanceDto, PerformanceQueryDto, StressPresetsDto, StressTestDto,
-  StressTestQueryDto, VarDto, VarQueryDto,
+  AttributionDatesDto,
+  AttributionDto,
+  AttributionQueryDto,
+  PerformanceDto,
+  PerformanceQueryDto,
+  StressPresetsDto,
+  StressTestDto,
+  StressTestQueryDto,
+  VarDto,
+  VarQueryDto,
 } from './risk.dto';
 import { StressService } from './stress.service';
 import { VarService } from './var.service';
@@ -25,34 +33,61 @@ export class RiskController {
     private readonly attribution: AttributionService,
   ) {}
 
-  @FundRead('risk/var', VarDto, 'Parametric value at risk of the live book (sample or EWMA covariance), with Euler components')
+  @FundRead(
+    'risk/var',
+    VarDto,
+    'Parametric value at risk of the live book (sample or EWMA covariance), with Euler components',
+  )
   @ApiResponse({ status: 422, description: 'unprocessable: not enough aligned closes for windowDays' })
   valueAtRisk(@CurrentPrincipal() p: Principal, @Query() q: VarQueryDto): Promise<VarDto> {
     return this.var_.valueAtRisk(fundIdOf(p), q);
   }
 
-  @FundRead('risk/stress-presets', StressPresetsDto, 'Historical stress scenarios with their date windows, sources and per-asset returns')
+  @FundRead(
+    'risk/stress-presets',
+    StressPresetsDto,
+    'Historical stress scenarios with their date windows, sources and per-asset returns',
+  )
   stressPresets(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<StressPresetsDto> {
     return this.stress.presets(fundIdOf(p));
   }
 
-  @FundRead('risk/stress-test', StressTestDto, 'Applies a stress preset to the current live positions (asset-class fallback for unnamed assets)')
+  @FundRead(
+    'risk/stress-test',
+    StressTestDto,
+    'Applies a stress preset to the current live positions (asset-class fallback for unnamed assets)',
+  )
   stressTest(@CurrentPrincipal() p: Principal, @Query() q: StressTestQueryDto): Promise<StressTestDto> {
     return this.stress.stressTest(fundIdOf(p), q.preset);
   }
 
-  @FundRead('performance', PerformanceDto, 'Net-of-fee performance of a share class from its NAV per unit: period returns, monthly table, volatility, drawdown')
+  @FundRead(
+    'performance',
+    PerformanceDto,
+    'Net-of-fee performance of a share class from its NAV per unit: period returns, monthly table, volatility, drawdown',
+  )
   performance(@CurrentPrincipal() p: Principal, @Query() q: PerformanceQueryDto): Promise<PerformanceDto> {
     return this.perf.performance(fundIdOf(p), q.shareClass);
   }
 
-  @FundRead('pnl/attribution', AttributionDto, 'P&L attribution between the run on a date and the previous usable run (exact identities to the cent)')
-  @ApiResponse({ status: 422, description: 'unprocessable: the date is the first usable run (nothing to attribute against)' })
+  @FundRead(
+    'pnl/attribution',
+    AttributionDto,
+    'P&L attribution between the run on a date and the previous usable run (exact identities to the cent)',
+  )
+  @ApiResponse({
+    status: 422,
+    description: 'unprocessable: the date is the first usable run (nothing to attribute against)',
+  })
   attributionOn(@CurrentPrincipal() p: Principal, @Query() q: AttributionQueryDto): Promise<AttributionDto> {
     return this.attribution.attribution(fundIdOf(p), q.date);
   }
 
-  @FundRead('pnl/attribution-dates', AttributionDatesDto, 'Dates for which attribution can be run (a complete run with a usable previous run)')
+  @FundRead(
+    'pnl/attribution-dates',
+    AttributionDatesDto,
+    'Dates for which attribution can be run (a complete run with a usable previous run)',
+  )
   attributionDates(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<AttributionDatesDto> {
     return this.attribution.dates(fundIdOf(p));
   }

@@ -6,40 +6,65 @@ import { DecimalProperty } from '../common/decimal-property';
 
 export class VarQueryDto {
   @ApiPropertyOptional({ enum: ['0.95', '0.99'], default: '0.99' })
-  @IsOptional() @IsIn(['0.95', '0.99'])
+  @IsOptional()
+  @IsIn(['0.95', '0.99'])
   confidence?: '0.95' | '0.99';
 
   @ApiPropertyOptional({ type: 'integer', enum: [1, 10], default: 1 })
-  @IsOptional() @Type(() => Number) @IsInt() @IsIn([1, 10])
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @IsIn([1, 10])
   horizonDays?: number;
 
   @ApiPropertyOptional({ enum: ['sample', 'ewma'], default: 'ewma' })
-  @IsOptional() @IsIn(['sample', 'ewma'])
+  @IsOptional()
+  @IsIn(['sample', 'ewma'])
   method?: 'sample' | 'ewma';
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 30, maximum: 1000, default: 250, description: 'daily returns in the estimation window' })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(30) @Max(1000)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 30,
+    maximum: 1000,
+    default: 250,
+    description: 'daily returns in the estimation window',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(30)
+  @Max(1000)
   windowDays?: number;
 }
 
 export class VarComponentDto {
   @ApiProperty({ example: 'BTC' }) asset: string;
-  @DecimalProperty('money', { example: '4000000.00', description: 'signed net market value across live connections' }) marketValue: string;
-  @DecimalProperty('money', { example: '310867.92', description: 'Euler component; components sum to valueAtRisk' }) componentVar: string;
-  @DecimalProperty('ratio', { example: '0.55746533', description: 'componentVar / valueAtRisk' }) contributionRatio: string;
+  @DecimalProperty('money', { example: '4000000.00', description: 'signed net market value across live connections' })
+  marketValue: string;
+  @DecimalProperty('money', { example: '310867.92', description: 'Euler component; components sum to valueAtRisk' })
+  componentVar: string;
+  @DecimalProperty('ratio', { example: '0.55746533', description: 'componentVar / valueAtRisk' })
+  contributionRatio: string;
 }
 
 export class VarDto {
-  @ApiProperty({ format: 'date', example: '2026-10-31', description: 'last close of the estimation window' }) asOf: string;
+  @ApiProperty({ format: 'date', example: '2026-10-31', description: 'last close of the estimation window' })
+  asOf: string;
   @ApiProperty({ enum: ['sample', 'ewma'] }) method: string;
   @DecimalProperty('ratio', { example: '0.99000000' }) confidence: string;
   @ApiProperty({ example: 1 }) horizonDays: number;
   @ApiProperty({ example: 250 }) windowDays: number;
   @DecimalProperty('money', { example: '10411877.20', nullable: true }) nav: string | null;
   @DecimalProperty('money', { example: '557644.56', description: 'z × σ_p × sqrt(horizonDays)' }) valueAtRisk: string;
-  @DecimalProperty('ratio', { example: '0.05355808', nullable: true, description: 'valueAtRisk / NAV' }) valueAtRiskRatio: string | null;
-  @DecimalProperty('money', { example: '239708.16', description: 'σ_p: one-day standard deviation of portfolio P&L, base currency' }) portfolioVolatility: string;
-  @ApiProperty({ type: VarComponentDto, isArray: true, description: 'non-cash assets (cash and stablecoins excluded)' }) components: VarComponentDto[];
+  @DecimalProperty('ratio', { example: '0.05355808', nullable: true, description: 'valueAtRisk / NAV' })
+  valueAtRiskRatio: string | null;
+  @DecimalProperty('money', {
+    example: '239708.16',
+    description: 'σ_p: one-day standard deviation of portfolio P&L, base currency',
+  })
+  portfolioVolatility: string;
+  @ApiProperty({ type: VarComponentDto, isArray: true, description: 'non-cash assets (cash and stablecoins excluded)' })
+  components: VarComponentDto[];
 }
 
 export class StressPresetDto {
@@ -49,7 +74,12 @@ export class StressPresetDto {
   @ApiProperty({ format: 'date', example: '2020-02-19' }) windowStart: string;
   @ApiProperty({ format: 'date', example: '2020-03-23' }) windowEnd: string;
   @ApiProperty({ example: 'S&P Dow Jones Indices; CoinMetrics (approximate)' }) source: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { SPY: '-0.33920000', BTC: '-0.50000000' }, description: 'asset symbol → return (decimal fraction)' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { SPY: '-0.33920000', BTC: '-0.50000000' },
+    description: 'asset symbol → return (decimal fraction)',
+  })
   returns: Record<string, string>;
 }
 
@@ -60,7 +90,9 @@ export class StressPresetsDto {
 
 export class StressTestQueryDto {
   @ApiProperty({ example: 'covid-2020', description: 'REQUIRED preset id (see /fund/risk/stress-presets)' })
-  @IsDefined() @IsString() @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'must be a preset id' })
+  @IsDefined()
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'must be a preset id' })
   preset: string;
 }
 
@@ -78,15 +110,23 @@ export class StressTestDto {
   @ApiProperty({ format: 'date', example: '2026-10-31' }) asOf: string;
   @DecimalProperty('money', { example: '10411877.20', nullable: true }) nav: string | null;
   @DecimalProperty('money', { example: '-3120554.10' }) pnl: string;
-  @DecimalProperty('ratio', { example: '-0.29970000', nullable: true, description: 'pnl / NAV' }) pnlRatio: string | null;
+  @DecimalProperty('ratio', { example: '-0.29970000', nullable: true, description: 'pnl / NAV' }) pnlRatio:
+    string | null;
   @ApiProperty({ type: StressAssetDto, isArray: true }) byAsset: StressAssetDto[];
-  @ApiProperty({ type: String, isArray: true, example: ['SOL', 'USDC'], description: 'assets the preset does not name (asset-class fallback used)' })
+  @ApiProperty({
+    type: String,
+    isArray: true,
+    example: ['SOL', 'USDC'],
+    description: 'assets the preset does not name (asset-class fallback used)',
+  })
   fallbackAssets: string[];
 }
 
 export class PerformanceQueryDto {
   @ApiPropertyOptional({ example: 'Class A', description: 'share class name; default: the first class' })
-  @IsOptional() @IsString() @MaxLength(100)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
   shareClass?: string;
 }
 
@@ -94,7 +134,12 @@ export class PeriodReturnsDto {
   @DecimalProperty('ratio', { example: '0.01230000', nullable: true }) mtd: string | null;
   @DecimalProperty('ratio', { example: '0.04100000', nullable: true }) qtd: string | null;
   @DecimalProperty('ratio', { example: '0.18200000', nullable: true }) ytd: string | null;
-  @DecimalProperty('ratio', { example: '0.61000000', nullable: true, description: 'since the class launch (initial NAV per unit)' }) itd: string | null;
+  @DecimalProperty('ratio', {
+    example: '0.61000000',
+    nullable: true,
+    description: 'since the class launch (initial NAV per unit)',
+  })
+  itd: string | null;
   @DecimalProperty('ratio', { example: '0.17250000', nullable: true }) annualizedItd: string | null;
 }
 
@@ -107,14 +152,30 @@ export class PerformanceDto {
   @ApiProperty({ example: 'Class A' }) shareClass: string;
   @ApiProperty({ format: 'date', type: String, nullable: true, example: '2026-10-31' }) asOf: string | null;
   @ApiProperty({ type: PeriodReturnsDto }) returns: PeriodReturnsDto;
-  @ApiProperty({ type: MonthlyReturnDto, isArray: true, description: 'net of fees, month-end NAV per unit over the previous month-end' }) monthly: MonthlyReturnDto[];
-  @DecimalProperty('ratio', { example: '0.34100000', nullable: true, description: 'stdev of daily returns × sqrt(365)' }) annualizedVolatility: string | null;
-  @DecimalProperty('ratio', { example: '-0.22310000', nullable: true, description: 'worst peak-to-trough fall of NAV per unit (≤ 0)' }) maxDrawdown: string | null;
+  @ApiProperty({
+    type: MonthlyReturnDto,
+    isArray: true,
+    description: 'net of fees, month-end NAV per unit over the previous month-end',
+  })
+  monthly: MonthlyReturnDto[];
+  @DecimalProperty('ratio', {
+    example: '0.34100000',
+    nullable: true,
+    description: 'stdev of daily returns × sqrt(365)',
+  })
+  annualizedVolatility: string | null;
+  @DecimalProperty('ratio', {
+    example: '-0.22310000',
+    nullable: true,
+    description: 'worst peak-to-trough fall of NAV per unit (≤ 0)',
+  })
+  maxDrawdown: string | null;
 }
 
 export class AttributionQueryDto {
   @ApiProperty({ format: 'date', example: '2026-10-31', description: 'REQUIRED valuation date of a complete NAV run' })
-  @IsDefined() @IsCalendarDate()
+  @IsDefined()
+  @IsCalendarDate()
   date: string;
 }
 
@@ -122,8 +183,13 @@ export class AttributionAssetDto {
   @ApiProperty({ example: 'BTC' }) asset: string;
   @DecimalProperty('money', { example: '4000000.00' }) openingMarketValue: string;
   @DecimalProperty('money', { example: '4100000.00' }) closingMarketValue: string;
-  @DecimalProperty('money', { example: '50000.00', description: 'buys (cost incl. fees) − sells (proceeds net of fees) in (previousDate, date]' }) netTrades: string;
-  @DecimalProperty('money', { example: '40000.00', description: 'opening quantity × price change' }) priceEffect: string;
+  @DecimalProperty('money', {
+    example: '50000.00',
+    description: 'buys (cost incl. fees) − sells (proceeds net of fees) in (previousDate, date]',
+  })
+  netTrades: string;
+  @DecimalProperty('money', { example: '40000.00', description: 'opening quantity × price change' })
+  priceEffect: string;
   @DecimalProperty('money', { example: '10000.00', description: 'pnl − priceEffect' }) tradingEffect: string;
   @DecimalProperty('money', { example: '50000.00', description: 'closing − opening − netTrades' }) pnl: string;
 }
@@ -146,13 +212,23 @@ export class AttributionDto {
   @ApiProperty({ format: 'uuid' }) previousNavRunId: string;
   @DecimalProperty('money', { example: '10395856.10' }) openingNav: string;
   @DecimalProperty('money', { example: '10411877.20' }) closingNav: string;
-  @DecimalProperty('money', { example: '16021.10', description: 'closingNav − openingNav − subscriptions + redemptions = Σ byAsset.pnl − fees' }) totalPnl: string;
+  @DecimalProperty('money', {
+    example: '16021.10',
+    description: 'closingNav − openingNav − subscriptions + redemptions = Σ byAsset.pnl − fees',
+  })
+  totalPnl: string;
   @ApiProperty({ type: AttributionAssetDto, isArray: true }) byAsset: AttributionAssetDto[];
   @ApiProperty({ type: AttributionFeesDto }) fees: AttributionFeesDto;
   @ApiProperty({ type: AttributionFlowsDto }) flows: AttributionFlowsDto;
 }
 
 export class AttributionDatesDto {
-  @ApiProperty({ type: String, isArray: true, format: 'date', description: 'ascending; each date has a complete run and a usable previous run' }) dates: string[];
+  @ApiProperty({
+    type: String,
+    isArray: true,
+    format: 'date',
+    description: 'ascending; each date has a complete run and a usable previous run',
+  })
+  dates: string[];
   @ApiProperty({ format: 'date', type: String, nullable: true, example: '2026-10-31' }) latest: string | null;
 }

@@ -61,7 +61,18 @@ export class RiskRepository {
         WHERE p.fund_id = $1 AND ($2::text IS NULL OR p.preset_id = $2)
         ORDER BY p.window_start, p.preset_id`,
       [fundId, presetId],
-    ) as Promise<{ id: string; name: string; description: string; window_start: string; window_end: string; source: string; returns: Record<string, string>; fallbacks: Record<string, string> }[]>;
+    ) as Promise<
+      {
+        id: string;
+        name: string;
+        description: string;
+        window_start: string;
+        window_end: string;
+        source: string;
+        returns: Record<string, string>;
+        fallbacks: Record<string, string>;
+      }[]
+    >;
   }
 
   async completeRunOn(fundId: string, date: string): Promise<RunRow | null> {

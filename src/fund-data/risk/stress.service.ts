@@ -16,7 +16,12 @@ export class StressService {
     const rows = await this.repo.stressPresets(fundId, null);
     return {
       items: rows.map((p) => ({
-        id: p.id, name: p.name, description: p.description, windowStart: p.window_start, windowEnd: p.window_end, source: p.source,
+        id: p.id,
+        name: p.name,
+        description: p.description,
+        windowStart: p.window_start,
+        windowEnd: p.window_end,
+        source: p.source,
         returns: Object.fromEntries(Object.entries(p.returns).map(([k, v]) => [k, ratio(v)])),
       })),
       total: rows.length,
@@ -34,13 +39,15 @@ export class StressService {
       a.mv = a.mv.plus(p.marketValue);
       assets.set(p.asset, a);
     }
-    const byAsset = [...assets.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([asset, a]) => {
-      const named = preset.returns[asset];
-      const fallback = named === undefined;
-      const r = new D(named ?? preset.fallbacks[a.assetClass] ?? '0');
-      const pnl = a.mv.times(r).toDecimalPlaces(2, D.ROUND_HALF_UP);
-      return { asset, assetClass: a.assetClass, mv: a.mv, r, pnl, fallback };
-    });
+    const byAsset = [...assets.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([asset, a]) => {
+        const named = preset.returns[asset];
+        const fallback = named === undefined;
+        const r = new D(named ?? preset.fallbacks[a.assetClass] ?? '0');
+        const pnl = a.mv.times(r).toDecimalPlaces(2, D.ROUND_HALF_UP);
+        return { asset, assetClass: a.assetClass, mv: a.mv, r, pnl, fallback };
+      });
     const pnl = sum(byAsset.map((a) => a.pnl));
     return {
       preset: preset.id,
@@ -48,7 +55,14 @@ export class StressService {
       nav: book.nav ? money(book.nav) : null,
       pnl: money(pnl),
       pnlRatio: book.nav && !book.nav.isZero() ? ratio(pnl.dividedBy(book.nav)) : null,
-      byAsset: byAsset.map((a) => ({ asset: a.asset, assetClass: a.assetClass, marketValue: money(a.mv), returnRatio: ratio(a.r), pnl: money(a.pnl), fallback: a.fallback })),
+      byAsset: byAsset.map((a) => ({
+        asset: a.asset,
+        assetClass: a.assetClass,
+        marketValue: money(a.mv),
+        returnRatio: ratio(a.r),
+        pnl: money(a.pnl),
+        fallback: a.fallback,
+      })),
       fallbackAssets: byAsset.filter((a) => a.fallback).map((a) => a.asset),
     };
   }

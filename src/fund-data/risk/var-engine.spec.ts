@@ -1,5 +1,12 @@
 import { D } from '../common/decimals';
-import { Z_SCORES, covarianceFromVolatilities, ewmaCovariance, parametricVar, sampleCovariance, simpleReturns } from './var-engine';
+import {
+  Z_SCORES,
+  covarianceFromVolatilities,
+  ewmaCovariance,
+  parametricVar,
+  sampleCovariance,
+  simpleReturns,
+} from './var-engine';
 
 const d = (v: string | number) => new D(String(v));
 
@@ -21,18 +28,32 @@ describe('parametric VaR engine', () => {
 
   it('scales with sqrt(horizon) and keeps the Euler sum exact at 10 days and 95 %', () => {
     const x = [d(4_000_000), d(-2_000_000), d(4_000_000)];
-    const cov = covarianceFromVolatilities([d('0.035'), d('0.045'), d('0.012')], [
-      [d(1), d('0.8'), d('0.35')], [d('0.8'), d(1), d('0.3')], [d('0.35'), d('0.3'), d(1)],
-    ]);
+    const cov = covarianceFromVolatilities(
+      [d('0.035'), d('0.045'), d('0.012')],
+      [
+        [d(1), d('0.8'), d('0.35')],
+        [d('0.8'), d(1), d('0.3')],
+        [d('0.35'), d('0.3'), d(1)],
+      ],
+    );
     const one = parametricVar(x, cov, Z_SCORES['0.95'], 1);
     const ten = parametricVar(x, cov, Z_SCORES['0.95'], 10);
     expect(ten.sigma.equals(one.sigma)).toBe(true);
-    expect(ten.valueAtRisk.minus(one.sigma.times(Z_SCORES['0.95']).times(d(10).sqrt())).abs().lte('0.005')).toBe(true);
+    expect(
+      ten.valueAtRisk
+        .minus(one.sigma.times(Z_SCORES['0.95']).times(d(10).sqrt()))
+        .abs()
+        .lte('0.005'),
+    ).toBe(true);
     expect(ten.components.reduce((a, c) => a.plus(c), d(0)).equals(ten.valueAtRisk)).toBe(true);
   });
 
   it('sample covariance removes the mean and divides by N − 1', () => {
-    const r = [[d('0.01'), d('0.02')], [d('-0.01'), d('0')], [d('0.03'), d('0.01')]];
+    const r = [
+      [d('0.01'), d('0.02')],
+      [d('-0.01'), d('0')],
+      [d('0.03'), d('0.01')],
+    ];
     const cov = sampleCovariance(r);
     // means 0.01 and 0.01; deviations (0,0.01), (-0.02,-0.01), (0.02,0)
     expect(cov[0][0].toString()).toBe('0.0004'); // (0 + 0.0004 + 0.0004) / 2
@@ -44,7 +65,10 @@ describe('parametric VaR engine', () => {
     const r = [[d('0.02')], [d('-0.01')]]; // oldest first
     const cov = ewmaCovariance(r, d('0.94'));
     const norm = d(1).minus(d('0.94').pow(2));
-    const expected = d('0.06').times(d('0.0001')).plus(d('0.06').times(d('0.94')).times(d('0.0004'))).dividedBy(norm);
+    const expected = d('0.06')
+      .times(d('0.0001'))
+      .plus(d('0.06').times(d('0.94')).times(d('0.0004')))
+      .dividedBy(norm);
     expect(cov[0][0].equals(expected)).toBe(true);
     // weights sum to one: a constant return gives its square back
     const flat = ewmaCovariance(Array.from({ length: 250 }, () => [d('0.01')]));

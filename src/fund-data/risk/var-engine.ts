@@ -74,7 +74,9 @@ export function parametricVar(positions: Dec[], covariance: Dec[][], z: Dec, hor
   const scale = z.times(new D(horizonDays).sqrt());
   const exactVar = sigma.times(scale);
   const valueAtRisk = exactVar.toDecimalPlaces(2, D.ROUND_HALF_UP);
-  const exactComponents = positions.map((x, i) => (sigma.isZero() ? ZERO : x.times(sigmaX[i]).dividedBy(sigma).times(scale)));
+  const exactComponents = positions.map((x, i) =>
+    sigma.isZero() ? ZERO : x.times(sigmaX[i]).dividedBy(sigma).times(scale),
+  );
   return { sigma, valueAtRisk, components: roundToTotal(exactComponents, valueAtRisk), exactComponents };
 }
 

@@ -25,7 +25,13 @@ export class VarService {
     );
   }
 
-  private async compute(fundId: string, confidence: '0.95' | '0.99', horizonDays: number, method: 'sample' | 'ewma', windowDays: number): Promise<VarDto> {
+  private async compute(
+    fundId: string,
+    confidence: '0.95' | '0.99',
+    horizonDays: number,
+    method: 'sample' | 'ewma',
+    windowDays: number,
+  ): Promise<VarDto> {
     const book = await this.live.book(fundId);
     // x: signed market value per non-cash asset, netted across live connections.
     const bySymbol = new Map<string, Dec>();
@@ -34,9 +40,22 @@ export class VarService {
       bySymbol.set(p.asset, (bySymbol.get(p.asset) ?? ZERO).plus(p.marketValue));
     }
     const symbols = [...bySymbol.keys()].filter((s) => !bySymbol.get(s)!.isZero()).sort();
-    const base = { method, confidence: ratio(confidence), horizonDays, windowDays, nav: book.nav ? money(book.nav) : null };
+    const base = {
+      method,
+      confidence: ratio(confidence),
+      horizonDays,
+      windowDays,
+      nav: book.nav ? money(book.nav) : null,
+    };
     if (symbols.length === 0) {
-      return { asOf: book.asOf, ...base, valueAtRisk: '0.00', valueAtRiskRatio: book.nav ? ratio('0') : null, portfolioVolatility: '0.00', components: [] };
+      return {
+        asOf: book.asOf,
+        ...base,
+        valueAtRisk: '0.00',
+        valueAtRiskRatio: book.nav ? ratio('0') : null,
+        portfolioVolatility: '0.00',
+        components: [],
+      };
     }
     const { dates, closes } = await this.alignedCloses(fundId, symbols, book.asOf, windowDays + 1);
     const returns = simpleReturns(closes);
@@ -59,18 +78,27 @@ export class VarService {
   }
 
   /** The last `count` dates on which every symbol has a close, ending at or before `asOf`. */
-  private async alignedCloses(fundId: string, symbols: string[], asOf: string, count: number): Promise<{ dates: string[]; closes: Dec[][] }> {
+  private async alignedCloses(
+    fundId: string,
+    symbols: string[],
+    asOf: string,
+    count: number,
+  ): Promise<{ dates: string[]; closes: Dec[][] }> {
     const rows = await this.repo.closesForSymbols(fundId, symbols, asOf, count * 2 + 14);
     const byDate = new Map<string, Map<string, string>>();
     for (const r of rows) {
       if (!byDate.has(r.price_date)) byDate.set(r.price_date, new Map());
       byDate.get(r.price_date)!.set(r.symbol, r.close);
     }
-    const complete = [...byDate.entries()].filter(([, m]) => m.size === symbols.length).map(([d]) => d).sort();
+    const complete = [...byDate.entries()]
+      .filter(([, m]) => m.size === symbols.length)
+      .map(([d]) => d)
+      .sort();
     if (complete.length < count) {
-      throw unprocessable(`not enough price history: ${count} aligned closes are needed for windowDays=${count - 1}, ${complete.length} are available`, [
-        { field: 'windowDays', message: `at most ${Math.max(0, complete.length - 1)} with the available closes` },
-      ]);
+      throw unprocessable(
+        `not enough price history: ${count} aligned closes are needed for windowDays=${count - 1}, ${complete.length} are available`,
+        [{ field: 'windowDays', message: `at most ${Math.max(0, complete.length - 1)} with the available closes` }],
+      );
     }
     const dates = complete.slice(-count);
     return { dates, closes: dates.map((d) => symbols.map((s) => new D(byDate.get(d)!.get(s)!))) };

@@ -13,7 +13,11 @@ import { TradesService } from './trades.service';
 export class TradesController {
   constructor(private readonly trades: TradesService) {}
 
-  @FundRead('trades', TradesPageDto, 'Executed trades of live connections, most recent first, keyset-paginated with an opaque cursor')
+  @FundRead(
+    'trades',
+    TradesPageDto,
+    'Executed trades of live connections, most recent first, keyset-paginated with an opaque cursor',
+  )
   list(@CurrentPrincipal() p: Principal, @Query() q: TradesQueryDto): Promise<TradesPageDto> {
     return this.trades.trades(fundIdOf(p), q);
   }

@@ -6,25 +6,32 @@ import { LimitParam } from '../common/query-params';
 
 export class TradesQueryDto {
   @ApiPropertyOptional({ format: 'date', description: 'first UTC calendar day of executedAt (inclusive)' })
-  @IsOptional() @IsCalendarDate()
+  @IsOptional()
+  @IsCalendarDate()
   from?: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'last UTC calendar day of executedAt (inclusive)' })
-  @IsOptional() @IsCalendarDate()
+  @IsOptional()
+  @IsCalendarDate()
   to?: string;
 
   @ApiPropertyOptional({ example: 'BTC', description: 'instrument symbol' })
-  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9._-]{1,32}$/, { message: 'must be an instrument symbol' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,32}$/, { message: 'must be an instrument symbol' })
   symbol?: string;
 
   @ApiPropertyOptional({ enum: ['buy', 'sell'] })
-  @IsOptional() @IsIn(['buy', 'sell'])
+  @IsOptional()
+  @IsIn(['buy', 'sell'])
   side?: 'buy' | 'sell';
 
   @LimitParam(500) limit?: number;
 
   @ApiPropertyOptional({ description: 'opaque cursor from the previous page (nextCursor)' })
-  @IsOptional() @IsString() @MaxLength(512)
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
   cursor?: string;
 }
 
@@ -42,7 +49,13 @@ export class TradeDto {
 }
 
 export class TradesPageDto {
-  @ApiProperty({ type: TradeDto, isArray: true, description: 'most recent first: (executedAt desc, id desc)' }) items: TradeDto[];
-  @ApiProperty({ type: String, nullable: true, description: 'opaque, integrity-checked; pass as `cursor` for the next page' }) nextCursor: string | null;
+  @ApiProperty({ type: TradeDto, isArray: true, description: 'most recent first: (executedAt desc, id desc)' })
+  items: TradeDto[];
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'opaque, integrity-checked; pass as `cursor` for the next page',
+  })
+  nextCursor: string | null;
   @ApiProperty() hasMore: boolean;
 }

@@ -35,7 +35,14 @@ export class TradesRepository {
    */
   tradesForFund(fundId: string, f: TradeFilter): Promise<TradeRow[]> {
     return orderedRead<TradeRow>(this.reads.dataSource(), PAGE_SQL, [
-      fundId, f.fromTs, f.toTs, f.symbol, f.side, f.after?.executedAt ?? null, f.after?.id ?? null, f.limit,
+      fundId,
+      f.fromTs,
+      f.toTs,
+      f.symbol,
+      f.side,
+      f.after?.executedAt ?? null,
+      f.after?.id ?? null,
+      f.limit,
     ]);
   }
 }

@@ -53,7 +53,8 @@ export class TradesService {
         feeCurrency: r.fee_currency,
         venue: r.venue,
       })),
-      nextCursor: hasMore && last ? this.cursors.encode(CURSOR_KIND, { f: fundId, t: last.executed_at, i: last.id }) : null,
+      nextCursor:
+        hasMore && last ? this.cursors.encode(CURSOR_KIND, { f: fundId, t: last.executed_at, i: last.id }) : null,
       hasMore,
     };
   }

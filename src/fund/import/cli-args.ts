@@ -1,11 +1,18 @@
 /** Parses `--name value` and `--flag` arguments; unknown names are refused. */
-export function parseCliArgs(argv: string[], names: string[], flags: string[] = []): Record<string, string | undefined> {
+export function parseCliArgs(
+  argv: string[],
+  names: string[],
+  flags: string[] = [],
+): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith('--')) throw new Error(`unexpected argument "${arg}"`);
     const name = arg.slice(2);
-    if (flags.includes(name)) { out[name] = 'true'; continue; }
+    if (flags.includes(name)) {
+      out[name] = 'true';
+      continue;
+    }
     if (!names.includes(name)) throw new Error(`unknown option --${name}`);
     const value = argv[++i];
     if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`);

@@ -32,46 +32,97 @@ const ok = (r: RowReader, values: (string | null)[]) => (r.problem ? null : valu
 
 export const CSV_FILES: CsvFileSpec[] = [
   {
-    file: 'instruments.csv', table: 'instruments', columns: ['symbol', 'name', 'asset_class', 'currency'],
-    insert: [['id', 'uuid'], ['symbol', 'text'], ['name', 'text'], ['asset_class', 'text'], ['currency', 'text']],
-    conflict: '(fund_id, symbol)', reloadsContext: true,
+    file: 'instruments.csv',
+    table: 'instruments',
+    columns: ['symbol', 'name', 'asset_class', 'currency'],
+    insert: [
+      ['id', 'uuid'],
+      ['symbol', 'text'],
+      ['name', 'text'],
+      ['asset_class', 'text'],
+      ['currency', 'text'],
+    ],
+    conflict: '(fund_id, symbol)',
+    reloadsContext: true,
     parse(r, ctx) {
       const symbol = r.pattern('symbol', SYMBOL, 'an upper-case symbol like BTC');
       const name = r.text('name');
       const assetClass = r.oneOf('asset_class', ['crypto', 'equity', 'commodity', 'stablecoin', 'cash']);
       const currency = r.pattern('currency', /^[A-Z]{3}$/, 'a 3-letter currency code');
-      if (assetClass === 'cash' && symbol && symbol !== ctx.baseCurrency) r.reject('symbol', `the cash instrument must be the base currency ${ctx.baseCurrency}`);
+      if (assetClass === 'cash' && symbol && symbol !== ctx.baseCurrency)
+        r.reject('symbol', `the cash instrument must be the base currency ${ctx.baseCurrency}`);
       return ok(r, [fundScopedId(ctx.fundId, 'instrument', symbol), symbol, name, assetClass, currency]);
     },
   },
   {
-    file: 'connections.csv', table: 'connections', columns: ['code', 'name', 'venue', 'source_type', 'mode'],
-    insert: [['id', 'uuid'], ['code', 'text'], ['name', 'text'], ['venue', 'text'], ['source_type', 'text'], ['mode', 'text']],
-    conflict: '(fund_id, code)', reloadsContext: true,
+    file: 'connections.csv',
+    table: 'connections',
+    columns: ['code', 'name', 'venue', 'source_type', 'mode'],
+    insert: [
+      ['id', 'uuid'],
+      ['code', 'text'],
+      ['name', 'text'],
+      ['venue', 'text'],
+      ['source_type', 'text'],
+      ['mode', 'text'],
+    ],
+    conflict: '(fund_id, code)',
+    reloadsContext: true,
     parse(r, ctx) {
       const code = r.pattern('code', CODE, 'a lower-case code like coinbase-prime');
-      const values = [fundScopedId(ctx.fundId, 'connection', code), code, r.text('name'), r.text('venue'),
-        r.oneOf('source_type', ['exchange', 'custody', 'bank', 'broker']), r.oneOf('mode', ['live', 'paper'])];
+      const values = [
+        fundScopedId(ctx.fundId, 'connection', code),
+        code,
+        r.text('name'),
+        r.text('venue'),
+        r.oneOf('source_type', ['exchange', 'custody', 'bank', 'broker']),
+        r.oneOf('mode', ['live', 'paper']),
+      ];
       return ok(r, values);
     },
   },
   {
-    file: 'investors.csv', table: 'investors',
+    file: 'investors.csv',
+    table: 'investors',
     columns: ['investor_id', 'display_name', 'investor_type', 'status', 'legal_name', 'email', 'address', 'tax_id'],
-    insert: [['id', 'uuid'], ['external_id', 'text'], ['display_name', 'text'], ['investor_type', 'text'], ['status', 'text'],
-      ['legal_name', 'text'], ['email', 'text'], ['postal_address', 'text'], ['tax_id', 'text']],
-    conflict: '(fund_id, external_id)', reloadsContext: true,
+    insert: [
+      ['id', 'uuid'],
+      ['external_id', 'text'],
+      ['display_name', 'text'],
+      ['investor_type', 'text'],
+      ['status', 'text'],
+      ['legal_name', 'text'],
+      ['email', 'text'],
+      ['postal_address', 'text'],
+      ['tax_id', 'text'],
+    ],
+    conflict: '(fund_id, external_id)',
+    reloadsContext: true,
     parse(r, ctx) {
       const id = r.pattern('investor_id', EXTERNAL_ID, 'an investor id like INV001');
-      const values = [fundScopedId(ctx.fundId, 'investor', id), id, r.text('display_name', 200), r.text('investor_type', 50),
-        r.oneOf('status', ['active', 'pending', 'redeemed', 'closed']), r.text('legal_name'),
-        r.pattern('email', /^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'an email address'), r.text('address'), r.text('tax_id', 50)];
+      const values = [
+        fundScopedId(ctx.fundId, 'investor', id),
+        id,
+        r.text('display_name', 200),
+        r.text('investor_type', 50),
+        r.oneOf('status', ['active', 'pending', 'redeemed', 'closed']),
+        r.text('legal_name'),
+        r.pattern('email', /^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'an email address'),
+        r.text('address'),
+        r.text('tax_id', 50),
+      ];
       return ok(r, values);
     },
   },
   {
-    file: 'prices.csv', table: 'prices', columns: ['date', 'symbol', 'close'],
-    insert: [['instrument_id', 'uuid'], ['price_date', 'date'], ['close', 'numeric']],
+    file: 'prices.csv',
+    table: 'prices',
+    columns: ['date', 'symbol', 'close'],
+    insert: [
+      ['instrument_id', 'uuid'],
+      ['price_date', 'date'],
+      ['close', 'numeric'],
+    ],
     conflict: '(fund_id, instrument_id, price_date)',
     parse(r, ctx) {
       const date = r.date('date');
@@ -82,10 +133,21 @@ export const CSV_FILES: CsvFileSpec[] = [
     },
   },
   {
-    file: 'trades.csv', table: 'trades',
+    file: 'trades.csv',
+    table: 'trades',
     columns: ['trade_id', 'executed_at', 'connection', 'symbol', 'side', 'quantity', 'price', 'fee', 'fee_currency'],
-    insert: [['external_id', 'text'], ['executed_at', 'timestamptz'], ['trade_date', 'date'], ['connection_id', 'uuid'],
-      ['instrument_id', 'uuid'], ['side', 'text'], ['quantity', 'numeric'], ['price', 'numeric'], ['fee', 'numeric'], ['fee_currency', 'text']],
+    insert: [
+      ['external_id', 'text'],
+      ['executed_at', 'timestamptz'],
+      ['trade_date', 'date'],
+      ['connection_id', 'uuid'],
+      ['instrument_id', 'uuid'],
+      ['side', 'text'],
+      ['quantity', 'numeric'],
+      ['price', 'numeric'],
+      ['fee', 'numeric'],
+      ['fee_currency', 'text'],
+    ],
     conflict: '(fund_id, external_id)',
     parse(r, ctx) {
       const id = r.pattern('trade_id', EXTERNAL_ID, 'a trade id');
@@ -98,15 +160,35 @@ export const CSV_FILES: CsvFileSpec[] = [
       const price = r.decimal('price', 'positive');
       const fee = r.decimal('fee', 'non-negative');
       const feeCurrency = r.text('fee_currency');
-      if (feeCurrency && feeCurrency !== ctx.baseCurrency) r.reject('fee_currency', `must be the base currency ${ctx.baseCurrency}, got "${feeCurrency}"`);
-      return ok(r, [id, executedAt, executedAt.slice(0, 10), connection?.id ?? null, instrument?.id ?? null, side, quantity, price, fee, feeCurrency]);
+      if (feeCurrency && feeCurrency !== ctx.baseCurrency)
+        r.reject('fee_currency', `must be the base currency ${ctx.baseCurrency}, got "${feeCurrency}"`);
+      return ok(r, [
+        id,
+        executedAt,
+        executedAt.slice(0, 10),
+        connection?.id ?? null,
+        instrument?.id ?? null,
+        side,
+        quantity,
+        price,
+        fee,
+        feeCurrency,
+      ]);
     },
   },
   {
-    file: 'transfers.csv', table: 'transfers',
+    file: 'transfers.csv',
+    table: 'transfers',
     columns: ['transfer_id', 'date', 'from_connection', 'to_connection', 'symbol', 'quantity'],
-    insert: [['id', 'uuid'], ['external_id', 'text'], ['transfer_date', 'date'], ['from_connection_id', 'uuid'],
-      ['to_connection_id', 'uuid'], ['instrument_id', 'uuid'], ['quantity', 'numeric']],
+    insert: [
+      ['id', 'uuid'],
+      ['external_id', 'text'],
+      ['transfer_date', 'date'],
+      ['from_connection_id', 'uuid'],
+      ['to_connection_id', 'uuid'],
+      ['instrument_id', 'uuid'],
+      ['quantity', 'numeric'],
+    ],
     conflict: '(fund_id, external_id)',
     parse(r, ctx) {
       const id = r.pattern('transfer_id', EXTERNAL_ID, 'a transfer id');
@@ -114,17 +196,47 @@ export const CSV_FILES: CsvFileSpec[] = [
       const from = r.ref('from_connection', ctx.connections, 'connection');
       const to = r.ref('to_connection', ctx.connections, 'connection');
       if (from && to && from.id === to.id) r.reject('to_connection', 'must differ from from_connection');
-      if (from && to && from.mode !== to.mode) r.reject('to_connection', 'cannot move holdings between a live and a paper connection');
+      if (from && to && from.mode !== to.mode)
+        r.reject('to_connection', 'cannot move holdings between a live and a paper connection');
       const instrument = r.ref('symbol', ctx.instruments, 'instrument');
       const quantity = r.decimal('quantity', 'positive', instrument?.assetClass === 'cash' ? 2 : 10);
-      return ok(r, [fundScopedId(ctx.fundId, 'transfer', id), id, date, from?.id ?? null, to?.id ?? null, instrument?.id ?? null, quantity]);
+      return ok(r, [
+        fundScopedId(ctx.fundId, 'transfer', id),
+        id,
+        date,
+        from?.id ?? null,
+        to?.id ?? null,
+        instrument?.id ?? null,
+        quantity,
+      ]);
     },
   },
   {
-    file: 'capital-flows.csv', table: 'capital_activity',
-    columns: ['flow_id', 'investor_id', 'share_class', 'type', 'amount', 'fraction', 'dealing_date', 'status', 'created_at'],
-    insert: [['id', 'uuid'], ['external_id', 'text'], ['investor_id', 'uuid'], ['share_class_id', 'uuid'], ['type', 'text'],
-      ['requested_amount', 'numeric'], ['requested_fraction', 'numeric'], ['dealing_date', 'date'], ['status', 'text'], ['created_at', 'timestamptz']],
+    file: 'capital-flows.csv',
+    table: 'capital_activity',
+    columns: [
+      'flow_id',
+      'investor_id',
+      'share_class',
+      'type',
+      'amount',
+      'fraction',
+      'dealing_date',
+      'status',
+      'created_at',
+    ],
+    insert: [
+      ['id', 'uuid'],
+      ['external_id', 'text'],
+      ['investor_id', 'uuid'],
+      ['share_class_id', 'uuid'],
+      ['type', 'text'],
+      ['requested_amount', 'numeric'],
+      ['requested_fraction', 'numeric'],
+      ['dealing_date', 'date'],
+      ['status', 'text'],
+      ['created_at', 'timestamptz'],
+    ],
     conflict: '(fund_id, external_id)',
     parse(r, ctx) {
       const id = r.pattern('flow_id', EXTERNAL_ID, 'a flow id');
@@ -134,18 +246,51 @@ export const CSV_FILES: CsvFileSpec[] = [
       const amount = r.optionalDecimal('amount', 'positive', 2);
       const fraction = r.optionalDecimal('fraction', 'positive', 8);
       if (fraction !== null && Number(fraction) > 1) r.reject('fraction', `must be at most 1, got "${fraction}"`);
-      if ((amount === null) === (fraction === null)) r.reject(amount === null ? 'amount' : 'fraction', 'exactly one of amount and fraction must be given');
+      if ((amount === null) === (fraction === null))
+        r.reject(amount === null ? 'amount' : 'fraction', 'exactly one of amount and fraction must be given');
       if (type === 'subscription' && amount === null) r.reject('amount', 'a subscription needs an amount');
-      const values = [fundScopedId(ctx.fundId, 'capital-activity', id), id, investor ?? null, shareClass ?? null, type, amount, fraction,
-        r.date('dealing_date'), r.oneOf('status', ['pending', 'running', 'executed', 'settled', 'cancelled', 'failed']), r.timestamp('created_at')];
+      const values = [
+        fundScopedId(ctx.fundId, 'capital-activity', id),
+        id,
+        investor ?? null,
+        shareClass ?? null,
+        type,
+        amount,
+        fraction,
+        r.date('dealing_date'),
+        r.oneOf('status', ['pending', 'running', 'executed', 'settled', 'cancelled', 'failed']),
+        r.timestamp('created_at'),
+      ];
       return ok(r, values);
     },
   },
   {
-    file: 'expenses.csv', table: 'expenses',
-    columns: ['expense_id', 'category', 'vendor', 'description', 'accrual_date', 'amount', 'currency', 'status', 'paid_date'],
-    insert: [['id', 'uuid'], ['external_id', 'text'], ['category', 'text'], ['vendor', 'text'], ['description', 'text'],
-      ['accrual_date', 'date'], ['period_end', 'date'], ['amount', 'numeric'], ['currency', 'text'], ['status', 'text'], ['paid_date', 'date']],
+    file: 'expenses.csv',
+    table: 'expenses',
+    columns: [
+      'expense_id',
+      'category',
+      'vendor',
+      'description',
+      'accrual_date',
+      'amount',
+      'currency',
+      'status',
+      'paid_date',
+    ],
+    insert: [
+      ['id', 'uuid'],
+      ['external_id', 'text'],
+      ['category', 'text'],
+      ['vendor', 'text'],
+      ['description', 'text'],
+      ['accrual_date', 'date'],
+      ['period_end', 'date'],
+      ['amount', 'numeric'],
+      ['currency', 'text'],
+      ['status', 'text'],
+      ['paid_date', 'date'],
+    ],
     conflict: '(fund_id, external_id)',
     parse(r, ctx) {
       const id = r.pattern('expense_id', EXTERNAL_ID, 'an expense id');
@@ -155,28 +300,57 @@ export const CSV_FILES: CsvFileSpec[] = [
       const accrual = r.date('accrual_date');
       const amount = r.decimal('amount', 'positive', 2);
       const currency = r.text('currency');
-      if (currency && currency !== ctx.baseCurrency) r.reject('currency', `must be the base currency ${ctx.baseCurrency}, got "${currency}"`);
+      if (currency && currency !== ctx.baseCurrency)
+        r.reject('currency', `must be the base currency ${ctx.baseCurrency}, got "${currency}"`);
       const status = r.oneOf('status', ['accrued', 'paid']);
       const paid = r.optionalDate('paid_date');
       if (status === 'paid' && paid === null) r.reject('paid_date', 'is required when status is paid');
-      if (status === 'accrued' && paid !== null) r.reject('paid_date', 'must be empty while the expense is only accrued');
+      if (status === 'accrued' && paid !== null)
+        r.reject('paid_date', 'must be empty while the expense is only accrued');
       if (paid && accrual && paid < accrual) r.reject('paid_date', 'is before accrual_date');
       const periodEnd = accrual ? endOfMonthOf(accrual) : null;
-      return ok(r, [fundScopedId(ctx.fundId, 'expense', id), id, category, vendor, description, accrual, periodEnd, amount, currency, status, paid]);
+      return ok(r, [
+        fundScopedId(ctx.fundId, 'expense', id),
+        id,
+        category,
+        vendor,
+        description,
+        accrual,
+        periodEnd,
+        amount,
+        currency,
+        status,
+        paid,
+      ]);
     },
   },
   {
-    file: 'admin-navs.csv', table: 'admin_navs', columns: ['date', 'nav'],
-    insert: [['valuation_date', 'date'], ['net_asset_value', 'numeric'], ['administrator', 'text']],
+    file: 'admin-navs.csv',
+    table: 'admin_navs',
+    columns: ['date', 'nav'],
+    insert: [
+      ['valuation_date', 'date'],
+      ['net_asset_value', 'numeric'],
+      ['administrator', 'text'],
+    ],
     conflict: '(fund_id, valuation_date)',
     parse(r, ctx) {
       return ok(r, [r.date('date'), r.decimal('nav', 'positive', 2), ctx.administrator]);
     },
   },
   {
-    file: 'lp-reports.csv', table: 'lp_reports', columns: ['report_id', 'period_start', 'period_end', 'status', 'preview', 'distributed_at'],
-    insert: [['id', 'uuid'], ['external_id', 'text'], ['period_start', 'date'], ['period_end', 'date'], ['status', 'text'],
-      ['preview', 'text'], ['distributed_at', 'timestamptz']],
+    file: 'lp-reports.csv',
+    table: 'lp_reports',
+    columns: ['report_id', 'period_start', 'period_end', 'status', 'preview', 'distributed_at'],
+    insert: [
+      ['id', 'uuid'],
+      ['external_id', 'text'],
+      ['period_start', 'date'],
+      ['period_end', 'date'],
+      ['status', 'text'],
+      ['preview', 'text'],
+      ['distributed_at', 'timestamptz'],
+    ],
     conflict: '(fund_id, external_id)',
     parse(r, ctx) {
       const id = r.pattern('report_id', EXTERNAL_ID, 'a report id');
@@ -186,7 +360,8 @@ export const CSV_FILES: CsvFileSpec[] = [
       const status = r.oneOf('status', ['draft', 'distributed']);
       const preview = r.text('preview', 2000);
       const distributedAt = r.optionalTimestamp('distributed_at');
-      if (status === 'distributed' && distributedAt === null) r.reject('distributed_at', 'is required when status is distributed');
+      if (status === 'distributed' && distributedAt === null)
+        r.reject('distributed_at', 'is required when status is distributed');
       return ok(r, [fundScopedId(ctx.fundId, 'lp-report', id), id, start, end, status, preview, distributedAt]);
     },
   },

@@ -7,7 +7,13 @@ import { emptyState } from '../nav/engine-state';
 import type { EngineState, FundTerms, TradeEvent, TransferEvent } from '../nav/engine-types';
 import { CsvFile } from './csv-writer';
 import { GEN_FUND } from './demo-plans';
-import { DEMO_CASH_CONNECTION, DEMO_CONNECTIONS, DEMO_INSTRUMENTS, DEMO_SHARE_CLASSES, type DemoInstrument } from './demo-universe';
+import {
+  DEMO_CASH_CONNECTION,
+  DEMO_CONNECTIONS,
+  DEMO_INSTRUMENTS,
+  DEMO_SHARE_CLASSES,
+  type DemoInstrument,
+} from './demo-universe';
 import type { SeededRandom } from './prng';
 
 export interface PriceSeries {
@@ -58,8 +64,25 @@ export class Simulation {
     readonly prices: PriceSeries,
     totalTrades: number,
   ) {
-    this.tradesCsv = new CsvFile(join(out, 'trades.csv'), ['trade_id', 'executed_at', 'connection', 'symbol', 'side', 'quantity', 'price', 'fee', 'fee_currency']);
-    this.transfersCsv = new CsvFile(join(out, 'transfers.csv'), ['transfer_id', 'date', 'from_connection', 'to_connection', 'symbol', 'quantity']);
+    this.tradesCsv = new CsvFile(join(out, 'trades.csv'), [
+      'trade_id',
+      'executed_at',
+      'connection',
+      'symbol',
+      'side',
+      'quantity',
+      'price',
+      'fee',
+      'fee_currency',
+    ]);
+    this.transfersCsv = new CsvFile(join(out, 'transfers.csv'), [
+      'transfer_id',
+      'date',
+      'from_connection',
+      'to_connection',
+      'symbol',
+      'quantity',
+    ]);
     this.tradesPerDay = totalTrades / (dates.length - 1);
     this.sizeScale = Math.min(1, 14 / this.tradesPerDay);
   }
@@ -126,12 +149,18 @@ function generatorTerms(): FundTerms {
     cashConnection: DEMO_CASH_CONNECTION,
     settlementDays: 3,
     classes: DEMO_SHARE_CLASSES.map((c) => ({
-      id: fundScopedId(GEN_FUND, 'share-class', c.name), name: c.name, mgmtFeeAnnualRate: new Decimal(c.mgmtFeeAnnualRate),
-      perfFeeRate: new Decimal(c.perfFeeRate), hurdleAnnualRate: c.hurdleAnnualRate === null ? null : new Decimal(c.hurdleAnnualRate),
-      crystallizationFrequency: c.crystallizationFrequency, feeExempt: c.feeExempt,
+      id: fundScopedId(GEN_FUND, 'share-class', c.name),
+      name: c.name,
+      mgmtFeeAnnualRate: new Decimal(c.mgmtFeeAnnualRate),
+      perfFeeRate: new Decimal(c.perfFeeRate),
+      hurdleAnnualRate: c.hurdleAnnualRate === null ? null : new Decimal(c.hurdleAnnualRate),
+      crystallizationFrequency: c.crystallizationFrequency,
+      feeExempt: c.feeExempt,
       initialNavPerUnit: new Decimal(c.initialNavPerUnit),
     })),
-    connections: new Map(DEMO_CONNECTIONS.map((c) => [c.code, { code: c.code, sourceType: c.sourceType, mode: c.mode }])),
+    connections: new Map(
+      DEMO_CONNECTIONS.map((c) => [c.code, { code: c.code, sourceType: c.sourceType, mode: c.mode }]),
+    ),
     stablecoins: new Set(DEMO_INSTRUMENTS.filter((i) => i.assetClass === 'stablecoin').map((i) => i.symbol)),
   };
 }

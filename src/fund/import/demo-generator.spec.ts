@@ -23,7 +23,15 @@ describe('demo generator determinism', () => {
     const a = generateDemoFund({ seed: 7, outDir: join(base, 'a'), trades: 2000 });
     generateDemoFund({ seed: 7, outDir: join(base, 'b'), trades: 2000 });
     const da = digest(join(base, 'a'));
-    expect(Object.keys(da)).toEqual(expect.arrayContaining(['fund.json', 'trades.csv', 'prices.csv', 'capital-flows.csv', 'late-prices/2024-03-09/prices.csv']));
+    expect(Object.keys(da)).toEqual(
+      expect.arrayContaining([
+        'fund.json',
+        'trades.csv',
+        'prices.csv',
+        'capital-flows.csv',
+        'late-prices/2024-03-09/prices.csv',
+      ]),
+    );
     expect(digest(join(base, 'b'))).toEqual(da);
     expect(a.trades).toBeGreaterThanOrEqual(1900);
     expect(a.paperTrades).toBeGreaterThan(0);

@@ -8,7 +8,12 @@ import { type PlannedFlow, type PlannedInvestor, planExpenses, planFlows, planIn
 import { type PriceSeries, fmtPrice } from './demo-day';
 import { type BooksSimulation, simulateBooks } from './demo-trading';
 import {
-  DEMO_CASH_CONNECTION, DEMO_CONNECTIONS, DEMO_DEFAULT_TRADES, DEMO_END_DATE, DEMO_INCEPTION_DATE, DEMO_INSTRUMENTS,
+  DEMO_CASH_CONNECTION,
+  DEMO_CONNECTIONS,
+  DEMO_DEFAULT_TRADES,
+  DEMO_END_DATE,
+  DEMO_INCEPTION_DATE,
+  DEMO_INSTRUMENTS,
   DEMO_SHARE_CLASSES,
 } from './demo-universe';
 import { SeededRandom } from './prng';
@@ -52,16 +57,42 @@ export function generateDemoFund(options: GenerateOptions): GenerateSummary {
   const flows = planFlows(rng, investors);
   writeInvestorsAndFlows(out, investors, flows);
   const expenses = planExpenses(rng); // 4
-  const expensesCsv = new CsvFile(join(out, 'expenses.csv'), ['expense_id', 'category', 'vendor', 'description', 'accrual_date', 'amount', 'currency', 'status', 'paid_date']);
-  for (const e of expenses) expensesCsv.row([e.ref, e.category, e.vendor, e.description, e.accrualDate, e.amount.toFixed(2), 'USD', e.paidDate ? 'paid' : 'accrued', e.paidDate]);
+  const expensesCsv = new CsvFile(join(out, 'expenses.csv'), [
+    'expense_id',
+    'category',
+    'vendor',
+    'description',
+    'accrual_date',
+    'amount',
+    'currency',
+    'status',
+    'paid_date',
+  ]);
+  for (const e of expenses)
+    expensesCsv.row([
+      e.ref,
+      e.category,
+      e.vendor,
+      e.description,
+      e.accrualDate,
+      e.amount.toFixed(2),
+      'USD',
+      e.paidDate ? 'paid' : 'accrued',
+      e.paidDate,
+    ]);
   expensesCsv.close();
   const books = simulateBooks(rng, out, dates, prices, flows, expenses, options.trades ?? DEMO_DEFAULT_TRADES); // 5
   writeAdminNavs(out, rng, books.monthEndNav); // 6
   writeLpReports(out, dates, books); // 7
   writeFundJson(out); // 8
   return {
-    outDir: out, days: dates.length, trades: books.trades, paperTrades: books.paperTrades, flows: flows.length,
-    investors: investors.length, latePriceDates: LATE_PRICE_DATES,
+    outDir: out,
+    days: dates.length,
+    trades: books.trades,
+    paperTrades: books.paperTrades,
+    flows: flows.length,
+    investors: investors.length,
+    latePriceDates: LATE_PRICE_DATES,
     finalNav: sum([...books.state.classes.values()].map((c) => c.nav)).toFixed(2),
   };
 }
@@ -124,16 +155,39 @@ function writeReferenceData(out: string): void {
 
 /** Step 3. Investors (their status follows from their capital activity) and the capital activity. */
 function writeInvestorsAndFlows(out: string, investors: PlannedInvestor[], flows: PlannedFlow[]): void {
-  const investorsCsv = new CsvFile(join(out, 'investors.csv'), ['investor_id', 'display_name', 'investor_type', 'status', 'legal_name', 'email', 'address', 'tax_id']);
+  const investorsCsv = new CsvFile(join(out, 'investors.csv'), [
+    'investor_id',
+    'display_name',
+    'investor_type',
+    'status',
+    'legal_name',
+    'email',
+    'address',
+    'tax_id',
+  ]);
   for (const inv of investors) {
     const invFlows = flows.filter((f) => f.investor === inv.id && f.status !== 'cancelled' && f.status !== 'failed');
-    const status = invFlows.some((f) => f.type === 'redemption' && f.fraction === '1') ? 'redeemed'
-      : invFlows.every((f) => f.status === 'pending' || f.status === 'running') ? 'pending' : 'active';
+    const status = invFlows.some((f) => f.type === 'redemption' && f.fraction === '1')
+      ? 'redeemed'
+      : invFlows.every((f) => f.status === 'pending' || f.status === 'running')
+        ? 'pending'
+        : 'active';
     investorsCsv.row([inv.id, inv.displayName, inv.type, status, inv.legalName, inv.email, inv.address, inv.taxId]);
   }
   investorsCsv.close();
-  const flowsCsv = new CsvFile(join(out, 'capital-flows.csv'), ['flow_id', 'investor_id', 'share_class', 'type', 'amount', 'fraction', 'dealing_date', 'status', 'created_at']);
-  for (const f of flows) flowsCsv.row([f.ref, f.investor, f.shareClass, f.type, f.amount, f.fraction, f.dealingDate, f.status, f.createdAt]);
+  const flowsCsv = new CsvFile(join(out, 'capital-flows.csv'), [
+    'flow_id',
+    'investor_id',
+    'share_class',
+    'type',
+    'amount',
+    'fraction',
+    'dealing_date',
+    'status',
+    'created_at',
+  ]);
+  for (const f of flows)
+    flowsCsv.row([f.ref, f.investor, f.shareClass, f.type, f.amount, f.fraction, f.dealingDate, f.status, f.createdAt]);
   flowsCsv.close();
 }
 
@@ -142,7 +196,9 @@ function writeAdminNavs(out: string, rng: SeededRandom, monthEndNav: Map<string,
   const adminCsv = new CsvFile(join(out, 'admin-navs.csv'), ['date', 'nav']);
   for (const [date, nav] of monthEndNav) {
     if (nav.isZero()) continue;
-    const noise = BREAK_MONTHS.has(date) ? (rng.next() < 0.5 ? -1 : 1) * rng.uniform(0.0009, 0.0025) : 0.00008 * rng.normal();
+    const noise = BREAK_MONTHS.has(date)
+      ? (rng.next() < 0.5 ? -1 : 1) * rng.uniform(0.0009, 0.0025)
+      : 0.00008 * rng.normal();
     adminCsv.row([date, nav.times(new Decimal(1).plus(noise.toFixed(8))).toFixed(2)]);
   }
   adminCsv.close();
@@ -153,10 +209,19 @@ function writeAdminNavs(out: string, rng: SeededRandom, monthEndNav: Map<string,
  * series' value per original unit, as /fund/performance), from the previous quarter end.
  */
 function writeLpReports(out: string, dates: string[], books: BooksSimulation): void {
-  const lpCsv = new CsvFile(join(out, 'lp-reports.csv'), ['report_id', 'period_start', 'period_end', 'status', 'preview', 'distributed_at']);
+  const lpCsv = new CsvFile(join(out, 'lp-reports.csv'), [
+    'report_id',
+    'period_start',
+    'period_end',
+    'status',
+    'preview',
+    'distributed_at',
+  ]);
   const classATerms = books.terms.classes.find((c) => c.name === 'Class A')!;
   const classAGnav = [...books.classGrossNavPerUnit.get(classATerms.id)!].map(([d, gnav]) => ({ d, gnav }));
-  const classA = new Map(leadSeriesValues(classATerms, DEMO_INCEPTION_DATE, classAGnav).map((v) => [v.d, v.valuePerOriginalUnit]));
+  const classA = new Map(
+    leadSeriesValues(classATerms, DEMO_INCEPTION_DATE, classAGnav).map((v) => [v.d, v.valuePerOriginalUnit]),
+  );
   let previousEnd = classATerms.initialNavPerUnit;
   let periodStart = DEMO_INCEPTION_DATE;
   for (const date of dates) {
@@ -168,7 +233,14 @@ function writeLpReports(out: string, dates: string[], books: BooksSimulation): v
     const last = addDays(date, 92) > DEMO_END_DATE;
     const q = `Q${Math.ceil(Number(date.slice(5, 7)) / 3)} ${date.slice(0, 4)}`;
     const preview = `${q}: Class A returned ${ret}% net of fees; fund NAV ${nav.dividedBy(1_000_000).toFixed(1)}m USD at period end. Digital assets drove returns; the QQQ hedge and stablecoin buffer cushioned drawdowns.`;
-    lpCsv.row([`LPR-${date.slice(0, 7)}`, periodStart, date, last ? 'draft' : 'distributed', preview, last ? null : `${addDays(date, 20)}T09:00:00Z`]);
+    lpCsv.row([
+      `LPR-${date.slice(0, 7)}`,
+      periodStart,
+      date,
+      last ? 'draft' : 'distributed',
+      preview,
+      last ? null : `${addDays(date, 20)}T09:00:00Z`,
+    ]);
     periodStart = addDays(date, 1);
   }
   lpCsv.close();

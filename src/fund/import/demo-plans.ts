@@ -5,7 +5,14 @@ import { Decimal } from '../money';
 import type { FlowEvent } from '../nav/engine-types';
 import type { ExpenseTerms } from '../nav/expense-accrual';
 import type { SeededRandom } from './prng';
-import { DEMO_END_DATE, DEMO_INCEPTION_DATE, ENTITY_KINDS, ENTITY_WORDS, FIRST_NAMES, LAST_NAMES } from './demo-universe';
+import {
+  DEMO_END_DATE,
+  DEMO_INCEPTION_DATE,
+  ENTITY_KINDS,
+  ENTITY_WORDS,
+  FIRST_NAMES,
+  LAST_NAMES,
+} from './demo-universe';
 
 export const GEN_FUND = 'demo-generator';
 
@@ -37,11 +44,14 @@ export interface PlannedExpense extends Omit<ExpenseTerms, 'periodEnd'> {
 }
 
 export function flowEvent(f: PlannedFlow): FlowEvent {
-
   return {
-    ref: f.ref, flowId: fundScopedId(GEN_FUND, 'capital-activity', f.ref), investorId: fundScopedId(GEN_FUND, 'investor', f.investor),
-    classId: fundScopedId(GEN_FUND, 'share-class', f.shareClass), type: f.type,
-    amount: f.amount === null ? null : new Decimal(f.amount), fraction: f.fraction === null ? null : new Decimal(f.fraction),
+    ref: f.ref,
+    flowId: fundScopedId(GEN_FUND, 'capital-activity', f.ref),
+    investorId: fundScopedId(GEN_FUND, 'investor', f.investor),
+    classId: fundScopedId(GEN_FUND, 'share-class', f.shareClass),
+    type: f.type,
+    amount: f.amount === null ? null : new Decimal(f.amount),
+    fraction: f.fraction === null ? null : new Decimal(f.fraction),
   };
 }
 
@@ -56,7 +66,8 @@ export function planInvestors(rng: SeededRandom): PlannedInvestor[] {
     const kind = rng.pick(ENTITY_KINDS);
     const legalName = individual ? `${first} ${last}` : `${rng.pick(ENTITY_WORDS)} ${kind.suffix} (fictional)`;
     out.push({
-      id, shareClass,
+      id,
+      shareClass,
       displayName: `Investor ${String(n).padStart(3, '0')}`,
       type: shareClass === 'Class M' ? 'management' : individual ? 'individual' : kind.type,
       legalName,
@@ -79,13 +90,29 @@ class FlowPlan {
   readonly flows: PlannedFlow[] = [];
   readonly holders = new Set<string>();
 
-  constructor(private readonly rng: SeededRandom, readonly investors: PlannedInvestor[]) {}
+  constructor(
+    private readonly rng: SeededRandom,
+    readonly investors: PlannedInvestor[],
+  ) {}
 
-  add(inv: PlannedInvestor, type: 'subscription' | 'redemption', dealingDate: string, amount: string | null, fraction: string | null, status?: PlannedFlow['status']): void {
+  add(
+    inv: PlannedInvestor,
+    type: 'subscription' | 'redemption',
+    dealingDate: string,
+    amount: string | null,
+    fraction: string | null,
+    status?: PlannedFlow['status'],
+  ): void {
     const rng = this.rng;
     const created = addDays(dealingDate, type === 'subscription' ? -rng.int(6, 20) : -rng.int(31, 45));
     this.flows.push({
-      ref: '', investor: inv.id, shareClass: inv.shareClass, type, amount, fraction, dealingDate,
+      ref: '',
+      investor: inv.id,
+      shareClass: inv.shareClass,
+      type,
+      amount,
+      fraction,
+      dealingDate,
       status: status ?? (addDays(dealingDate, 3) <= DEMO_END_DATE ? 'settled' : 'executed'),
       createdAt: `${created}T${String(rng.int(8, 17)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}:00Z`,
     });
@@ -102,7 +129,9 @@ class FlowPlan {
 
   /** The flows with their references CF00001, CF00002... in planning order. */
   numbered(): PlannedFlow[] {
-    this.flows.forEach((f, i) => { f.ref = `CF${String(i + 1).padStart(5, '0')}`; });
+    this.flows.forEach((f, i) => {
+      f.ref = `CF${String(i + 1).padStart(5, '0')}`;
+    });
     return this.flows;
   }
 }
@@ -110,14 +139,19 @@ class FlowPlan {
 /** The month ends after inception up to the end of the demo. */
 function monthEnds(): string[] {
   const months: string[] = [];
-  for (let d = endOfMonth(addDays(DEMO_INCEPTION_DATE, 1)); d <= DEMO_END_DATE; d = endOfMonth(addDays(d, 1))) months.push(d);
+  for (let d = endOfMonth(addDays(DEMO_INCEPTION_DATE, 1)); d <= DEMO_END_DATE; d = endOfMonth(addDays(d, 1)))
+    months.push(d);
   return months;
 }
 
 /** The one-off events of the demo, by dealing month: full redemptions, a cancelled subscription, a failed redemption. */
 function specialMonths(months: string[]) {
   return {
-    fullRedemptions: new Map([[months[9], 'INV007'], [months[20], 'INV036'], [months[28], 'INV015']]),
+    fullRedemptions: new Map([
+      [months[9], 'INV007'],
+      [months[20], 'INV036'],
+      [months[28], 'INV015'],
+    ]),
     cancelled: new Set([months[4], months[13], months[25]]),
     failed: new Set([months[7], months[22]]),
   };
@@ -126,7 +160,12 @@ function specialMonths(months: string[]) {
 function planInceptionSubscriptions(plan: FlowPlan, rng: SeededRandom): void {
   for (const inv of plan.investors) {
     if (subscribesAtInception(inv)) {
-      const amount = inv.shareClass === 'Class M' ? rng.int(10, 25) * 100_000 : inv.shareClass === 'Class A' ? rng.int(10, 60) * 100_000 : rng.int(20, 80) * 100_000;
+      const amount =
+        inv.shareClass === 'Class M'
+          ? rng.int(10, 25) * 100_000
+          : inv.shareClass === 'Class A'
+            ? rng.int(10, 60) * 100_000
+            : rng.int(20, 80) * 100_000;
       plan.add(inv, 'subscription', DEMO_INCEPTION_DATE, `${amount}.00`, null);
       plan.holders.add(inv.id);
     }
@@ -134,14 +173,21 @@ function planInceptionSubscriptions(plan: FlowPlan, rng: SeededRandom): void {
 }
 
 /** One dealing month: maybe a newcomer, top-ups, partial redemptions and that month's one-off events. */
-function planMonth(plan: FlowPlan, rng: SeededRandom, month: string, waiting: PlannedInvestor[], special: ReturnType<typeof specialMonths>): void {
+function planMonth(
+  plan: FlowPlan,
+  rng: SeededRandom,
+  month: string,
+  waiting: PlannedInvestor[],
+  special: ReturnType<typeof specialMonths>,
+): void {
   if (waiting.length && rng.next() < 0.6) {
     const inv = waiting.shift()!;
     plan.add(inv, 'subscription', month, `${rng.int(5, 40) * 100_000}.00`, null);
     plan.holders.add(inv.id);
   }
   const holderList = plan.tradingHolders();
-  for (let k = rng.int(0, 2); k > 0; k--) plan.add(rng.pick(holderList), 'subscription', month, `${rng.int(2, 20) * 50_000}.00`, null);
+  for (let k = rng.int(0, 2); k > 0; k--)
+    plan.add(rng.pick(holderList), 'subscription', month, `${rng.int(2, 20) * 50_000}.00`, null);
   for (let k = rng.int(0, 2); k > 0; k--) {
     const inv = rng.pick(holderList);
     if (rng.next() < 0.65) plan.add(inv, 'redemption', month, null, rng.uniform(0.1, 0.4).toFixed(4));
@@ -152,8 +198,10 @@ function planMonth(plan: FlowPlan, rng: SeededRandom, month: string, waiting: Pl
     plan.add(plan.investor(full), 'redemption', month, null, '1');
     plan.holders.delete(full);
   }
-  if (special.cancelled.has(month)) plan.add(rng.pick(holderList), 'subscription', month, `${rng.int(2, 10) * 100_000}.00`, null, 'cancelled');
-  if (special.failed.has(month)) plan.add(rng.pick(holderList), 'redemption', month, `${rng.int(2, 6) * 100_000}.00`, null, 'failed');
+  if (special.cancelled.has(month))
+    plan.add(rng.pick(holderList), 'subscription', month, `${rng.int(2, 10) * 100_000}.00`, null, 'cancelled');
+  if (special.failed.has(month))
+    plan.add(rng.pick(holderList), 'redemption', month, `${rng.int(2, 6) * 100_000}.00`, null, 'failed');
 }
 
 /** Requests for the dealing date after the demo ends, still pending or running. */
@@ -180,10 +228,22 @@ export function planFlows(rng: SeededRandom, investors: PlannedInvestor[]): Plan
 
 export function planExpenses(rng: SeededRandom): PlannedExpense[] {
   const lines = [
-    { category: 'administration', code: 'ADM', vendor: 'Example Fund Administration Ltd', label: 'Fund administration', base: 14_000 },
+    {
+      category: 'administration',
+      code: 'ADM',
+      vendor: 'Example Fund Administration Ltd',
+      label: 'Fund administration',
+      base: 14_000,
+    },
     { category: 'audit', code: 'AUD', vendor: 'Example Audit LLP', label: 'Audit fee accrual', base: 5_000 },
     { category: 'legal', code: 'LEG', vendor: 'Example Legal LLP', label: 'Legal counsel', base: 3_500 },
-    { category: 'other', code: 'OTH', vendor: 'Example Market Data Inc.', label: 'Market data and operations', base: 1_200 },
+    {
+      category: 'other',
+      code: 'OTH',
+      vendor: 'Example Market Data Inc.',
+      label: 'Market data and operations',
+      base: 1_200,
+    },
   ];
   const out: PlannedExpense[] = [];
   for (let first = addDays(DEMO_INCEPTION_DATE, 1); first <= DEMO_END_DATE; first = addDays(endOfMonth(first), 1)) {
@@ -191,8 +251,13 @@ export function planExpenses(rng: SeededRandom): PlannedExpense[] {
       const amount = new Decimal((l.base * rng.uniform(0.9, 1.1)).toFixed(2));
       const paid = addDays(endOfMonth(first), 10);
       out.push({
-        ref: `EXP-${first.slice(0, 7)}-${l.code}`, category: l.category, vendor: l.vendor,
-        description: `${l.label} ${first.slice(0, 7)}`, accrualDate: first, amount, paidDate: paid <= DEMO_END_DATE ? paid : null,
+        ref: `EXP-${first.slice(0, 7)}-${l.code}`,
+        category: l.category,
+        vendor: l.vendor,
+        description: `${l.label} ${first.slice(0, 7)}`,
+        accrualDate: first,
+        amount,
+        paidDate: paid <= DEMO_END_DATE ? paid : null,
       });
     }
   }

@@ -44,8 +44,12 @@ export function simulateBooks(
   sim.tradesCsv.close();
   sim.transfersCsv.close();
   return {
-    terms: sim.terms, state: sim.state, trades: sim.tradeSeq, paperTrades: sim.paperTrades,
-    monthEndNav: sim.monthEndNav, classGrossNavPerUnit: sim.classGrossNavPerUnit,
+    terms: sim.terms,
+    state: sim.state,
+    trades: sim.tradeSeq,
+    paperTrades: sim.paperTrades,
+    monthEndNav: sim.monthEndNav,
+    classGrossNavPerUnit: sim.classGrossNavPerUnit,
   };
 }
 
@@ -78,7 +82,10 @@ function paperTrade(day: TradingDay): void {
   const { sim } = day;
   const inst = sim.rng.pick(sim.prices.tradable.slice(0, 2));
   const side = (sim.paperQty.get(inst.symbol) ?? 0) > 0 && sim.rng.next() < 0.5 ? 'sell' : 'buy';
-  const q = floorTo((day.nav * 0.001 * sim.sizeScale * sim.rng.uniform(0.5, 1.5)) / day.price(inst.symbol), inst.decimals);
+  const q = floorTo(
+    (day.nav * 0.001 * sim.sizeScale * sim.rng.uniform(0.5, 1.5)) / day.price(inst.symbol),
+    inst.decimals,
+  );
   day.trade('binance-paper', inst, side, q);
   sim.paperQty.set(inst.symbol, (sim.paperQty.get(inst.symbol) ?? 0) + (side === 'buy' ? q : -q));
   sim.paperTrades++;
@@ -134,16 +141,42 @@ function stampTrades(day: TradingDay): void {
     const executedAt = `${date}T${hh}:${mm}:${String(s % 60).padStart(2, '0')}Z`;
     sim.tradesCsv.row([ref, executedAt, p.connection, p.symbol, p.side, p.quantity, p.price, p.fee, 'USD']);
     day.trades.push({
-      ref, executedAt, connection: p.connection, symbol: p.symbol, side: p.side,
-      quantity: new Decimal(p.quantity), price: new Decimal(p.price), fee: new Decimal(p.fee),
+      ref,
+      executedAt,
+      connection: p.connection,
+      symbol: p.symbol,
+      side: p.side,
+      quantity: new Decimal(p.quantity),
+      price: new Decimal(p.price),
+      fee: new Decimal(p.fee),
     });
   });
 }
 
 /** Day of month → the share of each venue's holding moved and the legs (symbol, from, to). */
 const SWEEPS = new Map<number, { share: number; legs: [string, string, string][] }>([
-  [15, { share: 0.4, legs: [['BTC', 'coinbase-prime', 'anchorage'], ['ETH', 'coinbase-prime', 'anchorage'], ['SOL', 'kraken', 'fireblocks']] }],
-  [5, { share: 0.3, legs: [['BTC', 'anchorage', 'coinbase-prime'], ['ETH', 'anchorage', 'coinbase-prime'], ['SOL', 'fireblocks', 'kraken']] }],
+  [
+    15,
+    {
+      share: 0.4,
+      legs: [
+        ['BTC', 'coinbase-prime', 'anchorage'],
+        ['ETH', 'coinbase-prime', 'anchorage'],
+        ['SOL', 'kraken', 'fireblocks'],
+      ],
+    },
+  ],
+  [
+    5,
+    {
+      share: 0.3,
+      legs: [
+        ['BTC', 'anchorage', 'coinbase-prime'],
+        ['ETH', 'anchorage', 'coinbase-prime'],
+        ['SOL', 'fireblocks', 'kraken'],
+      ],
+    },
+  ],
 ]);
 
 /** Custody sweeps: on the 15th to cold custody, on the 5th back to the venues. */
@@ -185,7 +218,13 @@ function valueTradingDay(day: TradingDay, flows: PlannedFlow[], expenseTerms: Ex
     .map((f) => flowEvent(f));
   const dayExpenses = expenseTerms.map((e) => expenseEventForDay(e, date)).filter((e) => e !== null);
   const inputs: DayInputs = {
-    date, prices, trades: day.trades, transfers: day.transfers, flows: dayFlows, expenses: dayExpenses, manualPnl: ZERO,
+    date,
+    prices,
+    trades: day.trades,
+    transfers: day.transfers,
+    flows: dayFlows,
+    expenses: dayExpenses,
+    manualPnl: ZERO,
   };
   const outcome = valueDay(sim.terms, sim.state, inputs);
   if (!outcome.ok) throw new Error(`demo generator produced an unbookable day: ${outcome.reason}`);

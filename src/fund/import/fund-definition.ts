@@ -40,13 +40,19 @@ class FieldReader {
   }
 
   str(path: string, v: unknown, re?: RegExp, what?: string): string {
-    if (typeof v !== 'string' || v.trim() === '') { this.fail(path, 'is required (a string)'); return ''; }
+    if (typeof v !== 'string' || v.trim() === '') {
+      this.fail(path, 'is required (a string)');
+      return '';
+    }
     if (re && !re.test(v)) this.fail(path, `must be ${what}, got "${v}"`);
     return v;
   }
 
   int(path: string, v: unknown): number {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 366) { this.fail(path, 'must be a whole number of days (0..366)'); return 0; }
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 366) {
+      this.fail(path, 'must be a whole number of days (0..366)');
+      return 0;
+    }
     return v;
   }
 
@@ -60,7 +66,10 @@ class FieldReader {
 /* eslint-disable @typescript-eslint/no-explicit-any -- parsed JSON of unknown shape, checked field by field */
 
 /** Validates fund.json; every problem names its JSON path as the column. */
-export function parseFundDefinition(text: string, file = 'fund.json'): { definition?: FundDefinition; errors: ImportRowError[] } {
+export function parseFundDefinition(
+  text: string,
+  file = 'fund.json',
+): { definition?: FundDefinition; errors: ImportRowError[] } {
   const read = new FieldReader(file);
   let raw: any;
   try {
@@ -80,19 +89,28 @@ export function parseFundDefinition(text: string, file = 'fund.json'): { definit
     shareClasses: [],
     chartOfAccounts: [],
   };
-  if (!Array.isArray(raw?.shareClasses) || raw.shareClasses.length === 0) read.fail('shareClasses', 'must list at least one share class');
+  if (!Array.isArray(raw?.shareClasses) || raw.shareClasses.length === 0)
+    read.fail('shareClasses', 'must list at least one share class');
   for (const [i, c] of (Array.isArray(raw?.shareClasses) ? raw.shareClasses : []).entries()) {
     definition.shareClasses.push(parseShareClass(read, `shareClasses[${i}]`, c));
   }
   for (const [i, a] of (Array.isArray(raw?.chartOfAccounts) ? raw.chartOfAccounts : []).entries()) {
-    definition.chartOfAccounts.push({ code: read.str(`chartOfAccounts[${i}].code`, a?.code, /^\d{4}$/, 'a 4-digit account code'), name: read.str(`chartOfAccounts[${i}].name`, a?.name) });
+    definition.chartOfAccounts.push({
+      code: read.str(`chartOfAccounts[${i}].code`, a?.code, /^\d{4}$/, 'a 4-digit account code'),
+      name: read.str(`chartOfAccounts[${i}].name`, a?.name),
+    });
   }
   return read.errors.length ? { errors: read.errors } : { definition, errors: read.errors };
 }
 
 function parseDealing(read: FieldReader, dealing: any): FundDefinition['dealing'] {
   return {
-    frequency: read.str('dealing.frequency', dealing?.frequency, /^(daily|weekly|monthly|quarterly)$/, 'daily, weekly, monthly or quarterly'),
+    frequency: read.str(
+      'dealing.frequency',
+      dealing?.frequency,
+      /^(daily|weekly|monthly|quarterly)$/,
+      'daily, weekly, monthly or quarterly',
+    ),
     subscriptionNoticeDays: read.int('dealing.subscriptionNoticeDays', dealing?.subscriptionNoticeDays),
     redemptionNoticeDays: read.int('dealing.redemptionNoticeDays', dealing?.redemptionNoticeDays),
     settlementDays: read.int('dealing.settlementDays', dealing?.settlementDays),
@@ -110,7 +128,12 @@ function parseShareClass(read: FieldReader, p: string, c: any): ShareClassDefini
     mgmtFeeAnnualRate: read.str(`${p}.mgmtFeeAnnualRate`, c?.mgmtFeeAnnualRate, RATE, 'a rate as a fraction of 1'),
     perfFeeRate: read.str(`${p}.perfFeeRate`, c?.perfFeeRate, RATE, 'a rate as a fraction of 1'),
     hurdleAnnualRate: hurdle,
-    crystallizationFrequency: read.str(`${p}.crystallizationFrequency`, c?.crystallizationFrequency, /^(monthly|quarterly|semiannual|annual)$/, 'monthly, quarterly, semiannual or annual'),
+    crystallizationFrequency: read.str(
+      `${p}.crystallizationFrequency`,
+      c?.crystallizationFrequency,
+      /^(monthly|quarterly|semiannual|annual)$/,
+      'monthly, quarterly, semiannual or annual',
+    ),
     feeExempt: c?.feeExempt === true,
     status: read.str(`${p}.status`, c?.status, /^(open|closed|soft_closed)$/, 'open, closed or soft_closed'),
     launchDate: read.date(`${p}.launchDate`, c?.launchDate),

@@ -13,9 +13,10 @@ export interface ImportedFundRow {
 
 /** The importer's SQL, run on the import transaction's query runner. */
 export class FundImportRepository extends SqlRepository {
-
   async lockFundBySlug(slug: string): Promise<ImportedFundRow | undefined> {
-    return (await this.q.query(`SELECT id, base_currency, administrator FROM funds WHERE slug = $1 FOR UPDATE`, [slug]))[0];
+    return (
+      await this.q.query(`SELECT id, base_currency, administrator FROM funds WHERE slug = $1 FOR UPDATE`, [slug])
+    )[0];
   }
 
   /** Whether the fund is synthetic, with its row locked (null: no such fund). */
@@ -31,7 +32,8 @@ export class FundImportRepository extends SqlRepository {
   }
 
   async cashConnectionCode(fundId: string): Promise<string | null> {
-    return (await this.q.query(`SELECT cash_connection_code FROM funds WHERE id = $1`, [fundId]))[0].cash_connection_code;
+    return (await this.q.query(`SELECT cash_connection_code FROM funds WHERE id = $1`, [fundId]))[0]
+      .cash_connection_code;
   }
 
   /** The fund, its share classes, chart of accounts and stress presets from fund.json (re-import updates). */
@@ -45,8 +47,21 @@ export class FundImportRepository extends SqlRepository {
          cash_connection_code = EXCLUDED.cash_connection_code, dealing_frequency = EXCLUDED.dealing_frequency,
          subscription_notice_days = EXCLUDED.subscription_notice_days, redemption_notice_days = EXCLUDED.redemption_notice_days,
          settlement_days = EXCLUDED.settlement_days`,
-      [fundId, slug, d.name, d.baseCurrency, synthetic, d.inceptionDate, d.aumTarget, d.administrator, d.cashConnection,
-        d.dealing.frequency, d.dealing.subscriptionNoticeDays, d.dealing.redemptionNoticeDays, d.dealing.settlementDays],
+      [
+        fundId,
+        slug,
+        d.name,
+        d.baseCurrency,
+        synthetic,
+        d.inceptionDate,
+        d.aumTarget,
+        d.administrator,
+        d.cashConnection,
+        d.dealing.frequency,
+        d.dealing.subscriptionNoticeDays,
+        d.dealing.redemptionNoticeDays,
+        d.dealing.settlementDays,
+      ],
     );
     for (const [i, c] of d.shareClasses.entries()) {
       await this.q.query(
@@ -54,8 +69,21 @@ export class FundImportRepository extends SqlRepository {
                                     crystallization_frequency, fee_exempt, status, launch_date, initial_nav_per_unit, sort_order)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
          ON CONFLICT (fund_id, name) DO UPDATE SET status = EXCLUDED.status`,
-        [fundScopedId(fundId, 'share-class', c.name), fundId, c.name, c.currency, c.mgmtFeeAnnualRate, c.perfFeeRate, c.hurdleAnnualRate,
-          c.crystallizationFrequency, c.feeExempt, c.status, c.launchDate, c.initialNavPerUnit, i],
+        [
+          fundScopedId(fundId, 'share-class', c.name),
+          fundId,
+          c.name,
+          c.currency,
+          c.mgmtFeeAnnualRate,
+          c.perfFeeRate,
+          c.hurdleAnnualRate,
+          c.crystallizationFrequency,
+          c.feeExempt,
+          c.status,
+          c.launchDate,
+          c.initialNavPerUnit,
+          i,
+        ],
       );
     }
     for (const a of chartWithOverrides(d.chartOfAccounts)) {
@@ -81,7 +109,7 @@ export class FundImportRepository extends SqlRepository {
         [fundId, p.id, rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2])],
       );
     }
-    }
+  }
 
   async instruments(fundId: string): Promise<{ id: string; symbol: string; asset_class: string }[]> {
     return this.q.query(`SELECT id, symbol, asset_class FROM instruments WHERE fund_id = $1`, [fundId]);

@@ -24,9 +24,18 @@ const MAX_ERRORS = 50;
  * nothing. Rows are streamed and inserted in batches with ON CONFLICT DO NOTHING on their
  * natural keys, so re-importing the same rows changes nothing.
  */
-export async function importFundFolder(ds: DataSource, slug: string, dir: string, options: { synthetic?: boolean } = {}): Promise<FundImportReport> {
-  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)) throw new FundImportError([{ file: '(arguments)', line: 0, column: 'fund', reason: `"${slug}" is not a valid fund slug` }]);
-  if (!existsSync(dir)) throw new FundImportError([{ file: dir, line: 0, column: '(folder)', reason: 'does not exist' }]);
+export async function importFundFolder(
+  ds: DataSource,
+  slug: string,
+  dir: string,
+  options: { synthetic?: boolean } = {},
+): Promise<FundImportReport> {
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug))
+    throw new FundImportError([
+      { file: '(arguments)', line: 0, column: 'fund', reason: `"${slug}" is not a valid fund slug` },
+    ]);
+  if (!existsSync(dir))
+    throw new FundImportError([{ file: dir, line: 0, column: '(folder)', reason: 'does not exist' }]);
   const qr = ds.createQueryRunner();
   await qr.connect();
   await qr.startTransaction();
@@ -42,7 +51,12 @@ export async function importFundFolder(ds: DataSource, slug: string, dir: string
   }
 }
 
-async function importInTransaction(qr: QueryRunner, slug: string, dir: string, options: { synthetic?: boolean }): Promise<FundImportReport> {
+async function importInTransaction(
+  qr: QueryRunner,
+  slug: string,
+  dir: string,
+  options: { synthetic?: boolean },
+): Promise<FundImportReport> {
   const fundJson = join(dir, 'fund.json');
   const repo = new FundImportRepository(qr);
   let fund = await repo.lockFundBySlug(slug);
@@ -52,14 +66,27 @@ async function importInTransaction(qr: QueryRunner, slug: string, dir: string, o
     if (!definition) throw new FundImportError(errors);
     if (!fund) {
       created = true;
-      fund = { id: fundIdForSlug(slug), base_currency: definition.baseCurrency, administrator: definition.administrator };
+      fund = {
+        id: fundIdForSlug(slug),
+        base_currency: definition.baseCurrency,
+        administrator: definition.administrator,
+      };
     } else if (fund.base_currency.trim() !== definition.baseCurrency) {
-      throw new FundImportError([{ file: 'fund.json', line: 1, column: 'baseCurrency', reason: `the fund's base currency is ${fund.base_currency}; it cannot change` }]);
+      throw new FundImportError([
+        {
+          file: 'fund.json',
+          line: 1,
+          column: 'baseCurrency',
+          reason: `the fund's base currency is ${fund.base_currency}; it cannot change`,
+        },
+      ]);
     }
     await repo.upsertFund(fund.id, slug, definition, options.synthetic ?? false);
     fund.administrator = definition.administrator;
   } else if (!fund) {
-    throw new FundImportError([{ file: 'fund.json', line: 0, column: '(file)', reason: `is required to create the new fund "${slug}"` }]);
+    throw new FundImportError([
+      { file: 'fund.json', line: 0, column: '(file)', reason: `is required to create the new fund "${slug}"` },
+    ]);
   }
   const ctx = await loadContext(repo, fund.id, fund.base_currency.trim(), fund.administrator ?? '');
   const files: FundImportReport['files'] = [];
@@ -71,19 +98,33 @@ async function importInTransaction(qr: QueryRunner, slug: string, dir: string, o
   }
   const cash = await repo.cashConnectionCode(fund.id);
   if (cash && !ctx.connections.has(cash)) {
-    throw new FundImportError([{ file: 'fund.json', line: 1, column: 'cashConnection', reason: `names a connection "${cash}" that connections.csv does not define` }]);
+    throw new FundImportError([
+      {
+        file: 'fund.json',
+        line: 1,
+        column: 'cashConnection',
+        reason: `names a connection "${cash}" that connections.csv does not define`,
+      },
+    ]);
   }
   return { fundId: fund.id, slug, created, files };
 }
 
-async function loadContext(repo: FundImportRepository, fundId: string, baseCurrency: string, administrator: string): Promise<ImportContext> {
+async function loadContext(
+  repo: FundImportRepository,
+  fundId: string,
+  baseCurrency: string,
+  administrator: string,
+): Promise<ImportContext> {
   // One connection inside the import transaction: queries run one after another.
   const instruments = await repo.instruments(fundId);
   const connections = await repo.connections(fundId);
   const investors = await repo.investors(fundId);
   const classes = await repo.shareClasses(fundId);
   return {
-    fundId, baseCurrency, administrator,
+    fundId,
+    baseCurrency,
+    administrator,
     instruments: new Map(instruments.map((r) => [r.symbol, { id: r.id, assetClass: r.asset_class }])),
     connections: new Map(connections.map((r) => [r.code, { id: r.id, mode: r.mode }])),
     investors: new Map(investors.map((r) => [r.external_id, r.id])),
@@ -120,14 +161,24 @@ class PendingBatch {
   }
 }
 
-async function importCsv(repo: FundImportRepository, spec: CsvFileSpec, path: string, ctx: ImportContext): Promise<{ file: string; rows: number; inserted: number }> {
+async function importCsv(
+  repo: FundImportRepository,
+  spec: CsvFileSpec,
+  path: string,
+  ctx: ImportContext,
+): Promise<{ file: string; rows: number; inserted: number }> {
   const errors: ImportRowError[] = [];
-  const parser = createReadStream(path).pipe(parse({ columns: true, skip_empty_lines: true, trim: false, info: true, bom: true, relax_column_count: false }));
+  const parser = createReadStream(path).pipe(
+    parse({ columns: true, skip_empty_lines: true, trim: false, info: true, bom: true, relax_column_count: false }),
+  );
   const batch = new PendingBatch(repo, spec, ctx.fundId, errors);
   const seen = new Set<string>();
   let rows = 0;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { lines: number };
+    }>) {
       if (rows === 0) checkHeader(spec, record);
       rows++;
       const reader = new RowReader(record);
@@ -143,7 +194,9 @@ async function importCsv(repo: FundImportRepository, spec: CsvFileSpec, path: st
   } catch (err) {
     if (err instanceof FundImportError) throw err;
     const e = err as { code?: string; lines?: number; message: string };
-    throw new FundImportError([{ file: spec.file, line: e.lines ?? 0, column: '(row)', reason: `is not valid CSV: ${e.message}` }]);
+    throw new FundImportError([
+      { file: spec.file, line: e.lines ?? 0, column: '(row)', reason: `is not valid CSV: ${e.message}` },
+    ]);
   }
   if (errors.length) throw new FundImportError(errors);
   await batch.flush();
@@ -154,18 +207,37 @@ async function importCsv(repo: FundImportRepository, spec: CsvFileSpec, path: st
 function checkHeader(spec: CsvFileSpec, record: Record<string, string>): void {
   const missing = spec.columns.filter((c) => !(c in record));
   if (missing.length) {
-    throw new FundImportError(missing.map((c) => ({ file: spec.file, line: 1, column: c, reason: 'missing column in the header' })));
+    throw new FundImportError(
+      missing.map((c) => ({ file: spec.file, line: 1, column: c, reason: 'missing column in the header' })),
+    );
   }
 }
 
 /** The problem with one parsed row (not valid, or a duplicate of an earlier row of the file), or null. */
-function rowProblem(spec: CsvFileSpec, reader: RowReader, values: (string | null)[] | null, line: number, seen: Set<string>): ImportRowError | null {
+function rowProblem(
+  spec: CsvFileSpec,
+  reader: RowReader,
+  values: (string | null)[] | null,
+  line: number,
+  seen: Set<string>,
+): ImportRowError | null {
   if (!values || reader.problem) {
-    return { file: spec.file, line, column: reader.problem?.column ?? '(row)', reason: reader.problem?.reason ?? 'is not valid' };
+    return {
+      file: spec.file,
+      line,
+      column: reader.problem?.column ?? '(row)',
+      reason: reader.problem?.reason ?? 'is not valid',
+    };
   }
   const key = naturalKey(spec, values);
   if (key === null) return null;
-  if (seen.has(key)) return { file: spec.file, line, column: spec.columns[0], reason: `duplicates an earlier row of this file (${key})` };
+  if (seen.has(key))
+    return {
+      file: spec.file,
+      line,
+      column: spec.columns[0],
+      reason: `duplicates an earlier row of this file (${key})`,
+    };
   seen.add(key);
   return null;
 }
@@ -173,5 +245,5 @@ function rowProblem(spec: CsvFileSpec, reader: RowReader, values: (string | null
 /** Duplicate detection inside one file, for the small files only (large files rely on the unique key). */
 function naturalKey(spec: CsvFileSpec, values: (string | null)[]): string | null {
   if (spec.file === 'trades.csv' || spec.file === 'prices.csv') return null;
-  return spec.file === 'admin-navs.csv' ? values[0] : values[1] ?? values[0];
+  return spec.file === 'admin-navs.csv' ? values[0] : (values[1] ?? values[0]);
 }

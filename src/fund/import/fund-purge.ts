@@ -4,10 +4,31 @@ import { FundImportRepository } from './fund-import.repository';
 
 /** Child tables first; the funds row (and the API keys bound to it) stays. */
 const FUND_BOOK_TABLES = [
-  'nav_run_jobs', 'nav_run_flows', 'nav_run_assets', 'nav_run_positions', 'nav_run_lots', 'nav_run_capital_accounts', 'nav_run_classes',
-  'journal_lines', 'journal_entries', 'nav_runs', 'subscription_lots', 'capital_activity', 'expenses', 'admin_navs', 'lp_reports',
-  'stress_preset_returns', 'stress_presets', 'chart_of_accounts', 'prices', 'trades', 'transfers', 'investors', 'share_classes',
-  'instruments', 'connections',
+  'nav_run_jobs',
+  'nav_run_flows',
+  'nav_run_assets',
+  'nav_run_positions',
+  'nav_run_lots',
+  'nav_run_capital_accounts',
+  'nav_run_classes',
+  'journal_lines',
+  'journal_entries',
+  'nav_runs',
+  'subscription_lots',
+  'capital_activity',
+  'expenses',
+  'admin_navs',
+  'lp_reports',
+  'stress_preset_returns',
+  'stress_presets',
+  'chart_of_accounts',
+  'prices',
+  'trades',
+  'transfers',
+  'investors',
+  'share_classes',
+  'instruments',
+  'connections',
 ];
 
 /**

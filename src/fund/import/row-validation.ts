@@ -34,7 +34,8 @@ export class RowReader {
 
   oneOf<T extends string>(column: string, allowed: readonly T[]): T {
     const v = this.text(column);
-    if (v && !allowed.includes(v as T)) return this.fail(column, `must be one of ${allowed.join(', ')}, got "${v}"`) as T;
+    if (v && !allowed.includes(v as T))
+      return this.fail(column, `must be one of ${allowed.join(', ')}, got "${v}"`) as T;
     return v as T;
   }
 
@@ -75,7 +76,12 @@ export class RowReader {
     return v === null ? null : this.checkDecimal(column, v, sign, maxDecimals);
   }
 
-  private checkDecimal(column: string, v: string, sign: 'positive' | 'non-negative' | 'any', maxDecimals: number): string {
+  private checkDecimal(
+    column: string,
+    v: string,
+    sign: 'positive' | 'non-negative' | 'any',
+    maxDecimals: number,
+  ): string {
     if (!DECIMAL.test(v)) return this.fail(column, `must be a decimal number, got "${v}"`);
     const decimals = v.includes('.') ? v.split('.')[1].length : 0;
     if (decimals > maxDecimals) return this.fail(column, `has more than ${maxDecimals} decimals: "${v}"`);

@@ -28,7 +28,8 @@ export interface SeedDemoReport {
 }
 
 /** The demo books are posted "the next morning", so two seeds give identical books. */
-export const demoClock = (hour: number) => (date: IsoDate) => new Date(`${addDays(date, 1)}T${String(hour).padStart(2, '0')}:00:00Z`);
+export const demoClock = (hour: number) => (date: IsoDate) =>
+  new Date(`${addDays(date, 1)}T${String(hour).padStart(2, '0')}:00:00Z`);
 
 /**
  * Builds the synthetic demo fund from raw events: generate the CSV set, import it, run the NAV
@@ -48,7 +49,9 @@ export async function seedDemoFund(ds: DataSource, options: SeedDemoOptions = {}
     }
   };
   const dir = options.workDir ?? join(tmpdir(), `fundgate-${slug}-${seed}`);
-  const generated = await timed('generate', () => generateDemoFund({ seed, outDir: dir, trades: options.trades ?? DEMO_DEFAULT_TRADES }));
+  const generated = await timed('generate', () =>
+    generateDemoFund({ seed, outDir: dir, trades: options.trades ?? DEMO_DEFAULT_TRADES }),
+  );
   const fundId = fundIdForSlug(slug);
   await timed('purge', () => purgeSyntheticFundBooks(ds, fundId));
   await timed('import', () => importFundFolder(ds, slug, dir, { synthetic: true }));
@@ -68,10 +71,13 @@ export async function seedDemoFund(ds: DataSource, options: SeedDemoOptions = {}
       await importFundFolder(ds, slug, late);
     }
   });
-  const correction = await timed('supersede', () => nav.runNavRange(fundId, { from: addDays(DEMO_END_DATE, -1), clock: demoClock(6) }));
+  const correction = await timed('supersede', () =>
+    nav.runNavRange(fundId, { from: addDays(DEMO_END_DATE, -1), clock: demoClock(6) }),
+  );
   const scenario = {
     name: 'late-prices' as const,
-    description: 'deliberate: these dates fail for a price that arrives late; the late prices are imported and each date is re-run (failed, then complete)',
+    description:
+      'deliberate: these dates fail for a price that arrives late; the late prices are imported and each date is re-run (failed, then complete)',
     failedThenFixed,
   };
   return { fundId, generated, scenario, supersededRuns: correction.superseded, completeRuns, timings };

@@ -47,9 +47,15 @@ export class EntryBuilder {
   ) {}
 
   /** Positive = debit, negative = credit; zero lines are not booked. */
-  post(accountCode: string, signedAmount: Decimal, description = this.description, shareClassId: string | null = null): this {
+  post(
+    accountCode: string,
+    signedAmount: Decimal,
+    description = this.description,
+    shareClassId: string | null = null,
+  ): this {
     if (signedAmount.isZero()) return this;
-    if (signedAmount.decimalPlaces() > 2) throw new UnbalancedEntryError(`amount ${signedAmount.toString()} on ${accountCode} is not in cents`);
+    if (signedAmount.decimalPlaces() > 2)
+      throw new UnbalancedEntryError(`amount ${signedAmount.toString()} on ${accountCode} is not in cents`);
     this.lines.push({
       accountCode,
       debit: signedAmount.isPositive() ? signedAmount : ZERO,
@@ -69,8 +75,16 @@ export class EntryBuilder {
       credit = credit.plus(l.credit);
     }
     if (!debit.equals(credit)) {
-      throw new UnbalancedEntryError(`${this.source} ${this.sourceRef ?? ''} on ${this.entryDate}: debits ${debit.toString()} ≠ credits ${credit.toString()}`);
+      throw new UnbalancedEntryError(
+        `${this.source} ${this.sourceRef ?? ''} on ${this.entryDate}: debits ${debit.toString()} ≠ credits ${credit.toString()}`,
+      );
     }
-    return { entryDate: this.entryDate, description: this.description, source: this.source, sourceRef: this.sourceRef, lines: this.lines };
+    return {
+      entryDate: this.entryDate,
+      description: this.description,
+      source: this.source,
+      sourceRef: this.sourceRef,
+      lines: this.lines,
+    };
   }
 }

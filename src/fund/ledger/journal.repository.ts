@@ -3,7 +3,6 @@ import { type Decimal } from '../money';
 import { type JournalEntryDraft } from './journal-entry';
 import { SqlRepository } from '../../database/sql-repository';
 
-
 const LINE_BATCH = 20_000;
 const m = (d: Decimal) => d.toFixed(2);
 
@@ -21,7 +20,6 @@ export interface NumberedEntry {
  * its transaction, so two writers can never take the same number.
  */
 export class JournalRepository extends SqlRepository {
-
   async lockBooks(fundId: string): Promise<void> {
     await this.q.query(`SELECT id FROM funds WHERE id = $1 FOR UPDATE`, [fundId]);
   }
@@ -45,7 +43,10 @@ export class JournalRepository extends SqlRepository {
    * index. The ledger is append-only, so any new line, even one dated in the past, changes it.
    */
   async lastEntryNumber(fundId: string): Promise<number> {
-    const [row] = await this.q.query(`SELECT coalesce(max(entry_number), 0)::bigint AS n FROM journal_entries WHERE fund_id = $1`, [fundId]);
+    const [row] = await this.q.query(
+      `SELECT coalesce(max(entry_number), 0)::bigint AS n FROM journal_entries WHERE fund_id = $1`,
+      [fundId],
+    );
     return Number(row.n);
   }
 
@@ -60,22 +61,45 @@ export class JournalRepository extends SqlRepository {
       await this.q.query(
         `INSERT INTO journal_entries (fund_id, id, entry_number, entry_date, posted_at, description, source, source_ref, nav_run_id, status)
          SELECT $1, *, 'posted' FROM unnest($2::uuid[], $3::bigint[], $4::date[], $5::timestamptz[], $6::text[], $7::text[], $8::text[], $9::uuid[])`,
-        [fundId, ids, chunk.map((e) => e.number), chunk.map((e) => e.draft.entryDate), chunk.map((e) => e.postedAt.toISOString()),
-          chunk.map((e) => e.draft.description), chunk.map((e) => e.draft.source), chunk.map((e) => e.draft.sourceRef), chunk.map((e) => e.runId)]);
+        [
+          fundId,
+          ids,
+          chunk.map((e) => e.number),
+          chunk.map((e) => e.draft.entryDate),
+          chunk.map((e) => e.postedAt.toISOString()),
+          chunk.map((e) => e.draft.description),
+          chunk.map((e) => e.draft.source),
+          chunk.map((e) => e.draft.sourceRef),
+          chunk.map((e) => e.runId),
+        ],
+      );
       const lines: (string | number | null)[][] = [[], [], [], [], [], [], [], []];
-      chunk.forEach((e, k) => e.draft.lines.forEach((l, n) => {
-        lines[0].push(ids[k]); lines[1].push(n + 1); lines[2].push(e.draft.entryDate); lines[3].push(l.accountCode);
-        lines[4].push(m(l.debit)); lines[5].push(m(l.credit)); lines[6].push(l.description); lines[7].push(l.shareClassId);
-      }));
+      chunk.forEach((e, k) =>
+        e.draft.lines.forEach((l, n) => {
+          lines[0].push(ids[k]);
+          lines[1].push(n + 1);
+          lines[2].push(e.draft.entryDate);
+          lines[3].push(l.accountCode);
+          lines[4].push(m(l.debit));
+          lines[5].push(m(l.credit));
+          lines[6].push(l.description);
+          lines[7].push(l.shareClassId);
+        }),
+      );
       await this.q.query(
         `INSERT INTO journal_lines (fund_id, currency, entry_id, line_no, entry_date, account_code, debit, credit, description, share_class_id)
          SELECT $1, $2, * FROM unnest($3::uuid[], $4::smallint[], $5::date[], $6::text[], $7::numeric[], $8::numeric[], $9::text[], $10::uuid[])`,
-        [fundId, currency, ...lines]);
+        [fundId, currency, ...lines],
+      );
     }
   }
 
   /** Posts one entry (lock, number, insert) inside the caller's transaction. */
-  async postEntry(fundId: string, draft: JournalEntryDraft, postedAt = new Date()): Promise<{ id: string; entryNumber: number }> {
+  async postEntry(
+    fundId: string,
+    draft: JournalEntryDraft,
+    postedAt = new Date(),
+  ): Promise<{ id: string; entryNumber: number }> {
     await this.lockBooks(fundId);
     const number = await this.nextEntryNumber(fundId);
     const [{ currency }] = await this.q.query(`SELECT base_currency AS currency FROM funds WHERE id = $1`, [fundId]);

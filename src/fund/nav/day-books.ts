@@ -8,20 +8,47 @@ import type { PositionResult } from './engine-types';
 /** Step 1. Payments due today, from yesterday's balances. */
 export function payDues(ctx: DayContext): void {
   const { date, state, book, bank, bankAccount, terms } = ctx;
-  const pay = (kind: EntrySource, ref: string | null, text: string, payable: string, amount: Decimal, classId?: string) => {
-    push(ctx, new EntryBuilder(date, kind, ref, text).post(payable, amount, undefined, classId).post(bankAccount, amount.negated()).build());
+  const pay = (
+    kind: EntrySource,
+    ref: string | null,
+    text: string,
+    payable: string,
+    amount: Decimal,
+    classId?: string,
+  ) => {
+    push(
+      ctx,
+      new EntryBuilder(date, kind, ref, text)
+        .post(payable, amount, undefined, classId)
+        .post(bankAccount, amount.negated())
+        .build(),
+    );
     book.moveCash(bank, amount.negated());
   };
   if (date.endsWith('-01')) {
     for (const c of state.classes.values()) {
       if (c.mgmtPayable.isZero()) continue;
-      pay('management_fee_payment', null, `management fee paid (${className(terms, c.classId)})`, ACCOUNTS.managementFeePayable, c.mgmtPayable, c.classId);
+      pay(
+        'management_fee_payment',
+        null,
+        `management fee paid (${className(terms, c.classId)})`,
+        ACCOUNTS.managementFeePayable,
+        c.mgmtPayable,
+        c.classId,
+      );
       c.mgmtPayable = ZERO;
     }
   }
   for (const c of state.classes.values()) {
     if (c.perfCrystallizedUnpaid.isZero()) continue;
-    pay('performance_fee_payment', null, `crystallized performance fee paid (${className(terms, c.classId)})`, ACCOUNTS.performanceFeePayable, c.perfCrystallizedUnpaid, c.classId);
+    pay(
+      'performance_fee_payment',
+      null,
+      `crystallized performance fee paid (${className(terms, c.classId)})`,
+      ACCOUNTS.performanceFeePayable,
+      c.perfCrystallizedUnpaid,
+      c.classId,
+    );
     c.perfCrystallizedUnpaid = ZERO;
   }
   const stillPayable = [];
@@ -50,7 +77,12 @@ export interface TradingResult {
 /** Step 2. Trades and transfers of live connections (paper connections never reach the books). */
 export function bookTradesAndTransfers(ctx: DayContext): TradingResult {
   const { terms, book, date, day } = ctx;
-  const result: TradingResult = { realized: ZERO, tradingFees: ZERO, netTrades: new Map(), realizedBySymbol: new Map() };
+  const result: TradingResult = {
+    realized: ZERO,
+    tradingFees: ZERO,
+    netTrades: new Map(),
+    realizedBySymbol: new Map(),
+  };
   for (const t of day.trades) {
     const conn = connectionTerms(terms, t.connection);
     if (conn.mode !== 'live') continue;
@@ -101,24 +133,37 @@ export function valueAtCloses(ctx: DayContext, netTrades: Map<string, Decimal>):
     if (terms.stablecoins.has(p.symbol)) stableUnrealized = stableUnrealized.plus(marketValue.minus(p.cost));
     else if (!isCash) unrealized = unrealized.plus(marketValue.minus(p.cost));
     if (!isCash && marketValue.isNegative()) shortMarketValue = shortMarketValue.plus(marketValue.negated());
-    positions.push({ connection: p.connection, symbol: p.symbol, quantity: p.quantity, cost: p.cost, price, marketValue });
+    positions.push({
+      connection: p.connection,
+      symbol: p.symbol,
+      quantity: p.quantity,
+      cost: p.cost,
+      price,
+      marketValue,
+    });
   }
   for (const symbol of netTrades.keys()) {
     if (!day.prices.has(symbol)) throw new DayFailed(`missing price for ${symbol} on ${date}`);
   }
   positions.sort((a, b) => (a.connection + '|' + a.symbol < b.connection + '|' + b.symbol ? -1 : 1));
   const unrealizedChange = unrealized.minus(state.unrealized);
-  push(ctx, new EntryBuilder(date, 'mark_to_market', null, `mark to market at ${date} closes`)
-    .post(ACCOUNTS.unrealizedAppreciation, unrealizedChange)
-    .post(ACCOUNTS.changeInUnrealized, unrealizedChange.negated())
-    .build());
+  push(
+    ctx,
+    new EntryBuilder(date, 'mark_to_market', null, `mark to market at ${date} closes`)
+      .post(ACCOUNTS.unrealizedAppreciation, unrealizedChange)
+      .post(ACCOUNTS.changeInUnrealized, unrealizedChange.negated())
+      .build(),
+  );
   state.unrealized = unrealized;
   // Stablecoins sit with cash in 1100: their price effect (a de-peg) is booked there, not in 1250.
   const stableChange = stableUnrealized.minus(state.stableUnrealized);
-  push(ctx, new EntryBuilder(date, 'mark_to_market', null, `stablecoin price effect at ${date} closes`)
-    .post(ACCOUNTS.cashAtVenues, stableChange)
-    .post(ACCOUNTS.changeInUnrealized, stableChange.negated())
-    .build());
+  push(
+    ctx,
+    new EntryBuilder(date, 'mark_to_market', null, `stablecoin price effect at ${date} closes`)
+      .post(ACCOUNTS.cashAtVenues, stableChange)
+      .post(ACCOUNTS.changeInUnrealized, stableChange.negated())
+      .build(),
+  );
   state.stableUnrealized = stableUnrealized;
   return { positions, unrealizedChange, stableChange, shortMarketValue };
 }
@@ -130,10 +175,13 @@ export function accrueExpenses(ctx: DayContext): Decimal {
   for (const e of day.expenses) {
     if (e.accrual.isZero()) continue;
     const account = EXPENSE_ACCOUNT_BY_CATEGORY[e.category] ?? ACCOUNTS.otherExpenses;
-    push(ctx, new EntryBuilder(date, 'expense_accrual', e.ref, `accrued: ${e.description}`)
-      .post(account, e.accrual)
-      .post(ACCOUNTS.accruedExpenses, e.accrual.negated())
-      .build());
+    push(
+      ctx,
+      new EntryBuilder(date, 'expense_accrual', e.ref, `accrued: ${e.description}`)
+        .post(account, e.accrual)
+        .post(ACCOUNTS.accruedExpenses, e.accrual.negated())
+        .build(),
+    );
     expenses = expenses.plus(e.accrual);
   }
   state.accruedExpenses = state.accruedExpenses.plus(expenses);

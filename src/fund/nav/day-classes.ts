@@ -48,10 +48,13 @@ function valueClass(
   const gnav = c.units.gt(0) ? gross.dividedBy(c.units) : classTerms.initialNavPerUnit;
   allocation.grossNavPerUnit.set(classTerms.id, gnav);
   if (!mgmtFee.isZero()) {
-    push(ctx, new EntryBuilder(date, 'management_fee', null, `management fee accrual (${classTerms.name})`)
-      .post(ACCOUNTS.managementFees, mgmtFee, undefined, classTerms.id)
-      .post(ACCOUNTS.managementFeePayable, mgmtFee.negated(), undefined, classTerms.id)
-      .build());
+    push(
+      ctx,
+      new EntryBuilder(date, 'management_fee', null, `management fee accrual (${classTerms.name})`)
+        .post(ACCOUNTS.managementFees, mgmtFee, undefined, classTerms.id)
+        .post(ACCOUNTS.managementFeePayable, mgmtFee.negated(), undefined, classTerms.id)
+        .build(),
+    );
   }
   c.mgmtPayable = c.mgmtPayable.plus(mgmtFee);
 
@@ -59,17 +62,30 @@ function valueClass(
   const accruedAfter = sum(lots.map((l) => l.accrued));
   const perfFee = accruedAfter.plus(crystallized).minus(accruedBefore);
   if (!perfFee.isZero()) {
-    push(ctx, new EntryBuilder(date, 'performance_fee', null, `performance fee accrual (${classTerms.name})`)
-      .post(ACCOUNTS.performanceFees, perfFee, undefined, classTerms.id)
-      .post(ACCOUNTS.performanceFeePayable, perfFee.negated(), undefined, classTerms.id)
-      .build());
+    push(
+      ctx,
+      new EntryBuilder(date, 'performance_fee', null, `performance fee accrual (${classTerms.name})`)
+        .post(ACCOUNTS.performanceFees, perfFee, undefined, classTerms.id)
+        .post(ACCOUNTS.performanceFeePayable, perfFee.negated(), undefined, classTerms.id)
+        .build(),
+    );
   }
   c.perfCrystallizedUnpaid = c.perfCrystallizedUnpaid.plus(crystallized);
   c.nav = gross.minus(accruedAfter).minus(crystallized);
   return {
-    classId: classTerms.id, openingNav: opening, pnl, expenses, managementFee: mgmtFee,
-    performanceFee: perfFee, performanceFeeCrystallized: crystallized, subscriptions: ZERO, redemptions: ZERO,
-    nav: c.nav, units: c.units, navPerUnit: null, grossNavPerUnit: gnav,
+    classId: classTerms.id,
+    openingNav: opening,
+    pnl,
+    expenses,
+    managementFee: mgmtFee,
+    performanceFee: perfFee,
+    performanceFeeCrystallized: crystallized,
+    subscriptions: ZERO,
+    redemptions: ZERO,
+    nav: c.nav,
+    units: c.units,
+    navPerUnit: null,
+    grossNavPerUnit: gnav,
   };
 }
 
@@ -87,12 +103,23 @@ function accruePerformanceFees(
   let crystallized = ZERO;
   for (const lot of lots) {
     lot.accrued = lotPerformanceFee({
-      perfFeeRate: classTerms.perfFeeRate, hurdleAnnualRate: classTerms.hurdleAnnualRate, feeExempt: classTerms.feeExempt,
-      grossNavPerUnit: gnav, hwmPerUnit: lot.hwmPerUnit, hwmDate: lot.hwmDate, units: lot.units, date,
+      perfFeeRate: classTerms.perfFeeRate,
+      hurdleAnnualRate: classTerms.hurdleAnnualRate,
+      feeExempt: classTerms.feeExempt,
+      grossNavPerUnit: gnav,
+      hwmPerUnit: lot.hwmPerUnit,
+      hwmDate: lot.hwmDate,
+      units: lot.units,
+      date,
     });
     const result: LotResult = {
-      lotId: lot.lotId, units: lot.units, hwmPerUnit: lot.hwmPerUnit, hwmDate: lot.hwmDate, accrued: lot.accrued,
-      crystallized: ZERO, unitsCancelled: ZERO,
+      lotId: lot.lotId,
+      units: lot.units,
+      hwmPerUnit: lot.hwmPerUnit,
+      hwmDate: lot.hwmDate,
+      accrued: lot.accrued,
+      crystallized: ZERO,
+      unitsCancelled: ZERO,
     };
     if (periodEnd && lot.accrued.gt(0)) {
       const cancelled = toUnits(lot.accrued.dividedBy(gnav));

@@ -62,7 +62,10 @@ function tallyInvestors(ctx: DayContext, classId: string, allocation: ClassAlloc
     const lot = lotsById.get(lotId) ?? previousLotsById.get(lotId);
     if (!lot || lot.classId !== classId) continue;
     const acc = investors.get(lot.investorId) ?? emptyTally();
-    acc.perf = acc.perf.plus(lr.accrued).plus(lr.crystallized).minus(ctx.openingAccrued.get(lotId) ?? ZERO);
+    acc.perf = acc.perf
+      .plus(lr.accrued)
+      .plus(lr.crystallized)
+      .minus(ctx.openingAccrued.get(lotId) ?? ZERO);
     investors.set(lot.investorId, acc);
   }
   for (const [key] of ctx.openingCapital) {
@@ -81,7 +84,10 @@ function classCapitalAccounts(
 ): CapitalAccountResult[] {
   const { openingCapital } = ctx;
   const ids = [...investors.keys()].sort();
-  const mgmtShares = allocateCents(r.managementFee, ids.map((id) => openingCapital.get(investorKey(id, r.classId)) ?? ZERO));
+  const mgmtShares = allocateCents(
+    r.managementFee,
+    ids.map((id) => openingCapital.get(investorKey(id, r.classId)) ?? ZERO),
+  );
   return ids.map((investorId, i) => {
     const key = investorKey(investorId, r.classId);
     const acc = investors.get(investorId)!;
@@ -92,9 +98,18 @@ function classCapitalAccounts(
     const pnl = acc.closing.minus(opening).minus(contributed).plus(redeemed).plus(mgmt).plus(acc.perf);
     if (acc.closing.gt(0)) ctx.state.investorCapital.set(key, acc.closing);
     return {
-      investorId, classId: r.classId, openingCapital: opening, contributions: contributed, redemptions: redeemed, pnl,
-      managementFee: mgmt, performanceFee: acc.perf, closingCapital: acc.closing, units: acc.units,
-      navPerUnit: r.navPerUnit, ownershipRatio: nav.gt(0) ? acc.closing.dividedBy(nav).toDecimalPlaces(8) : ZERO,
+      investorId,
+      classId: r.classId,
+      openingCapital: opening,
+      contributions: contributed,
+      redemptions: redeemed,
+      pnl,
+      managementFee: mgmt,
+      performanceFee: acc.perf,
+      closingCapital: acc.closing,
+      units: acc.units,
+      navPerUnit: r.navPerUnit,
+      ownershipRatio: nav.gt(0) ? acc.closing.dividedBy(nav).toDecimalPlaces(8) : ZERO,
     };
   });
 }

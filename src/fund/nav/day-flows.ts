@@ -44,15 +44,28 @@ function redeem(
   const c = classState(state, flow.classId);
   const gnav = allocation.grossNavPerUnit.get(flow.classId)!;
   const key = investorKey(flow.investorId, flow.classId);
-  const lots = state.lots.filter((l) => l.classId === flow.classId && l.investorId === flow.investorId && l.units.gt(0));
-  const lotValues = allocateLotValues(state.lots.filter((l) => l.classId === flow.classId && l.units.gt(0)), c.nav, gnav);
+  const lots = state.lots.filter(
+    (l) => l.classId === flow.classId && l.investorId === flow.investorId && l.units.gt(0),
+  );
+  const lotValues = allocateLotValues(
+    state.lots.filter((l) => l.classId === flow.classId && l.units.gt(0)),
+    c.nav,
+    gnav,
+  );
   const value = sum(lots.map((l) => lotValues.get(l.lotId)!));
   if (lots.length === 0 || value.lte(0)) {
-    dealt.flowResults.push({ flowId: flow.flowId, outcome: 'failed', amount: ZERO, units: ZERO, navPerUnit: gnav, performanceFeeCrystallized: ZERO });
+    dealt.flowResults.push({
+      flowId: flow.flowId,
+      outcome: 'failed',
+      amount: ZERO,
+      units: ZERO,
+      navPerUnit: gnav,
+      performanceFeeCrystallized: ZERO,
+    });
     return;
   }
   const full = flow.fraction ? flow.fraction.gte(1) : flow.amount!.gte(value);
-  const fraction = full ? new Decimal(1) : flow.fraction ?? flow.amount!.dividedBy(value);
+  const fraction = full ? new Decimal(1) : (flow.fraction ?? flow.amount!.dividedBy(value));
   const paid = full ? value : flow.fraction ? toCents(fraction.times(value)) : flow.amount!;
   const { unitsOut, feeOut } = cancelLotUnits(lots, full, fraction, gnav, allocation, date);
   c.units = c.units.minus(unitsOut);
@@ -61,12 +74,27 @@ function redeem(
   result.performanceFeeCrystallized = result.performanceFeeCrystallized.plus(feeOut);
   result.redemptions = result.redemptions.plus(paid);
   dealt.redemptionsPaid.set(key, (dealt.redemptionsPaid.get(key) ?? ZERO).plus(paid));
-  state.redemptionPayables.push({ flowId: flow.flowId, ref: flow.ref, amount: paid, payDate: addDays(date, ctx.terms.settlementDays) });
-  push(ctx, new EntryBuilder(date, 'redemption', flow.ref, `redemption ${flow.ref} (${classTerms.name})`)
-    .post(ACCOUNTS.capitalRedemptions, paid, undefined, flow.classId)
-    .post(ACCOUNTS.redemptionsPayable, paid.negated(), undefined, flow.classId)
-    .build());
-  dealt.flowResults.push({ flowId: flow.flowId, outcome: 'executed', amount: paid, units: unitsOut, navPerUnit: gnav, performanceFeeCrystallized: feeOut });
+  state.redemptionPayables.push({
+    flowId: flow.flowId,
+    ref: flow.ref,
+    amount: paid,
+    payDate: addDays(date, ctx.terms.settlementDays),
+  });
+  push(
+    ctx,
+    new EntryBuilder(date, 'redemption', flow.ref, `redemption ${flow.ref} (${classTerms.name})`)
+      .post(ACCOUNTS.capitalRedemptions, paid, undefined, flow.classId)
+      .post(ACCOUNTS.redemptionsPayable, paid.negated(), undefined, flow.classId)
+      .build(),
+  );
+  dealt.flowResults.push({
+    flowId: flow.flowId,
+    outcome: 'executed',
+    amount: paid,
+    units: unitsOut,
+    navPerUnit: gnav,
+    performanceFeeCrystallized: feeOut,
+  });
 }
 
 /**
@@ -117,9 +145,17 @@ function subscribe(
   const price = c.units.gt(0) ? gnav : classTerms.initialNavPerUnit;
   const units = toUnits(amount.dividedBy(price));
   const lot: LotState = {
-    lotId: uuidFromKey(`${ctx.terms.fundId}:lot:${flow.flowId}`), flowId: flow.flowId, investorId: flow.investorId,
-    classId: flow.classId, issueDate: date, issueNavPerUnit: price.toDecimalPlaces(10), unitsIssued: units, units,
-    hwmPerUnit: price.toDecimalPlaces(10), hwmDate: date, accrued: ZERO,
+    lotId: uuidFromKey(`${ctx.terms.fundId}:lot:${flow.flowId}`),
+    flowId: flow.flowId,
+    investorId: flow.investorId,
+    classId: flow.classId,
+    issueDate: date,
+    issueNavPerUnit: price.toDecimalPlaces(10),
+    unitsIssued: units,
+    units,
+    hwmPerUnit: price.toDecimalPlaces(10),
+    hwmDate: date,
+    accrued: ZERO,
   };
   state.lots.push(lot);
   dealt.newLots.push(lot);
@@ -129,16 +165,37 @@ function subscribe(
   result.subscriptions = result.subscriptions.plus(amount);
   dealt.contributions.set(key, (dealt.contributions.get(key) ?? ZERO).plus(amount));
   ctx.book.moveCash(ctx.bank, amount);
-  push(ctx, new EntryBuilder(date, 'subscription', flow.ref, `subscription ${flow.ref} (${classTerms.name})`)
-    .post(ctx.bankAccount, amount)
-    .post(ACCOUNTS.capitalContributions, amount.negated(), undefined, flow.classId)
-    .build());
-  allocation.lotResults.set(lot.lotId, { lotId: lot.lotId, units, hwmPerUnit: lot.hwmPerUnit, hwmDate: date, accrued: ZERO, crystallized: ZERO, unitsCancelled: ZERO });
-  dealt.flowResults.push({ flowId: flow.flowId, outcome: 'executed', amount, units, navPerUnit: price, performanceFeeCrystallized: ZERO });
+  push(
+    ctx,
+    new EntryBuilder(date, 'subscription', flow.ref, `subscription ${flow.ref} (${classTerms.name})`)
+      .post(ctx.bankAccount, amount)
+      .post(ACCOUNTS.capitalContributions, amount.negated(), undefined, flow.classId)
+      .build(),
+  );
+  allocation.lotResults.set(lot.lotId, {
+    lotId: lot.lotId,
+    units,
+    hwmPerUnit: lot.hwmPerUnit,
+    hwmDate: date,
+    accrued: ZERO,
+    crystallized: ZERO,
+    unitsCancelled: ZERO,
+  });
+  dealt.flowResults.push({
+    flowId: flow.flowId,
+    outcome: 'executed',
+    amount,
+    units,
+    navPerUnit: price,
+    performanceFeeCrystallized: ZERO,
+  });
 }
 
 /** Splits a class NAV over its lots by net value (units × GNAV − accrued fee), to the cent. */
 export function allocateLotValues(lots: LotState[], classNav: Decimal, gnav: Decimal): Map<string, Decimal> {
-  const values = allocateCents(classNav, lots.map((l) => Decimal.max(ZERO, l.units.times(gnav).minus(l.accrued))));
+  const values = allocateCents(
+    classNav,
+    lots.map((l) => Decimal.max(ZERO, l.units.times(gnav).minus(l.accrued))),
+  );
   return new Map(lots.map((l, i) => [l.lotId, values[i]]));
 }

@@ -18,13 +18,25 @@ describe('management fee (ACT/365 on class NAV at the start of the day)', () => 
 describe('hard compounded hurdle', () => {
   it('grows the HWM by (1 + h)^(days / 365)', () => {
     expect(hurdleThreshold(d(100), d('0.05'), '2024-01-01', '2024-12-31').toFixed(6)).toBe('105.000000');
-    expect(hurdleThreshold(d(100), d('0.05'), '2024-01-01', '2024-07-01').toFixed(6)).toBe(d(100).times(d('1.05').pow(d(182).div(365))).toFixed(6));
+    expect(hurdleThreshold(d(100), d('0.05'), '2024-01-01', '2024-07-01').toFixed(6)).toBe(
+      d(100)
+        .times(d('1.05').pow(d(182).div(365)))
+        .toFixed(6),
+    );
     expect(hurdleThreshold(d(100), null, '2024-01-01', '2024-12-31').toFixed(6)).toBe('100.000000');
   });
 });
 
 describe('performance fee per lot', () => {
-  const base = { perfFeeRate: d('0.2'), hurdleAnnualRate: d('0.05'), feeExempt: false, hwmPerUnit: d(100), hwmDate: '2024-01-01', units: d(10000), date: '2024-12-31' };
+  const base = {
+    perfFeeRate: d('0.2'),
+    hurdleAnnualRate: d('0.05'),
+    feeExempt: false,
+    hwmPerUnit: d(100),
+    hwmDate: '2024-01-01',
+    units: d(10000),
+    date: '2024-12-31',
+  };
   it.each([
     ['hurdle not met: GNAV 104 < 105', '104', '0.00'],
     ['exactly at the hurdle', '105', '0.00'],
@@ -47,12 +59,25 @@ describe('performance fee per lot', () => {
     let hwm = d(100);
     const mgmt: string[] = [];
     const perf: string[] = [];
-    const years = [['2021-01-01', '2022-01-01'], ['2022-01-01', '2023-01-01'], ['2023-01-01', '2024-01-01']];
+    const years = [
+      ['2021-01-01', '2022-01-01'],
+      ['2022-01-01', '2023-01-01'],
+      ['2023-01-01', '2024-01-01'],
+    ];
     for (const [hwmDate, date] of years) {
       const gross = nav.times('1.12');
       const m = managementFeeAccrual(d('0.02'), nav, false, 365);
       const gnav = gross.minus(m).div(units);
-      const fee = lotPerformanceFee({ perfFeeRate: d('0.2'), hurdleAnnualRate: d('0.04'), feeExempt: false, grossNavPerUnit: gnav, hwmPerUnit: hwm, hwmDate, units, date });
+      const fee = lotPerformanceFee({
+        perfFeeRate: d('0.2'),
+        hurdleAnnualRate: d('0.04'),
+        feeExempt: false,
+        grossNavPerUnit: gnav,
+        hwmPerUnit: hwm,
+        hwmDate,
+        units,
+        date,
+      });
       mgmt.push(m.toFixed(2));
       perf.push(fee.toFixed(2));
       nav = gross.minus(m).minus(fee);

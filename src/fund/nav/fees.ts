@@ -4,13 +4,23 @@ import { Decimal, ZERO, toCents } from '../money';
 const DAYS_IN_YEAR = 365;
 
 /** Management fee for `days` calendar days (ACT/365) on the class NAV at the start of the day. */
-export function managementFeeAccrual(annualRate: Decimal, openingClassNav: Decimal, feeExempt: boolean, days = 1): Decimal {
+export function managementFeeAccrual(
+  annualRate: Decimal,
+  openingClassNav: Decimal,
+  feeExempt: boolean,
+  days = 1,
+): Decimal {
   if (feeExempt || openingClassNav.lte(0)) return ZERO;
   return toCents(annualRate.times(openingClassNav).times(days).dividedBy(DAYS_IN_YEAR));
 }
 
 /** HWM per unit grown by the hard hurdle, compounded: HWM × (1 + h)^(days since HWM date / 365). */
-export function hurdleThreshold(hwmPerUnit: Decimal, hurdleAnnualRate: Decimal | null, hwmDate: IsoDate, date: IsoDate): Decimal {
+export function hurdleThreshold(
+  hwmPerUnit: Decimal,
+  hurdleAnnualRate: Decimal | null,
+  hwmDate: IsoDate,
+  date: IsoDate,
+): Decimal {
   if (hurdleAnnualRate === null || hurdleAnnualRate.isZero()) return hwmPerUnit;
   return hwmPerUnit.times(hurdleGrowth(hurdleAnnualRate, daysBetween(hwmDate, date)));
 }

@@ -21,7 +21,10 @@ export interface SeriesValue {
   valuePerOriginalUnit: Decimal;
 }
 
-type FeeTerms = Pick<ShareClassTerms, 'perfFeeRate' | 'hurdleAnnualRate' | 'feeExempt' | 'crystallizationFrequency' | 'initialNavPerUnit'>;
+type FeeTerms = Pick<
+  ShareClassTerms,
+  'perfFeeRate' | 'hurdleAnnualRate' | 'feeExempt' | 'crystallizationFrequency' | 'initialNavPerUnit'
+>;
 
 /**
  * The class's lead series as an investor holds it: a lot issued at launch at the initial NAV per
@@ -39,13 +42,20 @@ export function leadSeriesValues(terms: FeeTerms, launchDate: IsoDate, points: G
   const out: SeriesValue[] = [];
   for (const p of points) {
     if (p.d < launchDate) continue;
-    if (p.d === launchDate) { // issued today at the day's price: nothing accrues on the issue date
+    if (p.d === launchDate) {
+      // issued today at the day's price: nothing accrues on the issue date
       out.push({ d: p.d, valuePerOriginalUnit: p.gnav });
       continue;
     }
     let accrued = lotPerformanceFee({
-      perfFeeRate: terms.perfFeeRate, hurdleAnnualRate: terms.hurdleAnnualRate, feeExempt: terms.feeExempt,
-      grossNavPerUnit: p.gnav, hwmPerUnit, hwmDate, units, date: p.d,
+      perfFeeRate: terms.perfFeeRate,
+      hurdleAnnualRate: terms.hurdleAnnualRate,
+      feeExempt: terms.feeExempt,
+      grossNavPerUnit: p.gnav,
+      hwmPerUnit,
+      hwmDate,
+      units,
+      date: p.d,
     });
     if (accrued.gt(0) && isPeriodEnd(p.d, terms.crystallizationFrequency)) {
       units = units.minus(toUnits(accrued.dividedBy(p.gnav)));

@@ -6,33 +6,86 @@ import { valueDay } from './nav-engine';
 
 const d = (v: Decimal.Value) => new Decimal(v);
 
-interface ClassSpec { mgmt?: string; perf?: string; hurdle?: string | null; freq?: CrystallizationFrequency; exempt?: boolean }
+interface ClassSpec {
+  mgmt?: string;
+  perf?: string;
+  hurdle?: string | null;
+  freq?: CrystallizationFrequency;
+  exempt?: boolean;
+}
 
 /** A one-asset fund: 1 000 000 subscribed at 100 per unit on the first day, fully invested in X at 100 the next day. */
 function fund(spec: ClassSpec): FundTerms {
   return {
-    fundId: 'spec-fund', baseCurrency: 'USD', cashConnection: 'bank', settlementDays: 3,
-    classes: [{
-      id: 'A', name: 'Class A', mgmtFeeAnnualRate: d(spec.mgmt ?? '0'), perfFeeRate: d(spec.perf ?? '0.2'),
-      hurdleAnnualRate: spec.hurdle ? d(spec.hurdle) : null, crystallizationFrequency: spec.freq ?? 'quarterly',
-      feeExempt: spec.exempt ?? false, initialNavPerUnit: d(100),
-    }],
+    fundId: 'spec-fund',
+    baseCurrency: 'USD',
+    cashConnection: 'bank',
+    settlementDays: 3,
+    classes: [
+      {
+        id: 'A',
+        name: 'Class A',
+        mgmtFeeAnnualRate: d(spec.mgmt ?? '0'),
+        perfFeeRate: d(spec.perf ?? '0.2'),
+        hurdleAnnualRate: spec.hurdle ? d(spec.hurdle) : null,
+        crystallizationFrequency: spec.freq ?? 'quarterly',
+        feeExempt: spec.exempt ?? false,
+        initialNavPerUnit: d(100),
+      },
+    ],
     connections: new Map([['bank', { code: 'bank', sourceType: 'bank', mode: 'live' }]]),
     stablecoins: new Set(),
   };
 }
 
 /** Runs the fund from `start` to `end`; X's close is the last price point on or before each date. */
-function run(terms: FundTerms, start: string, end: string, points: Record<string, string>, flows: Record<string, FlowEvent[]> = {}): Map<string, DayValuation> {
+function run(
+  terms: FundTerms,
+  start: string,
+  end: string,
+  points: Record<string, string>,
+  flows: Record<string, FlowEvent[]> = {},
+): Map<string, DayValuation> {
   let state: EngineState = emptyState();
   const out = new Map<string, DayValuation>();
   let price = d(100);
   for (const date of dateRange(start, end)) {
     if (points[date]) price = d(points[date]);
     const day: DayInputs = {
-      date, prices: new Map([['X', price]]), transfers: [], expenses: [], manualPnl: ZERO,
-      trades: date === addDays(start, 1) ? [{ ref: 'T1', executedAt: `${date}T10:00:00Z`, connection: 'bank', symbol: 'X', side: 'buy', quantity: d(10000), price: d(100), fee: ZERO }] : [],
-      flows: date === start ? [{ ref: 'S1', flowId: 'S1', investorId: 'inv', classId: 'A', type: 'subscription', amount: d(1_000_000), fraction: null }] : flows[date] ?? [],
+      date,
+      prices: new Map([['X', price]]),
+      transfers: [],
+      expenses: [],
+      manualPnl: ZERO,
+      trades:
+        date === addDays(start, 1)
+          ? [
+              {
+                ref: 'T1',
+                executedAt: `${date}T10:00:00Z`,
+                connection: 'bank',
+                symbol: 'X',
+                side: 'buy',
+                quantity: d(10000),
+                price: d(100),
+                fee: ZERO,
+              },
+            ]
+          : [],
+      flows:
+        date === start
+          ? [
+              {
+                ref: 'S1',
+                flowId: 'S1',
+                investorId: 'inv',
+                classId: 'A',
+                type: 'subscription',
+                amount: d(1_000_000),
+                fraction: null,
+              },
+            ]
+          : (flows[date] ?? []),
     };
     const result = valueDay(terms, state, day);
     if (!result.ok) throw new Error(result.reason);
@@ -57,7 +110,9 @@ describe('NAV engine fee scenarios (hand-computed)', () => {
     const next = days.get('2024-07-01')!;
     expect(cls(next).performanceFee.toFixed(2)).toBe('0.00');
     // The crystallized fee is paid the next day.
-    expect(next.entries.some((e) => e.source === 'performance_fee_payment' && e.lines[0].debit.toFixed(2) === '20000.00')).toBe(true);
+    expect(
+      next.entries.some((e) => e.source === 'performance_fee_payment' && e.lines[0].debit.toFixed(2) === '20000.00'),
+    ).toBe(true);
   });
 
   it('accrues without crystallizing before the period end', () => {
@@ -76,7 +131,11 @@ describe('NAV engine fee scenarios (hand-computed)', () => {
   });
 
   it('a loss then a recovery below the HWM charges nothing; above the HWM only the excess over 100', () => {
-    const days = run(fund({ freq: 'monthly' }), '2024-01-29', '2024-03-31', { '2024-01-31': '80', '2024-02-29': '95', '2024-03-15': '120' });
+    const days = run(fund({ freq: 'monthly' }), '2024-01-29', '2024-03-31', {
+      '2024-01-31': '80',
+      '2024-02-29': '95',
+      '2024-03-15': '120',
+    });
     expect(cls(days.get('2024-01-31')!).performanceFeeCrystallized.toFixed(2)).toBe('0.00');
     expect(cls(days.get('2024-02-29')!).performanceFeeCrystallized.toFixed(2)).toBe('0.00');
     expect(days.get('2024-02-29')!.lots[0].hwmPerUnit.toFixed(2)).toBe('100.00');
@@ -86,7 +145,15 @@ describe('NAV engine fee scenarios (hand-computed)', () => {
   });
 
   it('a mid-period redemption crystallizes the redeemed part of the lot fee', () => {
-    const redemption: FlowEvent = { ref: 'R1', flowId: 'R1', investorId: 'inv', classId: 'A', type: 'redemption', amount: null, fraction: d('0.5') };
+    const redemption: FlowEvent = {
+      ref: 'R1',
+      flowId: 'R1',
+      investorId: 'inv',
+      classId: 'A',
+      type: 'redemption',
+      amount: null,
+      fraction: d('0.5'),
+    };
     const days = run(fund({}), '2024-04-28', '2024-05-20', { '2024-05-10': '120' }, { '2024-05-15': [redemption] });
     const v = days.get('2024-05-15')!;
     // Accrued 0.2 × 20 × 10 000 = 40 000; half crystallizes; the investor receives half of the net value 1 160 000.
@@ -112,13 +179,23 @@ describe('NAV engine fee scenarios (hand-computed)', () => {
   it('management fee: 2 % × opening class NAV / 365 per calendar day', () => {
     const days = run(fund({ mgmt: '0.02', perf: '0' }), '2024-06-27', '2024-06-30', {});
     expect(cls(days.get('2024-06-28')!).managementFee.toFixed(2)).toBe('54.79');
-    expect(cls(days.get('2024-06-29')!).managementFee.toFixed(2)).toBe(d('999945.21').times('0.02').div(365).toDecimalPlaces(2).toFixed(2));
+    expect(cls(days.get('2024-06-29')!).managementFee.toFixed(2)).toBe(
+      d('999945.21').times('0.02').div(365).toDecimalPlaces(2).toFixed(2),
+    );
   });
 
   it('a missing price fails the day with a reason instead of guessing', () => {
     const terms = fund({});
     const first = run(terms, '2024-06-27', '2024-06-28', {}).get('2024-06-28')!;
-    const failed = valueDay(terms, first.state, { date: '2024-06-29', prices: new Map(), trades: [], transfers: [], flows: [], expenses: [], manualPnl: ZERO });
+    const failed = valueDay(terms, first.state, {
+      date: '2024-06-29',
+      prices: new Map(),
+      trades: [],
+      transfers: [],
+      flows: [],
+      expenses: [],
+      manualPnl: ZERO,
+    });
     expect(failed).toEqual({ ok: false, date: '2024-06-29', reason: 'missing price for X on 2024-06-29' });
   });
 
@@ -126,14 +203,47 @@ describe('NAV engine fee scenarios (hand-computed)', () => {
     const terms = fund({ perf: '0' });
     let state = run(terms, '2024-06-27', '2024-06-28', {}).get('2024-06-28')!.state;
     const day = (date: string, price: string, trades: DayInputs['trades']) => {
-      const r = valueDay(terms, state, { date, prices: new Map([['X', d(price)], ['Y', d(price)]]), trades, transfers: [], flows: [], expenses: [], manualPnl: ZERO });
+      const r = valueDay(terms, state, {
+        date,
+        prices: new Map([
+          ['X', d(price)],
+          ['Y', d(price)],
+        ]),
+        trades,
+        transfers: [],
+        flows: [],
+        expenses: [],
+        manualPnl: ZERO,
+      });
       if (!r.ok) throw new Error(r.reason);
       state = r.state;
       return r;
     };
-    const short = day('2024-06-29', '50', [{ ref: 'S', executedAt: '2024-06-29T10:00:00Z', connection: 'bank', symbol: 'Y', side: 'sell', quantity: d(100), price: d(50), fee: d(1) }]);
+    const short = day('2024-06-29', '50', [
+      {
+        ref: 'S',
+        executedAt: '2024-06-29T10:00:00Z',
+        connection: 'bank',
+        symbol: 'Y',
+        side: 'sell',
+        quantity: d(100),
+        price: d(50),
+        fee: d(1),
+      },
+    ]);
     expect(short.entries[0].lines.find((l) => l.accountCode === '2300')!.credit.toFixed(2)).toBe('5000.00');
-    const cover = day('2024-06-30', '40', [{ ref: 'C', executedAt: '2024-06-30T10:00:00Z', connection: 'bank', symbol: 'Y', side: 'buy', quantity: d(100), price: d(40), fee: d(1) }]);
+    const cover = day('2024-06-30', '40', [
+      {
+        ref: 'C',
+        executedAt: '2024-06-30T10:00:00Z',
+        connection: 'bank',
+        symbol: 'Y',
+        side: 'buy',
+        quantity: d(100),
+        price: d(40),
+        fee: d(1),
+      },
+    ]);
     const trade = cover.entries.find((e) => e.source === 'trade')!;
     expect(trade.lines.find((l) => l.accountCode === '4000')!.credit.toFixed(2)).toBe('1000.00');
     expect(trade.lines.find((l) => l.accountCode === '2300')!.debit.toFixed(2)).toBe('5000.00');

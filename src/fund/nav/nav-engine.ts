@@ -4,7 +4,15 @@ import { accrueExpenses, bookTradesAndTransfers, payDues, valueAtCloses } from '
 import { closeCapitalAccounts, refreshLotResults } from './day-close';
 import { type DayContext, DayFailed, openDay } from './day-context';
 import { dealFlows } from './day-flows';
-import type { AssetResult, ClassResult, DayInputs, DayOutcome, EngineState, FundTerms, PositionResult } from './engine-types';
+import type {
+  AssetResult,
+  ClassResult,
+  DayInputs,
+  DayOutcome,
+  EngineState,
+  FundTerms,
+  PositionResult,
+} from './engine-types';
 
 /**
  * Values the fund for one calendar day, from the previous day's checkpoint and the day's raw
@@ -13,7 +21,12 @@ import type { AssetResult, ClassResult, DayInputs, DayOutcome, EngineState, Fund
  * day's P&L, management fee, performance fee per lot (crystallizing at period end), then
  * redemptions and subscriptions dealt at the day's gross NAV per unit.
  */
-export function valueDay(terms: FundTerms, previous: EngineState, day: DayInputs, cashSymbol = terms.baseCurrency): DayOutcome {
+export function valueDay(
+  terms: FundTerms,
+  previous: EngineState,
+  day: DayInputs,
+  cashSymbol = terms.baseCurrency,
+): DayOutcome {
   try {
     return valueDayOrThrow(terms, previous, day, cashSymbol);
   } catch (err) {
@@ -44,13 +57,26 @@ function valueDayOrThrow(terms: FundTerms, previous: EngineState, day: DayInputs
   const classTotal = (f: (r: ClassResult) => Decimal) => sum(classes.map(f));
   state.valuationDate = date;
   return {
-    ok: true, date, state, entries: ctx.entries,
+    ok: true,
+    date,
+    state,
+    entries: ctx.entries,
     summary: {
-      openingNav: ctx.openingNav, grossAssetValue: nav.plus(totalLiabilities), totalLiabilities, nav, investmentPnl, expenses,
-      managementFee: classTotal((r) => r.managementFee), performanceFee: classTotal((r) => r.performanceFee),
-      subscriptions: classTotal((r) => r.subscriptions), redemptions: classTotal((r) => r.redemptions),
+      openingNav: ctx.openingNav,
+      grossAssetValue: nav.plus(totalLiabilities),
+      totalLiabilities,
+      nav,
+      investmentPnl,
+      expenses,
+      managementFee: classTotal((r) => r.managementFee),
+      performanceFee: classTotal((r) => r.performanceFee),
+      subscriptions: classTotal((r) => r.subscriptions),
+      redemptions: classTotal((r) => r.redemptions),
     },
-    classes, capitalAccounts, lots: [...allocation.lotResults.values()], newLots: dealt.newLots,
+    classes,
+    capitalAccounts,
+    lots: [...allocation.lotResults.values()],
+    newLots: dealt.newLots,
     positions: finalPositions(state, valuation.positions, cashSymbol),
     assets: assetResults(valuation.positions, trading.netTrades, trading.realizedBySymbol, day.prices, cashSymbol),
     flows: dealt.flowResults,
@@ -60,13 +86,19 @@ function valueDayOrThrow(terms: FundTerms, previous: EngineState, day: DayInputs
 /** Safety net: the position book and the liabilities must give the same NAV as the classes. Answers the liabilities (shorts aside). */
 function checkBooksAgreeWithClasses(ctx: DayContext, positions: PositionResult[], nav: Decimal): Decimal {
   const { state } = ctx;
-  const perfPayable = sum(state.lots.map((l) => l.accrued)).plus(sum([...state.classes.values()].map((c) => c.perfCrystallizedUnpaid)));
+  const perfPayable = sum(state.lots.map((l) => l.accrued)).plus(
+    sum([...state.classes.values()].map((c) => c.perfCrystallizedUnpaid)),
+  );
   const mgmtPayable = sum([...state.classes.values()].map((c) => c.mgmtPayable));
   const redemptionsPayable = sum(state.redemptionPayables.map((r) => r.amount));
   const liabilitiesExShort = perfPayable.plus(mgmtPayable).plus(state.accruedExpenses).plus(redemptionsPayable);
-  const bookNav = sum(positionsAfterFlows(state, positions, ctx.cashSymbol)).plus(state.otherNetAssets).minus(liabilitiesExShort);
+  const bookNav = sum(positionsAfterFlows(state, positions, ctx.cashSymbol))
+    .plus(state.otherNetAssets)
+    .minus(liabilitiesExShort);
   if (!bookNav.equals(nav)) {
-    throw new Error(`NAV engine invariant broken on ${ctx.date}: book ${bookNav.toFixed(2)} ≠ classes ${nav.toFixed(2)}`);
+    throw new Error(
+      `NAV engine invariant broken on ${ctx.date}: book ${bookNav.toFixed(2)} ≠ classes ${nav.toFixed(2)}`,
+    );
   }
   return liabilitiesExShort;
 }
@@ -82,27 +114,54 @@ function finalPositions(state: EngineState, valued: PositionResult[], cashSymbol
   for (const p of state.positions.values()) {
     if (p.symbol === cashSymbol) {
       if (p.quantity.isZero()) continue;
-      out.push({ connection: p.connection, symbol: p.symbol, quantity: p.quantity, cost: p.quantity, price: new Decimal(1), marketValue: p.quantity });
+      out.push({
+        connection: p.connection,
+        symbol: p.symbol,
+        quantity: p.quantity,
+        cost: p.quantity,
+        price: new Decimal(1),
+        marketValue: p.quantity,
+      });
     } else if (!p.quantity.isZero() || !p.cost.isZero()) {
       out.push(byKey.get(`${p.connection}|${p.symbol}`)!);
     }
   }
-  return out.sort((a, b) => (a.connection === b.connection ? (a.symbol < b.symbol ? -1 : 1) : a.connection < b.connection ? -1 : 1));
+  return out.sort((a, b) =>
+    a.connection === b.connection ? (a.symbol < b.symbol ? -1 : 1) : a.connection < b.connection ? -1 : 1,
+  );
 }
 
 function assetResults(
-  positions: PositionResult[], netTrades: Map<string, Decimal>, realized: Map<string, Decimal>, prices: Map<string, Decimal>, cashSymbol: string,
+  positions: PositionResult[],
+  netTrades: Map<string, Decimal>,
+  realized: Map<string, Decimal>,
+  prices: Map<string, Decimal>,
+  cashSymbol: string,
 ): AssetResult[] {
   const bySymbol = new Map<string, AssetResult>();
   for (const p of positions) {
     if (p.symbol === cashSymbol) continue;
-    const a = bySymbol.get(p.symbol) ?? { symbol: p.symbol, quantity: ZERO, price: p.price, marketValue: ZERO, netTrades: ZERO, realizedPnl: ZERO };
+    const a = bySymbol.get(p.symbol) ?? {
+      symbol: p.symbol,
+      quantity: ZERO,
+      price: p.price,
+      marketValue: ZERO,
+      netTrades: ZERO,
+      realizedPnl: ZERO,
+    };
     a.quantity = a.quantity.plus(p.quantity);
     a.marketValue = a.marketValue.plus(p.marketValue);
     bySymbol.set(p.symbol, a);
   }
   for (const [symbol, amount] of netTrades) {
-    const a = bySymbol.get(symbol) ?? { symbol, quantity: ZERO, price: prices.get(symbol)!, marketValue: ZERO, netTrades: ZERO, realizedPnl: ZERO };
+    const a = bySymbol.get(symbol) ?? {
+      symbol,
+      quantity: ZERO,
+      price: prices.get(symbol)!,
+      marketValue: ZERO,
+      netTrades: ZERO,
+      realizedPnl: ZERO,
+    };
     a.netTrades = amount;
     a.realizedPnl = realized.get(symbol) ?? ZERO;
     bySymbol.set(symbol, a);

@@ -43,14 +43,26 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
     connection.on('error', () => undefined);
     this.connections.push(connection);
     this.worker = new Worker(NAV_RUN_QUEUE, (job: Job<{ jobId: string }>) => this.process(job.data.jobId), {
-      connection, prefix: bullPrefix(this.config), concurrency: 2,
+      connection,
+      prefix: bullPrefix(this.config),
+      concurrency: 2,
     });
     this.worker.on('error', (err) => this.logger.warn(`worker error: ${err.message}`));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.worker) await closeWithin(5000, () => this.worker!.close(), () => undefined);
-    if (this.queue) await closeWithin(2000, () => this.queue!.close(), () => undefined);
+    if (this.worker)
+      await closeWithin(
+        5000,
+        () => this.worker!.close(),
+        () => undefined,
+      );
+    if (this.queue)
+      await closeWithin(
+        2000,
+        () => this.queue!.close(),
+        () => undefined,
+      );
     for (const c of this.connections) c.disconnect();
   }
 
@@ -66,7 +78,10 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
     if (!job) return;
     try {
       const outcome = await this.navRuns.runNavRange(job.fund_id, {
-        from: job.from_date, to: job.to_date, batchDays: JOB_BATCH_DAYS, onProgress: (done) => jobs.progress(jobId, done),
+        from: job.from_date,
+        to: job.to_date,
+        batchDays: JOB_BATCH_DAYS,
+        onProgress: (done) => jobs.progress(jobId, done),
       });
       const run = await this.navRuns.latestRunFor(job.fund_id, job.valuation_date);
       const failed = outcome.failed ? `the run for ${outcome.failed.date} failed: ${outcome.failed.reason}` : null;
@@ -78,11 +93,16 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
   }
 }
 
-function outcomeView(outcome: NavRunOutcome, run: Awaited<ReturnType<NavRunService['latestRunFor']>>): Record<string, unknown> {
+function outcomeView(
+  outcome: NavRunOutcome,
+  run: Awaited<ReturnType<NavRunService['latestRunFor']>>,
+): Record<string, unknown> {
   return {
     completedRuns: outcome.completed,
     supersededRuns: outcome.superseded,
-    failedRun: outcome.failed ? { valuationDate: outcome.failed.date, navRunId: outcome.failed.runId, reason: outcome.failed.reason } : null,
+    failedRun: outcome.failed
+      ? { valuationDate: outcome.failed.date, navRunId: outcome.failed.runId, reason: outcome.failed.reason }
+      : null,
     lastCompleteDate: outcome.lastCompleteDate,
     navRunId: run?.navRunId ?? null,
     runStatus: run?.status ?? null,

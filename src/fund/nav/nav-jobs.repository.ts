@@ -1,7 +1,6 @@
 import { type IsoDate } from '../dates';
 import { SqlRepository } from '../../database/sql-repository';
 
-
 export interface NavJobRow {
   id: string;
   fund_id: string;
@@ -37,24 +36,36 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** NAV-run jobs (the admin API's job resource) and the admin listing of a fund's runs. Fund-scoped. */
 export class NavJobsRepository extends SqlRepository {
-
   /** Inserts a queued job, or answers the fund's active job when one is already queued or running. */
   async insertQueued(
-    fundId: string, keyId: string | null, date: IsoDate, from: IsoDate, to: IsoDate, total: number,
+    fundId: string,
+    keyId: string | null,
+    date: IsoDate,
+    from: IsoDate,
+    to: IsoDate,
+    total: number,
   ): Promise<{ job: NavJobRow | null; activeJobId: string | null }> {
     const rows = await this.q.query(
       `INSERT INTO nav_run_jobs (fund_id, requested_by_key_id, valuation_date, from_date, to_date, total_dates)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (fund_id) WHERE status IN ('queued', 'running') DO NOTHING
-       RETURNING ${JOB_COLUMNS}`, [fundId, keyId, date, from, to, total]);
+       RETURNING ${JOB_COLUMNS}`,
+      [fundId, keyId, date, from, to, total],
+    );
     if (rows[0]) return { job: rows[0], activeJobId: null };
-    const [active] = await this.q.query(`SELECT id FROM nav_run_jobs WHERE fund_id = $1 AND status IN ('queued', 'running')`, [fundId]);
+    const [active] = await this.q.query(
+      `SELECT id FROM nav_run_jobs WHERE fund_id = $1 AND status IN ('queued', 'running')`,
+      [fundId],
+    );
     return { job: null, activeJobId: active?.id ?? null };
   }
 
   async find(fundId: string, jobId: string): Promise<NavJobRow | null> {
     if (!UUID.test(jobId)) return null;
-    const [row] = await this.q.query(`SELECT ${JOB_COLUMNS} FROM nav_run_jobs WHERE fund_id = $1 AND id = $2`, [fundId, jobId]);
+    const [row] = await this.q.query(`SELECT ${JOB_COLUMNS} FROM nav_run_jobs WHERE fund_id = $1 AND id = $2`, [
+      fundId,
+      jobId,
+    ]);
     return row ?? null;
   }
 
@@ -62,18 +73,29 @@ export class NavJobsRepository extends SqlRepository {
   async start(jobId: string): Promise<NavJobRow | null> {
     const [rows] = await this.q.query(
       `UPDATE nav_run_jobs SET status = 'running', started_at = coalesce(started_at, clock_timestamp())
-        WHERE id = $1 AND status IN ('queued', 'running') RETURNING ${JOB_COLUMNS}`, [jobId]);
+        WHERE id = $1 AND status IN ('queued', 'running') RETURNING ${JOB_COLUMNS}`,
+      [jobId],
+    );
     return rows[0] ?? null;
   }
 
   async progress(jobId: string, completedDates: number): Promise<void> {
-    await this.q.query(`UPDATE nav_run_jobs SET completed_dates = $2 WHERE id = $1 AND status = 'running'`, [jobId, completedDates]);
+    await this.q.query(`UPDATE nav_run_jobs SET completed_dates = $2 WHERE id = $1 AND status = 'running'`, [
+      jobId,
+      completedDates,
+    ]);
   }
 
-  async finish(jobId: string, status: 'succeeded' | 'failed', outcome: Record<string, unknown> | null, error: string | null): Promise<void> {
+  async finish(
+    jobId: string,
+    status: 'succeeded' | 'failed',
+    outcome: Record<string, unknown> | null,
+    error: string | null,
+  ): Promise<void> {
     await this.q.query(
       `UPDATE nav_run_jobs SET status = $2, outcome = $3, error = $4, finished_at = clock_timestamp() WHERE id = $1 AND status IN ('queued', 'running')`,
-      [jobId, status, outcome === null ? null : JSON.stringify(outcome), error]);
+      [jobId, status, outcome === null ? null : JSON.stringify(outcome), error],
+    );
   }
 
   /** The fund's runs, newest first by (started_at, id), after the cursor position. */
@@ -85,6 +107,8 @@ export class NavJobsRepository extends SqlRepository {
          FROM nav_runs
         WHERE fund_id = $1 AND ($2::timestamptz IS NULL OR (started_at, id) < ($2::timestamptz, $3::uuid))
         ORDER BY started_at DESC, id DESC
-        LIMIT $4`, [fundId, after?.t ?? null, after?.id ?? null, limit]);
+        LIMIT $4`,
+      [fundId, after?.t ?? null, after?.id ?? null, limit],
+    );
   }
 }

@@ -27,20 +27,28 @@ export class NavJobsService {
   async request(fundId: string, keyId: string | null, date: IsoDate): Promise<NavJobDto> {
     const plan = await this.navRuns.planForDate(fundId, date);
     if (!plan) {
-      throw new ProblemError('unprocessable', `nothing to run for ${date}: it is before the fund's inception`, [{ field: 'valuationDate', message: 'must be on or after the fund inception' }]);
+      throw new ProblemError('unprocessable', `nothing to run for ${date}: it is before the fund's inception`, [
+        { field: 'valuationDate', message: 'must be on or after the fund inception' },
+      ]);
     }
     const max = this.config.navRunMaxDays;
     if (plan.days > max) {
-      throw new ProblemError('range_too_large',
+      throw new ProblemError(
+        'range_too_large',
         `a run for ${date} covers ${plan.from} … ${plan.to} (${plan.days} dates); one call may cover at most ${max} (NAV_RUN_MAX_DAYS). ` +
-        'Run forward in steps, or re-run a whole history with npm run fund:nav.',
-        [{ field: 'valuationDate', message: `must need at most ${max} dates to be run` }]);
+          'Run forward in steps, or re-run a whole history with npm run fund:nav.',
+        [{ field: 'valuationDate', message: `must need at most ${max} dates to be run` }],
+      );
     }
     const jobs = new NavJobsRepository(this.db);
     const { job, activeJobId } = await jobs.insertQueued(fundId, keyId, date, plan.from, plan.to, plan.days);
     if (!job) {
-      throw new ProblemError('nav_job_in_progress', `NAV run job ${activeJobId} is still queued or running for this fund; poll it and try again when it has finished`,
-        undefined, activeJobId ? { location: jobLocation(activeJobId) } : undefined);
+      throw new ProblemError(
+        'nav_job_in_progress',
+        `NAV run job ${activeJobId} is still queued or running for this fund; poll it and try again when it has finished`,
+        undefined,
+        activeJobId ? { location: jobLocation(activeJobId) } : undefined,
+      );
     }
     try {
       await this.queue.enqueue(job.id);
@@ -65,8 +73,14 @@ export class NavJobsService {
     const last = page[page.length - 1];
     return {
       items: page.map((r) => ({
-        navRunId: r.id, valuationDate: r.valuation_date, status: r.status, failureReason: r.failure_reason, netAssetValue: r.net_asset_value,
-        createdAt: iso(r.started_at)!, completedAt: iso(r.completed_at), publishedAt: iso(r.published_at),
+        navRunId: r.id,
+        valuationDate: r.valuation_date,
+        status: r.status,
+        failureReason: r.failure_reason,
+        netAssetValue: r.net_asset_value,
+        createdAt: iso(r.started_at)!,
+        completedAt: iso(r.completed_at),
+        publishedAt: iso(r.published_at),
       })),
       nextCursor: rows.length > limit && last ? this.cursors.encode(kind, { t: last.started_key, id: last.id }) : null,
       hasMore: rows.length > limit,
@@ -76,9 +90,16 @@ export class NavJobsService {
 
 function jobView(j: NavJobRow): NavJobDto {
   return {
-    jobId: j.id, valuationDate: j.valuation_date, fromDate: j.from_date, toDate: j.to_date, status: j.status,
+    jobId: j.id,
+    valuationDate: j.valuation_date,
+    fromDate: j.from_date,
+    toDate: j.to_date,
+    status: j.status,
     progress: { completedDates: j.completed_dates, totalDates: j.total_dates },
-    outcome: (j.outcome as unknown as NavJobOutcomeDto) ?? null, error: j.error,
-    createdAt: iso(j.created_at)!, startedAt: iso(j.started_at), finishedAt: iso(j.finished_at),
+    outcome: (j.outcome as unknown as NavJobOutcomeDto) ?? null,
+    error: j.error,
+    createdAt: iso(j.created_at)!,
+    startedAt: iso(j.started_at),
+    finishedAt: iso(j.finished_at),
   };
 }

@@ -5,7 +5,6 @@ import { type DayFailure, type DayValuation, type EngineState } from './engine-t
 import { SqlRepository } from '../../database/sql-repository';
 import { NavRunResultsRepository, type ResultRun } from './nav-run-results.repository';
 
-
 export interface CompleteRunRef {
   id: string;
   valuationDate: IsoDate;
@@ -15,11 +14,15 @@ const m = (d: Decimal) => d.toFixed(2);
 
 /** Writes NAV runs, their results and their journal entries; reads run checkpoints. */
 export class NavRunRepository extends SqlRepository {
-
-  async lastCompleteRunBefore(fundId: string, date: IsoDate): Promise<{ ref: CompleteRunRef; state: EngineState } | null> {
+  async lastCompleteRunBefore(
+    fundId: string,
+    date: IsoDate,
+  ): Promise<{ ref: CompleteRunRef; state: EngineState } | null> {
     const [row] = await this.q.query(
       `SELECT id, valuation_date::text AS d, engine_state FROM nav_runs
-        WHERE fund_id = $1 AND status = 'complete' AND valuation_date < $2 ORDER BY valuation_date DESC LIMIT 1`, [fundId, date]);
+        WHERE fund_id = $1 AND status = 'complete' AND valuation_date < $2 ORDER BY valuation_date DESC LIMIT 1`,
+      [fundId, date],
+    );
     return row ? { ref: { id: row.id, valuationDate: row.d }, state: deserializeState(row.engine_state) } : null;
   }
 
@@ -28,29 +31,52 @@ export class NavRunRepository extends SqlRepository {
     return this.q.query(
       `SELECT a.valuation_date::text AS d, r.net_asset_value::text AS shadow, a.net_asset_value::text AS admin
          FROM admin_navs a JOIN nav_runs r ON r.fund_id = a.fund_id AND r.valuation_date = a.valuation_date AND r.status = 'complete'
-        WHERE a.fund_id = $1 ORDER BY a.valuation_date DESC LIMIT $2`, [fundId, limit]);
+        WHERE a.fund_id = $1 ORDER BY a.valuation_date DESC LIMIT $2`,
+      [fundId, limit],
+    );
   }
 
   /** The newest run for a date (complete, failed or running). */
-  async latestRunFor(fundId: string, date: IsoDate): Promise<{
-    id: string; valuation_date: string; status: string; failure_reason: string | null; started_at: Date; completed_at: Date | null;
-    gav: string | null; nav: string | null; supersedes_run_id: string | null;
+  async latestRunFor(
+    fundId: string,
+    date: IsoDate,
+  ): Promise<{
+    id: string;
+    valuation_date: string;
+    status: string;
+    failure_reason: string | null;
+    started_at: Date;
+    completed_at: Date | null;
+    gav: string | null;
+    nav: string | null;
+    supersedes_run_id: string | null;
   } | null> {
     const [row] = await this.q.query(
       `SELECT id, valuation_date::text AS valuation_date, status, failure_reason, started_at, completed_at,
               gross_asset_value::text AS gav, net_asset_value::text AS nav, supersedes_run_id
          FROM nav_runs WHERE fund_id = $1 AND valuation_date = $2 ORDER BY started_at DESC, (status = 'complete') DESC LIMIT 1`,
-      [fundId, date]);
+      [fundId, date],
+    );
     return row ?? null;
   }
 
   /** A run of the fund, locked for publication (null: no such run). */
-  async lockForPublication(fundId: string, runId: string): Promise<{ id: string; status: string; published_at: Date | null } | null> {
-    const rows = await this.q.query(`SELECT id, status, published_at FROM nav_runs WHERE fund_id = $1 AND id = $2 FOR UPDATE`, [fundId, runId]);
+  async lockForPublication(
+    fundId: string,
+    runId: string,
+  ): Promise<{ id: string; status: string; published_at: Date | null } | null> {
+    const rows = await this.q.query(
+      `SELECT id, status, published_at FROM nav_runs WHERE fund_id = $1 AND id = $2 FOR UPDATE`,
+      [fundId, runId],
+    );
     return rows[0] ?? null;
   }
 
-  async markPublished(runId: string, keyId: string | null, userId: string | null): Promise<{ id: string; valuation_date: string; status: string; net_asset_value: string; published_at: Date }> {
+  async markPublished(
+    runId: string,
+    keyId: string | null,
+    userId: string | null,
+  ): Promise<{ id: string; valuation_date: string; status: string; net_asset_value: string; published_at: Date }> {
     const [updated] = await this.q.query(
       `UPDATE nav_runs SET published_at = clock_timestamp(), published_by_key_id = $2, published_by_user_id = $3 WHERE id = $1
        RETURNING id, valuation_date::text AS valuation_date, status, net_asset_value::text AS net_asset_value, published_at`,
@@ -60,21 +86,26 @@ export class NavRunRepository extends SqlRepository {
   }
 
   async lastCompleteDate(fundId: string): Promise<IsoDate | null> {
-    const [row] = await this.q.query(`SELECT max(valuation_date)::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete'`, [fundId]);
+    const [row] = await this.q.query(
+      `SELECT max(valuation_date)::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete'`,
+      [fundId],
+    );
     return row.d;
   }
 
   async completeRunsBetween(fundId: string, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, string>> {
     const rows = await this.q.query(
       `SELECT id, valuation_date::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete' AND valuation_date BETWEEN $2 AND $3`,
-      [fundId, from, to]);
+      [fundId, from, to],
+    );
     return new Map(rows.map((r: { id: string; d: string }) => [r.d, r.id]));
   }
 
   async attemptsBetween(fundId: string, from: IsoDate, to: IsoDate): Promise<Map<IsoDate, number>> {
     const rows = await this.q.query(
       `SELECT valuation_date::text AS d, count(*)::int AS n FROM nav_runs WHERE fund_id = $1 AND valuation_date BETWEEN $2 AND $3 GROUP BY 1`,
-      [fundId, from, to]);
+      [fundId, from, to],
+    );
     return new Map(rows.map((r: { d: string; n: number }) => [r.d, r.n]));
   }
 
@@ -95,7 +126,8 @@ export class NavRunRepository extends SqlRepository {
          RETURNING id
        )
        SELECT id FROM added UNION ALL SELECT id FROM newest WHERE status = 'failed' AND failure_reason = $4`,
-      [runId, fundId, failure.date, failure.reason, at.toISOString()]);
+      [runId, fundId, failure.date, failure.reason, at.toISOString()],
+    );
     return rows[0].id;
   }
 
@@ -109,17 +141,38 @@ export class NavRunRepository extends SqlRepository {
          FROM unnest($2::uuid[], $3::date[], $4::timestamptz[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[], $9::numeric[],
                      $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::jsonb[])
            AS u(id, d, at, opening, gav, liab, nav, pnl, exp, mgmt, perf, subs, reds, state)`,
-      [fundId, col((r) => r.id), col((r) => r.day.date), col((r) => r.at.toISOString()),
-        col((r) => m(r.day.summary.openingNav)), col((r) => m(r.day.summary.grossAssetValue)), col((r) => m(r.day.summary.totalLiabilities)),
-        col((r) => m(r.day.summary.nav)), col((r) => m(r.day.summary.investmentPnl)), col((r) => m(r.day.summary.expenses)),
-        col((r) => m(r.day.summary.managementFee)), col((r) => m(r.day.summary.performanceFee)), col((r) => m(r.day.summary.subscriptions)),
-        col((r) => m(r.day.summary.redemptions)), col((r) => JSON.stringify(serializeState(r.day.state)))],
+      [
+        fundId,
+        col((r) => r.id),
+        col((r) => r.day.date),
+        col((r) => r.at.toISOString()),
+        col((r) => m(r.day.summary.openingNav)),
+        col((r) => m(r.day.summary.grossAssetValue)),
+        col((r) => m(r.day.summary.totalLiabilities)),
+        col((r) => m(r.day.summary.nav)),
+        col((r) => m(r.day.summary.investmentPnl)),
+        col((r) => m(r.day.summary.expenses)),
+        col((r) => m(r.day.summary.managementFee)),
+        col((r) => m(r.day.summary.performanceFee)),
+        col((r) => m(r.day.summary.subscriptions)),
+        col((r) => m(r.day.summary.redemptions)),
+        col((r) => JSON.stringify(serializeState(r.day.state))),
+      ],
     );
   }
 
   /** Marks a complete run superseded and posts one reversing entry per entry it booked. Returns the entries posted. */
-  async supersede(fundId: string, oldRunId: string, newRunId: string, firstEntryNumber: number, postedAt: Date): Promise<number> {
-    await this.q.query(`UPDATE nav_runs SET status = 'superseded', superseded_by_run_id = $2 WHERE id = $1 AND fund_id = $3`, [oldRunId, newRunId, fundId]);
+  async supersede(
+    fundId: string,
+    oldRunId: string,
+    newRunId: string,
+    firstEntryNumber: number,
+    postedAt: Date,
+  ): Promise<number> {
+    await this.q.query(
+      `UPDATE nav_runs SET status = 'superseded', superseded_by_run_id = $2 WHERE id = $1 AND fund_id = $3`,
+      [oldRunId, newRunId, fundId],
+    );
     await this.q.query(`UPDATE nav_runs SET supersedes_run_id = $1 WHERE id = $2`, [oldRunId, newRunId]);
     const [row] = await this.q.query(
       `WITH originals AS (
@@ -130,23 +183,33 @@ export class NavRunRepository extends SqlRepository {
          SELECT md5($1::text || ':reversal:' || o.id::text)::uuid, $1, $3 + o.k, o.entry_date, $5, 'Reversal of #' || o.entry_number || ': ' || o.description,
                 'reversal', o.source_ref, $4, 'reversal', o.id FROM originals o
          RETURNING 1)
-       SELECT count(*)::int AS n FROM ins`, [fundId, oldRunId, firstEntryNumber, newRunId, postedAt.toISOString()]);
+       SELECT count(*)::int AS n FROM ins`,
+      [fundId, oldRunId, firstEntryNumber, newRunId, postedAt.toISOString()],
+    );
     await this.q.query(
       `INSERT INTO journal_lines (fund_id, entry_id, line_no, entry_date, account_code, debit, credit, currency, description, share_class_id)
        SELECT l.fund_id, r.id, l.line_no, l.entry_date, l.account_code, l.credit, l.debit, l.currency, 'Reversal: ' || l.description, l.share_class_id
          FROM journal_entries r JOIN journal_lines l ON l.entry_id = r.reverses_entry_id
-        WHERE r.fund_id = $1 AND r.nav_run_id = $2 AND r.status = 'reversal'`, [fundId, newRunId]);
+        WHERE r.fund_id = $1 AND r.nav_run_id = $2 AND r.status = 'reversal'`,
+      [fundId, newRunId],
+    );
     return row.n;
   }
 
   async completeRuns(runIds: string[], completedAt: Date[]): Promise<void> {
     await this.q.query(
       `UPDATE nav_runs r SET status = 'complete', completed_at = u.at FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE r.id = u.id`,
-      [runIds, completedAt.map((d) => d.toISOString())]);
+      [runIds, completedAt.map((d) => d.toISOString())],
+    );
   }
 
   /** Writes every result table of the runs, then marks their capital activity executed or failed. */
-  async insertResults(fundId: string, runs: ResultRun[], symbolIds: Map<string, string>, connectionIds: Map<string, string>): Promise<void> {
+  async insertResults(
+    fundId: string,
+    runs: ResultRun[],
+    symbolIds: Map<string, string>,
+    connectionIds: Map<string, string>,
+  ): Promise<void> {
     await new NavRunResultsRepository(this.q).insertResults(fundId, runs, symbolIds, connectionIds);
   }
 
@@ -155,7 +218,8 @@ export class NavRunRepository extends SqlRepository {
     await this.q.query(
       `UPDATE capital_activity ca SET status = 'settled' FROM funds f
         WHERE ca.fund_id = $1 AND f.id = ca.fund_id AND ca.status = 'executed' AND ca.dealing_date + f.settlement_days <= $2::date`,
-      [fundId, throughDate]);
+      [fundId, throughDate],
+    );
   }
 
   async referenceIds(fundId: string): Promise<{ symbols: Map<string, string>; connections: Map<string, string> }> {

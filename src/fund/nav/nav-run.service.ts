@@ -24,7 +24,11 @@ export interface NavRunOptions {
  * complete run), and, when `date` already has a complete run, every later complete date (a
  * correction cascades so the chain stays consistent). Null when there is nothing to run.
  */
-export function navRangeFor(date: IsoDate, lastComplete: IsoDate | null, inception: IsoDate): { from: IsoDate; to: IsoDate } | null {
+export function navRangeFor(
+  date: IsoDate,
+  lastComplete: IsoDate | null,
+  inception: IsoDate,
+): { from: IsoDate; to: IsoDate } | null {
   let from = lastComplete && date > addDays(lastComplete, 1) ? addDays(lastComplete, 1) : date;
   if (from < inception) from = inception;
   let to = date;
@@ -75,7 +79,11 @@ export class NavRunService {
   }
 
   /** Runs `date` (and any earlier dates not yet run, or later ones a re-run must cascade to). */
-  async runNavForDate(fundId: string, date: IsoDate, clock: (date: IsoDate) => Date = realClock): Promise<NavRunOutcome> {
+  async runNavForDate(
+    fundId: string,
+    date: IsoDate,
+    clock: (date: IsoDate) => Date = realClock,
+  ): Promise<NavRunOutcome> {
     const lastComplete = await this.runs.lastCompleteDate(fundId);
     const from = lastComplete && date > addDays(lastComplete, 1) ? addDays(lastComplete, 1) : date;
     return this.runNavRange(fundId, { from, to: date, clock });
@@ -84,7 +92,8 @@ export class NavRunService {
   /** The range `runNavForDate(date)` would cover, with its number of dates. */
   async planForDate(fundId: string, date: IsoDate): Promise<{ from: IsoDate; to: IsoDate; days: number } | null> {
     const [lastComplete, calendar] = await Promise.all([
-      this.runs.lastCompleteDate(fundId), this.inputs.calendar(fundId),
+      this.runs.lastCompleteDate(fundId),
+      this.inputs.calendar(fundId),
     ]);
     const range = navRangeFor(date, lastComplete, calendar.inceptionDate);
     return range && { ...range, days: daysBetween(range.from, range.to) + 1 };
@@ -95,9 +104,15 @@ export class NavRunService {
     const row = await this.runs.latestRunFor(fundId, date);
     if (!row) return null;
     return {
-      navRunId: row.id, valuationDate: row.valuation_date, status: row.status, failureReason: row.failure_reason,
-      grossAssetValue: row.gav, netAssetValue: row.nav, supersedesRunId: row.supersedes_run_id,
-      startedAt: new Date(row.started_at).toISOString(), completedAt: row.completed_at ? new Date(row.completed_at).toISOString() : null,
+      navRunId: row.id,
+      valuationDate: row.valuation_date,
+      status: row.status,
+      failureReason: row.failure_reason,
+      grossAssetValue: row.gav,
+      netAssetValue: row.nav,
+      supersedesRunId: row.supersedes_run_id,
+      startedAt: new Date(row.started_at).toISOString(),
+      completedAt: row.completed_at ? new Date(row.completed_at).toISOString() : null,
     };
   }
 
@@ -113,15 +128,27 @@ export class NavRunService {
     if (from < calendar.inceptionDate) from = calendar.inceptionDate;
     let to = options.to ?? calendar.lastPriceDate ?? from;
     if (lastComplete && from <= lastComplete && to < lastComplete) to = lastComplete;
-    const outcome: NavRunOutcome = { fundId, from, to, completed: 0, superseded: 0, failed: null, lastCompleteDate: lastComplete };
+    const outcome: NavRunOutcome = {
+      fundId,
+      from,
+      to,
+      completed: 0,
+      superseded: 0,
+      failed: null,
+      lastCompleteDate: lastComplete,
+    };
     if (from > to) return { ...outcome, from: null, to: null };
 
     const previous = await runs.lastCompleteRunBefore(fundId, from);
     if (!previous && from !== calendar.inceptionDate) {
-      throw new Error(`no complete NAV run before ${from}; run the fund from its inception ${calendar.inceptionDate} first`);
+      throw new Error(
+        `no complete NAV run before ${from}; run the fund from its inception ${calendar.inceptionDate} first`,
+      );
     }
     if (previous && addDays(previous.ref.valuationDate, 1) !== from) {
-      throw new Error(`the last complete NAV run is for ${previous.ref.valuationDate}; run ${addDays(previous.ref.valuationDate, 1)} before ${from}`);
+      throw new Error(
+        `the last complete NAV run is for ${previous.ref.valuationDate}; run ${addDays(previous.ref.valuationDate, 1)} before ${from}`,
+      );
     }
     let state: EngineState = previous ? previous.state : emptyState();
     const ids = await runs.referenceIds(fundId);
@@ -132,7 +159,10 @@ export class NavRunService {
       let failure: { date: IsoDate; reason: string } | null = null;
       for (const day of days) {
         const result = valueDay(terms, state, day);
-        if (!result.ok) { failure = result; break; }
+        if (!result.ok) {
+          failure = result;
+          break;
+        }
         valued.push(result);
         state = result.state;
       }
@@ -147,8 +177,12 @@ export class NavRunService {
   }
 
   private async writeBatch(
-    fundId: string, terms: FundTerms, valued: DayValuation[], failure: { date: IsoDate; reason: string } | null,
-    clock: (date: IsoDate) => Date, ids: { symbols: Map<string, string>; connections: Map<string, string> },
+    fundId: string,
+    terms: FundTerms,
+    valued: DayValuation[],
+    failure: { date: IsoDate; reason: string } | null,
+    clock: (date: IsoDate) => Date,
+    ids: { symbols: Map<string, string>; connections: Map<string, string> },
   ): Promise<{ superseded: number; failedRunId: string | null }> {
     return this.inTransaction(async (qr) => {
       const runs = this.runs.with(qr);
@@ -172,16 +206,25 @@ export class NavRunService {
             entryNumber += await runs.supersede(fundId, old, run.id, entryNumber, run.at);
             superseded++;
           }
-          for (const draft of run.day.entries) entries.push({ draft, number: entryNumber++, runId: run.id, postedAt: run.at });
+          for (const draft of run.day.entries)
+            entries.push({ draft, number: entryNumber++, runId: run.id, postedAt: run.at });
         }
         await journal.insertEntries(fundId, entries, terms.baseCurrency);
         await runs.insertResults(fundId, batch, ids.symbols, ids.connections);
-        await runs.completeRuns(batch.map((r) => r.id), batch.map((r) => r.at));
+        await runs.completeRuns(
+          batch.map((r) => r.id),
+          batch.map((r) => r.at),
+        );
         await runs.settleActivity(fundId, valued[valued.length - 1].date);
       }
       let failedRunId: string | null = null;
       if (failure) {
-        failedRunId = await runs.insertFailedRun(fundId, runId(failure.date), { ok: false, ...failure }, clock(failure.date));
+        failedRunId = await runs.insertFailedRun(
+          fundId,
+          runId(failure.date),
+          { ok: false, ...failure },
+          clock(failure.date),
+        );
       }
       return { superseded, failedRunId };
     });

@@ -21,9 +21,16 @@ export class NavRunsController {
 
   @Post()
   @HttpCode(202)
-  @ApiOperation({ summary: 'Queue a NAV run for a valuation date (earlier missing dates included; a correction supersedes and cascades). Answers the job to poll; at most NAV_RUN_MAX_DAYS dates per call, one job per fund at a time (409)' })
+  @ApiOperation({
+    summary:
+      'Queue a NAV run for a valuation date (earlier missing dates included; a correction supersedes and cascades). Answers the job to poll; at most NAV_RUN_MAX_DAYS dates per call, one job per fund at a time (409)',
+  })
   @Returns(NavJobDto, { status: 202, description: 'The queued job (Location: where to poll it)' })
-  async run(@CurrentPrincipal() caller: Principal, @Body() body: RunNavRequestDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<NavJobDto> {
+  async run(
+    @CurrentPrincipal() caller: Principal,
+    @Body() body: RunNavRequestDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<NavJobDto> {
     if (!isIsoDate(body.valuationDate)) throw invalidParameter('valuationDate', 'must be a calendar date YYYY-MM-DD');
     const job = await this.jobs.request(fundIdOf(caller), caller.keyId ?? null, body.valuationDate);
     reply.header('location', jobLocation(job.jobId));
@@ -39,7 +46,10 @@ export class NavRunsController {
   }
 
   @Get()
-  @ApiOperation({ summary: "The fund's NAV runs, newest first (complete, failed with the reason, superseded), cursor-paged; publish one with POST /{id}/publish" })
+  @ApiOperation({
+    summary:
+      "The fund's NAV runs, newest first (complete, failed with the reason, superseded), cursor-paged; publish one with POST /{id}/publish",
+  })
   @Returns(NavRunListDto)
   runs(@CurrentPrincipal() caller: Principal, @Query() q: CursorPageQueryDto): Promise<NavRunListDto> {
     return this.jobs.runs(fundIdOf(caller), q.limit ?? 100, q.cursor);

@@ -10,6 +10,13 @@ describe('reconciliation against the administrator NAV (default tolerance 5 bp)'
     ['99900000.00', '100000000.00', '-100000.00', '-0.00100000', false],
   ])('shadow %s vs administrator %s', (shadow, admin, diff, ratio, within) => {
     const row = reconcile('2026-10-31', new Decimal(shadow), new Decimal(admin), tol);
-    expect(row).toEqual({ valuationDate: '2026-10-31', shadowNav: shadow, administratorNav: admin, difference: diff, differenceRatio: ratio, withinTolerance: within });
+    expect(row).toEqual({
+      valuationDate: '2026-10-31',
+      shadowNav: shadow,
+      administratorNav: admin,
+      difference: diff,
+      differenceRatio: ratio,
+      withinTolerance: within,
+    });
   });
 });

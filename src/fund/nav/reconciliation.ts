@@ -12,7 +12,12 @@ export interface ReconciliationRow {
 }
 
 /** Shadow NAV vs the administrator's: difference = shadow − administrator, ratio over the administrator's NAV. */
-export function reconcile(valuationDate: string, shadowNav: Decimal, administratorNav: Decimal, toleranceRatio: Decimal): ReconciliationRow {
+export function reconcile(
+  valuationDate: string,
+  shadowNav: Decimal,
+  administratorNav: Decimal,
+  toleranceRatio: Decimal,
+): ReconciliationRow {
   const difference = shadowNav.minus(administratorNav);
   const ratio = administratorNav.isZero() ? new Decimal(0) : difference.dividedBy(administratorNav);
   return {
@@ -25,9 +30,13 @@ export function reconcile(valuationDate: string, shadowNav: Decimal, administrat
   };
 }
 
-
 /** Every administrator NAV that has a complete shadow run for its date, newest first. */
-export async function reconciliationForFund(q: Queryable, fundId: string, toleranceRatio: string, limit = 100): Promise<ReconciliationRow[]> {
+export async function reconciliationForFund(
+  q: Queryable,
+  fundId: string,
+  toleranceRatio: string,
+  limit = 100,
+): Promise<ReconciliationRow[]> {
   const rows = await new NavRunRepository(q).reconciliationPairs(fundId, limit);
   const tolerance = new Decimal(toleranceRatio);
   return rows.map((r) => reconcile(r.d, new Decimal(r.shadow), new Decimal(r.admin), tolerance));

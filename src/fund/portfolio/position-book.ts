@@ -52,7 +52,11 @@ export interface TradePosting {
  * booked as a close and an open in one entry.
  */
 export function postTrade(
-  book: PositionBook, trade: TradeEvent, connection: ConnectionTerms, date: string, stablecoins: ReadonlySet<string> = new Set(),
+  book: PositionBook,
+  trade: TradeEvent,
+  connection: ConnectionTerms,
+  date: string,
+  stablecoins: ReadonlySet<string> = new Set(),
 ): TradePosting {
   const pos = book.get(trade.connection, trade.symbol);
   const notional = toCents(trade.quantity.times(trade.price));
@@ -64,16 +68,19 @@ export function postTrade(
   const entry = new EntryBuilder(date, 'trade', trade.ref, label);
 
   // The part of the trade that reduces the existing position (long sold, short covered).
-  const reducing = pos.quantity.isZero() || Math.sign(pos.quantity.toNumber()) === sign
-    ? ZERO
-    : Decimal.min(trade.quantity, pos.quantity.abs());
+  const reducing =
+    pos.quantity.isZero() || Math.sign(pos.quantity.toNumber()) === sign
+      ? ZERO
+      : Decimal.min(trade.quantity, pos.quantity.abs());
   const opening = trade.quantity.minus(reducing);
   const reducingNotional = reducing.equals(trade.quantity) ? notional : toCents(reducing.times(trade.price));
   const openingNotional = notional.minus(reducingNotional);
 
   let realized = ZERO;
   if (reducing.gt(0)) {
-    const relieved = reducing.equals(pos.quantity.abs()) ? pos.cost : toCents(pos.cost.times(reducing).dividedBy(pos.quantity.abs()));
+    const relieved = reducing.equals(pos.quantity.abs())
+      ? pos.cost
+      : toCents(pos.cost.times(reducing).dividedBy(pos.quantity.abs()));
     // relieved is signed: positive cost of a long, negative proceeds of a short.
     realized = trade.side === 'sell' ? reducingNotional.minus(relieved) : relieved.negated().minus(reducingNotional);
     if (pos.quantity.isPositive()) entry.post(costAccount, relieved.negated());
@@ -114,7 +121,12 @@ export function applyTransfer(
     const fromAccount = cashAccountFor(from);
     const toAccount = cashAccountFor(to);
     if (fromAccount === toAccount) return null;
-    return new EntryBuilder(date, 'transfer', transfer.ref, `transfer ${amount.toFixed(2)} ${cashSymbol} ${transfer.fromConnection} → ${transfer.toConnection}`)
+    return new EntryBuilder(
+      date,
+      'transfer',
+      transfer.ref,
+      `transfer ${amount.toFixed(2)} ${cashSymbol} ${transfer.fromConnection} → ${transfer.toConnection}`,
+    )
       .post(toAccount, amount)
       .post(fromAccount, amount.negated())
       .build();

@@ -4,8 +4,8 @@ import { PLANS, ROLES, SCOPES } from '../../common/auth/scopes';
 import { DeliberatelyServed } from '../../common/redaction/redact';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../password';
 
-const OWN_EMAIL = DeliberatelyServed('the signed-in person\'s own email');
-const MEMBER_EMAIL = DeliberatelyServed('fund admins see the emails of the fund\'s members and invitees');
+const OWN_EMAIL = DeliberatelyServed("the signed-in person's own email");
+const MEMBER_EMAIL = DeliberatelyServed("fund admins see the emails of the fund's members and invitees");
 
 const ROLE_LIST = ROLES as unknown as string[];
 
@@ -13,13 +13,21 @@ export class SignInDto {
   @ApiProperty({ example: 'demo-admin@fundgate.dev' }) @IsString() @Length(3, 320) email: string;
   @ApiProperty({ format: 'password' }) @IsString() @Length(1, MAX_PASSWORD_LENGTH) password: string;
   @ApiPropertyOptional({ description: 'TOTP code (or a recovery code) when the account has TOTP enabled' })
-  @IsOptional() @IsString() @Length(6, 40) totpCode?: string;
+  @IsOptional()
+  @IsString()
+  @Length(6, 40)
+  totpCode?: string;
 }
 
 export class SignUpDto {
   @ApiProperty({ example: 'ada@example.com' }) @IsEmail() @MaxLength(320) email: string;
   @ApiProperty({ example: 'Ada Lovelace' }) @IsString() @Length(1, 200) displayName: string;
-  @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH }) @IsString() @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, { message: `password must be at least ${MIN_PASSWORD_LENGTH} characters` }) password: string;
+  @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH })
+  @IsString()
+  @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, {
+    message: `password must be at least ${MIN_PASSWORD_LENGTH} characters`,
+  })
+  password: string;
 }
 
 export class SessionUserDto {
@@ -39,7 +47,8 @@ export class MembershipDto {
   @ApiProperty({ type: ConsoleFundRefDto }) fund: ConsoleFundRefDto;
   @ApiProperty({ enum: ROLES }) role: string;
   @ApiProperty({ enum: SCOPES, isArray: true }) scopes: string[];
-  @ApiProperty({ description: 'Approvals on this fund need a TOTP check in the last 10 minutes' }) approvalRequiresTotp: boolean;
+  @ApiProperty({ description: 'Approvals on this fund need a TOTP check in the last 10 minutes' })
+  approvalRequiresTotp: boolean;
 }
 
 export class SessionDto {
@@ -61,14 +70,23 @@ export class SignedOutEverywhereDto {
 export class InvitationPreviewDto {
   @ApiProperty({ type: ConsoleFundRefDto }) fund: ConsoleFundRefDto;
   @ApiProperty({ enum: ROLES }) role: string;
-  @ApiProperty() @DeliberatelyServed('the invitation\'s email, to the holder of its link') email: string;
+  @ApiProperty() @DeliberatelyServed("the invitation's email, to the holder of its link") email: string;
   @ApiProperty({ format: 'date-time' }) expiresAt: string;
 }
 
 export class AcceptInvitationDto {
-  @ApiPropertyOptional({ description: 'For a new person' }) @IsOptional() @IsString() @Length(1, 200) displayName?: string;
+  @ApiPropertyOptional({ description: 'For a new person' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  displayName?: string;
   @ApiPropertyOptional({ format: 'password', description: 'For a new person', minLength: MIN_PASSWORD_LENGTH })
-  @IsOptional() @IsString() @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, { message: `password must be at least ${MIN_PASSWORD_LENGTH} characters` }) password?: string;
+  @IsOptional()
+  @IsString()
+  @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, {
+    message: `password must be at least ${MIN_PASSWORD_LENGTH} characters`,
+  })
+  password?: string;
 }
 
 export class MemberDto {
@@ -121,24 +139,37 @@ export class ServiceAccountListDto {
 }
 
 export class CreateServiceAccountDto {
-  @ApiProperty({ example: 'reporting-bot' }) @IsString() @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'name must be lower-case letters, digits and dashes' }) name: string;
+  @ApiProperty({ example: 'reporting-bot' })
+  @IsString()
+  @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'name must be lower-case letters, digits and dashes' })
+  name: string;
 }
 
 export class ChangePasswordDto {
   @ApiProperty({ format: 'password' }) @IsString() @Length(1, MAX_PASSWORD_LENGTH) currentPassword: string;
-  @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH }) @IsString() @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, { message: `newPassword must be at least ${MIN_PASSWORD_LENGTH} characters` }) newPassword: string;
+  @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH })
+  @IsString()
+  @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, {
+    message: `newPassword must be at least ${MIN_PASSWORD_LENGTH} characters`,
+  })
+  newPassword: string;
 }
 
 export class TotpEnrolmentDto {
-  @ApiProperty({ description: 'Base32 secret, shown once' }) @DeliberatelyServed('the TOTP secret, shown once to the person enrolling') secret: string;
+  @ApiProperty({ description: 'Base32 secret, shown once' })
+  @DeliberatelyServed('the TOTP secret, shown once to the person enrolling')
+  secret: string;
   @ApiProperty({ example: 'otpauth://totp/fundgate:ada%40example.com?secret=…' }) otpauthUrl: string;
 }
 
 export class TotpCodeDto {
   @ApiProperty({ example: '123456', description: 'A TOTP code (verify and disable also take a recovery code)' })
-  @IsString() @Length(6, 40) code: string;
+  @IsString()
+  @Length(6, 40)
+  code: string;
 }
 
 export class RecoveryCodesDto {
-  @ApiProperty({ type: String, isArray: true, description: 'Ten single-use recovery codes, shown once' }) recoveryCodes: string[];
+  @ApiProperty({ type: String, isArray: true, description: 'Ten single-use recovery codes, shown once' })
+  recoveryCodes: string[];
 }

@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsDateString, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsDateString,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+} from 'class-validator';
 import { PLANS, ROLES, SCOPES, Scope } from '../../common/auth/scopes';
 import type { Plan } from '../../config/config';
 
@@ -16,21 +26,32 @@ export class AccountRefDto {
 }
 
 export class KeyOwnerDto {
-  @ApiProperty({ enum: ['person', 'service'], description: 'A person, or a service identity owned by the fund' }) kind: string;
+  @ApiProperty({ enum: ['person', 'service'], description: 'A person, or a service identity owned by the fund' })
+  kind: string;
   @ApiProperty({ example: 'Alice Example' }) displayName: string;
 }
 
 export class MeDto {
-  @ApiProperty({ enum: ['key', 'session'], description: 'An API key, or a signed-in person\'s console session' }) via: string;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Null for a console session' }) keyId: string | null;
+  @ApiProperty({ enum: ['key', 'session'], description: "An API key, or a signed-in person's console session" })
+  via: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Null for a console session' }) keyId:
+    string | null;
   @ApiProperty({ type: String, nullable: true, example: 'CI reader' }) name: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'svc_dk_Ab3x', description: 'svc_dk_ + the first 4 characters; the key itself is never shown again' }) displayPrefix: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'svc_dk_Ab3x',
+    description: 'svc_dk_ + the first 4 characters; the key itself is never shown again',
+  })
+  displayPrefix: string | null;
   @ApiProperty({ enum: SCOPES, isArray: true }) scopes: string[];
   @ApiProperty({ type: FundRefDto, nullable: true }) fund: FundRefDto | null;
   @ApiProperty({ enum: PLANS }) plan: string;
   @ApiProperty({ type: AccountRefDto }) account: AccountRefDto;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The person; null for a service identity' }) userId: string | null;
-  @ApiProperty({ type: String, enum: ROLES, nullable: true, description: 'The person\'s role on the fund' }) role: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The person; null for a service identity' })
+  userId: string | null;
+  @ApiProperty({ type: String, enum: ROLES, nullable: true, description: "The person's role on the fund" }) role:
+    string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
@@ -64,27 +85,46 @@ export class CreatedKeyDto extends KeySummaryDto {
 
 export class CreateKeyDto {
   @ApiProperty({ example: 'Reporting agent', minLength: 1, maxLength: 200 })
-  @IsString() @Length(1, 200)
+  @IsString()
+  @Length(1, 200)
   name: string;
 
   @ApiProperty({ enum: SCOPES, isArray: true, example: ['fund:read'] })
-  @IsArray() @ArrayUnique() @ArrayMaxSize(SCOPES.length) @IsIn(SCOPES, { each: true })
+  @IsArray()
+  @ArrayUnique()
+  @ArrayMaxSize(SCOPES.length)
+  @IsIn(SCOPES, { each: true })
   scopes: Scope[];
 
-  @ApiPropertyOptional({ type: String, description: 'Fund slug the key is bound to; omit for the caller\'s fund (any other fund is refused)', nullable: true, example: 'demo' })
-  @IsOptional() @IsString() @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/)
+  @ApiPropertyOptional({
+    type: String,
+    description: "Fund slug the key is bound to; omit for the caller's fund (any other fund is refused)",
+    nullable: true,
+    example: 'demo',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/)
   fund?: string | null;
 
   @ApiPropertyOptional({ enum: PLANS, default: 'free' })
-  @IsOptional() @IsIn(PLANS)
+  @IsOptional()
+  @IsIn(PLANS)
   plan?: Plan;
 
-  @ApiPropertyOptional({ description: 'Owning identity: omit for the caller\'s own; a fund admin may name a service identity of the fund. Any other account is refused.', example: 'demo/reporting-bot' })
-  @IsOptional() @IsString() @Length(1, 200)
+  @ApiPropertyOptional({
+    description:
+      "Owning identity: omit for the caller's own; a fund admin may name a service identity of the fund. Any other account is refused.",
+    example: 'demo/reporting-bot',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
   account?: string;
 
   @ApiPropertyOptional({ format: 'date-time' })
-  @IsOptional() @IsDateString({ strict: true })
+  @IsOptional()
+  @IsDateString({ strict: true })
   @Type(() => String)
   expiresAt?: string;
 }

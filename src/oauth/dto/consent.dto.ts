@@ -3,10 +3,11 @@ import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Match
 import { ROLES, SCOPES } from '../../common/auth/scopes';
 
 export class ConsentClientDto {
-  @ApiProperty({ description: 'client_id (a generated id, or the URL of the client\'s metadata document)' }) id: string;
+  @ApiProperty({ description: "client_id (a generated id, or the URL of the client's metadata document)" }) id: string;
   @ApiProperty({ example: 'Claude' }) name: string;
   @ApiProperty({ enum: ['registered', 'metadata_document'] }) kind: string;
-  @ApiProperty({ example: 'localhost:33418', description: 'Host of the redirect URI the code goes to' }) redirectHost: string;
+  @ApiProperty({ example: 'localhost:33418', description: 'Host of the redirect URI the code goes to' })
+  redirectHost: string;
   @ApiProperty({ type: String, nullable: true }) clientUri: string | null;
 }
 
@@ -14,7 +15,12 @@ export class ConsentFundDto {
   @ApiProperty({ example: 'demo' }) slug: string;
   @ApiProperty() name: string;
   @ApiProperty({ enum: ROLES }) role: string;
-  @ApiProperty({ enum: SCOPES, isArray: true, description: 'The role\'s scopes an app may hold (never proposals:review nor keys:manage)' }) grantableScopes: string[];
+  @ApiProperty({
+    enum: SCOPES,
+    isArray: true,
+    description: "The role's scopes an app may hold (never proposals:review nor keys:manage)",
+  })
+  grantableScopes: string[];
 }
 
 export class ConsentViewDto {
@@ -29,12 +35,19 @@ export class ConsentViewDto {
 export class ApproveConsentDto {
   @ApiProperty({ example: 'demo' }) @IsString() @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/) fund: string;
   @ApiProperty({ enum: SCOPES, isArray: true, example: ['fund:read'] })
-  @IsArray() @ArrayMinSize(1) @ArrayUnique() @ArrayMaxSize(SCOPES.length) @IsIn(SCOPES, { each: true })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayUnique()
+  @ArrayMaxSize(SCOPES.length)
+  @IsIn(SCOPES, { each: true })
   scopes: (typeof SCOPES)[number][];
 }
 
 export class ConsentRedirectDto {
-  @ApiProperty({ description: 'Where the browser goes next: the app\'s redirect URI with the code (or error), state and iss' }) redirectTo: string;
+  @ApiProperty({
+    description: "Where the browser goes next: the app's redirect URI with the code (or error), state and iss",
+  })
+  redirectTo: string;
 }
 
 export class ConnectedAppFundDto {

@@ -42,8 +42,20 @@ export class ProposalPayloadDto {
 
 export class ActorDto {
   @ApiProperty({ format: 'uuid' }) accountId: string;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Null when the person acted in the console (session)' }) keyId: string | null;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The person (null for a service identity)' }) userId: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'Null when the person acted in the console (session)',
+  })
+  keyId: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The person (null for a service identity)',
+  })
+  userId: string | null;
 }
 
 export class ProposalDto {
@@ -55,8 +67,14 @@ export class ProposalDto {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) decidedAt: string | null;
   @ApiProperty({ type: ActorDto, nullable: true }) decidedBy: ActorDto | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The approval note or the rejection reason' }) decisionNote: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'journal-entry:7d1e…', description: 'What approval created or changed in the books' })
+  @ApiProperty({ type: String, nullable: true, description: 'The approval note or the rejection reason' })
+  decisionNote: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'journal-entry:7d1e…',
+    description: 'What approval created or changed in the books',
+  })
   executionRef: string | null;
 }
 
@@ -68,19 +86,23 @@ export class ProposalListDto {
 
 export class ProposalListQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ enum: PROPOSAL_STATUSES })
-  @IsOptional() @IsIn(PROPOSAL_STATUSES)
+  @IsOptional()
+  @IsIn(PROPOSAL_STATUSES)
   status?: string;
 }
 
 export class ApproveProposalDto {
   @ApiPropertyOptional({ maxLength: 2000 })
-  @IsOptional() @IsString() @Length(1, 2000)
+  @IsOptional()
+  @IsString()
+  @Length(1, 2000)
   note?: string;
 }
 
 export class RejectProposalDto {
   @ApiProperty({ maxLength: 2000 })
-  @IsString() @Length(1, 2000)
+  @IsString()
+  @Length(1, 2000)
   reason: string;
 }
 

@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, IsUUID, Length, Matches, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 
 /** Money in base currency: a decimal string with at most 2 decimals. */
@@ -13,20 +24,27 @@ export const EXPENSE_CATEGORIES = ['administration', 'audit', 'legal', 'other'] 
 export const CAPITAL_ACTIVITY_TYPES = ['subscription', 'redemption'] as const;
 
 export class JournalLineInputDto {
-  @ApiProperty({ example: '5600', description: 'An account of the fund\'s chart of accounts' })
-  @IsString() @Length(1, 20)
+  @ApiProperty({ example: '5600', description: "An account of the fund's chart of accounts" })
+  @IsString()
+  @Length(1, 20)
   accountCode: string;
 
   @ApiPropertyOptional({ example: '1250.00', description: 'Exactly one of debit and credit, positive' })
-  @IsOptional() @IsString() @Matches(MONEY, money)
+  @IsOptional()
+  @IsString()
+  @Matches(MONEY, money)
   debit?: string;
 
   @ApiPropertyOptional({ example: '1250.00' })
-  @IsOptional() @IsString() @Matches(MONEY, money)
+  @IsOptional()
+  @IsString()
+  @Matches(MONEY, money)
   credit?: string;
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional() @IsString() @Length(1, 500)
+  @IsOptional()
+  @IsString()
+  @Length(1, 500)
   description?: string;
 }
 
@@ -36,11 +54,22 @@ export class JournalEntryProposalDto {
   entryDate: string;
 
   @ApiProperty({ example: 'Reclassify Q1 legal fees', maxLength: 500 })
-  @IsString() @Length(1, 500)
+  @IsString()
+  @Length(1, 500)
   description: string;
 
-  @ApiProperty({ type: JournalLineInputDto, isArray: true, minItems: 2, maxItems: 100, description: 'Debits must equal credits exactly' })
-  @IsArray() @ArrayMinSize(2) @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => JournalLineInputDto)
+  @ApiProperty({
+    type: JournalLineInputDto,
+    isArray: true,
+    minItems: 2,
+    maxItems: 100,
+    description: 'Debits must equal credits exactly',
+  })
+  @IsArray()
+  @ArrayMinSize(2)
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => JournalLineInputDto)
   lines: JournalLineInputDto[];
 }
 
@@ -50,23 +79,30 @@ export class ExpenseProposalDto {
   category: string;
 
   @ApiProperty({ example: 'Acme Fund Services', maxLength: 200 })
-  @IsString() @Length(1, 200)
+  @IsString()
+  @Length(1, 200)
   vendor: string;
 
   @ApiProperty({ example: '4200.00' })
-  @IsString() @Matches(MONEY, money)
+  @IsString()
+  @Matches(MONEY, money)
   amount: string;
 
   @ApiProperty({ example: '2026-03-31' })
   @IsCalendarDate()
   accrualDate: string;
 
-  @ApiPropertyOptional({ example: '2026-03-31', description: 'Last day the expense accrues over (default: accrualDate)' })
-  @IsOptional() @IsCalendarDate()
+  @ApiPropertyOptional({
+    example: '2026-03-31',
+    description: 'Last day the expense accrues over (default: accrualDate)',
+  })
+  @IsOptional()
+  @IsCalendarDate()
   periodEnd?: string;
 
   @ApiProperty({ example: 'Q1 administration fee', maxLength: 500 })
-  @IsString() @Length(1, 500)
+  @IsString()
+  @Length(1, 500)
   description: string;
 }
 
@@ -80,36 +116,55 @@ export class CapitalActivityProposalDto {
   type: string;
 
   @ApiProperty({ example: 'Class A', description: 'Share class name (as the read API shows it) or id' })
-  @IsString() @Length(1, 200)
+  @IsString()
+  @Length(1, 200)
   shareClass: string;
 
-  @ApiPropertyOptional({ example: '250000.00', description: 'Exactly one of amount and fraction; a subscription needs an amount' })
-  @IsOptional() @IsString() @Matches(MONEY, money)
+  @ApiPropertyOptional({
+    example: '250000.00',
+    description: 'Exactly one of amount and fraction; a subscription needs an amount',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(MONEY, money)
   amount?: string;
 
   @ApiPropertyOptional({ example: '0.5', description: 'Redemptions only: fraction of the holding, 0 < f ≤ 1' })
-  @IsOptional() @IsString() @Matches(FRACTION, { message: 'must be a decimal fraction 0 < f ≤ 1 with at most 8 decimals' })
+  @IsOptional()
+  @IsString()
+  @Matches(FRACTION, { message: 'must be a decimal fraction 0 < f ≤ 1 with at most 8 decimals' })
   fraction?: string;
 
-  @ApiProperty({ example: '2026-06-30', description: 'A dealing date on the fund\'s dealing calendar, respecting the notice period' })
+  @ApiProperty({
+    example: '2026-06-30',
+    description: "A dealing date on the fund's dealing calendar, respecting the notice period",
+  })
   @IsCalendarDate()
   dealingDate: string;
 }
 
 export class LpReportProposalDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Distribute this existing draft report; or give periodStart, periodEnd and narrative for a new one' })
-  @IsOptional() @IsUUID()
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Distribute this existing draft report; or give periodStart, periodEnd and narrative for a new one',
+  })
+  @IsOptional()
+  @IsUUID()
   lpReportId?: string;
 
   @ApiPropertyOptional({ example: '2026-01-01' })
-  @IsOptional() @IsCalendarDate()
+  @IsOptional()
+  @IsCalendarDate()
   periodStart?: string;
 
   @ApiPropertyOptional({ example: '2026-03-31' })
-  @IsOptional() @IsCalendarDate()
+  @IsOptional()
+  @IsCalendarDate()
   periodEnd?: string;
 
   @ApiPropertyOptional({ maxLength: 20000 })
-  @IsOptional() @IsString() @Length(1, 20000)
+  @IsOptional()
+  @IsString()
+  @Length(1, 20000)
   narrative?: string;
 }

@@ -19,17 +19,25 @@ export const capitalActivity: ProposalKindRules<CapitalActivityProposalDto, Capi
   validate(b) {
     const errors: FieldError[] = [];
     if ((b.amount === undefined) === (b.fraction === undefined)) {
-      errors.push({ field: 'amount', message: 'exactly one of amount and fraction is required' }, { field: 'fraction', message: 'exactly one of amount and fraction is required' });
+      errors.push(
+        { field: 'amount', message: 'exactly one of amount and fraction is required' },
+        { field: 'fraction', message: 'exactly one of amount and fraction is required' },
+      );
     } else if (b.type === 'subscription' && b.fraction !== undefined) {
       errors.push({ field: 'fraction', message: 'a subscription is an amount, not a fraction' });
     }
-    if (b.amount !== undefined && new Decimal(b.amount).isZero()) errors.push({ field: 'amount', message: 'must be positive' });
-    if (b.fraction !== undefined && new Decimal(b.fraction).isZero()) errors.push({ field: 'fraction', message: 'must be positive' });
+    if (b.amount !== undefined && new Decimal(b.amount).isZero())
+      errors.push({ field: 'amount', message: 'must be positive' });
+    if (b.fraction !== undefined && new Decimal(b.fraction).isZero())
+      errors.push({ field: 'fraction', message: 'must be positive' });
     if (errors.length) throw badShape(errors);
     return {
-      investorId: b.investorId.toLowerCase(), type: b.type, shareClass: b.shareClass,
+      investorId: b.investorId.toLowerCase(),
+      type: b.type,
+      shareClass: b.shareClass,
       amount: b.amount !== undefined ? new Decimal(b.amount).toFixed(2) : null,
-      fraction: b.fraction !== undefined ? new Decimal(b.fraction).toString() : null, dealingDate: b.dealingDate,
+      fraction: b.fraction !== undefined ? new Decimal(b.fraction).toString() : null,
+      dealingDate: b.dealingDate,
     };
   },
 
@@ -38,19 +46,27 @@ export const capitalActivity: ProposalKindRules<CapitalActivityProposalDto, Capi
       throw unprocessable(`unknown investor ${p.investorId}`, [{ field: 'investorId', message: 'unknown investor' }]);
     }
     const shareClass = await books.shareClass(fundId, p.shareClass, lock);
-    if (!shareClass) throw unprocessable(`unknown share class "${p.shareClass}"`, [{ field: 'shareClass', message: 'unknown share class' }]);
+    if (!shareClass)
+      throw unprocessable(`unknown share class "${p.shareClass}"`, [
+        { field: 'shareClass', message: 'unknown share class' },
+      ]);
     if (p.type === 'subscription' && shareClass.status === 'closed') {
-      throw unprocessable(`share class "${shareClass.name}" is closed to subscriptions`, [{ field: 'shareClass', message: 'closed to subscriptions' }]);
+      throw unprocessable(`share class "${shareClass.name}" is closed to subscriptions`, [
+        { field: 'shareClass', message: 'closed to subscriptions' },
+      ]);
     }
     const terms = await books.dealingTerms(fundId);
     if (!isDealingDate(p.dealingDate, terms.frequency)) {
-      throw unprocessable(`dealing date ${p.dealingDate} is not on the dealing calendar (${terms.frequency}: ${describeCalendar(terms.frequency)})`,
-        [{ field: 'dealingDate', message: 'not on the dealing calendar' }]);
+      throw unprocessable(
+        `dealing date ${p.dealingDate} is not on the dealing calendar (${terms.frequency}: ${describeCalendar(terms.frequency)})`,
+        [{ field: 'dealingDate', message: 'not on the dealing calendar' }],
+      );
     }
     const notice = p.type === 'subscription' ? terms.subscriptionNoticeDays : terms.redemptionNoticeDays;
     if (noticeDays(todayUtc(), p.dealingDate) < notice) {
-      throw unprocessable(`dealing date ${p.dealingDate} is inside the ${notice}-day ${p.type} notice period`,
-        [{ field: 'dealingDate', message: `needs ${notice} days of notice` }]);
+      throw unprocessable(`dealing date ${p.dealingDate} is inside the ${notice}-day ${p.type} notice period`, [
+        { field: 'dealingDate', message: `needs ${notice} days of notice` },
+      ]);
     }
     return { ...p, shareClass: shareClass.name, shareClassId: shareClass.id };
   },

@@ -12,7 +12,12 @@ export interface ExpensePayload {
   description: string;
 }
 
-export const EXPENSE_ACCOUNT: Record<string, string> = { administration: '5300', audit: '5400', legal: '5500', other: '5600' };
+export const EXPENSE_ACCOUNT: Record<string, string> = {
+  administration: '5300',
+  audit: '5400',
+  legal: '5500',
+  other: '5600',
+};
 export const ACCRUED_EXPENSES = '2100';
 
 export const expense: ProposalKindRules<ExpenseProposalDto, ExpensePayload> = {
@@ -21,14 +26,23 @@ export const expense: ProposalKindRules<ExpenseProposalDto, ExpensePayload> = {
     if (new Decimal(b.amount).isZero()) throw badShape([{ field: 'amount', message: 'must be positive' }]);
     if (periodEnd < b.accrualDate) throw badShape([{ field: 'periodEnd', message: 'must not be before accrualDate' }]);
     const amount = new Decimal(b.amount).toFixed(2);
-    return { category: b.category, vendor: b.vendor, amount, accrualDate: b.accrualDate, periodEnd, description: b.description };
+    return {
+      category: b.category,
+      vendor: b.vendor,
+      amount,
+      accrualDate: b.accrualDate,
+      periodEnd,
+      description: b.description,
+    };
   },
 
   async check(books, fundId, p) {
     const unknown = await books.unknownAccounts(fundId, [EXPENSE_ACCOUNT[p.category], ACCRUED_EXPENSES]);
     if (unknown.length) {
-      throw unprocessable(`unknown account: the fund's chart of accounts lacks ${unknown.join(', ')}, needed to book a ${p.category} expense`,
-        [{ field: 'category', message: `unknown account ${unknown.join(', ')}` }]);
+      throw unprocessable(
+        `unknown account: the fund's chart of accounts lacks ${unknown.join(', ')}, needed to book a ${p.category} expense`,
+        [{ field: 'category', message: `unknown account ${unknown.join(', ')}` }],
+      );
     }
     return p;
   },

@@ -32,13 +32,21 @@ function validateKind<K extends ProposalKind>(kind: K, input: InputOf<K>): { kin
 }
 
 async function checkKind<K extends ProposalKind>(
-  books: ProposalBooksRepository, fundId: string, kind: K, payload: PayloadOf<K>, lock: boolean,
+  books: ProposalBooksRepository,
+  fundId: string,
+  kind: K,
+  payload: PayloadOf<K>,
+  lock: boolean,
 ): Promise<{ kind: K; payload: PayloadOf<K> }> {
   return { kind, payload: await RULES[kind].check(books, fundId, payload, lock) };
 }
 
 function executeKind<K extends ProposalKind>(
-  books: ProposalBooksRepository, fundId: string, ref: string, kind: K, payload: PayloadOf<K>,
+  books: ProposalBooksRepository,
+  fundId: string,
+  ref: string,
+  kind: K,
+  payload: PayloadOf<K>,
 ): Promise<Execution> {
   return RULES[kind].execute(books, fundId, ref, payload);
 }
@@ -51,7 +59,12 @@ export async function validateProposal(q: Queryable, fundId: string, request: Ki
 }
 
 /** Approval, inside its transaction: the rules again with the rows relied on locked, then the effect. */
-export async function executeProposal(m: Queryable, fundId: string, proposalId: string, stored: KindedPayload): Promise<Execution> {
+export async function executeProposal(
+  m: Queryable,
+  fundId: string,
+  proposalId: string,
+  stored: KindedPayload,
+): Promise<Execution> {
   const books = new ProposalBooksRepository(m);
   const checked = await checkKind(books, fundId, stored.kind, stored.payload, true);
   return executeKind(books, fundId, `proposal:${proposalId}`, checked.kind, checked.payload);

@@ -16,8 +16,14 @@ export const journalEntry: ProposalKindRules<JournalEntryProposalDto, JournalPay
     const lines = b.lines.map((l, i) => {
       const debit = l.debit !== undefined ? new Decimal(l.debit) : new Decimal(0);
       const credit = l.credit !== undefined ? new Decimal(l.credit) : new Decimal(0);
-      if (debit.isZero() === credit.isZero()) errors.push({ field: `lines.${i}`, message: 'must have exactly one of debit and credit, positive' });
-      return { accountCode: l.accountCode, debit: debit.toFixed(2), credit: credit.toFixed(2), description: l.description ?? null };
+      if (debit.isZero() === credit.isZero())
+        errors.push({ field: `lines.${i}`, message: 'must have exactly one of debit and credit, positive' });
+      return {
+        accountCode: l.accountCode,
+        debit: debit.toFixed(2),
+        credit: credit.toFixed(2),
+        description: l.description ?? null,
+      };
     });
     if (errors.length) throw badShape(errors);
     return { entryDate: b.entryDate, description: b.description, lines };
@@ -27,20 +33,33 @@ export const journalEntry: ProposalKindRules<JournalEntryProposalDto, JournalPay
     const debit = p.lines.reduce((a, l) => a.plus(l.debit), new Decimal(0));
     const credit = p.lines.reduce((a, l) => a.plus(l.credit), new Decimal(0));
     if (!debit.equals(credit)) {
-      throw new ProblemError('unbalanced_entry', `unbalanced entry: debits ${debit.toFixed(2)} ≠ credits ${credit.toFixed(2)}`,
-        [{ field: 'lines', message: `debits ${debit.toFixed(2)} must equal credits ${credit.toFixed(2)}` }]);
+      throw new ProblemError(
+        'unbalanced_entry',
+        `unbalanced entry: debits ${debit.toFixed(2)} ≠ credits ${credit.toFixed(2)}`,
+        [{ field: 'lines', message: `debits ${debit.toFixed(2)} must equal credits ${credit.toFixed(2)}` }],
+      );
     }
-    const unknown = await books.unknownAccounts(fundId, p.lines.map((l) => l.accountCode));
+    const unknown = await books.unknownAccounts(
+      fundId,
+      p.lines.map((l) => l.accountCode),
+    );
     if (unknown.length) {
-      throw unprocessable(`unknown account: ${unknown.join(', ')} is not in the fund's chart of accounts`,
-        p.lines.flatMap((l, i) => (unknown.includes(l.accountCode) ? [{ field: `lines.${i}.accountCode`, message: `unknown account ${l.accountCode}` }] : [])));
+      throw unprocessable(
+        `unknown account: ${unknown.join(', ')} is not in the fund's chart of accounts`,
+        p.lines.flatMap((l, i) =>
+          unknown.includes(l.accountCode)
+            ? [{ field: `lines.${i}.accountCode`, message: `unknown account ${l.accountCode}` }]
+            : [],
+        ),
+      );
     }
     return p;
   },
 
   async execute(books, fundId, ref, p) {
     const builder = new EntryBuilder(p.entryDate, 'manual', ref, p.description);
-    for (const l of p.lines) builder.post(l.accountCode, new Decimal(l.debit).minus(l.credit), l.description ?? p.description);
+    for (const l of p.lines)
+      builder.post(l.accountCode, new Decimal(l.debit).minus(l.credit), l.description ?? p.description);
     let draft;
     try {
       draft = builder.build();

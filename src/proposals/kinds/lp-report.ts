@@ -4,21 +4,26 @@ import { type ProposalKindRules, badShape } from './kind';
 
 /** Either an existing draft to distribute, or a new report for a period. */
 export type LpReportPayload =
-  | { lpReportId: string }
-  | { lpReportId: null; periodStart: string; periodEnd: string; narrative: string };
+  { lpReportId: string } | { lpReportId: null; periodStart: string; periodEnd: string; narrative: string };
 
 export const lpReport: ProposalKindRules<LpReportProposalDto, LpReportPayload> = {
   validate(b) {
     const { periodStart, periodEnd, narrative } = b;
     if (b.lpReportId !== undefined) {
       if ([periodStart, periodEnd, narrative].some((v) => v !== undefined)) {
-        throw badShape([{ field: 'lpReportId', message: 'give either lpReportId or periodStart, periodEnd and narrative, not both' }]);
+        throw badShape([
+          { field: 'lpReportId', message: 'give either lpReportId or periodStart, periodEnd and narrative, not both' },
+        ]);
       }
       return { lpReportId: b.lpReportId.toLowerCase() };
     }
     if (periodStart === undefined || periodEnd === undefined || narrative === undefined) {
       const missing = (['periodStart', 'periodEnd', 'narrative'] as const).filter((k) => b[k] === undefined);
-      throw new ProblemError('missing_parameter', `${missing.join(', ')} required for a new report (or give lpReportId)`, missing.map((field) => ({ field, message: 'is required' })));
+      throw new ProblemError(
+        'missing_parameter',
+        `${missing.join(', ')} required for a new report (or give lpReportId)`,
+        missing.map((field) => ({ field, message: 'is required' })),
+      );
     }
     if (periodEnd < periodStart) throw badShape([{ field: 'periodEnd', message: 'must not be before periodStart' }]);
     return { lpReportId: null, periodStart, periodEnd, narrative };
@@ -27,15 +32,22 @@ export const lpReport: ProposalKindRules<LpReportProposalDto, LpReportPayload> =
   async check(books, fundId, p, lock) {
     if (p.lpReportId !== null) {
       const status = await books.lpReportStatus(fundId, p.lpReportId, lock);
-      if (status === null) throw unprocessable(`unknown LP report ${p.lpReportId}`, [{ field: 'lpReportId', message: 'unknown LP report' }]);
+      if (status === null)
+        throw unprocessable(`unknown LP report ${p.lpReportId}`, [
+          { field: 'lpReportId', message: 'unknown LP report' },
+        ]);
       if (status === 'distributed') {
-        throw unprocessable(`report already distributed: LP report ${p.lpReportId}`, [{ field: 'lpReportId', message: 'already distributed' }]);
+        throw unprocessable(`report already distributed: LP report ${p.lpReportId}`, [
+          { field: 'lpReportId', message: 'already distributed' },
+        ]);
       }
       return p;
     }
     const dup = await books.distributedReportFor(fundId, p.periodStart, p.periodEnd);
     if (dup !== null) {
-      throw unprocessable(`report already distributed for ${p.periodStart}..${p.periodEnd} (LP report ${dup})`, [{ field: 'periodEnd', message: 'a report for this period was already distributed' }]);
+      throw unprocessable(`report already distributed for ${p.periodStart}..${p.periodEnd} (LP report ${dup})`, [
+        { field: 'periodEnd', message: 'a report for this period was already distributed' },
+      ]);
     }
     return p;
   },
@@ -46,11 +58,20 @@ export const lpReport: ProposalKindRules<LpReportProposalDto, LpReportPayload> =
       r = await books.distributeDraft(fundId, p.lpReportId);
       if (!r) throw unprocessable(`report already distributed: LP report ${p.lpReportId}`);
     } else {
-      r = await books.insertDistributedReport(fundId, ref, { periodStart: p.periodStart, periodEnd: p.periodEnd, preview: p.narrative.slice(0, 1000) });
+      r = await books.insertDistributedReport(fundId, ref, {
+        periodStart: p.periodStart,
+        periodEnd: p.periodEnd,
+        preview: p.narrative.slice(0, 1000),
+      });
     }
     return {
       executionRef: `lp-report:${r.id}`,
-      distributedReport: { id: r.id, periodStart: r.period_start, periodEnd: r.period_end, distributedAt: new Date(r.distributed_at).toISOString() },
+      distributedReport: {
+        id: r.id,
+        periodStart: r.period_start,
+        periodEnd: r.period_end,
+        distributedAt: new Date(r.distributed_at).toISOString(),
+      },
     };
   },
 };

@@ -6,11 +6,13 @@ import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dt
 
 export class UsageQueryDto {
   @ApiPropertyOptional({ format: 'date', description: 'First day (UTC), default 29 days before `to`' })
-  @IsOptional() @IsCalendarDate()
+  @IsOptional()
+  @IsCalendarDate()
   from?: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'Last day (UTC), default today' })
-  @IsOptional() @IsCalendarDate()
+  @IsOptional()
+  @IsCalendarDate()
   to?: string;
 }
 
@@ -37,16 +39,28 @@ export class RateWindowDto {
 }
 
 export class UsageDto {
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The calling key; null for a console session (its figures cover the person\'s keys on the fund and their console requests)' }) keyId: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      "The calling key; null for a console session (its figures cover the person's keys on the fund and their console requests)",
+  })
+  keyId: string | null;
   @ApiProperty({ format: 'date' }) from: string;
   @ApiProperty({ format: 'date' }) to: string;
   @ApiProperty() totalRequests: number;
   @ApiProperty() totalErrors: number;
   @ApiProperty({ type: UsageDayDto, isArray: true }) days: UsageDayDto[];
   @ApiProperty({ type: UsageRouteDto, isArray: true }) routes: UsageRouteDto[];
-  @ApiProperty({ type: RateWindowDto, isArray: true, description: 'current windows per policy (this request included)' })
+  @ApiProperty({
+    type: RateWindowDto,
+    isArray: true,
+    description: 'current windows per policy (this request included)',
+  })
   rateLimits: RateWindowDto[];
-  @ApiProperty({ type: RateWindowDto, description: 'the calculator daily cap and its use' }) calculatorDaily: RateWindowDto;
+  @ApiProperty({ type: RateWindowDto, description: 'the calculator daily cap and its use' })
+  calculatorDaily: RateWindowDto;
 }
 
 export class ActivityQueryDto extends CursorPageQueryDto {
@@ -54,12 +68,26 @@ export class ActivityQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() from?: string;
   @ApiPropertyOptional({ format: 'date' }) @IsOptional() @IsCalendarDate() to?: string;
 
-  @ApiPropertyOptional({ description: 'Only requests to this route template (e.g. /api/v1/fund/trades) or MCP tool name', maxLength: 200 })
-  @IsOptional() @IsString() @MaxLength(200)
+  @ApiPropertyOptional({
+    description: 'Only requests to this route template (e.g. /api/v1/fund/trades) or MCP tool name',
+    maxLength: 200,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   route?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 100, maximum: 599, description: 'Only answers with this HTTP status' })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(599)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 100,
+    maximum: 599,
+    description: 'Only answers with this HTTP status',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(599)
   status?: number;
 }
 
@@ -69,7 +97,8 @@ export class ActivityItemDto {
   @ApiProperty() requestId: string;
   @ApiProperty({ type: String, nullable: true }) keyId: string | null;
   @ApiProperty({ type: String, nullable: true }) accountId: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The person who acted (key owner or console session)' }) userId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The person who acted (key owner or console session)' })
+  userId: string | null;
   @ApiProperty({ example: 'GET' }) method: string;
   @ApiProperty({ example: '/api/v1/fund/trades' }) route: string;
   @ApiProperty({ type: String, nullable: true, description: 'MCP tool name for tool calls' }) tool: string | null;

@@ -7,4 +7,3 @@ export const RATE_POLICY = 'fundgate:rate-policy';
 /** The route counts against this policy (per key, or per client IP without a key). */
 export const RateLimitPolicy = (policy: PolicyName) =>
   applyDecorators(SetMetadata(RATE_POLICY, policy), ApiExtension('x-rate-limit-policy', policy));
-

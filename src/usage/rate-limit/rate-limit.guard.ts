@@ -32,13 +32,21 @@ export class RateLimitGuard implements CanActivate {
 }
 
 /** Shared by the guard and the MCP servers (one count per tool call). */
-export async function enforceRateLimit(limits: RateLimitService, policy: PolicyName, req: FastifyRequest,
-  reply: FastifyReply): Promise<void> {
+export async function enforceRateLimit(
+  limits: RateLimitService,
+  policy: PolicyName,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const w = await limits.hit(policy, req.principal, req.ip);
   const headers = rateLimitHeaders(w);
   reply.headers(headers);
   if (w.blocked) {
-    throw new ProblemError('rate_limited', `rate limit "${policy}" of ${w.limit} requests per ${w.windowSeconds} s exceeded; retry in ${w.reset} s`,
-      undefined, { ...headers, 'Retry-After': String(w.reset) });
+    throw new ProblemError(
+      'rate_limited',
+      `rate limit "${policy}" of ${w.limit} requests per ${w.windowSeconds} s exceeded; retry in ${w.reset} s`,
+      undefined,
+      { ...headers, 'Retry-After': String(w.reset) },
+    );
   }
 }

@@ -49,10 +49,18 @@ export class RateLimitService {
     const ttlMs = (index + 1) * windowMs - now;
     let caller: string;
     if (!principal) caller = `ip:${ip}`;
-    else if (!principal.keyId) caller = `u:${principal.userId}`; // a console session: per person
-    else if (principal.isDemo) caller = `k:${principal.keyId}:ip:${ip}`; // the shared demo key: per key and IP
+    else if (!principal.keyId)
+      caller = `u:${principal.userId}`; // a console session: per person
+    else if (principal.isDemo)
+      caller = `k:${principal.keyId}:ip:${ip}`; // the shared demo key: per key and IP
     else caller = `k:${principal.keyId}`;
-    return { key: `rl:${policy}:${caller}:${index}`, caller: `${policy}:${caller}`, index, ttlMs, plan: principal?.plan ?? 'free' };
+    return {
+      key: `rl:${policy}:${caller}:${index}`,
+      caller: `${policy}:${caller}`,
+      index,
+      ttlMs,
+      plan: principal?.plan ?? 'free',
+    };
   }
 
   /**
@@ -65,10 +73,17 @@ export class RateLimitService {
     const limit = this.limitFor(policy, w.plan);
     // Redis away: a 503 with Retry-After at once (never an unlimited pass, never a 2 s hang).
     const a = await withRedis(this.redis, 'rate limiting', () =>
-      this.reservations.admit(w.caller, w.index, limit, now, (n) => this.storage.incrementBy(w.key, policy, n, w.ttlMs)));
+      this.reservations.admit(w.caller, w.index, limit, now, (n) =>
+        this.storage.incrementBy(w.key, policy, n, w.ttlMs),
+      ),
+    );
     return {
-      policy, limit, used: a.used, remaining: a.admitted ? Math.max(0, limit - a.used) : 0,
-      reset: Math.max(1, Math.ceil(w.ttlMs / 1000)), windowSeconds: POLICY_WINDOW_SECONDS[policy],
+      policy,
+      limit,
+      used: a.used,
+      remaining: a.admitted ? Math.max(0, limit - a.used) : 0,
+      reset: Math.max(1, Math.ceil(w.ttlMs / 1000)),
+      windowSeconds: POLICY_WINDOW_SECONDS[policy],
       blocked: !a.admitted,
     };
   }
@@ -81,8 +96,13 @@ export class RateLimitService {
     const raw = await withRedis(this.redis, 'rate limiting', () => this.redis.get(`{${w.key}:${policy}}:hits`));
     const used = raw === null ? 0 : Number(raw);
     return {
-      policy, limit, used, remaining: Math.max(0, limit - used), reset: Math.max(1, Math.ceil(w.ttlMs / 1000)),
-      windowSeconds: POLICY_WINDOW_SECONDS[policy], blocked: used > limit,
+      policy,
+      limit,
+      used,
+      remaining: Math.max(0, limit - used),
+      reset: Math.max(1, Math.ceil(w.ttlMs / 1000)),
+      windowSeconds: POLICY_WINDOW_SECONDS[policy],
+      blocked: used > limit,
     };
   }
 }

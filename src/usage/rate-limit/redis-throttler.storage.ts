@@ -2,7 +2,14 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 
-type IncrementFn = (hitKey: string, blockKey: string, name: string, ttl: number, limit: number, block: number) => Promise<number[]>;
+type IncrementFn = (
+  hitKey: string,
+  blockKey: string,
+  name: string,
+  ttl: number,
+  limit: number,
+  block: number,
+) => Promise<number[]>;
 type ReserveFn = (hitKey: string, n: number, ttl: number) => Promise<number>;
 
 /** INCRBY n on the window's counter (the library's `{key:name}:hits`), expiring with the window. */
@@ -31,9 +38,20 @@ export class RedisThrottlerStorage extends ThrottlerStorageRedisService {
     return this.reserveScript(`{${key}:${throttlerName}}:hits`, n, ttlMs);
   }
 
-  override async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): ReturnType<ThrottlerStorage['increment']> {
+  override async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): ReturnType<ThrottlerStorage['increment']> {
     const [totalHits, timeToExpire, isBlocked, timeToBlockExpire] = await this.incrementScript(
-      `{${key}:${throttlerName}}:hits`, `{${key}:${throttlerName}}:blocked`, throttlerName, ttl, limit, blockDuration,
+      `{${key}:${throttlerName}}:hits`,
+      `{${key}:${throttlerName}}:blocked`,
+      throttlerName,
+      ttl,
+      limit,
+      blockDuration,
     );
     return {
       totalHits,

@@ -40,7 +40,8 @@ describe('WindowReservations', () => {
     expect(state.calls).toBeLessThan(requests / 4);
     // once the window is known to be full, a hot caller is refused without Redis
     const calls = state.calls;
-    for (let i = 0; i < 100; i++) expect((await a.admit('fund-minute:k:1', 1, limit, NOW + 1000, reserve)).admitted).toBe(false);
+    for (let i = 0; i < 100; i++)
+      expect((await a.admit('fund-minute:k:1', 1, limit, NOW + 1000, reserve)).admitted).toBe(false);
     expect(state.calls).toBe(calls);
   });
 

@@ -80,7 +80,16 @@ export class WindowReservations {
     let e = this.entries.get(caller);
     if (!e || e.window !== window) {
       if (!e && this.entries.size >= MAX_ENTRIES) this.entries.clear(); // forgetting costs only unused slots
-      e = { window, total: 0, left: 0, exhausted: false, pending: null, second, hitsThisSecond: e?.hitsThisSecond ?? 0, hitsLastSecond: e?.hitsLastSecond ?? 0 };
+      e = {
+        window,
+        total: 0,
+        left: 0,
+        exhausted: false,
+        pending: null,
+        second,
+        hitsThisSecond: e?.hitsThisSecond ?? 0,
+        hitsLastSecond: e?.hitsLastSecond ?? 0,
+      };
       this.entries.set(caller, e);
     }
     if (e.second !== second) {

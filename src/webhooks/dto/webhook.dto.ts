@@ -1,37 +1,68 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+} from 'class-validator';
 import { EVENT_TYPES } from '../event-types';
 import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 
 export class CreateWebhookDto {
-  @ApiProperty({ example: 'https://example.com/hooks/fundgate', maxLength: 2048, description: 'http(s) URL; private, loopback and link-local targets are refused unless the operator allows them' })
-  @IsString() @Length(1, 2048)
+  @ApiProperty({
+    example: 'https://example.com/hooks/fundgate',
+    maxLength: 2048,
+    description: 'http(s) URL; private, loopback and link-local targets are refused unless the operator allows them',
+  })
+  @IsString()
+  @Length(1, 2048)
   url: string;
 
   @ApiProperty({ enum: EVENT_TYPES, isArray: true, example: ['proposal.approved', 'nav.published'] })
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(EVENT_TYPES.length) @ArrayUnique() @IsIn(EVENT_TYPES, { each: true })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(EVENT_TYPES.length)
+  @ArrayUnique()
+  @IsIn(EVENT_TYPES, { each: true })
   eventTypes: string[];
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional() @IsString() @Length(0, 500)
+  @IsOptional()
+  @IsString()
+  @Length(0, 500)
   description?: string;
 }
 
 export class UpdateWebhookDto {
   @ApiPropertyOptional({ maxLength: 2048 })
-  @IsOptional() @IsString() @Length(1, 2048)
+  @IsOptional()
+  @IsString()
+  @Length(1, 2048)
   url?: string;
 
   @ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true })
-  @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(EVENT_TYPES.length) @ArrayUnique() @IsIn(EVENT_TYPES, { each: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(EVENT_TYPES.length)
+  @ArrayUnique()
+  @IsIn(EVENT_TYPES, { each: true })
   eventTypes?: string[];
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional() @IsString() @Length(0, 500)
+  @IsOptional()
+  @IsString()
+  @Length(0, 500)
   description?: string;
 
   @ApiPropertyOptional({ description: 'Re-enable a subscription disabled by a 410, or pause one' })
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   enabled?: boolean;
 }
 
@@ -41,21 +72,33 @@ export class WebhookDto {
   @ApiProperty({ enum: EVENT_TYPES, isArray: true }) eventTypes: string[];
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty() enabled: boolean;
-  @ApiProperty({ type: String, nullable: true, example: 'the receiver answered 410 Gone' }) disabledReason: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Until then the previous secret also signs (rotation overlap)' })
+  @ApiProperty({ type: String, nullable: true, example: 'the receiver answered 410 Gone' }) disabledReason:
+    string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Until then the previous secret also signs (rotation overlap)',
+  })
   previousSecretExpiresAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
 export class CreatedWebhookDto extends WebhookDto {
-  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'Standard Webhooks secret. Shown only in this response.' })
+  @ApiProperty({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'Standard Webhooks secret. Shown only in this response.',
+  })
   signingSecret: string;
 }
 
 export class RotatedSecretDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ description: 'The new secret, shown only in this response. The previous one keeps signing until previousSecretExpiresAt.' })
+  @ApiProperty({
+    description:
+      'The new secret, shown only in this response. The previous one keeps signing until previousSecretExpiresAt.',
+  })
   signingSecret: string;
   @ApiProperty({ format: 'date-time' }) previousSecretExpiresAt: string;
 }
@@ -74,10 +117,16 @@ export class TestEventDto {
 export class AttemptDto {
   @ApiProperty() attemptNo: number;
   @ApiProperty({ format: 'date-time' }) attemptedAt: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'null when no HTTP answer arrived (timeout, refused, DNS)' }) statusCode: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'null when no HTTP answer arrived (timeout, refused, DNS)',
+  })
+  statusCode: number | null;
   @ApiProperty({ type: Number, nullable: true }) latencyMs: number | null;
   @ApiProperty({ type: String, nullable: true }) error: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'First 512 bytes of the answer' }) responseSnippet: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'First 512 bytes of the answer' }) responseSnippet:
+    string | null;
 }
 
 export class DeliveryDto {

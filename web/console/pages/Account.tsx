@@ -1,13 +1,23 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { consoleRequest } from '../api';
-import { ErrorMessage, fieldError, formatDateTime, Notice, PageTitle, SecretReveal, TextField, useAction } from '../components';
+import {
+  ErrorMessage,
+  fieldError,
+  formatDateTime,
+  Notice,
+  PageTitle,
+  SecretReveal,
+  TextField,
+  useAction,
+} from '../components';
 import { useSession } from '../session';
 import { StepUp } from './StepUp';
 import { PASSWORD_HELP } from './SignUp';
 
 const ACCOUNT = '/api/v1/console/account';
-const post = <T,>(path: string, body?: unknown) => consoleRequest<T>(`${ACCOUNT}${path}`, { method: 'POST', body, noFund: true });
+const post = <T,>(path: string, body?: unknown) =>
+  consoleRequest<T>(`${ACCOUNT}${path}`, { method: 'POST', body, noFund: true });
 
 function PasswordForm() {
   const [currentPassword, setCurrent] = useState('');
@@ -28,9 +38,27 @@ function PasswordForm() {
       <h2 id="pw-title">Change password</h2>
       {done && <Notice>Password changed. Your other sessions are signed out.</Notice>}
       <ErrorMessage error={error} title="The password was not changed." />
-      <TextField label="Current password" type="password" value={currentPassword} onChange={setCurrent} autoComplete="current-password" error={fieldError(error, 'currentPassword')} />
-      <TextField label="New password" type="password" value={newPassword} onChange={setNew} autoComplete="new-password" minLength={12} help={PASSWORD_HELP} error={fieldError(error, 'newPassword')} />
-      <button type="submit" disabled={busy}>Change password</button>
+      <TextField
+        label="Current password"
+        type="password"
+        value={currentPassword}
+        onChange={setCurrent}
+        autoComplete="current-password"
+        error={fieldError(error, 'currentPassword')}
+      />
+      <TextField
+        label="New password"
+        type="password"
+        value={newPassword}
+        onChange={setNew}
+        autoComplete="new-password"
+        minLength={12}
+        help={PASSWORD_HELP}
+        error={fieldError(error, 'newPassword')}
+      />
+      <button type="submit" disabled={busy}>
+        Change password
+      </button>
     </form>
   );
 }
@@ -41,7 +69,8 @@ function TotpEnrol() {
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState<string[] | null>(null);
   const { error, busy, run } = useAction();
-  const start = async () => setEnrolment((await run(() => post<{ secret: string; otpauthUrl: string }>('/totp/enroll'))) ?? null);
+  const start = async () =>
+    setEnrolment((await run(() => post<{ secret: string; otpauthUrl: string }>('/totp/enroll'))) ?? null);
   const confirm = async (e: FormEvent) => {
     e.preventDefault();
     const r = await run(() => post<{ recoveryCodes: string[] }>('/totp/confirm', { code: code.trim() }));
@@ -53,24 +82,59 @@ function TotpEnrol() {
   if (recovery) {
     return (
       <div>
-        <Notice>Two-factor authentication is on. Keep these recovery codes somewhere safe: each works once, and they are shown only now.</Notice>
-        <ul className="codes" data-testid="recovery-codes">{recovery.map((c) => <li key={c}>{c}</li>)}</ul>
-        <button type="button" onClick={() => { setRecovery(null); void refresh(); }}>I have stored them</button>
+        <Notice>
+          Two-factor authentication is on. Keep these recovery codes somewhere safe: each works once, and they are shown
+          only now.
+        </Notice>
+        <ul className="codes" data-testid="recovery-codes">
+          {recovery.map((c) => (
+            <li key={c}>{c}</li>
+          ))}
+        </ul>
+        <button
+          type="button"
+          onClick={() => {
+            setRecovery(null);
+            void refresh();
+          }}
+        >
+          I have stored them
+        </button>
       </div>
     );
   }
   return (
     <>
       <ErrorMessage error={error} title="Two-factor enrolment failed." />
-      {!enrolment && <button type="button" onClick={start} disabled={busy}>Set up an authenticator app</button>}
+      {!enrolment && (
+        <button type="button" onClick={start} disabled={busy}>
+          Set up an authenticator app
+        </button>
+      )}
       {enrolment && (
         <form onSubmit={confirm} noValidate>
-          <p>Add this account to your authenticator app: open the link on the device that has it, or type the secret in by hand.</p>
-          <p><a href={enrolment.otpauthUrl}>Open in authenticator app</a></p>
+          <p>
+            Add this account to your authenticator app: open the link on the device that has it, or type the secret in
+            by hand.
+          </p>
+          <p>
+            <a href={enrolment.otpauthUrl}>Open in authenticator app</a>
+          </p>
           <SecretReveal label="TOTP secret" value={enrolment.secret} testId="totp-secret" />
-          <p className="muted small mono" style={{ wordBreak: 'break-all' }}>{enrolment.otpauthUrl}</p>
-          <TextField label="Code from the app" value={code} onChange={setCode} inputMode="numeric" autoComplete="one-time-code" error={fieldError(error, 'code')} />
-          <button type="submit" disabled={busy}>Turn on two-factor</button>
+          <p className="muted small mono" style={{ wordBreak: 'break-all' }}>
+            {enrolment.otpauthUrl}
+          </p>
+          <TextField
+            label="Code from the app"
+            value={code}
+            onChange={setCode}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            error={fieldError(error, 'code')}
+          />
+          <button type="submit" disabled={busy}>
+            Turn on two-factor
+          </button>
         </form>
       )}
     </>
@@ -89,8 +153,17 @@ function TotpDisable() {
     <form onSubmit={submit} noValidate aria-label="Turn off two-factor">
       <h3>Turn off two-factor</h3>
       <ErrorMessage error={error} title="Two-factor is still on." />
-      <TextField label="Current code to turn off" value={code} onChange={setCode} inputMode="numeric" autoComplete="one-time-code" error={fieldError(error, 'code')} />
-      <button type="submit" className="danger" disabled={busy}>Turn off two-factor</button>
+      <TextField
+        label="Current code to turn off"
+        value={code}
+        onChange={setCode}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        error={fieldError(error, 'code')}
+      />
+      <button type="submit" className="danger" disabled={busy}>
+        Turn off two-factor
+      </button>
     </form>
   );
 }
@@ -103,8 +176,8 @@ function TwoFactor() {
       {session?.user.totpEnabled ? (
         <>
           <p>
-            On. Last verified in this session: {formatDateTime(session.totpVerifiedAt, 'not yet')}. Approving proposals on a fund that requires it needs a check in the last
-            10 minutes.
+            On. Last verified in this session: {formatDateTime(session.totpVerifiedAt, 'not yet')}. Approving proposals
+            on a fund that requires it needs a check in the last 10 minutes.
           </p>
           <h3>Verify now (step-up)</h3>
           <StepUp />
@@ -112,7 +185,10 @@ function TwoFactor() {
         </>
       ) : (
         <>
-          <p>Off. With an authenticator app (TOTP), signing in asks for a code, and you can approve on funds that require two-factor.</p>
+          <p>
+            Off. With an authenticator app (TOTP), signing in asks for a code, and you can approve on funds that require
+            two-factor.
+          </p>
           <TotpEnrol />
         </>
       )}
@@ -125,17 +201,25 @@ function Sessions() {
   const navigate = useNavigate();
   const { error, busy, run } = useAction();
   const out = async (everywhere: boolean) => {
-    if ((await run(() => signOut(everywhere).then(() => true))) !== undefined) void navigate('/sign-in', { replace: true });
+    if ((await run(() => signOut(everywhere).then(() => true))) !== undefined)
+      void navigate('/sign-in', { replace: true });
   };
   return (
     <section className="panel" aria-labelledby="sessions-title">
       <h2 id="sessions-title">Sessions</h2>
       <ErrorMessage error={error} title="Could not sign out." />
       <div className="actions">
-        <button type="button" className="secondary" onClick={() => out(false)} disabled={busy}>Sign out</button>
-        <button type="button" className="danger" onClick={() => out(true)} disabled={busy}>Sign out everywhere</button>
+        <button type="button" className="secondary" onClick={() => out(false)} disabled={busy}>
+          Sign out
+        </button>
+        <button type="button" className="danger" onClick={() => out(true)} disabled={busy}>
+          Sign out everywhere
+        </button>
       </div>
-      <p className="muted small">“Everywhere” ends every session of your account, on every device. Keys keep working; revoke them on the keys page.</p>
+      <p className="muted small">
+        “Everywhere” ends every session of your account, on every device. Keys keep working; revoke them on the keys
+        page.
+      </p>
     </section>
   );
 }
@@ -148,11 +232,18 @@ export function AccountPage() {
       <section className="panel" aria-labelledby="me-title">
         <h2 id="me-title">You</h2>
         <dl className="facts">
-          <dt>Name</dt><dd>{session?.user.displayName}</dd>
-          <dt>Email</dt><dd>{session?.user.email}</dd>
-          <dt>Plan</dt><dd>{session?.user.plan}</dd>
+          <dt>Name</dt>
+          <dd>{session?.user.displayName}</dd>
+          <dt>Email</dt>
+          <dd>{session?.user.email}</dd>
+          <dt>Plan</dt>
+          <dd>{session?.user.plan}</dd>
           <dt>Funds</dt>
-          <dd>{session?.memberships.length ? session.memberships.map((m) => `${m.fund.name} (${m.role})`).join(', ') : 'none: calculator keys only'}</dd>
+          <dd>
+            {session?.memberships.length
+              ? session.memberships.map((m) => `${m.fund.name} (${m.role})`).join(', ')
+              : 'none: calculator keys only'}
+          </dd>
         </dl>
       </section>
       <PasswordForm />

@@ -50,12 +50,27 @@ function FilterForm({ keys, onApply }: { keys: KeySummary[]; onApply(f: Filters)
         </select>
       </div>
       <TextField label="Route" value={f.route} onChange={set('route')} placeholder="/api/v1/fund/trades" />
-      <TextField label="Status" type="number" value={f.status} onChange={set('status')} min={100} max={599} help="An HTTP status, e.g. 403." />
+      <TextField
+        label="Status"
+        type="number"
+        value={f.status}
+        onChange={set('status')}
+        min={100}
+        max={599}
+        help="An HTTP status, e.g. 403."
+      />
       <TextField label="From" type="date" value={f.from} onChange={set('from')} />
       <TextField label="To" type="date" value={f.to} onChange={set('to')} />
       <div className="field actions">
         <button type="submit">Filter</button>
-        <button type="button" className="secondary" onClick={() => { setF(EMPTY); onApply(EMPTY); }}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            setF(EMPTY);
+            onApply(EMPTY);
+          }}
+        >
           Clear
         </button>
       </div>
@@ -73,15 +88,25 @@ function ActivityTable({ items, keyNames }: { items: ActivityItem[]; keyNames: M
             <th scope="col">Key</th>
             <th scope="col">Request</th>
             <th scope="col">MCP tool</th>
-            <th scope="col" className="num">Status</th>
-            <th scope="col" className="num">ms</th>
+            <th scope="col" className="num">
+              Status
+            </th>
+            <th scope="col" className="num">
+              ms
+            </th>
           </tr>
         </thead>
         <tbody>
           {items.map((a) => (
             <tr key={a.id} data-testid="activity-row">
               <td className="nowrap">{a.occurredAt.replace('T', ' ').slice(0, 19)}</td>
-              <td>{a.keyId ? (keyNames.get(a.keyId) ?? <span className="mono">{a.keyId.slice(0, 8)}</span>) : <span className="muted">console session</span>}</td>
+              <td>
+                {a.keyId ? (
+                  (keyNames.get(a.keyId) ?? <span className="mono">{a.keyId.slice(0, 8)}</span>)
+                ) : (
+                  <span className="muted">console session</span>
+                )}
+              </td>
               <td className="mono">
                 {a.method} {a.route}
               </td>
@@ -105,7 +130,8 @@ export function ActivityPage() {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1];
   const page = useLoad(
-    () => consoleRequest<Page<ActivityItem>>(`/api/v1/admin/activity${query({ ...filters, cursor, limit: PAGE_SIZE })}`),
+    () =>
+      consoleRequest<Page<ActivityItem>>(`/api/v1/admin/activity${query({ ...filters, cursor, limit: PAGE_SIZE })}`),
     [filters, cursor],
   );
   const keyNames = new Map((keys.data?.items ?? []).map((k) => [k.id, `${k.name} (${keyLabel(k)})`]));
@@ -113,18 +139,36 @@ export function ActivityPage() {
   return (
     <>
       <PageTitle title="Activity">Activity</PageTitle>
-      <p className="muted">Every request made with the keys you can see, newest first. MCP calls show the tool they ran.</p>
-      <FilterForm keys={keys.data?.items ?? []} onApply={(f) => { setFilters(f); setCursors([null]); }} />
+      <p className="muted">
+        Every request made with the keys you can see, newest first. MCP calls show the tool they ran.
+      </p>
+      <FilterForm
+        keys={keys.data?.items ?? []}
+        onApply={(f) => {
+          setFilters(f);
+          setCursors([null]);
+        }}
+      />
       <ErrorMessage error={page.error} title="The activity log could not be loaded." />
       {page.loading && <Loading what="activity" />}
       {page.data && page.data.items.length === 0 && <p className="muted">No requests match.</p>}
       {page.data && page.data.items.length > 0 && <ActivityTable items={page.data.items} keyNames={keyNames} />}
       <nav className="actions" aria-label="Activity pages">
-        <button type="button" className="secondary" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={cursors.length < 2}
+          onClick={() => setCursors((c) => c.slice(0, -1))}
+        >
           Newer
         </button>
         <span className="muted">Page {cursors.length}</span>
-        <button type="button" className="secondary" disabled={!page.data?.hasMore || !page.data.nextCursor} onClick={() => setCursors((c) => [...c, page.data!.nextCursor])}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!page.data?.hasMore || !page.data.nextCursor}
+          onClick={() => setCursors((c) => [...c, page.data!.nextCursor])}
+        >
           Older
         </button>
       </nav>

@@ -36,7 +36,10 @@ export function ConnectedApps() {
   return (
     <section className="panel" aria-labelledby="apps-title">
       <h2 id="apps-title">Connected apps</h2>
-      <p className="muted">MCP clients you signed in with OAuth. Each acts for you on one fund with the scopes you granted, never more than your role.</p>
+      <p className="muted">
+        MCP clients you signed in with OAuth. Each acts for you on one fund with the scopes you granted, never more than
+        your role.
+      </p>
       {message && <Notice>{message}</Notice>}
       <ErrorMessage error={apps.error} title="The connected apps could not be loaded." />
       {apps.loading && !apps.data && <Loading what="connected apps" />}
@@ -51,7 +54,9 @@ export function ConnectedApps() {
                 <th scope="col">Scopes</th>
                 <th scope="col">Connected</th>
                 <th scope="col">Last used</th>
-                <th scope="col"><span className="visually-hidden">Actions</span></th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -66,7 +71,15 @@ export function ConnectedApps() {
                   <td className="nowrap">{formatDateTime(a.createdAt)}</td>
                   <td className="nowrap">{formatDateTime(a.lastUsedAt, 'never')}</td>
                   <td>
-                    <button type="button" className="secondary small" onClick={() => { revoke.setError(null); setRevoking(a); }} aria-label={`Disconnect ${a.clientName}`}>
+                    <button
+                      type="button"
+                      className="secondary small"
+                      onClick={() => {
+                        revoke.setError(null);
+                        setRevoking(a);
+                      }}
+                      aria-label={`Disconnect ${a.clientName}`}
+                    >
                       Disconnect
                     </button>
                   </td>
@@ -76,9 +89,18 @@ export function ConnectedApps() {
           </table>
         </div>
       )}
-      <ConfirmDialog open={revoking !== null} title="Disconnect this app?" confirmLabel="Disconnect app" danger busy={revoke.busy} onConfirm={confirm} onCancel={() => setRevoking(null)}>
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Disconnect this app?"
+        confirmLabel="Disconnect app"
+        danger
+        busy={revoke.busy}
+        onConfirm={confirm}
+        onCancel={() => setRevoking(null)}
+      >
         <p>
-          <strong>{revoking?.clientName}</strong> loses access to {revoking?.fund.name} at once; to use it again you sign in from the app and consent again.
+          <strong>{revoking?.clientName}</strong> loses access to {revoking?.fund.name} at once; to use it again you
+          sign in from the app and consent again.
         </p>
         <ErrorMessage error={revoke.error} title="The app was not disconnected." />
       </ConfirmDialog>

@@ -1,7 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { consoleRequest } from '../api';
-import { ErrorMessage, fieldError, formatDateTime, Loading, PageTitle, TextField, useAction, useLoad } from '../components';
+import {
+  ErrorMessage,
+  fieldError,
+  formatDateTime,
+  Loading,
+  PageTitle,
+  TextField,
+  useAction,
+  useLoad,
+} from '../components';
 import { useSession } from '../session';
 import { PASSWORD_HELP } from './SignUp';
 
@@ -17,16 +26,31 @@ export function InvitePage() {
   const { token = '' } = useParams();
   const { status, session, refresh, setFund } = useSession();
   const navigate = useNavigate();
-  const invite = useLoad(() => consoleRequest<InvitationInfo>(`/api/v1/console/invitations/${encodeURIComponent(token)}`, { noFund: true, expect401: true }), [token]);
+  const invite = useLoad(
+    () =>
+      consoleRequest<InvitationInfo>(`/api/v1/console/invitations/${encodeURIComponent(token)}`, {
+        noFund: true,
+        expect401: true,
+      }),
+    [token],
+  );
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
   const { error, busy, run } = useAction();
-  const signedInAsInvitee = status === 'signed-in' && invite.data && session?.user.email.toLowerCase() === invite.data.email.toLowerCase();
+  const signedInAsInvitee =
+    status === 'signed-in' && invite.data && session?.user.email.toLowerCase() === invite.data.email.toLowerCase();
 
   const accept = async (e: FormEvent) => {
     e.preventDefault();
     const body = signedInAsInvitee ? {} : { displayName, password };
-    const done = await run(() => consoleRequest(`/api/v1/console/invitations/${encodeURIComponent(token)}/accept`, { method: 'POST', body, noFund: true, expect401: true }));
+    const done = await run(() =>
+      consoleRequest(`/api/v1/console/invitations/${encodeURIComponent(token)}/accept`, {
+        method: 'POST',
+        body,
+        noFund: true,
+        expect401: true,
+      }),
+    );
     if (done !== undefined) {
       await refresh();
       if (invite.data) setFund(invite.data.fund.slug);
@@ -44,8 +68,9 @@ export function InvitePage() {
       {invite.data && (
         <form onSubmit={accept} noValidate>
           <p>
-            You are invited to <strong>{invite.data.fund.name}</strong> as <strong>{invite.data.role}</strong>, with the email{' '}
-            <strong>{invite.data.email}</strong>. The invitation is valid until {formatDateTime(invite.data.expiresAt)}.
+            You are invited to <strong>{invite.data.fund.name}</strong> as <strong>{invite.data.role}</strong>, with the
+            email <strong>{invite.data.email}</strong>. The invitation is valid until{' '}
+            {formatDateTime(invite.data.expiresAt)}.
           </p>
           <ErrorMessage error={error} title="Could not accept the invitation." />
           {signedInAsInvitee ? (
@@ -53,13 +78,33 @@ export function InvitePage() {
           ) : (
             <>
               {status === 'signed-in' && (
-                <p className="notice">You are signed in as {session?.user.email}, not the invited email. Accepting creates a separate account for the invited email.</p>
+                <p className="notice">
+                  You are signed in as {session?.user.email}, not the invited email. Accepting creates a separate
+                  account for the invited email.
+                </p>
               )}
-              <TextField label="Display name" value={displayName} onChange={setDisplayName} autoComplete="name" required error={fieldError(error, 'displayName')} />
-              <TextField label="Password" type="password" value={password} onChange={setPassword} autoComplete="new-password" required minLength={12}
-                help={PASSWORD_HELP} error={fieldError(error, 'password')} />
+              <TextField
+                label="Display name"
+                value={displayName}
+                onChange={setDisplayName}
+                autoComplete="name"
+                required
+                error={fieldError(error, 'displayName')}
+              />
+              <TextField
+                label="Password"
+                type="password"
+                value={password}
+                onChange={setPassword}
+                autoComplete="new-password"
+                required
+                minLength={12}
+                help={PASSWORD_HELP}
+                error={fieldError(error, 'password')}
+              />
               <p className="muted">
-                Already have an account with this email? <Link to={`/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`}>Sign in first</Link>.
+                Already have an account with this email?{' '}
+                <Link to={`/sign-in?next=${encodeURIComponent(`/invite/${token}`)}`}>Sign in first</Link>.
               </p>
             </>
           )}

@@ -1,6 +1,18 @@
 import { useId, useState, type FormEvent } from 'react';
 import { consoleRequest, PLANS, SCOPES, type KeySummary } from '../api';
-import { ConfirmDialog, ErrorMessage, fieldError, formatDateTime, Loading, Notice, PageTitle, SecretReveal, TextField, useAction, useLoad } from '../components';
+import {
+  ConfirmDialog,
+  ErrorMessage,
+  fieldError,
+  formatDateTime,
+  Loading,
+  Notice,
+  PageTitle,
+  SecretReveal,
+  TextField,
+  useAction,
+  useLoad,
+} from '../components';
 import { useSession } from '../session';
 import { ConnectedApps } from './ConnectedApps';
 
@@ -17,7 +29,10 @@ export function keyLabel(k: Pick<KeySummary, 'displayPrefix' | 'lastFour'>): str
 function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
   const { session, membership, fund } = useSession();
   const allowedScopes = SCOPES.filter((s) => membership?.scopes.includes(s));
-  const allowedPlans = PLANS.slice(0, Math.max(1, PLANS.indexOf((session?.user.plan ?? 'free') as (typeof PLANS)[number]) + 1));
+  const allowedPlans = PLANS.slice(
+    0,
+    Math.max(1, PLANS.indexOf((session?.user.plan ?? 'free') as (typeof PLANS)[number]) + 1),
+  );
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(allowedScopes.includes('fund:read') ? ['fund:read'] : []);
   const [expiry, setExpiry] = useState('');
@@ -28,7 +43,12 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
   const toggle = (scope: string, on: boolean) => setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const body = { name, scopes, plan, ...(expiry ? { expiresAt: new Date(`${expiry}T23:59:59Z`).toISOString() } : {}) };
+    const body = {
+      name,
+      scopes,
+      plan,
+      ...(expiry ? { expiresAt: new Date(`${expiry}T23:59:59Z`).toISOString() } : {}),
+    };
     const created = await run(() => consoleRequest<CreatedKey>(KEYS, { method: 'POST', body }));
     if (created) {
       onCreated(created);
@@ -45,7 +65,15 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
           : 'Without a fund the key is calculator-only: it calls /api/v1/calc and the public MCP tools with your plan’s daily cap.'}
       </p>
       <ErrorMessage error={error} title="The key was not created." />
-      <TextField label="Key name" value={name} onChange={setName} required maxLength={200} help="What it is for, e.g. “Reporting agent”." error={fieldError(error, 'name')} />
+      <TextField
+        label="Key name"
+        value={name}
+        onChange={setName}
+        required
+        maxLength={200}
+        help="What it is for, e.g. “Reporting agent”."
+        error={fieldError(error, 'name')}
+      />
       {fund && (
         <fieldset aria-describedby={fieldError(error, 'scopes') ? 'scopes-error' : undefined}>
           <legend>Scopes</legend>
@@ -62,8 +90,14 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
           )}
         </fieldset>
       )}
-      <TextField label="Expires on" type="date" value={expiry} onChange={setExpiry} help="Leave empty for a key that does not expire. It stops working at the end of that day (UTC)."
-        error={fieldError(error, 'expiresAt')} />
+      <TextField
+        label="Expires on"
+        type="date"
+        value={expiry}
+        onChange={setExpiry}
+        help="Leave empty for a key that does not expire. It stops working at the end of that day (UTC)."
+        error={fieldError(error, 'expiresAt')}
+      />
       <div className="field">
         <label htmlFor={planId}>Plan</label>
         <select id={planId} value={plan} onChange={(e) => setPlan(e.target.value)} aria-describedby={`${planId}-help`}>
@@ -92,7 +126,11 @@ function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void 
     <tr data-testid="key-row" data-key-id={k.id}>
       <td>
         {k.name}
-        {k.owner && <div className="muted small">{k.owner.kind === 'service' ? `service: ${k.owner.displayName}` : k.owner.displayName}</div>}
+        {k.owner && (
+          <div className="muted small">
+            {k.owner.kind === 'service' ? `service: ${k.owner.displayName}` : k.owner.displayName}
+          </div>
+        )}
       </td>
       <td className="mono nowrap">{keyLabel(k)}</td>
       <td>{k.scopes.length ? k.scopes.join(', ') : <span className="muted">calculators only</span>}</td>
@@ -101,11 +139,22 @@ function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void 
       <td className="nowrap">{formatDateTime(k.lastUsedAt, 'never')}</td>
       <td className="nowrap">{formatDateTime(k.expiresAt, 'never')}</td>
       <td>
-        {revoked ? <span className="badge bad">revoked</span> : expired ? <span className="badge">expired</span> : <span className="badge ok">active</span>}
+        {revoked ? (
+          <span className="badge bad">revoked</span>
+        ) : expired ? (
+          <span className="badge">expired</span>
+        ) : (
+          <span className="badge ok">active</span>
+        )}
       </td>
       <td>
         {!revoked && (
-          <button type="button" className="secondary small" onClick={() => onRevoke(k)} aria-label={`Revoke ${k.name} (${keyLabel(k)})`}>
+          <button
+            type="button"
+            className="secondary small"
+            onClick={() => onRevoke(k)}
+            aria-label={`Revoke ${k.name} (${keyLabel(k)})`}
+          >
             Revoke
           </button>
         )}
@@ -134,9 +183,24 @@ export function KeysPage() {
 
   return (
     <>
-      <PageTitle title="Keys">API keys{membership ? ` — ${membership.fund.name}` : fund ? '' : ' — calculator keys'}</PageTitle>
-      {created && <SecretReveal label={`Secret of “${created.name}”`} value={created.token} testId="key-secret" onDone={() => setCreated(null)} />}
-      <CreateKeyForm onCreated={(k) => { setCreated(k); setRevokedMsg(null); keys.reload(); }} />
+      <PageTitle title="Keys">
+        API keys{membership ? ` — ${membership.fund.name}` : fund ? '' : ' — calculator keys'}
+      </PageTitle>
+      {created && (
+        <SecretReveal
+          label={`Secret of “${created.name}”`}
+          value={created.token}
+          testId="key-secret"
+          onDone={() => setCreated(null)}
+        />
+      )}
+      <CreateKeyForm
+        onCreated={(k) => {
+          setCreated(k);
+          setRevokedMsg(null);
+          keys.reload();
+        }}
+      />
       <section className="panel" aria-labelledby="keys-title">
         <h2 id="keys-title">Keys</h2>
         {revokedMsg && <Notice>{revokedMsg}</Notice>}
@@ -156,22 +220,39 @@ export function KeysPage() {
                   <th scope="col">Last used</th>
                   <th scope="col">Expires</th>
                   <th scope="col">Status</th>
-                  <th scope="col"><span className="visually-hidden">Actions</span></th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {keys.data.items.map((k) => (
-                  <KeyRow key={k.id} k={k} onRevoke={(x) => { revoke.setError(null); setRevoking(x); }} />
+                  <KeyRow
+                    key={k.id}
+                    k={k}
+                    onRevoke={(x) => {
+                      revoke.setError(null);
+                      setRevoking(x);
+                    }}
+                  />
                 ))}
               </tbody>
             </table>
           </div>
         )}
       </section>
-      <ConfirmDialog open={revoking !== null} title="Revoke this key?" confirmLabel="Revoke key" danger busy={revoke.busy} onConfirm={confirmRevoke} onCancel={() => setRevoking(null)}>
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this key?"
+        confirmLabel="Revoke key"
+        danger
+        busy={revoke.busy}
+        onConfirm={confirmRevoke}
+        onCancel={() => setRevoking(null)}
+      >
         <p>
-          <strong>{revoking?.name}</strong> (<span className="mono">{revoking ? keyLabel(revoking) : ''}</span>) stops working within 5 seconds, everywhere. This cannot
-          be undone.
+          <strong>{revoking?.name}</strong> (<span className="mono">{revoking ? keyLabel(revoking) : ''}</span>) stops
+          working within 5 seconds, everywhere. This cannot be undone.
         </p>
         <ErrorMessage error={revoke.error} title="The key was not revoked." />
       </ConfirmDialog>

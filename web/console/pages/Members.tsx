@@ -1,6 +1,18 @@
 import { useId, useState, type FormEvent } from 'react';
 import { consoleRequest, ROLES, type Role } from '../api';
-import { ConfirmDialog, ErrorMessage, fieldError, formatDateTime, Loading, Notice, PageTitle, SecretReveal, TextField, useAction, useLoad } from '../components';
+import {
+  ConfirmDialog,
+  ErrorMessage,
+  fieldError,
+  formatDateTime,
+  Loading,
+  Notice,
+  PageTitle,
+  SecretReveal,
+  TextField,
+  useAction,
+  useLoad,
+} from '../components';
 import { useSession } from '../session';
 
 interface Member {
@@ -21,15 +33,33 @@ interface Members {
   invitations: PendingInvitation[];
 }
 
-const ROLE_HELP = 'viewer reads; analyst also proposes; manager also reviews proposals and publishes NAV; admin also manages keys, webhooks and members.';
+const ROLE_HELP =
+  'viewer reads; analyst also proposes; manager also reviews proposals and publishes NAV; admin also manages keys, webhooks and members.';
 
-function RoleSelect({ value, onChange, label, error }: { value: Role; onChange(r: Role): void; label: string; error?: string }) {
+function RoleSelect({
+  value,
+  onChange,
+  label,
+  error,
+}: {
+  value: Role;
+  onChange(r: Role): void;
+  label: string;
+  error?: string;
+}) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value as Role)} aria-invalid={error ? true : undefined}>
-        {ROLES.map((r) => <option key={r}>{r}</option>)}
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value as Role)}
+        aria-invalid={error ? true : undefined}
+      >
+        {ROLES.map((r) => (
+          <option key={r}>{r}</option>
+        ))}
       </select>
       {error && <div className="field-error">{error}</div>}
     </div>
@@ -43,7 +73,12 @@ function InviteForm({ onInvited }: { onInvited(): void }) {
   const { error, busy, run } = useAction();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const r = await run(() => consoleRequest<{ inviteUrl: string; token: string }>('/api/v1/console/invitations', { method: 'POST', body: { email, role } }));
+    const r = await run(() =>
+      consoleRequest<{ inviteUrl: string; token: string }>('/api/v1/console/invitations', {
+        method: 'POST',
+        body: { email, role },
+      }),
+    );
     if (r) {
       setLink(r.inviteUrl ?? `${location.origin}/console/invite/${r.token}`);
       setEmail('');
@@ -55,35 +90,75 @@ function InviteForm({ onInvited }: { onInvited(): void }) {
       <h2 id="invite-title">Invite a person</h2>
       {link && <SecretReveal label="Invitation link" value={link} testId="invite-link" onDone={() => setLink(null)} />}
       <ErrorMessage error={error} title="The invitation was not created." />
-      <TextField label="Email" type="email" value={email} onChange={setEmail} required error={fieldError(error, 'email')} help="Send them the link; it works once, for 7 days." />
+      <TextField
+        label="Email"
+        type="email"
+        value={email}
+        onChange={setEmail}
+        required
+        error={fieldError(error, 'email')}
+        help="Send them the link; it works once, for 7 days."
+      />
       <RoleSelect label="Role" value={role} onChange={setRole} error={fieldError(error, 'role')} />
       <p className="help muted small">{ROLE_HELP}</p>
-      <button type="submit" disabled={busy}>Create invitation</button>
+      <button type="submit" disabled={busy}>
+        Create invitation
+      </button>
     </form>
   );
 }
 
-function MemberRow({ m, isMe, onChanged, onRemove }: { m: Member; isMe: boolean; onChanged(msg: string): void; onRemove(m: Member): void }) {
+function MemberRow({
+  m,
+  isMe,
+  onChanged,
+  onRemove,
+}: {
+  m: Member;
+  isMe: boolean;
+  onChanged(msg: string): void;
+  onRemove(m: Member): void;
+}) {
   const [role, setRole] = useState<Role>(m.role);
   const action = useAction();
   const id = useId();
   const save = async () => {
-    if (await action.run(() => consoleRequest(`/api/v1/console/members/${m.userId}`, { method: 'PATCH', body: { role } }))) onChanged(`${m.displayName} is now ${role}.`);
+    if (
+      await action.run(() => consoleRequest(`/api/v1/console/members/${m.userId}`, { method: 'PATCH', body: { role } }))
+    )
+      onChanged(`${m.displayName} is now ${role}.`);
   };
   return (
     <tr data-testid="member-row">
-      <td>{m.displayName}{isMe && <span className="muted small"> (you)</span>}<div className="muted small">{m.email}</div></td>
       <td>
-        <label htmlFor={id} className="visually-hidden">Role of {m.displayName}</label>
+        {m.displayName}
+        {isMe && <span className="muted small"> (you)</span>}
+        <div className="muted small">{m.email}</div>
+      </td>
+      <td>
+        <label htmlFor={id} className="visually-hidden">
+          Role of {m.displayName}
+        </label>
         <select id={id} value={role} onChange={(e) => setRole(e.target.value as Role)}>
-          {ROLES.map((r) => <option key={r}>{r}</option>)}
+          {ROLES.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
         </select>
         <ErrorMessage error={action.error} title="Role not changed." />
       </td>
       <td className="nowrap">{formatDateTime(m.joinedAt)}</td>
       <td className="actions-cell">
-        <button type="button" className="secondary small" disabled={role === m.role || action.busy} onClick={save}>Save role</button>{' '}
-        <button type="button" className="danger small" onClick={() => onRemove(m)} aria-label={`Remove ${m.displayName}`}>Remove</button>
+        <button type="button" className="secondary small" disabled={role === m.role || action.busy} onClick={save}>
+          Save role
+        </button>{' '}
+        <button
+          type="button"
+          className="danger small"
+          onClick={() => onRemove(m)}
+          aria-label={`Remove ${m.displayName}`}
+        >
+          Remove
+        </button>
       </td>
     </tr>
   );
@@ -95,10 +170,17 @@ export function MembersPage() {
   const [removing, setRemoving] = useState<Member | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const remove = useAction();
-  const changed = (msg: string) => { setMessage(msg); members.reload(); };
+  const changed = (msg: string) => {
+    setMessage(msg);
+    members.reload();
+  };
   const confirmRemove = async () => {
     if (!removing) return;
-    if ((await remove.run(() => consoleRequest(`/api/v1/console/members/${removing.userId}`, { method: 'DELETE' }).then(() => true)))) {
+    if (
+      await remove.run(() =>
+        consoleRequest(`/api/v1/console/members/${removing.userId}`, { method: 'DELETE' }).then(() => true),
+      )
+    ) {
       changed(`${removing.displayName} was removed; their keys on this fund are revoked.`);
       setRemoving(null);
     }
@@ -115,9 +197,29 @@ export function MembersPage() {
         {members.data && (
           <div className="table-wrap" tabIndex={0} role="region" aria-label="Members">
             <table>
-              <thead><tr><th scope="col">Person</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Person</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Joined</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
               <tbody>
-                {members.data.items.map((m) => <MemberRow key={`${m.userId}:${m.role}`} m={m} isMe={m.userId === session?.user.id} onChanged={changed} onRemove={(x) => { remove.setError(null); setRemoving(x); }} />)}
+                {members.data.items.map((m) => (
+                  <MemberRow
+                    key={`${m.userId}:${m.role}`}
+                    m={m}
+                    isMe={m.userId === session?.user.id}
+                    onChanged={changed}
+                    onRemove={(x) => {
+                      remove.setError(null);
+                      setRemoving(x);
+                    }}
+                  />
+                ))}
               </tbody>
             </table>
           </div>
@@ -126,12 +228,24 @@ export function MembersPage() {
           <>
             <h3>Pending invitations</h3>
             <ul>
-              {members.data.invitations.map((i) => <li key={i.id ?? i.email}>{i.email} as {i.role}, until {formatDateTime(i.expiresAt)}</li>)}
+              {members.data.invitations.map((i) => (
+                <li key={i.id ?? i.email}>
+                  {i.email} as {i.role}, until {formatDateTime(i.expiresAt)}
+                </li>
+              ))}
             </ul>
           </>
         )}
       </section>
-      <ConfirmDialog open={removing !== null} title={`Remove ${removing?.displayName ?? ''}?`} confirmLabel="Remove member" danger busy={remove.busy} onConfirm={confirmRemove} onCancel={() => setRemoving(null)}>
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove ${removing?.displayName ?? ''}?`}
+        confirmLabel="Remove member"
+        danger
+        busy={remove.busy}
+        onConfirm={confirmRemove}
+        onCancel={() => setRemoving(null)}
+      >
         <p>They lose access to {membership?.fund.name}, and every key they hold on it is revoked at once.</p>
         <ErrorMessage error={remove.error} title="Not removed." />
       </ConfirmDialog>

@@ -28,7 +28,10 @@ export function OAuthConsentPage() {
   const [scopes, setScopes] = useState<string[]>([]);
   // nothing chosen yet: the first fund is preselected with the requested scopes it may grant (or read only) when the request loads
   const view = useLoad(async () => {
-    const loaded = await consoleRequest<ConsentView>(`/api/v1/console/oauth/requests/${encodeURIComponent(requestId)}`, { noFund: true });
+    const loaded = await consoleRequest<ConsentView>(
+      `/api/v1/console/oauth/requests/${encodeURIComponent(requestId)}`,
+      { noFund: true },
+    );
     const first = loaded.funds[0];
     if (first && !fund) {
       setFund(first.slug);
@@ -41,10 +44,15 @@ export function OAuthConsentPage() {
   const fundId = useId();
   const chosen = view.data?.funds.find((f) => f.slug === fund);
 
-
   const decide = async (approve: boolean) => {
     const path = `/api/v1/console/oauth/requests/${encodeURIComponent(requestId)}/${approve ? 'approve' : 'deny'}`;
-    const answer = await action.run(() => consoleRequest<{ redirectTo: string }>(path, { method: 'POST', noFund: true, body: approve ? { fund, scopes } : undefined }));
+    const answer = await action.run(() =>
+      consoleRequest<{ redirectTo: string }>(path, {
+        method: 'POST',
+        noFund: true,
+        body: approve ? { fund, scopes } : undefined,
+      }),
+    );
     if (answer) window.location.assign(answer.redirectTo);
   };
   const toggle = (s: string, on: boolean) => setScopes((x) => (on ? [...x, s] : x.filter((y) => y !== s)));
@@ -58,20 +66,48 @@ export function OAuthConsentPage() {
         <span id="consent-title">Connect {v.client.name} to fundgate?</span>
       </PageTitle>
       <p>
-        <strong data-testid="consent-client">{v.client.name}</strong> asks to act for you. After you approve, your browser returns to{' '}
-        <strong className="mono" data-testid="consent-redirect-host">{v.client.redirectHost}</strong>.
-        {v.client.kind === 'metadata_document' && <> The app is identified by <span className="mono">{new URL(v.client.id).host}</span>.</>}
+        <strong data-testid="consent-client">{v.client.name}</strong> asks to act for you. After you approve, your
+        browser returns to{' '}
+        <strong className="mono" data-testid="consent-redirect-host">
+          {v.client.redirectHost}
+        </strong>
+        .
+        {v.client.kind === 'metadata_document' && (
+          <>
+            {' '}
+            The app is identified by <span className="mono">{new URL(v.client.id).host}</span>.
+          </>
+        )}
       </p>
       {v.totpRequired && <StepUp onVerified={view.reload} />}
-      {v.funds.length === 0 && <p className="notice">You are not a member of any fund, so there is nothing to connect. Ask a fund admin to invite you.</p>}
+      {v.funds.length === 0 && (
+        <p className="notice">
+          You are not a member of any fund, so there is nothing to connect. Ask a fund admin to invite you.
+        </p>
+      )}
       {v.funds.length > 0 && (
-        <form onSubmit={(e) => { e.preventDefault(); void decide(true); }} noValidate>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void decide(true);
+          }}
+          noValidate
+        >
           <ErrorMessage error={action.error} title="The app was not connected." />
           <div className="field">
             <label htmlFor={fundId}>Fund</label>
-            <select id={fundId} value={fund} onChange={(e) => { setFund(e.target.value); setScopes(['fund:read']); }}>
+            <select
+              id={fundId}
+              value={fund}
+              onChange={(e) => {
+                setFund(e.target.value);
+                setScopes(['fund:read']);
+              }}
+            >
               {v.funds.map((f) => (
-                <option key={f.slug} value={f.slug}>{f.name} ({f.role})</option>
+                <option key={f.slug} value={f.slug}>
+                  {f.name} ({f.role})
+                </option>
               ))}
             </select>
             {fieldError(action.error, 'fund') && <div className="field-error">{fieldError(action.error, 'fund')}</div>}
@@ -84,12 +120,18 @@ export function OAuthConsentPage() {
                 {s}: {SCOPE_HELP[s] ?? s}
               </label>
             ))}
-            {fieldError(action.error, 'scopes') && <div className="field-error">{fieldError(action.error, 'scopes')}</div>}
+            {fieldError(action.error, 'scopes') && (
+              <div className="field-error">{fieldError(action.error, 'scopes')}</div>
+            )}
             <p className="muted small">Approving proposals and managing keys are never given to an app.</p>
           </fieldset>
           <div className="actions">
-            <button type="submit" disabled={action.busy || v.totpRequired || scopes.length === 0}>Approve</button>
-            <button type="button" className="secondary" disabled={action.busy} onClick={() => void decide(false)}>Decline</button>
+            <button type="submit" disabled={action.busy || v.totpRequired || scopes.length === 0}>
+              Approve
+            </button>
+            <button type="button" className="secondary" disabled={action.busy} onClick={() => void decide(false)}>
+              Decline
+            </button>
           </div>
         </form>
       )}

@@ -65,8 +65,12 @@ function JournalLines({ lines }: { lines: NonNullable<ProposalPayload['lines']> 
           <tr>
             <th scope="col">Account</th>
             <th scope="col">Line description</th>
-            <th scope="col" className="num">Debit</th>
-            <th scope="col" className="num">Credit</th>
+            <th scope="col" className="num">
+              Debit
+            </th>
+            <th scope="col" className="num">
+              Credit
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -99,7 +103,12 @@ export function ProposalPayloadView({ kind, payload }: { kind: string; payload: 
     case 'journal-entry':
       return (
         <>
-          <Facts rows={[['Entry date', payload.entryDate], ['Description', payload.description]]} />
+          <Facts
+            rows={[
+              ['Entry date', payload.entryDate],
+              ['Description', payload.description],
+            ]}
+          />
           {payload.lines && <JournalLines lines={payload.lines} />}
         </>
       );
@@ -107,8 +116,12 @@ export function ProposalPayloadView({ kind, payload }: { kind: string; payload: 
       return (
         <Facts
           rows={[
-            ['Category', payload.category], ['Vendor', payload.vendor], ['Amount', money(payload.amount)],
-            ['Accrual date', payload.accrualDate], ['Accrues until', payload.periodEnd], ['Description', payload.description],
+            ['Category', payload.category],
+            ['Vendor', payload.vendor],
+            ['Amount', money(payload.amount)],
+            ['Accrual date', payload.accrualDate],
+            ['Accrues until', payload.periodEnd],
+            ['Description', payload.description],
           ]}
         />
       );
@@ -116,15 +129,24 @@ export function ProposalPayloadView({ kind, payload }: { kind: string; payload: 
       return (
         <Facts
           rows={[
-            ['Type', payload.type], ['Investor', <span className="mono">{payload.investorId}</span>], ['Share class', payload.shareClass],
-            ['Amount', money(payload.amount)], ['Fraction of holding', payload.fraction], ['Dealing date', payload.dealingDate],
+            ['Type', payload.type],
+            ['Investor', <span className="mono">{payload.investorId}</span>],
+            ['Share class', payload.shareClass],
+            ['Amount', money(payload.amount)],
+            ['Fraction of holding', payload.fraction],
+            ['Dealing date', payload.dealingDate],
           ]}
         />
       );
     case 'lp-report':
       return (
         <>
-          <Facts rows={[['Report', payload.lpReportId ? <span className="mono">{payload.lpReportId}</span> : 'a new report'], ['Period', payload.periodStart ? `${payload.periodStart} to ${payload.periodEnd}` : '']]} />
+          <Facts
+            rows={[
+              ['Report', payload.lpReportId ? <span className="mono">{payload.lpReportId}</span> : 'a new report'],
+              ['Period', payload.periodStart ? `${payload.periodStart} to ${payload.periodEnd}` : ''],
+            ]}
+          />
           {payload.narrative && <blockquote className="narrative">{payload.narrative}</blockquote>}
         </>
       );

@@ -1,7 +1,16 @@
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { consoleRequest, query, type Page } from '../api';
-import { ConfirmDialog, ErrorMessage, formatDateTime, Loading, Notice, PageTitle, useAction, useLoad } from '../components';
+import {
+  ConfirmDialog,
+  ErrorMessage,
+  formatDateTime,
+  Loading,
+  Notice,
+  PageTitle,
+  useAction,
+  useLoad,
+} from '../components';
 import { ProposalPayloadView, type ProposalPayload } from './ProposalPayload';
 import { StepUp } from './StepUp';
 import { useSession } from '../session';
@@ -46,27 +55,60 @@ function needsStepUp(err: unknown): boolean {
   return e?.problem?.code === 'maker_checker_violation' && /totp|two-factor|step-up/i.test(e.problem.detail ?? '');
 }
 
-function Decide({ proposal, decision, onClose, onDone }: { proposal: Proposal; decision: 'approve' | 'reject'; onClose(): void; onDone(p: Proposal): void }) {
+function Decide({
+  proposal,
+  decision,
+  onClose,
+  onDone,
+}: {
+  proposal: Proposal;
+  decision: 'approve' | 'reject';
+  onClose(): void;
+  onDone(p: Proposal): void;
+}) {
   const [text, setText] = useState('');
   const action = useAction();
   const id = useId();
   const approve = decision === 'approve';
   const submit = async () => {
     const body = approve ? (text.trim() ? { note: text.trim() } : {}) : { reason: text.trim() };
-    const done = await action.run(() => consoleRequest<Proposal>(`${BASE}/${proposal.id}/${decision}`, { method: 'POST', body }));
+    const done = await action.run(() =>
+      consoleRequest<Proposal>(`${BASE}/${proposal.id}/${decision}`, { method: 'POST', body }),
+    );
     if (done) onDone(done);
   };
-  const fieldErr = action.error ? (action.error as { fieldErrors?: () => Record<string, string> }).fieldErrors?.()[approve ? 'note' : 'reason'] : undefined;
+  const fieldErr = action.error
+    ? (action.error as { fieldErrors?: () => Record<string, string> }).fieldErrors?.()[approve ? 'note' : 'reason']
+    : undefined;
   return (
-    <ConfirmDialog open title={`${approve ? 'Approve' : 'Reject'} this ${KIND_TITLES[proposal.kind]?.toLowerCase() ?? 'proposal'}?`} confirmLabel={approve ? 'Approve proposal' : 'Reject proposal'}
-      danger={!approve} busy={action.busy || (!approve && !text.trim())} onConfirm={submit} onCancel={onClose}>
-      <p>{approve ? 'Approval executes it in the books now and notifies the webhooks.' : 'The proposer sees the reason.'}</p>
+    <ConfirmDialog
+      open
+      title={`${approve ? 'Approve' : 'Reject'} this ${KIND_TITLES[proposal.kind]?.toLowerCase() ?? 'proposal'}?`}
+      confirmLabel={approve ? 'Approve proposal' : 'Reject proposal'}
+      danger={!approve}
+      busy={action.busy || (!approve && !text.trim())}
+      onConfirm={submit}
+      onCancel={onClose}
+    >
+      <p>
+        {approve ? 'Approval executes it in the books now and notifies the webhooks.' : 'The proposer sees the reason.'}
+      </p>
       <div className="field">
         <label htmlFor={id}>{approve ? 'Note (optional)' : 'Reason'}</label>
-        <textarea id={id} value={text} onChange={(e) => setText(e.target.value)} maxLength={2000} required={!approve} aria-invalid={fieldErr ? true : undefined} />
+        <textarea
+          id={id}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          maxLength={2000}
+          required={!approve}
+          aria-invalid={fieldErr ? true : undefined}
+        />
         {fieldErr && <div className="field-error">{fieldErr}</div>}
       </div>
-      <ErrorMessage error={action.error} title={approve ? 'The proposal was not approved.' : 'The proposal was not rejected.'} />
+      <ErrorMessage
+        error={action.error}
+        title={approve ? 'The proposal was not approved.' : 'The proposal was not rejected.'}
+      />
       {needsStepUp(action.error) && <StepUp onVerified={() => action.setError(null)} />}
     </ConfirmDialog>
   );
@@ -78,12 +120,19 @@ function PendingRow({ p, onDecide }: { p: Proposal; onDecide(p: Proposal, d: 'ap
   return (
     <article className="proposal" data-testid="proposal-row" aria-labelledby={titleId}>
       <h3 id={titleId}>
-        {KIND_TITLES[p.kind] ?? p.kind} <span className="muted small">staged {formatDateTime(p.createdAt)} by {actorName(p.proposedBy, session?.user.id)}</span>
+        {KIND_TITLES[p.kind] ?? p.kind}{' '}
+        <span className="muted small">
+          staged {formatDateTime(p.createdAt)} by {actorName(p.proposedBy, session?.user.id)}
+        </span>
       </h3>
       <ProposalPayloadView kind={p.kind} payload={p.payload} />
       <div className="actions">
-        <button type="button" onClick={() => onDecide(p, 'approve')}>Approve</button>
-        <button type="button" className="secondary" onClick={() => onDecide(p, 'reject')}>Reject</button>
+        <button type="button" onClick={() => onDecide(p, 'approve')}>
+          Approve
+        </button>
+        <button type="button" className="secondary" onClick={() => onDecide(p, 'reject')}>
+          Reject
+        </button>
       </div>
     </article>
   );
@@ -105,7 +154,12 @@ function History() {
           <table>
             <thead>
               <tr>
-                <th scope="col">Decided</th><th scope="col">Kind</th><th scope="col">Outcome</th><th scope="col">By</th><th scope="col">Note or reason</th><th scope="col">In the books</th>
+                <th scope="col">Decided</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">By</th>
+                <th scope="col">Note or reason</th>
+                <th scope="col">In the books</th>
               </tr>
             </thead>
             <tbody>
@@ -113,7 +167,9 @@ function History() {
                 <tr key={p.id} data-testid="decided-row">
                   <td className="nowrap">{formatDateTime(p.decidedAt)}</td>
                   <td>{KIND_TITLES[p.kind] ?? p.kind}</td>
-                  <td><span className={p.status === 'approved' ? 'badge ok' : 'badge bad'}>{p.status}</span></td>
+                  <td>
+                    <span className={p.status === 'approved' ? 'badge ok' : 'badge bad'}>{p.status}</span>
+                  </td>
                   <td>{actorName(p.decidedBy, session?.user.id)}</td>
                   <td>{p.decisionNote ?? ''}</td>
                   <td className="mono small">{p.executionRef ?? ''}</td>
@@ -123,7 +179,11 @@ function History() {
           </table>
         </div>
       )}
-      {list.data?.hasMore && <button type="button" className="secondary" onClick={() => setCursor(list.data!.nextCursor)}>Older</button>}
+      {list.data?.hasMore && (
+        <button type="button" className="secondary" onClick={() => setCursor(list.data!.nextCursor)}>
+          Older
+        </button>
+      )}
     </section>
   );
 }
@@ -160,7 +220,10 @@ function TotpRequirement() {
 }
 
 export function ProposalsPage() {
-  const pending = useLoad(() => consoleRequest<Page<Proposal>>(`${BASE}${query({ status: 'pending', limit: 100 })}`), []);
+  const pending = useLoad(
+    () => consoleRequest<Page<Proposal>>(`${BASE}${query({ status: 'pending', limit: 100 })}`),
+    [],
+  );
   const [deciding, setDeciding] = useState<{ p: Proposal; d: 'approve' | 'reject' } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [historyKey, setHistoryKey] = useState(0);
@@ -174,8 +237,8 @@ export function ProposalsPage() {
     <>
       <PageTitle title="Proposals">Proposals</PageTitle>
       <p className="muted">
-        Agents and analysts stage changes with their keys; a different person with manager or admin approves them. Two-factor step-up, when the fund requires it, is on
-        the <Link to="/account">account page</Link>.
+        Agents and analysts stage changes with their keys; a different person with manager or admin approves them.
+        Two-factor step-up, when the fund requires it, is on the <Link to="/account">account page</Link>.
       </p>
       {message && <Notice>{message}</Notice>}
       <TotpRequirement />
@@ -184,10 +247,14 @@ export function ProposalsPage() {
         <ErrorMessage error={pending.error} title="The queue could not be loaded." />
         {pending.loading && !pending.data && <Loading what="pending proposals" />}
         {pending.data?.items.length === 0 && <p className="muted">Nothing waits for review.</p>}
-        {pending.data?.items.map((p) => <PendingRow key={p.id} p={p} onDecide={(x, d) => setDeciding({ p: x, d })} />)}
+        {pending.data?.items.map((p) => (
+          <PendingRow key={p.id} p={p} onDecide={(x, d) => setDeciding({ p: x, d })} />
+        ))}
       </section>
       <History key={historyKey} />
-      {deciding && <Decide proposal={deciding.p} decision={deciding.d} onClose={() => setDeciding(null)} onDone={done} />}
+      {deciding && (
+        <Decide proposal={deciding.p} decision={deciding.d} onClose={() => setDeciding(null)} onDone={done} />
+      )}
     </>
   );
 }

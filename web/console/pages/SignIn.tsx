@@ -49,11 +49,34 @@ export function SignInPage() {
       {endedMessage && <Notice kind="notice">{endedMessage}</Notice>}
       <form onSubmit={submit} noValidate>
         <ErrorMessage error={error} title="Could not sign in." />
-        <TextField label="Email" type="email" value={email} onChange={setEmail} autoComplete="username" required error={fieldError(error, 'email')} />
-        <TextField label="Password" type="password" value={password} onChange={setPassword} autoComplete="current-password" required error={fieldError(error, 'password')} />
+        <TextField
+          label="Email"
+          type="email"
+          value={email}
+          onChange={setEmail}
+          autoComplete="username"
+          required
+          error={fieldError(error, 'email')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+          required
+          error={fieldError(error, 'password')}
+        />
         {needsTotp && (
-          <TextField label="Authentication code" value={totpCode} onChange={setTotpCode} inputMode="numeric" autoComplete="one-time-code"
-            help="The 6-digit code from your authenticator app, or one of your recovery codes." error={fieldError(error, 'totpCode')} />
+          <TextField
+            label="Authentication code"
+            value={totpCode}
+            onChange={setTotpCode}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            help="The 6-digit code from your authenticator app, or one of your recovery codes."
+            error={fieldError(error, 'totpCode')}
+          />
         )}
         <div className="actions">
           <button type="submit" disabled={busy}>
@@ -62,7 +85,8 @@ export function SignInPage() {
         </div>
       </form>
       <p>
-        New here? <Link to="/sign-up">Create an account</Link> for calculator keys; an admin of a fund can invite you to it.
+        New here? <Link to="/sign-up">Create an account</Link> for calculator keys; an admin of a fund can invite you to
+        it.
       </p>
     </section>
   );

@@ -17,7 +17,12 @@ export function SignUpPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const session = await run(() =>
-      consoleRequest<SessionInfo>('/api/v1/console/sign-up', { method: 'POST', body: { email, displayName, password }, expect401: true, noFund: true }),
+      consoleRequest<SessionInfo>('/api/v1/console/sign-up', {
+        method: 'POST',
+        body: { email, displayName, password },
+        expect401: true,
+        noFund: true,
+      }),
     );
     if (session) {
       signedIn(session);
@@ -31,15 +36,39 @@ export function SignUpPage() {
         <span id="sign-up-title">Create an account</span>
       </PageTitle>
       <p className="muted">
-        An account without a fund mints calculator-only keys on the free plan. To work on a fund’s data, ask one of its admins for an
-        invitation.
+        An account without a fund mints calculator-only keys on the free plan. To work on a fund’s data, ask one of its
+        admins for an invitation.
       </p>
       <form onSubmit={submit} noValidate>
         <ErrorMessage error={error} title="Could not create the account." />
-        <TextField label="Email" type="email" value={email} onChange={setEmail} autoComplete="email" required error={fieldError(error, 'email')} />
-        <TextField label="Display name" value={displayName} onChange={setDisplayName} autoComplete="name" required error={fieldError(error, 'displayName')} />
-        <TextField label="Password" type="password" value={password} onChange={setPassword} autoComplete="new-password" required minLength={12}
-          help={PASSWORD_HELP} error={fieldError(error, 'password')} />
+        <TextField
+          label="Email"
+          type="email"
+          value={email}
+          onChange={setEmail}
+          autoComplete="email"
+          required
+          error={fieldError(error, 'email')}
+        />
+        <TextField
+          label="Display name"
+          value={displayName}
+          onChange={setDisplayName}
+          autoComplete="name"
+          required
+          error={fieldError(error, 'displayName')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="new-password"
+          required
+          minLength={12}
+          help={PASSWORD_HELP}
+          error={fieldError(error, 'password')}
+        />
         <div className="actions">
           <button type="submit" disabled={busy}>
             Create account

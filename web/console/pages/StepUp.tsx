@@ -10,11 +10,23 @@ export function StepUp({ onVerified }: { onVerified?: () => void }) {
   const [done, setDone] = useState(false);
   const { error, busy, run } = useAction();
   if (!session?.user.totpEnabled) {
-    return <p className="notice">This needs two-factor authentication: enrol an authenticator app on the account page first.</p>;
+    return (
+      <p className="notice">
+        This needs two-factor authentication: enrol an authenticator app on the account page first.
+      </p>
+    );
   }
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if ((await run(() => consoleRequest('/api/v1/console/account/totp/verify', { method: 'POST', body: { code: code.trim() }, noFund: true }))) !== undefined) {
+    if (
+      (await run(() =>
+        consoleRequest('/api/v1/console/account/totp/verify', {
+          method: 'POST',
+          body: { code: code.trim() },
+          noFund: true,
+        }),
+      )) !== undefined
+    ) {
       setDone(true);
       setCode('');
       await refresh();
@@ -25,8 +37,15 @@ export function StepUp({ onVerified }: { onVerified?: () => void }) {
     <form onSubmit={submit} noValidate aria-label="Verify a two-factor code">
       {done && <Notice>Verified: for the next 10 minutes this session counts as two-factor checked.</Notice>}
       <ErrorMessage error={error} title="The code was not accepted." />
-      <TextField label="Two-factor code" value={code} onChange={setCode} inputMode="numeric" autoComplete="one-time-code" help="6 digits from your authenticator app, or a recovery code."
-        error={fieldError(error, 'code')} />
+      <TextField
+        label="Two-factor code"
+        value={code}
+        onChange={setCode}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        help="6 digits from your authenticator app, or a recovery code."
+        error={fieldError(error, 'code')}
+      />
       <button type="submit" disabled={busy}>
         Verify code
       </button>

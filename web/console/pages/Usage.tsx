@@ -32,7 +32,11 @@ interface Usage {
 export function everyDay(from: string, to: string, days: UsageDay[]): UsageDay[] {
   const byDate = new Map(days.map((d) => [d.date, d]));
   const out: UsageDay[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`), end = Date.parse(`${to}T00:00:00Z`); t <= end && out.length < 400; t += 86_400_000) {
+  for (
+    let t = Date.parse(`${from}T00:00:00Z`), end = Date.parse(`${to}T00:00:00Z`);
+    t <= end && out.length < 400;
+    t += 86_400_000
+  ) {
     const date = new Date(t).toISOString().slice(0, 10);
     out.push(byDate.get(date) ?? { date, requests: 0, errors: 0 });
   }
@@ -43,7 +47,11 @@ function DaysChart({ days }: { days: UsageDay[] }) {
   const total = days.reduce((n, d) => n + d.requests, 0);
   return (
     <figure className="chart-figure">
-      <div className="chart" role="img" aria-label={`Bar chart of requests and errors per day, ${days.length} days, ${total} requests in all. The same figures are in the table below.`}>
+      <div
+        className="chart"
+        role="img"
+        aria-label={`Bar chart of requests and errors per day, ${days.length} days, ${total} requests in all. The same figures are in the table below.`}
+      >
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -71,8 +79,12 @@ function DaysTable({ days }: { days: UsageDay[] }) {
           <thead>
             <tr>
               <th scope="col">Day</th>
-              <th scope="col" className="num">Requests</th>
-              <th scope="col" className="num">Errors</th>
+              <th scope="col" className="num">
+                Requests
+              </th>
+              <th scope="col" className="num">
+                Errors
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -138,8 +150,12 @@ function UsageBody({ usage }: { usage: Usage }) {
               <thead>
                 <tr>
                   <th scope="col">Route</th>
-                  <th scope="col" className="num">Requests</th>
-                  <th scope="col" className="num">Errors</th>
+                  <th scope="col" className="num">
+                    Requests
+                  </th>
+                  <th scope="col" className="num">
+                    Errors
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -31,8 +31,12 @@ function AttemptsTable({ attempts }: { attempts: Attempt[] }) {
           <tr>
             <th scope="col">#</th>
             <th scope="col">At</th>
-            <th scope="col" className="num">HTTP</th>
-            <th scope="col" className="num">ms</th>
+            <th scope="col" className="num">
+              HTTP
+            </th>
+            <th scope="col" className="num">
+              ms
+            </th>
             <th scope="col">Error / answer</th>
           </tr>
         </thead>
@@ -75,7 +79,9 @@ export function Deliveries({ webhookId }: { webhookId: string }) {
   return (
     <section aria-label="Deliveries" className="deliveries">
       <div className="actions">
-        <button type="button" className="secondary small" onClick={list.reload}>Refresh deliveries</button>
+        <button type="button" className="secondary small" onClick={list.reload}>
+          Refresh deliveries
+        </button>
       </div>
       {message && <Notice>{message}</Notice>}
       <ErrorMessage error={retry.error} title="The retry was refused." />

@@ -1,6 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { consoleRequest } from '../api';
-import { ConfirmDialog, ErrorMessage, fieldError, Loading, Notice, PageTitle, SecretReveal, TextField, useAction, useLoad, formatDateTime } from '../components';
+import {
+  ConfirmDialog,
+  ErrorMessage,
+  fieldError,
+  Loading,
+  Notice,
+  PageTitle,
+  SecretReveal,
+  TextField,
+  useAction,
+  useLoad,
+  formatDateTime,
+} from '../components';
 import { Deliveries } from './WebhookDeliveries';
 
 export const EVENT_TYPES = ['nav.published', 'report.distributed', 'proposal.approved', 'proposal.rejected'];
@@ -25,7 +37,9 @@ function CreateWebhookForm({ onCreated }: { onCreated(hook: Webhook & { signingS
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const body = { url, eventTypes: types, ...(description ? { description } : {}) };
-    const created = await run(() => consoleRequest<Webhook & { signingSecret: string }>(HOOKS, { method: 'POST', body }));
+    const created = await run(() =>
+      consoleRequest<Webhook & { signingSecret: string }>(HOOKS, { method: 'POST', body }),
+    );
     if (created) {
       onCreated(created);
       setUrl('');
@@ -36,19 +50,37 @@ function CreateWebhookForm({ onCreated }: { onCreated(hook: Webhook & { signingS
     <form className="panel" onSubmit={submit} noValidate aria-labelledby="new-hook">
       <h2 id="new-hook">Subscribe a URL</h2>
       <ErrorMessage error={error} title="The subscription was not created." />
-      <TextField label="Endpoint URL" type="url" value={url} onChange={setUrl} required placeholder="https://example.com/hooks/fundgate" error={fieldError(error, 'url')}
-        help="Deliveries are signed (Standard Webhooks) and retried with back-off; a 410 answer disables the subscription." />
+      <TextField
+        label="Endpoint URL"
+        type="url"
+        value={url}
+        onChange={setUrl}
+        required
+        placeholder="https://example.com/hooks/fundgate"
+        error={fieldError(error, 'url')}
+        help="Deliveries are signed (Standard Webhooks) and retried with back-off; a 410 answer disables the subscription."
+      />
       <fieldset>
         <legend>Event types</legend>
         {EVENT_TYPES.map((t) => (
           <label className="checkbox" key={t}>
-            <input type="checkbox" checked={types.includes(t)} onChange={(e) => setTypes((x) => (e.target.checked ? [...x, t] : x.filter((y) => y !== t)))} />
+            <input
+              type="checkbox"
+              checked={types.includes(t)}
+              onChange={(e) => setTypes((x) => (e.target.checked ? [...x, t] : x.filter((y) => y !== t)))}
+            />
             {t}
           </label>
         ))}
         {fieldError(error, 'eventTypes') && <div className="field-error">{fieldError(error, 'eventTypes')}</div>}
       </fieldset>
-      <TextField label="Description (optional)" value={description} onChange={setDescription} maxLength={500} error={fieldError(error, 'description')} />
+      <TextField
+        label="Description (optional)"
+        value={description}
+        onChange={setDescription}
+        maxLength={500}
+        error={fieldError(error, 'description')}
+      />
       <div className="actions">
         <button type="submit" disabled={busy}>
           Create subscription
@@ -67,7 +99,11 @@ function WebhookCard({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
   const base = `${HOOKS}/${hook.id}`;
 
   const rotate = async () => {
-    const r = await action.run(() => consoleRequest<{ signingSecret: string; previousSecretExpiresAt: string }>(`${base}/rotate-secret`, { method: 'POST' }));
+    const r = await action.run(() =>
+      consoleRequest<{ signingSecret: string; previousSecretExpiresAt: string }>(`${base}/rotate-secret`, {
+        method: 'POST',
+      }),
+    );
     setConfirm(null);
     if (r) {
       setSecret(r.signingSecret);
@@ -84,7 +120,8 @@ function WebhookCard({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
     if (r) onChanged();
   };
   const enable = async () => {
-    if (await action.run(() => consoleRequest(base, { method: 'PATCH', body: { enabled: !hook.enabled } }))) onChanged();
+    if (await action.run(() => consoleRequest(base, { method: 'PATCH', body: { enabled: !hook.enabled } })))
+      onChanged();
   };
 
   return (
@@ -95,30 +132,81 @@ function WebhookCard({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
       <dl className="facts">
         <dt>Events</dt>
         <dd>{hook.eventTypes.join(', ')}</dd>
-        {hook.description && (<><dt>Description</dt><dd>{hook.description}</dd></>)}
+        {hook.description && (
+          <>
+            <dt>Description</dt>
+            <dd>{hook.description}</dd>
+          </>
+        )}
         <dt>Status</dt>
-        <dd>{hook.enabled ? <span className="badge ok">enabled</span> : <span className="badge bad">disabled{hook.disabledReason ? `: ${hook.disabledReason}` : ''}</span>}</dd>
+        <dd>
+          {hook.enabled ? (
+            <span className="badge ok">enabled</span>
+          ) : (
+            <span className="badge bad">disabled{hook.disabledReason ? `: ${hook.disabledReason}` : ''}</span>
+          )}
+        </dd>
         <dt>Created</dt>
         <dd>{formatDateTime(hook.createdAt)}</dd>
       </dl>
-      {secret && <SecretReveal label="New signing secret" value={secret} testId="webhook-secret" onDone={() => setSecret(null)} />}
+      {secret && (
+        <SecretReveal
+          label="New signing secret"
+          value={secret}
+          testId="webhook-secret"
+          onDone={() => setSecret(null)}
+        />
+      )}
       {message && <Notice>{message}</Notice>}
       <ErrorMessage error={action.error} />
       <div className="actions">
-        <button type="button" className="secondary" onClick={test} disabled={action.busy}>Send test</button>
-        <button type="button" className="secondary" onClick={() => setConfirm('rotate')}>Rotate secret</button>
-        <button type="button" className="secondary" onClick={enable} disabled={action.busy}>{hook.enabled ? 'Pause' : 'Re-enable'}</button>
-        <button type="button" className="secondary" aria-expanded={showDeliveries} onClick={() => setShowDeliveries((x) => !x)}>
+        <button type="button" className="secondary" onClick={test} disabled={action.busy}>
+          Send test
+        </button>
+        <button type="button" className="secondary" onClick={() => setConfirm('rotate')}>
+          Rotate secret
+        </button>
+        <button type="button" className="secondary" onClick={enable} disabled={action.busy}>
+          {hook.enabled ? 'Pause' : 'Re-enable'}
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          aria-expanded={showDeliveries}
+          onClick={() => setShowDeliveries((x) => !x)}
+        >
           {showDeliveries ? 'Hide deliveries' : 'Deliveries'}
         </button>
-        <button type="button" className="danger" onClick={() => setConfirm('delete')}>Delete</button>
+        <button type="button" className="danger" onClick={() => setConfirm('delete')}>
+          Delete
+        </button>
       </div>
       {showDeliveries && <Deliveries webhookId={hook.id} />}
-      <ConfirmDialog open={confirm === 'rotate'} title="Rotate the signing secret?" confirmLabel="Rotate secret" busy={action.busy} onConfirm={rotate} onCancel={() => setConfirm(null)}>
-        <p>A new secret is shown once. The current one keeps signing for 24 hours, so the receiver can switch without missing deliveries.</p>
+      <ConfirmDialog
+        open={confirm === 'rotate'}
+        title="Rotate the signing secret?"
+        confirmLabel="Rotate secret"
+        busy={action.busy}
+        onConfirm={rotate}
+        onCancel={() => setConfirm(null)}
+      >
+        <p>
+          A new secret is shown once. The current one keeps signing for 24 hours, so the receiver can switch without
+          missing deliveries.
+        </p>
       </ConfirmDialog>
-      <ConfirmDialog open={confirm === 'delete'} title="Delete this subscription?" confirmLabel="Delete subscription" danger busy={action.busy} onConfirm={remove} onCancel={() => setConfirm(null)}>
-        <p>Deliveries to <span className="mono">{hook.url}</span> stop, and pending ones are cancelled.</p>
+      <ConfirmDialog
+        open={confirm === 'delete'}
+        title="Delete this subscription?"
+        confirmLabel="Delete subscription"
+        danger
+        busy={action.busy}
+        onConfirm={remove}
+        onCancel={() => setConfirm(null)}
+      >
+        <p>
+          Deliveries to <span className="mono">{hook.url}</span> stop, and pending ones are cancelled.
+        </p>
       </ConfirmDialog>
     </article>
   );
@@ -130,13 +218,27 @@ export function WebhooksPage() {
   return (
     <>
       <PageTitle title="Webhooks">Webhooks</PageTitle>
-      {created && <SecretReveal label={`Signing secret for ${created.url}`} value={created.signingSecret} testId="webhook-secret" onDone={() => setCreated(null)} />}
-      <CreateWebhookForm onCreated={(h) => { setCreated(h); hooks.reload(); }} />
+      {created && (
+        <SecretReveal
+          label={`Signing secret for ${created.url}`}
+          value={created.signingSecret}
+          testId="webhook-secret"
+          onDone={() => setCreated(null)}
+        />
+      )}
+      <CreateWebhookForm
+        onCreated={(h) => {
+          setCreated(h);
+          hooks.reload();
+        }}
+      />
       <h2>Subscriptions</h2>
       <ErrorMessage error={hooks.error} title="The subscriptions could not be loaded." />
       {hooks.loading && !hooks.data && <Loading what="subscriptions" />}
       {hooks.data?.items.length === 0 && <p className="muted">No subscriptions yet.</p>}
-      {hooks.data?.items.map((h) => <WebhookCard key={h.id} hook={h} onChanged={hooks.reload} />)}
+      {hooks.data?.items.map((h) => (
+        <WebhookCard key={h.id} hook={h} onChanged={hooks.reload} />
+      ))}
     </>
   );
 }

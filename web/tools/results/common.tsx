@@ -41,7 +41,17 @@ export interface Column<T> {
 }
 
 /** A plain table of answer rows, numbers verbatim; also the text alternative of a chart. */
-export function DataTable<T extends object>({ caption, columns, rows, id }: { caption: string; columns: Column<T>[]; rows: T[]; id?: string }) {
+export function DataTable<T extends object>({
+  caption,
+  columns,
+  rows,
+  id,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  id?: string;
+}) {
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label={caption}>
       <table id={id}>
@@ -72,11 +82,24 @@ export function DataTable<T extends object>({ caption, columns, rows, id }: { ca
 }
 
 /** A chart with its title; `tableId` names the table holding the same figures as text. */
-export function Chart({ title, tableId, children, height = 300 }: { title: string; tableId: string; children: ReactNode; height?: number }) {
+export function Chart({
+  title,
+  tableId,
+  children,
+  height = 300,
+}: {
+  title: string;
+  tableId: string;
+  children: ReactNode;
+  height?: number;
+}) {
   return (
     <figure className="chart" data-testid="chart">
       <figcaption>
-        <strong>{title}</strong> <span className="muted small">The same figures are in <a href={`#${tableId}`}>the table below</a>.</span>
+        <strong>{title}</strong>{' '}
+        <span className="muted small">
+          The same figures are in <a href={`#${tableId}`}>the table below</a>.
+        </span>
       </figcaption>
       <div className="chart-box" style={{ height }} aria-hidden="true">
         {children}
@@ -98,7 +121,14 @@ export function StatusBadge({ status, tone: as }: { status: string; tone?: strin
 }
 
 /** Colours that keep 3:1 against white and stay apart for common colour blindness. */
-export const COLORS = { blue: '#1f4fd1', orange: '#b35900', green: '#1d7a3e', red: '#b42318', grey: '#5f6b7a', purple: '#6b3fa0' };
+export const COLORS = {
+  blue: '#1f4fd1',
+  orange: '#b35900',
+  green: '#1d7a3e',
+  red: '#b42318',
+  grey: '#5f6b7a',
+  purple: '#6b3fa0',
+};
 
 const COMPACT = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 2 });
 /** Axis ticks only (the figures themselves are shown verbatim): 22000000 → 22M. */

@@ -32,7 +32,10 @@ interface SavingsAnswer {
   paybackMonths: number | null;
   fiveYearNetSavingsUsd: number;
   lineItems: SavingsLine[];
-  assumptions: { automationModel: { item: string; reductionPct: number; rationale: string }[]; platformAnnualUsd: number };
+  assumptions: {
+    automationModel: { item: string; reductionPct: number; rationale: string }[];
+    platformAnnualUsd: number;
+  };
 }
 
 const margin = { top: 8, right: 24, bottom: 8, left: 8 };
@@ -62,7 +65,11 @@ function OperatingResult({ answer }: { answer: OperatingAnswer }) {
         id="cost-lines"
         caption="Line items"
         rows={answer.lineItems}
-        columns={[{ key: 'label', label: 'Item' }, { key: 'annualUsd', label: 'USD a year', num: true }, { key: 'shareOfTotalPct', label: 'Share %', num: true }]}
+        columns={[
+          { key: 'label', label: 'Item' },
+          { key: 'annualUsd', label: 'USD a year', num: true },
+          { key: 'shareOfTotalPct', label: 'Share %', num: true },
+        ]}
       />
     </>
   );
@@ -84,7 +91,12 @@ function SavingsResult({ answer }: { answer: SavingsAnswer }) {
           { member: 'paybackMonths', label: 'Payback', value: answer.paybackMonths, unit: 'months' },
           { member: 'inHouseAnnualUsd', label: 'In-house a year', value: answer.inHouseAnnualUsd, unit: 'USD' },
           { member: 'automatedAnnualUsd', label: 'Automated a year', value: answer.automatedAnnualUsd, unit: 'USD' },
-          { member: 'fiveYearNetSavingsUsd', label: 'Net savings over 5 years', value: answer.fiveYearNetSavingsUsd, unit: 'USD' },
+          {
+            member: 'fiveYearNetSavingsUsd',
+            label: 'Net savings over 5 years',
+            value: answer.fiveYearNetSavingsUsd,
+            unit: 'USD',
+          },
         ]}
       />
       <Chart title="Cost breakdown: in-house vs automated, USD a year" tableId="savings-lines" height={360}>
@@ -122,13 +134,24 @@ function SavingsResult({ answer }: { answer: SavingsAnswer }) {
           </BarChart>
         </ResponsiveContainer>
       </Chart>
-      <DataTable id="savings-payback" caption={`Payback in ${answer.paybackMonths ?? '— (no savings)'} months`} rows={payback}
-        columns={[{ key: 'label', label: 'Figure' }, { key: 'usd', label: 'USD', num: true }]} />
+      <DataTable
+        id="savings-payback"
+        caption={`Payback in ${answer.paybackMonths ?? '— (no savings)'} months`}
+        rows={payback}
+        columns={[
+          { key: 'label', label: 'Figure' },
+          { key: 'usd', label: 'USD', num: true },
+        ]}
+      />
       <h3>The automated model (planning assumptions, not prices)</h3>
       <DataTable
         caption={`Platform ${answer.assumptions.platformAnnualUsd} USD a year; reduction per item`}
         rows={answer.assumptions.automationModel}
-        columns={[{ key: 'item', label: 'Item' }, { key: 'reductionPct', label: 'Reduction %', num: true }, { key: 'rationale', label: 'Why' }]}
+        columns={[
+          { key: 'item', label: 'Item' },
+          { key: 'reductionPct', label: 'Reduction %', num: true },
+          { key: 'rationale', label: 'Why' },
+        ]}
       />
     </>
   );

@@ -19,7 +19,14 @@ interface TopAsset {
 interface ExposureAnswer {
   positionsCount: number;
   exposure: Record<string, number | null>;
-  concentration: { top5: TopAsset[]; top5WeightPct: number; largestWeightPct: number; herfindahlIndex: number; effectivePositions: number | null; assetCount: number };
+  concentration: {
+    top5: TopAsset[];
+    top5WeightPct: number;
+    largestWeightPct: number;
+    herfindahlIndex: number;
+    effectivePositions: number | null;
+    assetCount: number;
+  };
   byClass: Group[];
   byVenue: Group[];
 }
@@ -77,7 +84,12 @@ function ExposureResult({ answer }: { answer: ExposureAnswer }) {
       <DataTable id="exposure-venue" caption="By venue (USD)" rows={answer.byVenue} columns={GROUP_COLUMNS} />
       <Chart title="Concentration: the five largest assets, % of non-cash gross" tableId="exposure-top5" height={220}>
         <ResponsiveContainer>
-          <BarChart data={c.top5} layout="vertical" margin={{ top: 8, right: 24, bottom: 8, left: 8 }} accessibilityLayer={false}>
+          <BarChart
+            data={c.top5}
+            layout="vertical"
+            margin={{ top: 8, right: 24, bottom: 8, left: 8 }}
+            accessibilityLayer={false}
+          >
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" unit="%" />
             <YAxis type="category" dataKey="asset" width={80} />
@@ -90,7 +102,11 @@ function ExposureResult({ answer }: { answer: ExposureAnswer }) {
         id="exposure-top5"
         caption={`Top 5 of ${c.assetCount} assets (${answer.positionsCount} positions)`}
         rows={c.top5}
-        columns={[{ key: 'asset', label: 'Asset' }, { key: 'grossUsd', label: 'Gross USD', num: true }, { key: 'weightPct', label: 'Weight %', num: true }]}
+        columns={[
+          { key: 'asset', label: 'Asset' },
+          { key: 'grossUsd', label: 'Gross USD', num: true },
+          { key: 'weightPct', label: 'Weight %', num: true },
+        ]}
       />
     </>
   );
@@ -100,6 +116,9 @@ export const exposureView: ResultView = {
   render: (a) => <ExposureResult answer={a as unknown as ExposureAnswer} />,
   csv: (a) => {
     const x = a as unknown as ExposureAnswer;
-    return objectsToCsv([...x.byClass.map((g) => ({ group: 'class', ...g })), ...x.byVenue.map((g) => ({ group: 'venue', ...g }))]);
+    return objectsToCsv([
+      ...x.byClass.map((g) => ({ group: 'class', ...g })),
+      ...x.byVenue.map((g) => ({ group: 'venue', ...g })),
+    ]);
   },
 };

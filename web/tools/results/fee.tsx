@@ -1,4 +1,15 @@
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { objectsToCsv } from '../csv-table';
 import { axisTick, Chart, COLORS, DataTable, Figures } from './common';
 import type { ResultView } from './view';
@@ -32,20 +43,45 @@ function FeeResult({ answer }: { answer: FeeAnswer }) {
           { member: 'totalMgmtFeesUsd', label: 'Management fees', value: t.totalMgmtFeesUsd, unit: 'USD' },
           { member: 'totalPerfFeesUsd', label: 'Performance fees', value: t.totalPerfFeesUsd, unit: 'USD' },
           { member: 'netAnnualizedReturnPct', label: 'Net return a year', value: t.netAnnualizedReturnPct, unit: '%' },
-          { member: 'grossAnnualizedReturnPct', label: 'Gross return a year', value: t.grossAnnualizedReturnPct, unit: '%' },
+          {
+            member: 'grossAnnualizedReturnPct',
+            label: 'Gross return a year',
+            value: t.grossAnnualizedReturnPct,
+            unit: '%',
+          },
           { member: 'feeDragPct', label: 'Fee drag', value: t.feeDragPct, unit: 'pct points' },
         ]}
       />
       <Chart title="NAV path: gross (no fees) vs net of fees" tableId="fee-periods">
         <ResponsiveContainer>
-          <LineChart data={answer.periods} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} accessibilityLayer={false}>
+          <LineChart
+            data={answer.periods}
+            margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
+            accessibilityLayer={false}
+          >
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="label" />
             <YAxis width={64} tickFormatter={axisTick} />
             <Tooltip />
             <Legend />
-            <Line type="monotone" dataKey="grossNav" name="Gross NAV (no fees)" stroke={COLORS.grey} strokeDasharray="6 3" dot={false} isAnimationActive={false} />
-            <Line type="monotone" dataKey="closingNav" name="Net NAV" stroke={COLORS.blue} strokeWidth={2} dot={false} isAnimationActive={false} />
+            <Line
+              type="monotone"
+              dataKey="grossNav"
+              name="Gross NAV (no fees)"
+              stroke={COLORS.grey}
+              strokeDasharray="6 3"
+              dot={false}
+              isAnimationActive={false}
+            />
+            <Line
+              type="monotone"
+              dataKey="closingNav"
+              name="Net NAV"
+              stroke={COLORS.blue}
+              strokeWidth={2}
+              dot={false}
+              isAnimationActive={false}
+            />
           </LineChart>
         </ResponsiveContainer>
       </Chart>
@@ -57,8 +93,20 @@ function FeeResult({ answer }: { answer: FeeAnswer }) {
             <YAxis width={64} tickFormatter={axisTick} />
             <Tooltip />
             <Legend />
-            <Bar dataKey="mgmtFeeUsd" name="Management fee" stackId="fees" fill={COLORS.blue} isAnimationActive={false} />
-            <Bar dataKey="perfFeeUsd" name="Performance fee" stackId="fees" fill={COLORS.orange} isAnimationActive={false} />
+            <Bar
+              dataKey="mgmtFeeUsd"
+              name="Management fee"
+              stackId="fees"
+              fill={COLORS.blue}
+              isAnimationActive={false}
+            />
+            <Bar
+              dataKey="perfFeeUsd"
+              name="Performance fee"
+              stackId="fees"
+              fill={COLORS.orange}
+              isAnimationActive={false}
+            />
           </BarChart>
         </ResponsiveContainer>
       </Chart>

@@ -33,7 +33,12 @@ function GraderResult({ answer }: { answer: GraderAnswer }) {
       </p>
       <Chart title="Points earned against each criterion’s weight" tableId="grader-criteria" height={380}>
         <ResponsiveContainer>
-          <BarChart data={answer.criteria} layout="vertical" margin={{ top: 8, right: 24, bottom: 8, left: 8 }} accessibilityLayer={false}>
+          <BarChart
+            data={answer.criteria}
+            layout="vertical"
+            margin={{ top: 8, right: 24, bottom: 8, left: 8 }}
+            accessibilityLayer={false}
+          >
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" tickFormatter={axisTick} />
             <YAxis type="category" dataKey="id" width={120} tick={{ fontSize: 12 }} />
@@ -73,5 +78,11 @@ function GraderResult({ answer }: { answer: GraderAnswer }) {
 export const graderView: ResultView = {
   render: (a) => <GraderResult answer={a as unknown as GraderAnswer} />,
   csv: (a) =>
-    objectsToCsv((a as unknown as GraderAnswer).criteria.map((c) => ({ ...c, evidence: c.evidence.join(' | '), missing: c.missing.join(' | ') }))),
+    objectsToCsv(
+      (a as unknown as GraderAnswer).criteria.map((c) => ({
+        ...c,
+        evidence: c.evidence.join(' | '),
+        missing: c.missing.join(' | '),
+      })),
+    ),
 };

@@ -36,7 +36,11 @@ function HealthResult({ answer }: { answer: HealthAnswer }) {
       />
       <Chart title="Score per section (0..100)" tableId="health-sections" height={260}>
         <ResponsiveContainer>
-          <BarChart data={answer.sections} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} accessibilityLayer={false}>
+          <BarChart
+            data={answer.sections}
+            margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
+            accessibilityLayer={false}
+          >
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="title" interval={0} tick={{ fontSize: 12 }} />
             <YAxis domain={[0, 100]} width={40} />
@@ -59,7 +63,11 @@ function HealthResult({ answer }: { answer: HealthAnswer }) {
         caption={`Findings (${answer.findings.length}), most severe first`}
         rows={answer.findings}
         columns={[
-          { key: 'severity', label: 'Severity', render: (f) => <StatusBadge status={f.severity} tone={SEVERITY_TONE[f.severity]} /> },
+          {
+            key: 'severity',
+            label: 'Severity',
+            render: (f) => <StatusBadge status={f.severity} tone={SEVERITY_TONE[f.severity]} />,
+          },
           { key: 'section', label: 'Section' },
           { key: 'points', label: 'Points off', num: true },
           { key: 'message', label: 'Finding' },

@@ -34,30 +34,65 @@ function waterfall(rf: NavAnswer['rollForward']) {
   const v = (k: string) => Number(rf[k] ?? 0);
   let level = v('openingNavUsd');
   const rows = [{ label: 'Opening NAV', range: [0, level], value: rf.openingNavUsd, kind: 'total' }];
-  for (const [key, sign] of [['netFlowsUsd', 1], ['grossPnlUsd', 1], ['totalFeesAndExpensesUsd', -1]] as const) {
+  for (const [key, sign] of [
+    ['netFlowsUsd', 1],
+    ['grossPnlUsd', 1],
+    ['totalFeesAndExpensesUsd', -1],
+  ] as const) {
     const next = level + sign * v(key);
-    rows.push({ label: STEPS.find((s) => s[0] === key)![1], range: [Math.min(level, next), Math.max(level, next)], value: rf[key], kind: next >= level ? 'up' : 'down' });
+    rows.push({
+      label: STEPS.find((s) => s[0] === key)![1],
+      range: [Math.min(level, next), Math.max(level, next)],
+      value: rf[key],
+      kind: next >= level ? 'up' : 'down',
+    });
     level = next;
   }
-  rows.push({ label: 'Expected closing', range: [0, v('expectedClosingNavUsd')], value: rf.expectedClosingNavUsd, kind: 'total' });
-  rows.push({ label: 'Reported closing', range: [0, v('reportedClosingNavUsd')], value: rf.reportedClosingNavUsd, kind: 'reported' });
+  rows.push({
+    label: 'Expected closing',
+    range: [0, v('expectedClosingNavUsd')],
+    value: rf.expectedClosingNavUsd,
+    kind: 'total',
+  });
+  rows.push({
+    label: 'Reported closing',
+    range: [0, v('reportedClosingNavUsd')],
+    value: rf.reportedClosingNavUsd,
+    kind: 'reported',
+  });
   return rows;
 }
 
-const TONE: Record<string, string> = { total: COLORS.blue, up: COLORS.green, down: COLORS.red, reported: COLORS.purple };
+const TONE: Record<string, string> = {
+  total: COLORS.blue,
+  up: COLORS.green,
+  down: COLORS.red,
+  reported: COLORS.purple,
+};
 
 function NavResult({ answer }: { answer: NavAnswer }) {
   const rf = answer.rollForward;
   return (
     <>
       <p>
-        Overall: <StatusBadge status={answer.status} /> · {answer.summary.pass} passed, {answer.summary.warn} warnings, {answer.summary.fail} failed
+        Overall: <StatusBadge status={answer.status} /> · {answer.summary.pass} passed, {answer.summary.warn} warnings,{' '}
+        {answer.summary.fail} failed
       </p>
       <Figures
         items={[
           { member: 'status', label: 'Overall status', value: answer.status },
-          { member: 'expectedClosingNavUsd', label: 'Expected closing NAV', value: rf.expectedClosingNavUsd, unit: 'USD' },
-          { member: 'reportedClosingNavUsd', label: 'Reported closing NAV', value: rf.reportedClosingNavUsd, unit: 'USD' },
+          {
+            member: 'expectedClosingNavUsd',
+            label: 'Expected closing NAV',
+            value: rf.expectedClosingNavUsd,
+            unit: 'USD',
+          },
+          {
+            member: 'reportedClosingNavUsd',
+            label: 'Reported closing NAV',
+            value: rf.reportedClosingNavUsd,
+            unit: 'USD',
+          },
           { member: 'breakUsd', label: 'Break', value: rf.breakUsd, unit: 'USD' },
           { member: 'breakBp', label: 'Break', value: rf.breakBp, unit: 'bp' },
         ]}
@@ -81,7 +116,10 @@ function NavResult({ answer }: { answer: NavAnswer }) {
         id="nav-rollforward"
         caption="Roll-forward (USD)"
         rows={STEPS.map(([k, label]) => ({ step: label, usd: rf[k] }))}
-        columns={[{ key: 'step', label: 'Step' }, { key: 'usd', label: 'USD', num: true }]}
+        columns={[
+          { key: 'step', label: 'Step' },
+          { key: 'usd', label: 'USD', num: true },
+        ]}
       />
       <h3>Checks</h3>
       <ul className="checklist">
