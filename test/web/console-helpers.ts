@@ -64,3 +64,12 @@ export async function a11y(page: Page): Promise<string[]> {
 export async function overflowsHorizontally(page: Page): Promise<boolean> {
   return page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1');
 }
+
+/**
+ * Browser suites sign in from 127.0.0.1, and every test file of a run shares the one Redis: the
+ * anonymous per-IP window (fund-minute, 120 a minute) would be shared by all of them. The console
+ * servers get a wide window; the limit itself is proven in test/platform and test/identity.
+ */
+export const CONSOLE_TEST_ENV = {
+  RATE_LIMITS: JSON.stringify({ 'fund-minute': { free: 100_000, developer: 100_000, platform: 100_000 } }),
+};

@@ -13,6 +13,7 @@ import {
   person,
   signIn,
   type Person,
+  CONSOLE_TEST_ENV,
 } from './console-helpers';
 
 /**
@@ -41,7 +42,7 @@ describe('console pages (headless Chromium, 375 px)', () => {
   const received: string[] = [];
 
   beforeAll(async () => {
-    server = await startWebServer({ webhookAllowPrivate: true, webhookRetryDelaysMs: [200, 200] });
+    server = await startWebServer({ webhookAllowPrivate: true, webhookRetryDelaysMs: [200, 200] }, CONSOLE_TEST_ENV);
     browser = await launchBrowser();
     fund = await createFund(server.app);
     books = await seedBooks(server.app, fund.id);

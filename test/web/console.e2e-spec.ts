@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createFund, mintKey, type ResponseJson } from '../utils/app';
 import { launchBrowser, screenshot, startWebServer, withScreenshotOnFailure, type WebServer } from '../utils/browser';
 import { seedBooks } from '../proposals/books-fixture';
-import { a11y, newPage, pageErrors, person, signIn, type Person } from './console-helpers';
+import { a11y, CONSOLE_TEST_ENV, newPage, pageErrors, person, signIn, type Person } from './console-helpers';
 
 /**
  * The developer console in headless Chromium against the real app: sign-in, minting a key in the
@@ -18,7 +18,7 @@ describe('developer console (headless Chromium)', () => {
   let analyst: Person;
 
   beforeAll(async () => {
-    server = await startWebServer();
+    server = await startWebServer({}, CONSOLE_TEST_ENV);
     browser = await launchBrowser();
     fund = await createFund(server.app);
     await seedBooks(server.app, fund.id);

@@ -105,14 +105,16 @@ describe('outbox dispatcher and delivery workers (e2e)', () => {
       })
     ).json;
     // As the dispatcher leaves it after step 2, but the job never reached (or no longer is in) Redis.
-    const eventId = await dbOf(api).transaction(
-      async (m) => (await emitEvent(m, fundId, 'nav.published', { lost: true })).id,
-    );
-    await dbOf(api).query(`UPDATE webhook_events SET dispatched_at = now() WHERE id = $1`, [eventId]);
-    await dbOf(api).query(
-      `INSERT INTO webhook_deliveries (id, event_id, subscription_id, fund_id, status, enqueued_at) VALUES (gen_random_uuid(), $1, $2, $3, 'pending', now() - interval '2 minutes')`,
-      [eventId, sub.id, fundId],
-    );
+    // One transaction: a dispatcher woken by the commit's NOTIFY must never see the event undispatched.
+    const eventId = await dbOf(api).transaction(async (m) => {
+      const id = (await emitEvent(m, fundId, 'nav.published', { lost: true })).id;
+      await m.query(`UPDATE webhook_events SET dispatched_at = now() WHERE id = $1`, [id]);
+      await m.query(
+        `INSERT INTO webhook_deliveries (id, event_id, subscription_id, fund_id, status, enqueued_at) VALUES (gen_random_uuid(), $1, $2, $3, 'pending', now() - interval '2 minutes')`,
+        [id, sub.id, fundId],
+      );
+      return id;
+    });
     const worker = await bootApp({ role: 'worker' }, env);
     closeLater.push(() => worker.close());
     await rx.waitFor(1);
