@@ -5,3 +5,7 @@ process.env.REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15
 process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
 process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
 process.env.ACTIVITY_FLUSH_MS = '50';
+// Every test file of a run signs in and calls from 127.0.0.1 through the one test Redis, so the
+// anonymous per-IP window (fund-minute, free: 120 a minute) would be shared by all of them and trip
+// at random. Tests of that limit set their own RATE_LIMITS (bootApp's env wins over this default).
+process.env.RATE_LIMITS ??= JSON.stringify({ 'fund-minute': { free: 100_000 } });
