@@ -1,18 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { consoleRequest } from '../api';
-import {
-  ErrorMessage,
-  fieldError,
-  formatDateTime,
-  Loading,
-  PageTitle,
-  TextField,
-  useAction,
-  useLoad,
-} from '../components';
+import { ErrorMessage, formatDateTime, Loading, PageTitle, useAction, useLoad } from '../components';
 import { useSession } from '../session';
-import { PASSWORD_HELP } from './SignUp';
+import { NewPersonFields } from './SignUp';
 
 interface InvitationInfo {
   fund: { slug: string; name: string };
@@ -83,24 +74,12 @@ export function InvitePage() {
                   account for the invited email.
                 </p>
               )}
-              <TextField
-                label="Display name"
-                value={displayName}
-                onChange={setDisplayName}
-                autoComplete="name"
-                required
-                error={fieldError(error, 'displayName')}
-              />
-              <TextField
-                label="Password"
-                type="password"
-                value={password}
-                onChange={setPassword}
-                autoComplete="new-password"
-                required
-                minLength={12}
-                help={PASSWORD_HELP}
-                error={fieldError(error, 'password')}
+              <NewPersonFields
+                displayName={displayName}
+                setDisplayName={setDisplayName}
+                password={password}
+                setPassword={setPassword}
+                error={error}
               />
               <p className="muted">
                 Already have an account with this email?{' '}

@@ -6,6 +6,41 @@ import { useSession } from '../session';
 
 export const PASSWORD_HELP = 'At least 12 characters. A passphrase of several words is easiest to remember.';
 
+interface NewPersonFieldsProps {
+  displayName: string;
+  setDisplayName: (v: string) => void;
+  password: string;
+  setPassword: (v: string) => void;
+  error: unknown;
+}
+
+/** Display name and a new password: the fields a new person fills in (sign-up, invitation acceptance). */
+export function NewPersonFields({ displayName, setDisplayName, password, setPassword, error }: NewPersonFieldsProps) {
+  return (
+    <>
+      <TextField
+        label="Display name"
+        value={displayName}
+        onChange={setDisplayName}
+        autoComplete="name"
+        required
+        error={fieldError(error, 'displayName')}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        value={password}
+        onChange={setPassword}
+        autoComplete="new-password"
+        required
+        minLength={12}
+        help={PASSWORD_HELP}
+        error={fieldError(error, 'password')}
+      />
+    </>
+  );
+}
+
 export function SignUpPage() {
   const { signedIn } = useSession();
   const navigate = useNavigate();
@@ -50,24 +85,12 @@ export function SignUpPage() {
           required
           error={fieldError(error, 'email')}
         />
-        <TextField
-          label="Display name"
-          value={displayName}
-          onChange={setDisplayName}
-          autoComplete="name"
-          required
-          error={fieldError(error, 'displayName')}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          value={password}
-          onChange={setPassword}
-          autoComplete="new-password"
-          required
-          minLength={12}
-          help={PASSWORD_HELP}
-          error={fieldError(error, 'password')}
+        <NewPersonFields
+          displayName={displayName}
+          setDisplayName={setDisplayName}
+          password={password}
+          setPassword={setPassword}
+          error={error}
         />
         <div className="actions">
           <button type="submit" disabled={busy}>
