@@ -6,7 +6,7 @@
 set -euo pipefail
 CMD=${1:-up}
 DIR=${2:-/tmp/fundgate-replica-pair}
-PPORT=${3:-55432}
+PPORT=${3:-25432} # below the ephemeral port range (32768+), where listen(0) never lands
 RPORT=$((PPORT + 1))
 BIN=$(dirname "$(readlink -f "$(command -v initdb)")")
 as_pg() { if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi; }

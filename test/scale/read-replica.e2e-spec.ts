@@ -8,7 +8,8 @@ import { bootApp, call, createFund, dbOf, mintKey, type TestApp } from '../utils
 
 /**
  * DATABASE_READ_URL against a real streaming replica: scripts/replica-pair.sh builds a throwaway
- * primary + standby (pg_basebackup, standby.signal) on ports 55442/55443 beside the shared server.
+ * primary + standby (pg_basebackup, standby.signal) on ports 25442/25443 beside the shared server
+ * (below the ephemeral range, so no test server's listen(0) can hold them).
  * Where it cannot (no PostgreSQL binaries, no right to run them) the suite is skipped with the reason.
  */
 const PAIR_DIR = '/tmp/fundgate-replica-e2e';
@@ -16,7 +17,7 @@ const BOUND_MS = 3000;
 let urls: { primary: string; replica: string } | null = null;
 let reason = '';
 try {
-  const out = execFileSync(join(__dirname, '..', '..', 'scripts', 'replica-pair.sh'), ['up', PAIR_DIR, '55442'], {
+  const out = execFileSync(join(__dirname, '..', '..', 'scripts', 'replica-pair.sh'), ['up', PAIR_DIR, '25442'], {
     encoding: 'utf8',
     timeout: 120_000,
   });
@@ -72,7 +73,7 @@ describeWithReplica('reads on a streaming replica within a lag bound (e2e)', () 
     await standby?.query('SELECT pg_wal_replay_resume()').catch(() => undefined);
     await standby?.destroy();
     await app?.close();
-    execFileSync(join(__dirname, '..', '..', 'scripts', 'replica-pair.sh'), ['down', PAIR_DIR, '55442']);
+    execFileSync(join(__dirname, '..', '..', 'scripts', 'replica-pair.sh'), ['down', PAIR_DIR, '25442']);
   });
 
   it('a fund read route is served by the replica while it is within the bound', async () => {
