@@ -123,6 +123,7 @@ describe('free web tools: behaviour (headless Chromium)', () => {
 
       const csv = 'Asset,Value,Venue,Class\nBTC,1000,Kraken,crypto\nSPY,-250,IBKR,equity\n';
       await file.setInputFiles({ name: 'book.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByText('Entered by: upload').waitFor(); // the file is read asynchronously
       await expect(page.getByText('Entered by: upload').count()).resolves.toBe(1);
       let res = await calculate(page);
       let answer = await res.json();
@@ -131,6 +132,7 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       await expect(page.getByTestId('figure-longUsd').textContent()).resolves.toBe('1000');
 
       await page.getByLabel('Positions: Value, row 2').fill('-500');
+      await page.getByText('Entered by: manual').waitFor();
       await expect(page.getByText('Entered by: manual').count()).resolves.toBe(1);
       res = await calculate(page);
       answer = await res.json();
