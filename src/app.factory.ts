@@ -14,7 +14,6 @@ import { JsonLogger } from './common/logging/json-logger';
 import { AppModule } from './app.module';
 import { type AppConfig } from './config/config';
 import { ActivityLogWriter } from './usage/activity-log.writer';
-import { toolFromHeader, MCP_TOOL_HEADER } from './mcp/internal-call';
 import { McpCatalog } from './mcp/mcp.catalog';
 import { registerWebPages } from './web/web-pages';
 import { installOAuthFormParser } from './oauth/form-body';
@@ -91,7 +90,7 @@ function logActivity(fastify: FastifyInstance, activity: ActivityLogWriter): voi
       fundId: p?.fund?.id ?? null,
       method: req.method,
       route: req.routeOptions?.url ?? '(unmatched)',
-      tool: req.toolName ?? toolFromHeader(req.headers[MCP_TOOL_HEADER]),
+      tool: req.toolName ?? null,
       status: reply.statusCode,
       durationMs: reply.elapsedTime,
       clientIp: req.ip ?? null,

@@ -3,7 +3,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AUTH_MODE, REQUIRED_SCOPES, type AuthMode } from '../common/auth/auth.decorators';
 import type { Scope } from '../common/auth/scopes';
-import { RESPONSE_SCHEMA } from '../common/redaction/redaction.interceptor';
+import { redactionOf } from '../common/redaction/redaction.interceptor';
 import type { PolicyName } from '../config/config';
 import { RATE_POLICY } from '../usage/rate-limit/rate-limit.decorator';
 import { toJsonSchema } from './json-schema';
@@ -11,15 +11,25 @@ import { toJsonSchema } from './json-schema';
 export type McpServerName = 'public' | 'fund';
 type Schema = Record<string, unknown>;
 
+/**
+ * How a tool's arguments reach its route handler, from the handler's arity: `(input)` keyless
+ * calculators, `(principal, input)` reads, `(principal, input, call: CallContext)` propose routes.
+ */
+export type ToolBinding = 'input' | 'principal-input' | 'principal-input-call';
+const BINDINGS: Record<number, ToolBinding> = { 1: 'input', 2: 'principal-input', 3: 'principal-input-call' };
+
 /** The route a tool is bound to: its controller method and what its decorators declare. */
 export interface ToolRoute {
   instance: object;
+  /** The route handler as HTTP runs it (redacting its answer where the route is redacted). */
   handler: (...args: unknown[]) => unknown;
+  binding: ToolBinding;
   /** The handler's parameter types (design:paramtypes): a read route's query DTO, a POST route's body DTO. */
   paramTypes: Type<unknown>[];
-  output: { dto: Type<unknown>; isArray: boolean } | undefined;
   policy: PolicyName | undefined;
   auth: AuthMode;
+  /** Whether the handler reduces its answer to the declared schema (every required-auth tool must). */
+  redacted: boolean;
 }
 
 export interface McpTool {
@@ -80,10 +90,11 @@ export class McpCatalog {
       if (!instance || !cls) continue;
       for (const methodName of this.scanner.getAllMethodNames(Object.getPrototypeOf(instance) as object)) {
         const found = operations.get(`${cls.name}_${methodName}`);
-        if (!found) continue;
-        const route = this.routeOf(cls, instance, methodName);
-        const tool = route && this.toolFor(found.path, found.method, found.op, components, route);
-        if (tool) tools.set(tool.name, tool);
+        const kind = found && toolKindOf(found.path, found.method);
+        const route = kind && this.routeOf(cls, instance, methodName);
+        if (!found || !kind || !route) continue;
+        const tool = this.toolFor(found.path, found.method, found.op, components, kind, route);
+        tools.set(tool.name, tool);
       }
     }
     this.tools = tools;
@@ -97,12 +108,15 @@ export class McpCatalog {
     const handler = instance[methodName];
     if (typeof handler !== 'function') return undefined;
     const targets = [handler, cls];
+    const binding = BINDINGS[handler.length];
+    if (!binding) throw new Error(`${cls.name}.${methodName}: a tool route takes 1 to 3 parameters (see ToolBinding)`);
     return {
       instance,
       handler: handler as ToolRoute['handler'],
+      binding,
       paramTypes: (Reflect.getMetadata('design:paramtypes', cls.prototype as object, methodName) ??
         []) as Type<unknown>[],
-      output: this.reflector.getAllAndOverride<ToolRoute['output']>(RESPONSE_SCHEMA, targets),
+      redacted: redactionOf(this.reflector, handler, cls).redacted,
       policy: this.reflector.getAllAndOverride<PolicyName | undefined>(RATE_POLICY, targets),
       auth: this.reflector.getAllAndOverride<AuthMode | undefined>(AUTH_MODE, targets) ?? 'required',
       scopes: this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets),
@@ -114,13 +128,12 @@ export class McpCatalog {
     method: 'get' | 'post',
     op: Schema,
     components: Record<string, Schema>,
+    { name, server, suffix }: ToolKind,
     { scopes, ...route }: ToolRoute & { scopes: Scope[] | undefined },
-  ): McpTool | null {
-    const kind = toolKindOf(path, method);
-    if (!kind) return null;
-    const { name, server, suffix } = kind;
+  ): McpTool {
+    if (route.auth === 'required' && !route.redacted) throw new Error(`tool ${name}: its route does not redact`);
     const { output, wrapsArray } = outputSchemaOf(op, components);
-    const acceptsIdempotencyKey = name.startsWith('propose_');
+    const acceptsIdempotencyKey = route.binding === 'principal-input-call';
     const summary = typeof op.summary === 'string' ? op.summary : name;
     const detail = typeof op.description === 'string' && op.description ? ` ${op.description}` : '';
     const readOnly = method === 'get' || server === 'public';
@@ -157,10 +170,13 @@ export class McpCatalog {
 }
 
 /** Which server a route's tool belongs to, and its name: fund reads, proposals, calculators; null for the rest. */
-function toolKindOf(
-  path: string,
-  method: 'get' | 'post',
-): { server: McpServerName; name: string; suffix: string } | null {
+interface ToolKind {
+  server: McpServerName;
+  name: string;
+  suffix: string;
+}
+
+function toolKindOf(path: string, method: 'get' | 'post'): ToolKind | null {
   if (path.includes('{')) return null;
   const snake = (rest: string) => rest.replace(/[/-]/g, '_');
   if (method === 'get' && path.startsWith('/api/v1/fund/') && !path.startsWith('/api/v1/fund/proposals')) {

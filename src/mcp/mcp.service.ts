@@ -1,11 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toProblemError } from '../common/errors/problem.filter';
 import { ToolInvoker } from './tool-invoker';
-import { APP_CONFIG, AppConfig } from '../config/config';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
-import { MCP_TOOL_HEADER, toolHeaderValue } from './internal-call';
 import { FUND_RESOURCES, promptGetResult, promptsListResult, resourcesListResult } from './mcp-resources';
 
 export const SUPPORTED_PROTOCOL_VERSIONS = [
@@ -45,11 +42,7 @@ export class SerializedToolResult {
   constructor(readonly json: string) {}
 
   static of(id: Id, body: unknown): SerializedToolResult {
-    return SerializedToolResult.ofJson(id, JSON.stringify(body));
-  }
-
-  /** From JSON text already produced (a REST answer's bytes), without parsing it again. */
-  static ofJson(id: Id, structured: string): SerializedToolResult {
+    const structured = JSON.stringify(body);
     return new SerializedToolResult(
       `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured}}}`,
     );
@@ -78,9 +71,7 @@ const INSTRUCTIONS: Record<McpServerName, string> = {
 export class McpService {
   constructor(
     private readonly catalog: McpCatalog,
-    private readonly adapterHost: HttpAdapterHost,
     private readonly invoker: ToolInvoker,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Returns null for a notification, or a batch of notifications only (HTTP 202, no body). */
@@ -201,7 +192,7 @@ export class McpService {
         const tool = resource && this.catalog.byName(resource.tool);
         if (!resource || !tool) return rpcError(id, -32002, `resource not found: ${String(params.uri)}`);
         try {
-          const body = await this.invoker.read(tool, req, reply, {});
+          const body = await this.invoker.invoke(tool, req, reply, {});
           return {
             jsonrpc: '2.0',
             id,
@@ -229,6 +220,7 @@ export class McpService {
     }
   }
 
+  /** Runs the tool's route in-process (ToolInvoker); a refusal becomes an isError result naming the field. */
   private async callTool(
     id: Id,
     tool: McpTool,
@@ -236,81 +228,17 @@ export class McpService {
     reply: FastifyReply,
     args: Record<string, unknown>,
   ): Promise<JsonRpcResponse | SerializedToolResult> {
-    if (ToolInvoker.canRunInProcess(tool)) return this.callInProcess(id, tool, req, reply, args);
-    const headers: Record<string, string> = {
-      [MCP_TOOL_HEADER]: toolHeaderValue(tool.name),
-      'x-request-id': `${req.id}.tool`,
-    };
-    if (req.headers.authorization) headers.authorization = req.headers.authorization;
-    let url = tool.path;
-    let payload: string | undefined;
-    const rest = { ...args };
-    if (tool.acceptsIdempotencyKey && rest.idempotencyKey !== undefined) {
-      if (typeof rest.idempotencyKey !== 'string') return toolError(id, 'idempotencyKey: must be a string');
-      headers['idempotency-key'] = rest.idempotencyKey;
-      delete rest.idempotencyKey;
-    }
-    if (tool.method === 'GET') {
-      const query = queryFromArguments(rest);
-      if (typeof query === 'string') return toolError(id, query);
-      const q = new URLSearchParams(query).toString();
-      if (q) url += `?${q}`;
-    } else {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(rest);
-    }
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    const res = await fastify.inject({ method: tool.method, url, headers, payload, remoteAddress: req.ip });
-    if (
-      res.statusCode < 400 &&
-      /^application\/json/.test(String(res.headers['content-type'])) &&
-      res.body.startsWith(tool.wrapsArray ? '[' : '{')
-    ) {
-      return SerializedToolResult.ofJson(id, tool.wrapsArray ? `{"items":${res.body}}` : res.body); // the REST answer's bytes, not parsed again
-    }
-    let body: unknown;
     try {
-      body = JSON.parse(res.body);
-    } catch {
-      body = undefined;
-    }
-    if (res.statusCode >= 500 || body === undefined)
-      return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);
-    if (res.statusCode >= 400) return problemResult(id, body as ProblemLike);
-    return success(id, tool, body);
-  }
-
-  /** Read routes run in-process through the same checks (see ToolInvoker); no second HTTP pipeline. */
-  private async callInProcess(
-    id: Id,
-    tool: McpTool,
-    req: FastifyRequest,
-    reply: FastifyReply,
-    args: Record<string, unknown>,
-  ): Promise<JsonRpcResponse | SerializedToolResult> {
-    const query = queryFromArguments(args);
-    if (typeof query === 'string') return toolError(id, query);
-    try {
-      return success(id, tool, await this.invoker.read(tool, req, reply, query));
+      const body = await this.invoker.invoke(tool, req, reply, args);
+      return SerializedToolResult.of(id, tool.wrapsArray ? { items: body } : body);
     } catch (err) {
       const problem = toProblemError(err, req);
-      if (problem.status >= 500) return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);
+      if (problem.status >= 500 && problem.code !== 'unavailable')
+        return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);
       if (problem.headers) reply.headers(problem.headers);
       return problemResult(id, problem);
     }
   }
-}
-
-/** Tool arguments as the query string a REST client would send (values as strings); an error message otherwise. */
-function queryFromArguments(args: Record<string, unknown>): Record<string, string> | string {
-  const query: Record<string, string> = {};
-  for (const [k, v] of Object.entries(args)) {
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
-      return `${k}: must be a string, number or boolean`;
-    query[k] = String(v);
-  }
-  return query;
 }
 
 interface ProblemLike {
@@ -328,18 +256,6 @@ function problemResult(id: Id, p: ProblemLike): JsonRpcResponse {
       content: [{ type: 'text', text: `${p.code ?? 'error'}: ${fields || p.detail || 'request refused'}` }],
       isError: true,
     },
-  };
-}
-
-function success(id: Id, tool: McpTool, body: unknown): SerializedToolResult {
-  return SerializedToolResult.of(id, tool.wrapsArray ? { items: body } : body);
-}
-
-function toolError(id: Id, message: string): JsonRpcResponse {
-  return {
-    jsonrpc: '2.0',
-    id,
-    result: { content: [{ type: 'text', text: `invalid_parameter: ${message}` }], isError: true },
   };
 }
 

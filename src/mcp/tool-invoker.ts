@@ -1,19 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assertScopes } from '../common/auth/auth.guard';
+import { ProblemError } from '../common/errors/problem';
 import { createValidationPipe } from '../common/errors/validation';
-import { redact } from '../common/redaction/redact';
+import type { CallContext } from '../common/http/call-context';
 import { NoQueryParamsPipe } from '../fund-data/common/no-query';
 import { enforceRateLimit } from '../usage/rate-limit/rate-limit.guard';
 import { RateLimitService } from '../usage/rate-limit/rate-limit.service';
-import type { McpTool } from './mcp.catalog';
+import type { McpTool, ToolBinding, ToolRoute } from './mcp.catalog';
+
+/** Tool results carry no HTTP headers (an Idempotent-Replayed header has nowhere to go). */
+const NO_HEADERS = (): void => undefined;
 
 /**
- * Runs a read tool's route handler in-process, applying what the HTTP pipeline applies to a fund-data
- * read route (`@FundRead`: scope check, rate limit, the global validation pipe or `@NoQuery`, redaction
- * to the declared schema). A read route is `(principal, query)`: the registry's binding (McpCatalog)
- * gives the handler, its query DTO (design:paramtypes; `Object` means no query parameters), policy and
- * output DTO; routes of any other shape are not bound here and run through HTTP.
+ * The one way a tool runs: its route handler, in-process, after what the HTTP pipeline applies to that
+ * route — the scope check, the route's rate-limit policy, the global validation pipe on the query or
+ * body DTO (or `@NoQuery`) — and the handler redacts its own answer (installRouteRedaction), so a tool
+ * answers exactly what REST answers. Arguments are bound by the route's shape (McpCatalog checks it at
+ * boot): `(input)` for keyless calculators, `(principal, input)` for reads, `(principal, input, call)`
+ * for propose routes, where `call` carries the tool's idempotencyKey argument.
  */
 @Injectable()
 export class ToolInvoker {
@@ -22,29 +27,62 @@ export class ToolInvoker {
 
   constructor(private readonly limits: RateLimitService) {}
 
-  static canRunInProcess(tool: McpTool): boolean {
+  async invoke(
+    tool: McpTool,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    args: Record<string, unknown>,
+  ): Promise<unknown> {
     const { route } = tool;
-    return (
-      tool.method === 'GET' &&
-      route.auth === 'required' &&
-      route.output !== undefined &&
-      route.handler.length === 2 &&
-      route.paramTypes.length === 2
-    );
-  }
-
-  /** The redacted answer the route gives for `query` as its query string. */
-  async read(tool: McpTool, req: FastifyRequest, reply: FastifyReply, query: Record<string, string>): Promise<unknown> {
-    const { route } = tool;
-    if (!ToolInvoker.canRunInProcess(tool) || !route.output) throw new Error(`${tool.name} cannot run in-process`);
     assertScopes(req, tool.scopes);
     if (route.policy) await enforceRateLimit(this.limits, route.policy, req, reply);
-    const queryType = route.paramTypes[1];
-    const params =
-      queryType === Object
-        ? this.noQuery.transform({ ...query })
-        : await this.validation.transform({ ...query }, { type: 'query', metatype: queryType, data: undefined });
-    const result = await route.handler.call(route.instance, req.principal, params);
-    return redact(result, route.output.dto, route.output.isArray);
+    const { idempotencyKey, ...rest } = args;
+    if (idempotencyKey !== undefined && (!tool.acceptsIdempotencyKey || typeof idempotencyKey !== 'string')) {
+      throw invalid('idempotencyKey', tool.acceptsIdempotencyKey ? 'must be a string' : 'is not a known field');
+    }
+    const input = await this.inputOf(tool, rest);
+    const call: CallContext = { idempotencyKey: idempotencyKey, header: NO_HEADERS };
+    return route.handler.apply(route.instance, argumentsOf(route.binding, req, input, call));
   }
+
+  /** The validated query DTO (GET) or body DTO (POST), exactly as the global pipe builds it for REST. */
+  private async inputOf(tool: McpTool, args: Record<string, unknown>): Promise<unknown> {
+    const type = inputTypeOf(tool.route);
+    if (tool.method === 'POST')
+      return this.validation.transform(args, { type: 'body', metatype: type, data: undefined });
+    const query = queryFromArguments(args);
+    if (type === Object) return this.noQuery.transform(query);
+    return this.validation.transform(query, { type: 'query', metatype: type, data: undefined });
+  }
+}
+
+function argumentsOf(binding: ToolBinding, req: FastifyRequest, input: unknown, call: CallContext): unknown[] {
+  switch (binding) {
+    case 'input':
+      return [input];
+    case 'principal-input':
+      return [req.principal, input];
+    case 'principal-input-call':
+      return [req.principal, input, call];
+  }
+}
+
+export function inputTypeOf(route: ToolRoute): ToolRoute['paramTypes'][number] {
+  return route.paramTypes[route.binding === 'input' ? 0 : 1];
+}
+
+/** Tool arguments as the query string a REST client would send (values as strings). */
+function queryFromArguments(args: Record<string, unknown>): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+      throw invalid(k, 'must be a string, number or boolean');
+    query[k] = String(v);
+  }
+  return query;
+}
+
+function invalid(field: string, message: string): ProblemError {
+  return new ProblemError('invalid_parameter', `${field}: ${message}`, [{ field, message }]);
 }

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
+import { type CallContext, CurrentCall } from '../common/http/call-context';
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
@@ -35,14 +35,9 @@ const IdempotencyKeyHeader = () =>
 export class ProposalsController {
   constructor(private readonly proposals: ProposalsService) {}
 
-  private async stage(
-    p: Principal,
-    request: KindedInput,
-    key: string | undefined,
-    reply: FastifyReply,
-  ): Promise<ProposalDto> {
-    const outcome = await this.proposals.propose(p, request, key);
-    if (outcome.replayed) reply.header(REPLAYED_HEADER, 'true');
+  private async stage(p: Principal, request: KindedInput, call: CallContext): Promise<ProposalDto> {
+    const outcome = await this.proposals.propose(p, request, call.idempotencyKey);
+    if (outcome.replayed) call.header(REPLAYED_HEADER, 'true');
     return outcome.record;
   }
 
@@ -55,10 +50,9 @@ export class ProposalsController {
   journalEntry(
     @CurrentPrincipal() p: Principal,
     @Body() body: JournalEntryProposalDto,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentCall() call: CallContext,
   ): Promise<ProposalDto> {
-    return this.stage(p, { kind: 'journal-entry', input: body }, key, reply);
+    return this.stage(p, { kind: 'journal-entry', input: body }, call);
   }
 
   @Post('expense')
@@ -70,10 +64,9 @@ export class ProposalsController {
   expense(
     @CurrentPrincipal() p: Principal,
     @Body() body: ExpenseProposalDto,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentCall() call: CallContext,
   ): Promise<ProposalDto> {
-    return this.stage(p, { kind: 'expense', input: body }, key, reply);
+    return this.stage(p, { kind: 'expense', input: body }, call);
   }
 
   @Post('capital-activity')
@@ -85,10 +78,9 @@ export class ProposalsController {
   capitalActivity(
     @CurrentPrincipal() p: Principal,
     @Body() body: CapitalActivityProposalDto,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentCall() call: CallContext,
   ): Promise<ProposalDto> {
-    return this.stage(p, { kind: 'capital-activity', input: body }, key, reply);
+    return this.stage(p, { kind: 'capital-activity', input: body }, call);
   }
 
   @Post('lp-report')
@@ -100,10 +92,9 @@ export class ProposalsController {
   lpReport(
     @CurrentPrincipal() p: Principal,
     @Body() body: LpReportProposalDto,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentCall() call: CallContext,
   ): Promise<ProposalDto> {
-    return this.stage(p, { kind: 'lp-report', input: body }, key, reply);
+    return this.stage(p, { kind: 'lp-report', input: body }, call);
   }
 
   @Get()

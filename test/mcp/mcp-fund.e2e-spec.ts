@@ -161,6 +161,10 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     const bad = await client.callTool({ name: 'get_fund_risk_var', arguments: { confidence: 0.5, bogus: 1 } });
     expect(bad.isError).toBe(true);
     expect((bad.content as { text: string }[])[0].text).toMatch(/confidence/);
+    const keyOnRead = await client.callTool({ name: 'get_fund_overview', arguments: { idempotencyKey: 'k-1' } });
+    expect((keyOnRead.content as { text: string }[])[0].text).toBe(
+      'invalid_parameter: idempotencyKey: is not a known field',
+    );
     await client.close();
   });
 

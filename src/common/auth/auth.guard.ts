@@ -3,7 +3,6 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ProblemError } from '../errors/problem';
 import { SessionAuth } from '../../identity/session-auth';
-import { MCP_TOOL_HEADER, toolFromHeader } from '../../mcp/internal-call';
 import { isAccessToken, OAuthTokenAuth, TokenFailure } from '../../oauth/oauth-tokens';
 import {
   AUTH_MODE,
@@ -131,9 +130,9 @@ export async function authenticateRequest(
   const match = BEARER.exec(header);
   if (!match) throw unauthenticated('the Authorization header must be "Bearer <key>"', true, challenge);
   if (isAccessToken(match[1])) {
-    // RFC 8707: an access token's audience is the MCP server; the REST routes a tool runs in-process
-    // (marked by the per-process tool header) act for it. Anywhere else the token is refused.
-    if (challenge === null && toolFromHeader(req.headers[MCP_TOOL_HEADER]) === null) {
+    // RFC 8707: an access token's audience is the MCP server (its tools run in-process behind that
+    // one route); anywhere else the token is refused.
+    if (challenge === null) {
       throw unauthenticated(
         'this OAuth access token is for the MCP server (/api/mcp) only; REST routes take an API key',
       );
