@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ReadReplica } from '../database/read-replica';
+import { FundModule } from '../fund/fund.module';
 import { AnswerCache } from './common/answer-cache';
 import { BooksRepository } from './common/books.repository';
 import { LiveBookService } from './common/live-book.service';
@@ -47,6 +48,7 @@ export const FUND_DATA_SERVICES = [
 ];
 
 @Module({
+  imports: [FundModule],
   controllers: [
     OverviewController,
     PositionsController,

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { JournalRepository } from './ledger/journal.repository';
+import { NavJobsRepository } from './nav/nav-jobs.repository';
+import { NavRunRepository } from './nav/nav-run.repository';
 import { NavRunService } from './nav/nav-run.service';
 import { NavJobsController, NavRunsController } from './nav/nav-runs.controller';
 import { NavJobQueue } from './nav/nav-job.queue';
@@ -11,9 +14,12 @@ import { NavJobsService } from './nav/nav-jobs.service';
   controllers: [NavRunsController, NavJobsController],
   providers: [
     { provide: NavRunService, useFactory: (ds: DataSource) => new NavRunService(ds), inject: [getDataSourceToken()] },
+    JournalRepository,
+    NavRunRepository,
+    NavJobsRepository,
     NavJobQueue,
     NavJobsService,
   ],
-  exports: [NavRunService],
+  exports: [NavRunService, JournalRepository, NavRunRepository],
 })
 export class FundModule {}

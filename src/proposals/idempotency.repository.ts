@@ -1,3 +1,6 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { SqlRepository } from '../database/sql-repository';
 
 export interface IdempotencyRow {
@@ -11,7 +14,12 @@ export interface IdempotencyRow {
  * Idempotency-Key rows, unique per (API key, Idempotency-Key). Built over the DataSource; `complete`
  * runs in the transaction that produced the answer, so it takes that transaction's manager.
  */
+@Injectable()
 export class IdempotencyRepository extends SqlRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
+
   /**
    * Takes the key (a new row, an expired one, or one whose holder has held it `staleSeconds` with the
    * same request); answers whether `token` now holds it.

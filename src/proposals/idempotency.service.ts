@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { IdempotencyRepository } from './idempotency.repository';
 import { FieldError, invalidParameter, ProblemCode, ProblemError } from '../common/errors/problem';
 
@@ -39,11 +38,7 @@ export function requestFingerprint(route: string, body: unknown): string {
  */
 @Injectable()
 export class IdempotencyService {
-  private readonly rows: IdempotencyRepository;
-
-  constructor(@InjectDataSource() db: DataSource) {
-    this.rows = new IdempotencyRepository(db);
-  }
+  constructor(private readonly rows: IdempotencyRepository) {}
 
   parseKey(raw: string | string[] | undefined): string | null {
     if (raw === undefined) return null;

@@ -16,14 +16,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Publishing a complete NAV run: the mark and nav.published are written in one transaction. */
 @Injectable()
 export class NavPublicationService {
-  private readonly runs: NavRunRepository;
-
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly runs: NavRunRepository,
     private readonly outbox: EventOutbox,
-  ) {
-    this.runs = new NavRunRepository(db);
-  }
+  ) {}
 
   async publish(p: Principal, navRunId: string): Promise<NavPublicationDto> {
     const fundId = fundIdOf(p);

@@ -1,4 +1,7 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import type { JournalEntryDraft } from '../fund/ledger/journal-entry';
 import { JournalRepository } from '../fund/ledger/journal.repository';
 import type { DealingFrequency } from '../fund/reporting/dealing-calendar';
@@ -16,7 +19,15 @@ export interface DistributedReport {
  * inside the approval transaction) and the writes approval makes. Built over the DataSource when a
  * proposal is staged and over the transaction's manager when it is approved.
  */
+@Injectable()
 export class ProposalBooksRepository extends SqlRepository {
+  constructor(
+    @InjectDataSource() db: DataSource,
+    private readonly journal: JournalRepository,
+  ) {
+    super(db);
+  }
+
   async unknownAccounts(fundId: string, codes: string[]): Promise<string[]> {
     const rows: { code: string }[] = await this.q.query(
       `SELECT code FROM chart_of_accounts WHERE fund_id = $1 AND code = ANY ($2::text[])`,
@@ -79,7 +90,7 @@ export class ProposalBooksRepository extends SqlRepository {
   }
 
   async postJournalEntry(fundId: string, draft: JournalEntryDraft): Promise<{ id: string }> {
-    return new JournalRepository(this.q).postEntry(fundId, draft);
+    return this.journal.with(this.q).postEntry(fundId, draft);
   }
 
   async insertExpense(

@@ -9,6 +9,7 @@ import { EventOutbox } from '../webhooks/event-outbox';
 import { ProposalDto, ProposalListDto } from './dto/proposal.dto';
 import { IdempotencyService, requestFingerprint } from './idempotency.service';
 import { type KindedInput, executeProposal, validateProposal } from './kinds';
+import { ProposalBooksRepository } from './proposal-books.repository';
 import { proposalView } from './proposal-views';
 import { ProposalRow, ProposalsRepository } from './proposals.repository';
 
@@ -31,6 +32,7 @@ export class ProposalsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly repo: ProposalsRepository,
+    private readonly books: ProposalBooksRepository,
     private readonly idempotency: IdempotencyService,
     private readonly outbox: EventOutbox,
     private readonly cursors: CursorCodec,
@@ -71,7 +73,7 @@ export class ProposalsService {
     request: KindedInput,
     record: ((m: EntityManager, rec: ProposalDto) => Promise<void>) | null,
   ): Promise<ProposalDto> {
-    const payload = await validateProposal(this.db, fundId, request);
+    const payload = await validateProposal(this.books, fundId, request);
     return this.db.transaction(async (m) => {
       const row = await this.repo
         .with(m)
@@ -144,7 +146,7 @@ export class ProposalsService {
   async approve(p: Principal, id: string, note: string | null): Promise<ProposalDto> {
     return this.db.transaction(async (m) => {
       const row = await this.lockForDecision(m, p, id, true);
-      const execution = await executeProposal(m, row.fund_id, row.id, row);
+      const execution = await executeProposal(this.books.with(m), row.fund_id, row.id, row);
       const decided = await this.repo.with(m).decide(row.id, {
         status: 'approved',
         accountId: p.accountId,

@@ -5,6 +5,7 @@ import { createDataSource } from '../../src/database/data-source';
 import { generateDemoFund } from '../../src/fund/import/demo-generator';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
 import { type SeedDemoReport, seedDemoFund } from '../../src/fund/import/seed-demo-fund';
+import { NavRunRepository } from '../../src/fund/nav/nav-run.repository';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
 import { reconciliationForFund } from '../../src/fund/nav/reconciliation';
 
@@ -161,7 +162,7 @@ describe('demo fund books', () => {
       [fundId],
     );
     expect(breaks.length).toBe(3);
-    const reconciliation = await reconciliationForFund(ds, fundId, '0.0005', 100);
+    const reconciliation = await reconciliationForFund(new NavRunRepository(ds), fundId, '0.0005', 100);
     expect(reconciliation).toHaveLength(37);
     expect(reconciliation.filter((r) => !r.withinTolerance).map((r) => r.valuationDate)).toEqual([
       '2026-02-28',

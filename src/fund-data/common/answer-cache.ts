@@ -41,6 +41,7 @@ export class AnswerCache {
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly db: ReadReplica,
+    private readonly journal: JournalRepository,
   ) {
     this.ttlMs = config.liveCacheSeconds * 1000;
     this.namespace = cacheNamespace(config.databaseUrl);
@@ -65,7 +66,7 @@ export class AnswerCache {
   }
 
   private async cachedAnswer<T>(fundId: string, key: string, compute: () => Promise<T>): Promise<T> {
-    const generation = await new JournalRepository(this.db).generation(fundId);
+    const generation = await this.journal.with(this.db).generation(fundId); // on the pinned read source
     const redisKey = `fundgate:${this.namespace}:fund-data:${fundId}:g${generation}:${key}`;
     if (this.redis.status !== 'ready') return compute(); // Redis away: recompute rather than wait for the command timeout
     try {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
+import { SqlRepository } from '../../database/sql-repository';
 
 export interface CompleteRunRow {
   id: string;
@@ -22,18 +23,20 @@ export interface LiveHoldingRow {
 
 /** Fund-scoped reads shared by several read areas: the latest complete run and live holdings. */
 @Injectable()
-export class BooksRepository {
-  constructor(private readonly db: ReadReplica) {}
+export class BooksRepository extends SqlRepository {
+  constructor(db: ReadReplica) {
+    super(db);
+  }
 
   async baseCurrency(fundId: string): Promise<string | null> {
-    const rows: { base_currency: string }[] = await this.db.query(`SELECT base_currency FROM funds WHERE id = $1`, [
+    const rows: { base_currency: string }[] = await this.q.query(`SELECT base_currency FROM funds WHERE id = $1`, [
       fundId,
     ]);
     return rows[0]?.base_currency ?? null;
   }
 
   async latestCompleteRun(fundId: string): Promise<CompleteRunRow | null> {
-    const rows: CompleteRunRow[] = await this.db.query(
+    const rows: CompleteRunRow[] = await this.q.query(
       `SELECT id, to_char(valuation_date, 'YYYY-MM-DD') AS valuation_date, status,
               gross_asset_value::text, net_asset_value::text
          FROM nav_runs
@@ -51,7 +54,7 @@ export class BooksRepository {
    * book them), priced at each instrument's latest close. Paper connections never appear.
    */
   async liveHoldings(fundId: string): Promise<{ runDate: string | null; rows: LiveHoldingRow[] }> {
-    const rows: (LiveHoldingRow & { run_date: string | null })[] = await this.db.query(
+    const rows: (LiveHoldingRow & { run_date: string | null })[] = await this.q.query(
       `WITH run AS (
          SELECT id, valuation_date FROM nav_runs
           WHERE fund_id = $1 AND status = 'complete'

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
+import { SqlRepository } from '../../database/sql-repository';
 
 export interface CapitalAccountRow {
   investor_id: string;
@@ -19,8 +20,10 @@ export interface CapitalAccountRow {
 
 /** Investor reads. Only display columns are ever selected: PII columns stay in the database. */
 @Injectable()
-export class InvestorsRepository {
-  constructor(private readonly db: ReadReplica) {}
+export class InvestorsRepository extends SqlRepository {
+  constructor(db: ReadReplica) {
+    super(db);
+  }
 
   /**
    * One keyset page of the register by (display_name, id). The position is the last row's id:
@@ -28,7 +31,7 @@ export class InvestorsRepository {
    * (fund_id, display_name, id) index seeks straight to it.
    */
   investorsWithHoldings(fundId: string, runId: string | null, afterId: string | null, limit: number) {
-    return this.db.query(
+    return this.q.query(
       `SELECT i.id AS investor_id, i.display_name, i.status, i.investor_type,
               COALESCE(h.open_lots, 0)::int AS open_lots, COALESCE(h.units, 0)::text AS units
          FROM investors i
@@ -55,11 +58,11 @@ export class InvestorsRepository {
   }
 
   async investorCount(fundId: string): Promise<number> {
-    return (await this.db.query(`SELECT count(*)::int AS n FROM investors WHERE fund_id = $1`, [fundId]))[0].n;
+    return (await this.q.query(`SELECT count(*)::int AS n FROM investors WHERE fund_id = $1`, [fundId]))[0].n;
   }
 
   capitalAccountsOfRun(fundId: string, runId: string): Promise<CapitalAccountRow[]> {
-    return this.db.query(
+    return this.q.query(
       `SELECT a.investor_id, i.display_name, sc.name AS share_class,
               a.opening_capital::text, a.contributions::text, a.redemptions::text, a.pnl::text,
               a.management_fee::text, a.performance_fee::text, a.closing_capital::text, a.units::text,
@@ -80,7 +83,7 @@ export class InvestorsRepository {
     after: { dealingDate: string; createdAt: string; id: string } | null,
     limit: number,
   ) {
-    return this.db.query(
+    return this.q.query(
       `SELECT ca.id, ca.investor_id, i.display_name, ca.type, sc.name AS share_class,
               ca.requested_amount::text, ca.requested_fraction::text,
               to_char(ca.dealing_date, 'YYYY-MM-DD') AS dealing_date, ca.status, ca.created_at,
@@ -111,7 +114,7 @@ export class InvestorsRepository {
   }
 
   async capitalActivityCount(fundId: string, status: string | null): Promise<number> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `SELECT count(*)::int AS n FROM capital_activity WHERE fund_id = $1 AND ($2::text IS NULL OR status = $2)`,
       [fundId, status],
     );

@@ -41,7 +41,10 @@ export interface LinePosition {
 /** Ledger reads, always fund-scoped; sums are computed by PostgreSQL over numeric (exact). */
 @Injectable()
 export class LedgerRepository extends SqlRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly journal: JournalRepository,
+  ) {
     super(db);
   }
 
@@ -62,7 +65,7 @@ export class LedgerRepository extends SqlRepository {
 
   /** The books' own marker of "the ledger changed": the fund's last entry number. */
   lastEntryNumber(fundId: string): Promise<number> {
-    return new JournalRepository(this.db).lastEntryNumber(fundId);
+    return this.journal.with(this.q).lastEntryNumber(fundId);
   }
 
   /** Debit and credit totals per account for every line dated on or before `asOf`. */

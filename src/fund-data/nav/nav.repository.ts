@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
+import { SqlRepository } from '../../database/sql-repository';
 
 @Injectable()
-export class NavRepository {
-  constructor(private readonly db: ReadReplica) {}
+export class NavRepository extends SqlRepository {
+  constructor(db: ReadReplica) {
+    super(db);
+  }
 
   /** One keyset page, latest first: (valuation_date, started_at, id) desc, on the index of that order. */
   runsForFund(
@@ -13,7 +16,7 @@ export class NavRepository {
     after: { valuationDate: string; startedAt: string; id: string } | null,
     limit: number,
   ) {
-    return this.db.query(
+    return this.q.query(
       `SELECT r.id, to_char(r.valuation_date, 'YYYY-MM-DD') AS valuation_date, r.status, r.failure_reason, r.started_at, r.completed_at,
               to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started_key,
               r.gross_asset_value::text, r.net_asset_value::text,
@@ -46,7 +49,7 @@ export class NavRepository {
   }
 
   async runCount(fundId: string, from: string | null, to: string | null): Promise<number> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `SELECT count(*)::int AS n FROM nav_runs WHERE fund_id = $1 AND ($2::date IS NULL OR valuation_date >= $2::date) AND ($3::date IS NULL OR valuation_date <= $3::date)`,
       [fundId, from, to],
     );
@@ -55,7 +58,7 @@ export class NavRepository {
 
   /** One keyset page of administrator NAVs, latest first, on the (fund_id, valuation_date) primary key. */
   administratorVsShadow(fundId: string, before: string | null, limit: number) {
-    return this.db.query(
+    return this.q.query(
       `SELECT to_char(a.valuation_date, 'YYYY-MM-DD') AS valuation_date, a.net_asset_value::text AS administrator_nav,
               r.net_asset_value::text AS shadow_nav
          FROM admin_navs a

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
+import { SqlRepository } from '../../database/sql-repository';
 
 export interface FundTermsRow {
   base_currency: string;
@@ -31,11 +32,13 @@ export interface ShareClassRow {
 }
 
 @Injectable()
-export class FundProfileRepository {
-  constructor(private readonly db: ReadReplica) {}
+export class FundProfileRepository extends SqlRepository {
+  constructor(db: ReadReplica) {
+    super(db);
+  }
 
   async fundTerms(fundId: string): Promise<FundTermsRow | null> {
-    const rows: FundTermsRow[] = await this.db.query(
+    const rows: FundTermsRow[] = await this.q.query(
       `SELECT base_currency, to_char(inception_date, 'YYYY-MM-DD') AS inception_date, aum_target::text,
               management_fee_basis, management_fee_accrual, day_count_convention, performance_fee_method,
               hurdle_type, hurdle_compounding, crystallization_events, dealing_frequency,
@@ -47,7 +50,7 @@ export class FundProfileRepository {
   }
 
   shareClasses(fundId: string): Promise<ShareClassRow[]> {
-    return this.db.query(
+    return this.q.query(
       `SELECT name, currency, mgmt_fee_annual_rate::text, perf_fee_rate::text, hurdle_annual_rate::text,
               crystallization_frequency, fee_exempt, status, to_char(launch_date, 'YYYY-MM-DD') AS launch_date
          FROM share_classes WHERE fund_id = $1 ORDER BY sort_order, name`,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
+import { SqlRepository } from '../../database/sql-repository';
 
 export interface ExposureSeriesRow {
   date: string;
@@ -10,12 +11,14 @@ export interface ExposureSeriesRow {
 }
 
 @Injectable()
-export class PositionsRepository {
-  constructor(private readonly db: ReadReplica) {}
+export class PositionsRepository extends SqlRepository {
+  constructor(db: ReadReplica) {
+    super(db);
+  }
 
   /** Exposure per complete run in the trailing `days` ending at the latest complete run (live connections only). */
   exposureByCompleteRun(fundId: string, days: number): Promise<ExposureSeriesRow[]> {
-    return this.db.query(
+    return this.q.query(
       `WITH runs AS MATERIALIZED (
          -- a scalar subquery (one InitPlan), so the latest date is computed once whatever the estimates
          SELECT r.id, r.valuation_date, r.net_asset_value FROM nav_runs r

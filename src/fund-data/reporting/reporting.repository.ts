@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
+import { SqlRepository } from '../../database/sql-repository';
 
 @Injectable()
-export class ReportingRepository {
-  constructor(private readonly db: ReadReplica) {}
+export class ReportingRepository extends SqlRepository {
+  constructor(db: ReadReplica) {
+    super(db);
+  }
 
   /**
    * One keyset page, most recent accrual first. The position is the last row's id: its
@@ -11,7 +14,7 @@ export class ReportingRepository {
    * (fund_id, accrual_date desc, external_id desc) index seeks straight to it.
    */
   expensesForFund(fundId: string, afterId: string | null, limit: number) {
-    return this.db.query(
+    return this.q.query(
       `SELECT e.id, e.category, e.vendor, e.description, to_char(e.accrual_date, 'YYYY-MM-DD') AS accrual_date, e.amount::text,
               e.currency, e.status, to_char(e.paid_date, 'YYYY-MM-DD') AS paid_date
          FROM expenses e
@@ -36,7 +39,7 @@ export class ReportingRepository {
   }
 
   async expenseCount(fundId: string): Promise<number> {
-    const rows = await this.db.query(`SELECT count(*)::int AS n FROM expenses WHERE fund_id = $1`, [fundId]);
+    const rows = await this.q.query(`SELECT count(*)::int AS n FROM expenses WHERE fund_id = $1`, [fundId]);
     return rows[0].n;
   }
 
@@ -46,7 +49,7 @@ export class ReportingRepository {
     after: { periodEnd: string; periodStart: string; id: string } | null,
     limit: number,
   ) {
-    return this.db.query(
+    return this.q.query(
       `SELECT id, to_char(period_start, 'YYYY-MM-DD') AS period_start, to_char(period_end, 'YYYY-MM-DD') AS period_end,
               status, preview, distributed_at
          FROM lp_reports
@@ -68,7 +71,7 @@ export class ReportingRepository {
   }
 
   async lpReportCount(fundId: string): Promise<number> {
-    const rows = await this.db.query(`SELECT count(*)::int AS n FROM lp_reports WHERE fund_id = $1`, [fundId]);
+    const rows = await this.q.query(`SELECT count(*)::int AS n FROM lp_reports WHERE fund_id = $1`, [fundId]);
     return rows[0].n;
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
+import { SqlRepository } from '../../database/sql-repository';
 
 export interface RunRow {
   id: string;
@@ -35,12 +36,14 @@ export interface WindowTotals {
 }
 
 @Injectable()
-export class RiskRepository {
-  constructor(private readonly db: ReadReplica) {}
+export class RiskRepository extends SqlRepository {
+  constructor(db: ReadReplica) {
+    super(db);
+  }
 
   /** Closes of the given symbols on or before `asOf`, for at most `days` calendar days back. */
   closesForSymbols(fundId: string, symbols: string[], asOf: string, days: number) {
-    return this.db.query(
+    return this.q.query(
       `SELECT i.symbol, to_char(p.price_date, 'YYYY-MM-DD') AS price_date, p.close::text
          FROM prices p JOIN instruments i ON i.id = p.instrument_id AND i.fund_id = $1
         WHERE p.fund_id = $1 AND i.symbol = ANY($2::text[]) AND p.price_date <= $3::date AND p.price_date > $3::date - $4::int
@@ -50,7 +53,7 @@ export class RiskRepository {
   }
 
   stressPresets(fundId: string, presetId: string | null) {
-    return this.db.query(
+    return this.q.query(
       `SELECT p.preset_id AS id, p.name, p.description, to_char(p.window_start, 'YYYY-MM-DD') AS window_start,
               to_char(p.window_end, 'YYYY-MM-DD') AS window_end, p.source,
               COALESCE((SELECT json_object_agg(r.key, r.return_ratio::text ORDER BY r.key) FROM stress_preset_returns r
@@ -76,7 +79,7 @@ export class RiskRepository {
   }
 
   async completeRunOn(fundId: string, date: string): Promise<RunRow | null> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `SELECT id, to_char(valuation_date, 'YYYY-MM-DD') AS valuation_date, net_asset_value::text
          FROM nav_runs WHERE fund_id = $1 AND valuation_date = $2::date AND status = 'complete'`,
       [fundId, date],
@@ -85,7 +88,7 @@ export class RiskRepository {
   }
 
   async completeRunBefore(fundId: string, date: string): Promise<RunRow | null> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `SELECT id, to_char(valuation_date, 'YYYY-MM-DD') AS valuation_date, net_asset_value::text
          FROM nav_runs WHERE fund_id = $1 AND valuation_date < $2::date AND status = 'complete'
         ORDER BY valuation_date DESC LIMIT 1`,
@@ -95,7 +98,7 @@ export class RiskRepository {
   }
 
   runAssets(fundId: string, runId: string): Promise<RunAssetRow[]> {
-    return this.db.query(
+    return this.q.query(
       `SELECT i.symbol, a.quantity::text, a.price::text, a.market_value::text
          FROM nav_run_assets a JOIN instruments i ON i.id = a.instrument_id AND i.fund_id = $1
         WHERE a.nav_run_id = $2 AND a.fund_id = $1`,
@@ -105,7 +108,7 @@ export class RiskRepository {
 
   /** Net trades per asset over the complete runs in (after, upTo]. */
   netTradesBetween(fundId: string, after: string, upTo: string) {
-    return this.db.query(
+    return this.q.query(
       `SELECT i.symbol, sum(a.net_trades)::text AS net_trades
          FROM nav_run_assets a
          JOIN nav_runs r ON r.id = a.nav_run_id AND r.fund_id = $1 AND r.status = 'complete'
@@ -117,7 +120,7 @@ export class RiskRepository {
   }
 
   async runTotalsBetween(fundId: string, after: string, upTo: string): Promise<WindowTotals> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `SELECT COALESCE(sum(investment_pnl), 0)::text AS investment_pnl, COALESCE(sum(management_fee), 0)::text AS management_fee, COALESCE(sum(performance_fee), 0)::text AS performance_fee,
               COALESCE(sum(expenses), 0)::text AS expenses, COALESCE(sum(subscriptions), 0)::text AS subscriptions,
               COALESCE(sum(redemptions), 0)::text AS redemptions
@@ -132,7 +135,7 @@ export class RiskRepository {
    * engine defines it: lines of entries that no NAV run posted.
    */
   async manualPnlBetween(fundId: string, after: string, upTo: string): Promise<string> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `SELECT COALESCE(sum(l.credit - l.debit), 0)::text AS pnl
          FROM journal_lines l
          JOIN journal_entries e ON e.id = l.entry_id AND e.fund_id = $1
@@ -145,7 +148,7 @@ export class RiskRepository {
   }
 
   async closeOn(fundId: string, symbol: string, date: string): Promise<string | null> {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `SELECT p.close::text FROM prices p JOIN instruments i ON i.id = p.instrument_id AND i.fund_id = $1
         WHERE p.fund_id = $1 AND i.symbol = $2 AND p.price_date <= $3::date ORDER BY p.price_date DESC LIMIT 1`,
       [fundId, symbol, date],
@@ -154,14 +157,14 @@ export class RiskRepository {
   }
 
   completeRunDates(fundId: string): Promise<{ d: string }[]> {
-    return this.db.query(
+    return this.q.query(
       `SELECT to_char(valuation_date, 'YYYY-MM-DD') AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete' ORDER BY valuation_date`,
       [fundId],
     );
   }
 
   async shareClass(fundId: string, name: string | null) {
-    const rows = await this.db.query(
+    const rows = await this.q.query(
       `SELECT id, name, initial_nav_per_unit::text, to_char(launch_date, 'YYYY-MM-DD') AS launch_date,
               perf_fee_rate::text, hurdle_annual_rate::text, crystallization_frequency, fee_exempt
          FROM share_classes WHERE fund_id = $1 AND ($2::text IS NULL OR name = $2) ORDER BY sort_order, name LIMIT 1`,
@@ -172,7 +175,7 @@ export class RiskRepository {
 
   /** The class's GNAV (NAV per unit after management fee, before performance fee) on each complete run where it has units. */
   classGrossNavPerUnitSeries(fundId: string, classId: string) {
-    return this.db.query(
+    return this.q.query(
       `SELECT to_char(r.valuation_date, 'YYYY-MM-DD') AS d, c.gross_nav_per_unit::text AS gnav
          FROM nav_run_classes c JOIN nav_runs r ON r.id = c.nav_run_id AND r.fund_id = $1 AND r.status = 'complete'
         WHERE c.fund_id = $1 AND c.share_class_id = $2 AND c.nav_per_unit IS NOT NULL

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
+import { SqlRepository } from '../../database/sql-repository';
 import { orderedRead } from '../common/ordered-read.repository';
 
 export interface TradeRow {
@@ -24,8 +25,10 @@ export interface TradeFilter {
 }
 
 @Injectable()
-export class TradesRepository {
-  constructor(private readonly reads: ReadReplica) {}
+export class TradesRepository extends SqlRepository {
+  constructor(private readonly reads: ReadReplica) {
+    super(reads);
+  }
 
   /**
    * One keyset page, most recent first. The position (executed_at, id) is compared as a row

@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
-import { type DataSource, type QueryRunner } from 'typeorm';
+import { type DataSource } from 'typeorm';
 import { fundIdForSlug } from '../ids';
 import { CSV_FILES, type CsvFileSpec, type ImportContext } from './csv-files';
 import { parseFundDefinition } from './fund-definition';
@@ -36,11 +36,12 @@ export async function importFundFolder(
     ]);
   if (!existsSync(dir))
     throw new FundImportError([{ file: dir, line: 0, column: '(folder)', reason: 'does not exist' }]);
+  const imports = new FundImportRepository(ds);
   const qr = ds.createQueryRunner();
   await qr.connect();
   await qr.startTransaction();
   try {
-    const report = await importInTransaction(qr, slug, dir, options);
+    const report = await importInTransaction(imports.with(qr), slug, dir, options);
     await qr.commitTransaction();
     return report;
   } catch (err) {
@@ -51,14 +52,14 @@ export async function importFundFolder(
   }
 }
 
+/** `repo` is bound to the import's transaction (`repo.with(qr)`). */
 async function importInTransaction(
-  qr: QueryRunner,
+  repo: FundImportRepository,
   slug: string,
   dir: string,
   options: { synthetic?: boolean },
 ): Promise<FundImportReport> {
   const fundJson = join(dir, 'fund.json');
-  const repo = new FundImportRepository(qr);
   let fund = await repo.lockFundBySlug(slug);
   let created = false;
   if (existsSync(fundJson)) {

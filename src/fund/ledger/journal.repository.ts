@@ -1,3 +1,6 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { fundScopedId } from '../ids';
 import { type Decimal } from '../money';
 import { type JournalEntryDraft } from './journal-entry';
@@ -19,7 +22,12 @@ export interface NumberedEntry {
  * fund and gapless: every writer takes the fund's row lock (`lockBooks`) before numbering, inside
  * its transaction, so two writers can never take the same number.
  */
+@Injectable()
 export class JournalRepository extends SqlRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
+
   async lockBooks(fundId: string): Promise<void> {
     await this.q.query(`SELECT id FROM funds WHERE id = $1 FOR UPDATE`, [fundId]);
   }

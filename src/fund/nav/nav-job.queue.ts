@@ -1,8 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
-import { getDataSourceToken } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { bullPrefix, closeWithin, producerConnection, workerConnection } from '../../webhooks/bull-connections';
 import { NavJobsRepository } from './nav-jobs.repository';
@@ -28,7 +26,7 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(getDataSourceToken()) private readonly db: DataSource,
+    private readonly jobs: NavJobsRepository,
     private readonly navRuns: NavRunService,
   ) {}
 
@@ -73,22 +71,21 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Runs one job's range; the outcome (or the error) is recorded on the job row, never thrown away. */
   async process(jobId: string): Promise<void> {
-    const jobs = new NavJobsRepository(this.db);
-    const job = await jobs.start(jobId);
+    const job = await this.jobs.start(jobId);
     if (!job) return;
     try {
       const outcome = await this.navRuns.runNavRange(job.fund_id, {
         from: job.from_date,
         to: job.to_date,
         batchDays: JOB_BATCH_DAYS,
-        onProgress: (done) => jobs.progress(jobId, done),
+        onProgress: (done) => this.jobs.progress(jobId, done),
       });
       const run = await this.navRuns.latestRunFor(job.fund_id, job.valuation_date);
       const failed = outcome.failed ? `the run for ${outcome.failed.date} failed: ${outcome.failed.reason}` : null;
-      await jobs.finish(jobId, failed ? 'failed' : 'succeeded', outcomeView(outcome, run), failed);
+      await this.jobs.finish(jobId, failed ? 'failed' : 'succeeded', outcomeView(outcome, run), failed);
     } catch (err) {
       this.logger.warn(`NAV run job ${jobId} failed: ${(err as Error).message}`);
-      await jobs.finish(jobId, 'failed', null, (err as Error).message);
+      await this.jobs.finish(jobId, 'failed', null, (err as Error).message);
     }
   }
 }

@@ -1,3 +1,6 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { type IsoDate } from '../dates';
 import { SqlRepository } from '../../database/sql-repository';
 
@@ -35,7 +38,12 @@ const JOB_COLUMNS = `id, fund_id, to_char(valuation_date, 'YYYY-MM-DD') AS valua
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** NAV-run jobs (the admin API's job resource) and the admin listing of a fund's runs. Fund-scoped. */
+@Injectable()
 export class NavJobsRepository extends SqlRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
+
   /** Inserts a queued job, or answers the fund's active job when one is already queued or running. */
   async insertQueued(
     fundId: string,

@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { CursorCodec } from '../../common/pagination/cursor';
 import { notFound, ProblemError } from '../../common/errors/problem';
@@ -18,7 +16,7 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 export class NavJobsService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(getDataSourceToken()) private readonly db: DataSource,
+    private readonly jobs: NavJobsRepository,
     private readonly navRuns: NavRunService,
     private readonly queue: NavJobQueue,
     private readonly cursors: CursorCodec,
@@ -40,8 +38,7 @@ export class NavJobsService {
         [{ field: 'valuationDate', message: `must need at most ${max} dates to be run` }],
       );
     }
-    const jobs = new NavJobsRepository(this.db);
-    const { job, activeJobId } = await jobs.insertQueued(fundId, keyId, date, plan.from, plan.to, plan.days);
+    const { job, activeJobId } = await this.jobs.insertQueued(fundId, keyId, date, plan.from, plan.to, plan.days);
     if (!job) {
       throw new ProblemError(
         'nav_job_in_progress',
@@ -53,14 +50,14 @@ export class NavJobsService {
     try {
       await this.queue.enqueue(job.id);
     } catch (err) {
-      await jobs.finish(job.id, 'failed', null, `could not be queued: ${(err as Error).message}`);
+      await this.jobs.finish(job.id, 'failed', null, `could not be queued: ${(err as Error).message}`);
       throw new ProblemError('unavailable', 'the job queue is unavailable; nothing was run, try again shortly');
     }
     return jobView(job);
   }
 
   async job(fundId: string, jobId: string): Promise<NavJobDto> {
-    const job = await new NavJobsRepository(this.db).find(fundId, jobId);
+    const job = await this.jobs.find(fundId, jobId);
     if (!job) throw notFound(`NAV run job ${jobId}`);
     return jobView(job);
   }
@@ -68,7 +65,7 @@ export class NavJobsService {
   async runs(fundId: string, limit = 100, cursor?: string): Promise<NavRunListDto> {
     const kind = `nav-runs:${fundId}`; // a cursor is bound to its listing and fund
     const after = cursor ? this.cursors.decode(kind, cursor, { t: 'timestamp', id: 'uuid' }) : null;
-    const rows = await new NavJobsRepository(this.db).listRuns(fundId, after, limit + 1);
+    const rows = await this.jobs.listRuns(fundId, after, limit + 1);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {

@@ -1,9 +1,11 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { type IsoDate } from '../dates';
 import { type Decimal } from '../money';
 import { deserializeState, serializeState } from './engine-state';
 import { type DayFailure, type DayValuation, type EngineState } from './engine-types';
 import { SqlRepository } from '../../database/sql-repository';
-import { NavRunResultsRepository, type ResultRun } from './nav-run-results.repository';
 
 export interface CompleteRunRef {
   id: string;
@@ -13,7 +15,12 @@ export interface CompleteRunRef {
 const m = (d: Decimal) => d.toFixed(2);
 
 /** Writes NAV runs, their results and their journal entries; reads run checkpoints. */
+@Injectable()
 export class NavRunRepository extends SqlRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
+
   async lastCompleteRunBefore(
     fundId: string,
     date: IsoDate,
@@ -201,16 +208,6 @@ export class NavRunRepository extends SqlRepository {
       `UPDATE nav_runs r SET status = 'complete', completed_at = u.at FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at) WHERE r.id = u.id`,
       [runIds, completedAt.map((d) => d.toISOString())],
     );
-  }
-
-  /** Writes every result table of the runs, then marks their capital activity executed or failed. */
-  async insertResults(
-    fundId: string,
-    runs: ResultRun[],
-    symbolIds: Map<string, string>,
-    connectionIds: Map<string, string>,
-  ): Promise<void> {
-    await new NavRunResultsRepository(this.q).insertResults(fundId, runs, symbolIds, connectionIds);
   }
 
   /** Executed activity whose settlement date has a complete run becomes settled. */

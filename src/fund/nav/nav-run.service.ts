@@ -5,6 +5,7 @@ import { emptyState } from './engine-state';
 import { type DayValuation, type EngineState, type FundTerms } from './engine-types';
 import { NavInputsRepository } from './nav-inputs.repository';
 import { NavRunRepository } from './nav-run.repository';
+import { NavRunResultsRepository } from './nav-run-results.repository';
 import { valueDay } from './nav-engine';
 import { JournalRepository, type NumberedEntry } from '../ledger/journal.repository';
 
@@ -70,11 +71,13 @@ export interface NavRunRecord {
 export class NavRunService {
   private readonly runs: NavRunRepository;
   private readonly inputs: NavInputsRepository;
+  private readonly results: NavRunResultsRepository;
   private readonly journal: JournalRepository;
 
   constructor(private readonly dataSource: DataSource) {
     this.runs = new NavRunRepository(dataSource);
     this.inputs = new NavInputsRepository(dataSource);
+    this.results = new NavRunResultsRepository(dataSource);
     this.journal = new JournalRepository(dataSource);
   }
 
@@ -187,6 +190,7 @@ export class NavRunService {
     return this.inTransaction(async (qr) => {
       const runs = this.runs.with(qr);
       const journal = this.journal.with(qr);
+      const results = this.results.with(qr);
       await journal.lockBooks(fundId);
       await journal.bumpGeneration(fundId);
       let superseded = 0;
@@ -210,7 +214,7 @@ export class NavRunService {
             entries.push({ draft, number: entryNumber++, runId: run.id, postedAt: run.at });
         }
         await journal.insertEntries(fundId, entries, terms.baseCurrency);
-        await runs.insertResults(fundId, batch, ids.symbols, ids.connections);
+        await results.insertResults(fundId, batch, ids.symbols, ids.connections);
         await runs.completeRuns(
           batch.map((r) => r.id),
           batch.map((r) => r.at),

@@ -1,6 +1,5 @@
 import { Decimal } from '../money';
-import type { Queryable } from '../../database/queryable';
-import { NavRunRepository } from './nav-run.repository';
+import type { NavRunRepository } from './nav-run.repository';
 
 export interface ReconciliationRow {
   valuationDate: string;
@@ -32,12 +31,12 @@ export function reconcile(
 
 /** Every administrator NAV that has a complete shadow run for its date, newest first. */
 export async function reconciliationForFund(
-  q: Queryable,
+  runs: NavRunRepository,
   fundId: string,
   toleranceRatio: string,
   limit = 100,
 ): Promise<ReconciliationRow[]> {
-  const rows = await new NavRunRepository(q).reconciliationPairs(fundId, limit);
+  const rows = await runs.reconciliationPairs(fundId, limit);
   const tolerance = new Decimal(toleranceRatio);
   return rows.map((r) => reconcile(r.d, new Decimal(r.shadow), new Decimal(r.admin), tolerance));
 }

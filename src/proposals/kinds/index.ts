@@ -1,7 +1,6 @@
 // The one list of proposal kinds. Adding a kind: a file in this folder and a line here (and its route).
-import type { Queryable } from '../../database/queryable';
 import type { ProposalKind } from '../dto/proposal.dto';
-import { ProposalBooksRepository } from '../proposal-books.repository';
+import type { ProposalBooksRepository } from '../proposal-books.repository';
 import { capitalActivity } from './capital-activity';
 import { expense } from './expense';
 import { journalEntry } from './journal-entry';
@@ -52,20 +51,26 @@ function executeKind<K extends ProposalKind>(
 }
 
 /** Structural rules, then the rules against the books (no locks): what staging a proposal runs. */
-export async function validateProposal(q: Queryable, fundId: string, request: KindedInput): Promise<ProposalPayload> {
+export async function validateProposal(
+  books: ProposalBooksRepository,
+  fundId: string,
+  request: KindedInput,
+): Promise<ProposalPayload> {
   const valid = validateKind(request.kind, request.input);
-  const checked = await checkKind(new ProposalBooksRepository(q), fundId, valid.kind, valid.payload, false);
+  const checked = await checkKind(books, fundId, valid.kind, valid.payload, false);
   return checked.payload;
 }
 
-/** Approval, inside its transaction: the rules again with the rows relied on locked, then the effect. */
+/**
+ * Approval, inside its transaction: the rules again with the rows relied on locked, then the effect.
+ * `books` is bound to the approval transaction (`books.with(m)`).
+ */
 export async function executeProposal(
-  m: Queryable,
+  books: ProposalBooksRepository,
   fundId: string,
   proposalId: string,
   stored: KindedPayload,
 ): Promise<Execution> {
-  const books = new ProposalBooksRepository(m);
   const checked = await checkKind(books, fundId, stored.kind, stored.payload, true);
   return executeKind(books, fundId, `proposal:${proposalId}`, checked.kind, checked.payload);
 }
