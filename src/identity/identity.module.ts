@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { SESSION_RESOLVER } from '../common/auth/credential-resolver';
 import { AccountService } from './account.service';
 import { ConsoleAccountController } from './console-account.controller';
 import { ConsoleMembersController } from './console-members.controller';
@@ -10,7 +11,7 @@ import { SessionsRepository } from './sessions.repository';
 import { SignInService } from './sign-in.service';
 import { UsersRepository } from './users.repository';
 
-/** People, roles, console sessions and the console-only REST routes. SessionAuth is used by the AuthGuard. */
+/** People, roles, console sessions and the console-only REST routes. SessionAuth is the AuthGuard's SESSION_RESOLVER. */
 @Global()
 @Module({
   controllers: [ConsoleController, ConsoleMembersController, ConsoleAccountController],
@@ -19,10 +20,11 @@ import { UsersRepository } from './users.repository';
     SessionsRepository,
     InvitationsRepository,
     SessionAuth,
+    { provide: SESSION_RESOLVER, useExisting: SessionAuth },
     SignInService,
     MembersService,
     AccountService,
   ],
-  exports: [SessionAuth, UsersRepository],
+  exports: [SessionAuth, SESSION_RESOLVER, UsersRepository],
 })
 export class IdentityModule {}

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { SessionResolver } from '../common/auth/credential-resolver';
 import type { Principal } from '../common/auth/principal';
 import { ROLE_SCOPES } from '../common/auth/scopes';
 import { ProblemError } from '../common/errors/problem';
@@ -35,7 +36,7 @@ function safeEqual(a: string, b: string): boolean {
  * Principal; CSRF on every state-changing request (same origin AND the session's token).
  */
 @Injectable()
-export class SessionAuth {
+export class SessionAuth implements SessionResolver {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly users: UsersRepository,

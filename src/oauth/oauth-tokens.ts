@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { AccessTokenResolver, TokenResult } from '../common/auth/credential-resolver';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../common/auth/principal';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -46,27 +47,29 @@ export const DEFAULT_SCOPE = 'fund:read';
 /** Scopes an OAuth client may hold: never the checker's (proposals:review) nor key management. */
 export const GRANTABLE_SCOPES = ['fund:read', 'fund:propose', 'nav:publish', 'webhooks:manage'] as const;
 
-export type TokenFailure = 'unknown' | 'expired' | 'revoked' | 'audience' | 'disabled';
-
 /**
  * Resource-server side: an access token → the Principal of its grant's key (the person's current
  * role caps its scopes, as for any key), marked `via: 'oauth'` with the client. Read from PostgreSQL
  * on every request (no cache), so revoking the app in the console ends access at once.
  */
 @Injectable()
-export class OAuthTokenAuth {
+export class OAuthTokenAuth implements AccessTokenResolver {
   constructor(
     private readonly oauth: OAuthRepository,
     private readonly keys: KeysRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  recognizes(bearer: string): boolean {
+    return isAccessToken(bearer);
+  }
+
   /** WWW-Authenticate parameters of the MCP server's 401 (RFC 9728 §5.1; the scope a client should ask for). */
   challenge(): string {
     return `resource_metadata="${resourceMetadataUrl(this.config)}", scope="${DEFAULT_SCOPE}"`;
   }
 
-  async authenticate(raw: string): Promise<{ ok: true; principal: Principal } | { ok: false; reason: TokenFailure }> {
+  async authenticate(raw: string): Promise<TokenResult> {
     if (!isWellFormedSecret(raw, ACCESS_PREFIX)) return { ok: false, reason: 'unknown' };
     const token = await this.oauth.token(hashSecret(raw));
     if (!token || token.kind !== 'access') return { ok: false, reason: 'unknown' };

@@ -2,8 +2,6 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ProblemError } from '../errors/problem';
-import { SessionAuth } from '../../identity/session-auth';
-import { isAccessToken, OAuthTokenAuth, TokenFailure } from '../../oauth/oauth-tokens';
 import {
   AUTH_MODE,
   AuthMode,
@@ -12,7 +10,15 @@ import {
   SESSION_ACCESS,
   SessionAccessOptions,
 } from './auth.decorators';
-import { CREDENTIAL_RESOLVER, type CredentialResolver } from './credential-resolver';
+import {
+  ACCESS_TOKEN_RESOLVER,
+  type AccessTokenResolver,
+  CREDENTIAL_RESOLVER,
+  type CredentialResolver,
+  SESSION_RESOLVER,
+  type SessionResolver,
+  type TokenFailure,
+} from './credential-resolver';
 import type { Scope } from './scopes';
 
 const BEARER = /^Bearer ([!-~]{1,200})$/;
@@ -39,13 +45,6 @@ export function unauthenticated(detail: string, invalidToken = true, challenge: 
   });
 }
 
-/** How a bearer is checked on a route: OAuth access tokens only where their audience is (the MCP server). */
-export interface BearerContext {
-  oauth: OAuthTokenAuth;
-  /** WWW-Authenticate parameters when the route is the OAuth protected resource; null elsewhere. */
-  challenge: string | null;
-}
-
 interface RouteAuth {
   mode: AuthMode;
   scopes: Scope[] | undefined;
@@ -64,8 +63,8 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(CREDENTIAL_RESOLVER) private readonly keys: CredentialResolver,
-    private readonly sessions: SessionAuth,
-    private readonly oauth: OAuthTokenAuth,
+    @Inject(SESSION_RESOLVER) private readonly sessions: SessionResolver,
+    @Inject(ACCESS_TOKEN_RESOLVER) private readonly tokens: AccessTokenResolver,
   ) {}
 
   private authOf(ctx: ExecutionContext): RouteAuth {
@@ -100,51 +99,45 @@ export class AuthGuard implements CanActivate {
         'unauthenticated',
         'sign in to the console: this route takes a console session, not an API key',
       );
-    const challenge = oauthResource ? this.oauth.challenge() : null;
-    await authenticateRequest(req, this.keys, mode === 'optional', { oauth: this.oauth, challenge });
+    const challenge = oauthResource ? this.tokens.challenge() : null;
+    await this.authenticateBearer(req, mode === 'optional', challenge);
     if (mode === 'optional') return true;
     if (scopes === undefined)
       throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
     assertScopes(req, scopes);
     return true;
   }
-}
 
-/** Sets req.principal from the Authorization header; shared by the guard and the MCP servers. */
-export async function authenticateRequest(
-  req: FastifyRequest,
-  keys: CredentialResolver,
-  optional: boolean,
-  bearer: BearerContext,
-): Promise<void> {
-  const header = req.headers.authorization;
-  const challenge = bearer.challenge;
-  if (header === undefined || header === '') {
-    if (optional) return;
-    throw unauthenticated(
-      'an API key or OAuth access token is required: send Authorization: Bearer <key or token>',
-      false,
-      challenge,
-    );
-  }
-  const match = BEARER.exec(header);
-  if (!match) throw unauthenticated('the Authorization header must be "Bearer <key>"', true, challenge);
-  if (isAccessToken(match[1])) {
-    // RFC 8707: an access token's audience is the MCP server (its tools run in-process behind that
-    // one route); anywhere else the token is refused.
-    if (challenge === null) {
+  /** Sets req.principal from the Authorization header. `challenge`: set on the OAuth protected resource only. */
+  private async authenticateBearer(req: FastifyRequest, optional: boolean, challenge: string | null): Promise<void> {
+    const header = req.headers.authorization;
+    if (header === undefined || header === '') {
+      if (optional) return;
       throw unauthenticated(
-        'this OAuth access token is for the MCP server (/api/mcp) only; REST routes take an API key',
+        'an API key or OAuth access token is required: send Authorization: Bearer <key or token>',
+        false,
+        challenge,
       );
     }
-    const token = await bearer.oauth.authenticate(match[1]);
-    if (!token.ok) throw unauthenticated(TOKEN_REASONS[token.reason], true, challenge);
-    req.principal = token.principal;
-    return;
+    const match = BEARER.exec(header);
+    if (!match) throw unauthenticated('the Authorization header must be "Bearer <key>"', true, challenge);
+    if (this.tokens.recognizes(match[1])) {
+      // RFC 8707: an access token's audience is the MCP server (its tools run in-process behind that
+      // one route); anywhere else the token is refused.
+      if (challenge === null) {
+        throw unauthenticated(
+          'this OAuth access token is for the MCP server (/api/mcp) only; REST routes take an API key',
+        );
+      }
+      const token = await this.tokens.authenticate(match[1]);
+      if (!token.ok) throw unauthenticated(TOKEN_REASONS[token.reason], true, challenge);
+      req.principal = token.principal;
+      return;
+    }
+    const result = await this.keys.authenticate(match[1]);
+    if (!result.ok) throw unauthenticated(REASONS[result.reason], true, challenge);
+    req.principal = result.principal;
   }
-  const result = await keys.authenticate(match[1]);
-  if (!result.ok) throw unauthenticated(REASONS[result.reason], true, challenge);
-  req.principal = result.principal;
 }
 
 export function assertScopes(req: FastifyRequest, scopes: readonly Scope[]): void {
