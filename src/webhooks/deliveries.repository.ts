@@ -10,7 +10,18 @@ export interface DeliveryRef {
   generation: number;
 }
 
+export interface DueDelivery extends DeliveryRef {
+  subscription_id: string;
+}
+
+export interface LostJobSuspect extends DeliveryRef {
+  job_id: string | null;
+}
+
 export interface ClaimedAttempt {
+  id: string;
+  generation: number;
+  subscription_id: string;
   attempt_no: number;
   url: string;
   signing_secret: string;
@@ -21,6 +32,7 @@ export interface ClaimedAttempt {
 }
 
 export interface DeliveryFacts {
+  id: string;
   status: string;
   generation: number;
   held: boolean;
@@ -29,9 +41,18 @@ export interface DeliveryFacts {
   type: string;
 }
 
+/** What one attempt of a delivery came to; `status` is the delivery's state after it. */
+export interface AttemptOutcome extends DeliveryRef {
+  attemptNo: number;
+  result: SendResult;
+  status: 'succeeded' | 'cancelled' | 'failed' | 'pending';
+  gone: boolean;
+}
+
 /**
  * The delivery pipeline's SQL: fan-out of outbox events into deliveries, enqueue bookkeeping, the
- * lost-job sweep (outbox dispatcher), and each attempt's claim and outcome (delivery processor).
+ * lost-job sweep (outbox dispatcher), and the claims and outcomes of a batch of attempts, one
+ * statement each (delivery processor).
  * Built over the DataSource, or over the enqueue transaction's manager.
  */
 export class DeliveriesRepository extends SqlRepository {
@@ -71,23 +92,26 @@ export class DeliveriesRepository extends SqlRepository {
   }
 
   /** Pending deliveries not yet handed to BullMQ, locked (inside the enqueue transaction). */
-  async lockDueForEnqueue(batch: number): Promise<DeliveryRef[]> {
+  async lockDueForEnqueue(batch: number): Promise<DueDelivery[]> {
     return this.q.query(
-      `SELECT id, generation FROM webhook_deliveries WHERE enqueued_at IS NULL AND status = 'pending'
+      `SELECT id, generation, subscription_id FROM webhook_deliveries WHERE enqueued_at IS NULL AND status = 'pending'
           ORDER BY created_at LIMIT ${batch} FOR UPDATE SKIP LOCKED`,
     );
   }
 
-  async markEnqueued(ids: string[]): Promise<void> {
-    await this.q.query(`UPDATE webhook_deliveries SET enqueued_at = clock_timestamp() WHERE id = ANY ($1::uuid[])`, [
-      ids,
-    ]);
+  /** One statement for the whole pass: each delivery is enqueued in the job named beside it. */
+  async markEnqueued(ids: string[], jobIds: string[]): Promise<void> {
+    await this.q.query(
+      `UPDATE webhook_deliveries d SET enqueued_at = clock_timestamp(), job_id = j.job_id
+         FROM unnest($1::uuid[], $2::text[]) AS j(id, job_id) WHERE d.id = j.id`,
+      [ids, jobIds],
+    );
   }
 
   /** Pending deliveries enqueued longer ago than `afterSeconds` and not held by an attempt. */
-  async lostJobSuspects(afterSeconds: number): Promise<DeliveryRef[]> {
+  async lostJobSuspects(afterSeconds: number): Promise<LostJobSuspect[]> {
     return this.q.query(
-      `SELECT id, generation FROM webhook_deliveries
+      `SELECT id, generation, job_id FROM webhook_deliveries
         WHERE status = 'pending' AND enqueued_at < clock_timestamp() - make_interval(secs => $1)
           AND (claimed_until IS NULL OR claimed_until < clock_timestamp())
         ORDER BY enqueued_at LIMIT 200`,
@@ -98,7 +122,7 @@ export class DeliveriesRepository extends SqlRepository {
   /** Hands a delivery whose job is gone back to the enqueue step. */
   async requeue(d: DeliveryRef): Promise<void> {
     await this.q.query(
-      `UPDATE webhook_deliveries SET enqueued_at = NULL WHERE id = $1 AND generation = $2 AND status = 'pending'`,
+      `UPDATE webhook_deliveries SET enqueued_at = NULL, job_id = NULL WHERE id = $1 AND generation = $2 AND status = 'pending'`,
       [d.id, d.generation],
     );
   }
@@ -111,66 +135,90 @@ export class DeliveriesRepository extends SqlRepository {
     );
   }
 
-  /** Claims the next attempt of a delivery's current generation (null: not claimable now). */
-  async claim(deliveryId: string, generation: number, holdSeconds: number): Promise<ClaimedAttempt | null> {
-    const rows: ClaimedAttempt[] = await this.q.query(
-      `WITH c AS (
+  /**
+   * One statement for a batch: claims the next attempt of each delivery's current generation that
+   * is pending, not held by another attempt and whose subscription is live, and records each
+   * attempt row (UNIQUE (delivery, attempt_no)). Rows are locked in id order (concurrent claims of
+   * overlapping batches wait, never deadlock); a row still locked by the enqueue transaction that
+   * made this job is waited for, as the single-row claim did.
+   */
+  async claim(refs: DeliveryRef[], holdSeconds: number): Promise<ClaimedAttempt[]> {
+    if (refs.length === 0) return [];
+    return this.q.query(
+      `WITH l AS (
+         SELECT d.id FROM webhook_deliveries d JOIN unnest($1::uuid[], $2::int[]) AS r(id, generation)
+             ON d.id = r.id AND d.generation = r.generation
+          WHERE d.status = 'pending' AND (d.claimed_until IS NULL OR d.claimed_until < clock_timestamp())
+          ORDER BY d.id FOR UPDATE OF d
+       ), c AS (
          UPDATE webhook_deliveries d SET attempt_count = d.attempt_count + 1, last_attempt_at = clock_timestamp(),
                 claimed_until = clock_timestamp() + make_interval(secs => $3)
-           FROM webhook_subscriptions s, webhook_events e
-          WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending'
-            AND (d.claimed_until IS NULL OR d.claimed_until < clock_timestamp())
-            AND s.id = d.subscription_id AND e.id = d.event_id
+           FROM l, webhook_subscriptions s, webhook_events e
+          WHERE d.id = l.id AND s.id = d.subscription_id AND e.id = d.event_id
             AND s.deleted_at IS NULL AND (s.enabled OR e.type = $4)
-          RETURNING d.id, d.attempt_count AS attempt_no, d.last_attempt_at, s.url, s.signing_secret, s.previous_signing_secret,
-                    s.previous_secret_expires_at, e.id AS event_id, e.body
+          RETURNING d.id, d.generation, d.subscription_id, d.attempt_count AS attempt_no, d.last_attempt_at, s.url,
+                    s.signing_secret, s.previous_signing_secret, s.previous_secret_expires_at, e.id AS event_id, e.body
        ), a AS (
          INSERT INTO webhook_attempts (delivery_id, attempt_no, attempted_at) SELECT id, attempt_no, last_attempt_at FROM c
        )
        SELECT * FROM c`,
-      [deliveryId, generation, holdSeconds, TEST_EVENT_TYPE],
+      [refs.map((r) => r.id), refs.map((r) => r.generation), holdSeconds, TEST_EVENT_TYPE],
     );
-    return rows[0] ?? null;
   }
 
-  async facts(deliveryId: string): Promise<DeliveryFacts | null> {
-    const rows: DeliveryFacts[] = await this.q.query(
-      `SELECT d.status, d.generation, d.claimed_until > clock_timestamp() AS held, s.deleted_at IS NOT NULL AS deleted, s.enabled, e.type
+  async facts(deliveryIds: string[]): Promise<DeliveryFacts[]> {
+    if (deliveryIds.length === 0) return [];
+    return this.q.query(
+      `SELECT d.id, d.status, d.generation, d.claimed_until > clock_timestamp() AS held, s.deleted_at IS NOT NULL AS deleted, s.enabled, e.type
          FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.id = $1`,
-      [deliveryId],
-    );
-    return rows[0] ?? null;
-  }
-
-  async cancel(deliveryId: string, generation: number): Promise<void> {
-    await this.q.query(
-      `UPDATE webhook_deliveries SET status = 'cancelled', completed_at = clock_timestamp(), claimed_until = NULL
-                            WHERE id = $1 AND generation = $2 AND status = 'pending'`,
-      [deliveryId, generation],
+        WHERE d.id = ANY ($1::uuid[])`,
+      [deliveryIds],
     );
   }
 
-  /** One statement: the attempt's outcome, the delivery's state, and a 410's disabling of the subscription. */
-  async record(
-    deliveryId: string,
-    generation: number,
-    attemptNo: number,
-    r: SendResult,
-    status: string,
-    gone: boolean,
-  ): Promise<void> {
+  async cancel(refs: DeliveryRef[]): Promise<void> {
+    if (refs.length === 0) return;
     await this.q.query(
-      `WITH a AS (
-         UPDATE webhook_attempts SET status_code = $3, latency_ms = $4, error = $5, response_snippet = $6 WHERE delivery_id = $1 AND attempt_no = $2
+      `UPDATE webhook_deliveries d SET status = 'cancelled', completed_at = clock_timestamp(), claimed_until = NULL
+         FROM unnest($1::uuid[], $2::int[]) AS r(id, generation)
+        WHERE d.id = r.id AND d.generation = r.generation AND d.status = 'pending'`,
+      [refs.map((r) => r.id), refs.map((r) => r.generation)],
+    );
+  }
+
+  /**
+   * One statement for a batch: each attempt's outcome, each delivery's state, and the disabling of
+   * the subscriptions that answered 410.
+   */
+  async record(outcomes: AttemptOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const col = <T>(f: (o: AttemptOutcome) => T) => outcomes.map(f);
+    await this.q.query(
+      `WITH o AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::boolean[])
+             AS o(id, generation, attempt_no, status_code, latency_ms, error, response_snippet, status, gone)
+       ), a AS (
+         UPDATE webhook_attempts a SET status_code = o.status_code, latency_ms = o.latency_ms, error = o.error,
+                response_snippet = o.response_snippet
+           FROM o WHERE a.delivery_id = o.id AND a.attempt_no = o.attempt_no
        ), d AS (
-         UPDATE webhook_deliveries SET status = $7, claimed_until = NULL,
-                completed_at = CASE WHEN $7 = 'pending' THEN NULL ELSE clock_timestamp() END
-          WHERE id = $1 AND generation = $8 RETURNING subscription_id
+         UPDATE webhook_deliveries d SET status = o.status, claimed_until = NULL,
+                completed_at = CASE WHEN o.status = 'pending' THEN NULL ELSE clock_timestamp() END
+           FROM o WHERE d.id = o.id AND d.generation = o.generation RETURNING d.subscription_id, o.gone
        )
        UPDATE webhook_subscriptions s SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = now()
-         FROM d WHERE $9::boolean AND s.id = d.subscription_id`,
-      [deliveryId, attemptNo, r.statusCode, r.latencyMs, r.error, r.responseSnippet, status, generation, gone],
+         WHERE s.id IN (SELECT subscription_id FROM d WHERE gone)`,
+      [
+        col((o) => o.id),
+        col((o) => o.generation),
+        col((o) => o.attemptNo),
+        col((o) => o.result.statusCode),
+        col((o) => o.result.latencyMs),
+        col((o) => o.result.error),
+        col((o) => o.result.responseSnippet),
+        col((o) => o.status),
+        col((o) => o.gone),
+      ],
     );
   }
 }

@@ -10,17 +10,47 @@ import { DELIVERY_QUEUE, DeliveryJobData } from './outbox-dispatcher';
 import { SendResult, sendWebhook } from './sender';
 import { signatureHeader } from './signing';
 import { TEST_EVENT_TYPE } from './event-types';
-import { type ClaimedAttempt, DeliveriesRepository } from './deliveries.repository';
+import {
+  type AttemptOutcome,
+  type ClaimedAttempt,
+  DeliveriesRepository,
+  type DeliveryRef,
+} from './deliveries.repository';
 
+/** Jobs in progress at once (each a batch of one subscription's deliveries). */
 const CONCURRENCY = 64;
+/** Requests in flight at once within one job, i.e. towards one subscription's target. */
+const IN_FLIGHT_PER_JOB = 16;
+
+/** The deliveries a job carries (a job enqueued before batching carries one). */
+export function jobDeliveries(data: DeliveryJobData): DeliveryRef[] {
+  return data.deliveries ?? [{ id: data.deliveryId!, generation: data.generation! }];
+}
+
+/** Runs `work` over `items` with at most `limit` at once; answers in the order of `items`. */
+async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
 
 export class DeliveryAttemptFailed extends Error {}
 
 /**
- * The BullMQ delivery processor (worker and all roles). Load, act, record, rethrow: every attempt
- * is claimed in PostgreSQL first (UNIQUE (delivery, attempt_no) — two workers never make the same
- * attempt), signed over the exact bytes sent, recorded, and any non-2xx throws so BullMQ retries
- * on WEBHOOK_RETRY_DELAYS. A 410 disables the subscription and ends the delivery.
+ * The BullMQ delivery processor (worker and all roles). A job is a batch of one subscription's
+ * deliveries. Claim, act, record, rethrow: the batch's attempts are claimed in PostgreSQL first, in
+ * one statement (UNIQUE (delivery, attempt_no) — two workers never make the same attempt), each is
+ * signed over the exact bytes sent and POSTed (IN_FLIGHT_PER_JOB at once over the keep-alive pool),
+ * and all outcomes are recorded in one statement. When any attempt failed, the job keeps only the
+ * deliveries still to retry and throws, so BullMQ retries those on WEBHOOK_RETRY_DELAYS (the same
+ * job: same webhook-id, next attempt number). A 410 disables the subscription and ends the delivery.
  */
 @Injectable()
 export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -70,21 +100,45 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   }
 
   async process(job: Job<DeliveryJobData>): Promise<string> {
-    const { deliveryId, generation } = job.data;
-    const ctx = await this.claim(deliveryId, generation);
-    if (!ctx) return this.unclaimable(deliveryId, generation);
+    const refs = jobDeliveries(job.data);
+    const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const holdSeconds = Math.ceil(this.config.webhookTimeoutMs / 1000) + 30;
+    const claimed = await this.deliveries.claim(refs, holdSeconds);
+    const claimedIds = new Set(claimed.map((c) => c.id));
+    const elsewhere = await this.unclaimable(refs.filter((r) => !claimedIds.has(r.id)));
 
     const now = new Date();
-    const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    const secrets = this.openSecrets(ctx, now);
-    if (typeof secrets === 'string')
-      return this.record(
-        deliveryId,
-        generation,
-        ctx.attempt_no,
-        { statusCode: null, latencyMs: 0, error: secrets, responseSnippet: null },
-        final,
-      );
+    const secrets = new Map<string, string[] | string>();
+    const outcomes = await mapLimit(claimed, IN_FLIGHT_PER_JOB, async (ctx) => {
+      if (!secrets.has(ctx.subscription_id)) secrets.set(ctx.subscription_id, this.openSecrets(ctx, now));
+      const live = secrets.get(ctx.subscription_id)!;
+      const result =
+        typeof live === 'string'
+          ? { statusCode: null, latencyMs: 0, error: live, responseSnippet: null }
+          : await this.send(ctx, live, now);
+      return outcome(ctx, result, final);
+    });
+    await this.deliveries.record(outcomes);
+
+    const failed = outcomes.filter((o) => o.status === 'pending' || o.status === 'failed');
+    if (failed.length === 0 && elsewhere.length === 0) return `${outcomes.length} delivered or ended`;
+    const retry = [...failed.filter((o) => o.status === 'pending'), ...elsewhere].map(({ id, generation }) => ({
+      id,
+      generation,
+    }));
+    // Only what is still to retry stays in the job; its next attempt skips what succeeded or ended.
+    if (!final && retry.length < refs.length) await job.updateData({ deliveries: retry });
+    const first = failed[0]?.result;
+    throw new DeliveryAttemptFailed(
+      `${failed.length + elsewhere.length} of ${refs.length} deliveries to retry or failed` +
+        (first
+          ? ` (${first.error ? `delivery failed: ${first.error}` : `receiver answered ${first.statusCode}`})`
+          : '') +
+        (elsewhere.length > 0 ? `; ${elsewhere.length} in progress on another worker` : ''),
+    );
+  }
+
+  private send(ctx: ClaimedAttempt, secrets: string[], now: Date): Promise<SendResult> {
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'fundgate-webhooks/1',
@@ -92,11 +146,10 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': signatureHeader(secrets, ctx.event_id, now, ctx.body),
     };
-    const result = await sendWebhook(ctx.url, ctx.body, headers, {
+    return sendWebhook(ctx.url, ctx.body, headers, {
       timeoutMs: this.config.webhookTimeoutMs,
       allowPrivate: this.config.webhookAllowPrivate,
     });
-    return this.record(deliveryId, generation, ctx.attempt_no, result, final);
   }
 
   /** Secrets are stored sealed; they are opened here, only to sign. A message instead when the ring cannot open them. */
@@ -112,40 +165,29 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   }
 
   /**
-   * One statement: claims the next attempt of a pending delivery whose subscription is live,
-   * records the attempt row (UNIQUE (delivery, attempt_no)) and returns what sending needs.
+   * Why some deliveries were not claimed: stale job (done, or a newer generation), subscription
+   * gone or disabled (cancelled, in one statement), or another worker's attempt in flight (a
+   * stalled job picked up twice): those are answered, to be retried.
    */
-  private async claim(deliveryId: string, generation: number): Promise<ClaimedAttempt | null> {
-    const holdSeconds = Math.ceil(this.config.webhookTimeoutMs / 1000) + 30;
-    return this.deliveries.claim(deliveryId, generation, holdSeconds);
-  }
-
-  /** Why the claim failed: stale job, subscription gone or disabled, or another worker's attempt in flight. */
-  private async unclaimable(deliveryId: string, generation: number): Promise<string> {
-    const d = await this.deliveries.facts(deliveryId);
-    if (!d || d.generation !== generation || d.status !== 'pending') return 'stale';
-    if (d.deleted || (!d.enabled && d.type !== TEST_EVENT_TYPE)) {
-      await this.deliveries.cancel(deliveryId, generation);
-      return 'cancelled';
+  private async unclaimable(refs: DeliveryRef[]): Promise<DeliveryRef[]> {
+    const facts = new Map((await this.deliveries.facts(refs.map((r) => r.id))).map((f) => [f.id, f]));
+    const cancel: DeliveryRef[] = [];
+    const elsewhere: DeliveryRef[] = [];
+    for (const r of refs) {
+      const d = facts.get(r.id);
+      if (!d || d.generation !== r.generation || d.status !== 'pending') continue;
+      if (d.deleted || (!d.enabled && d.type !== TEST_EVENT_TYPE)) cancel.push(r);
+      else elsewhere.push(r);
     }
-    // Another worker holds this delivery's current attempt (a stalled job picked up twice).
-    throw new DeliveryAttemptFailed('an attempt of this delivery is in progress on another worker');
+    await this.deliveries.cancel(cancel);
+    return elsewhere;
   }
+}
 
-  /** One statement: the attempt's outcome, the delivery's state, and a 410's disabling of the subscription. */
-  private async record(
-    deliveryId: string,
-    generation: number,
-    attemptNo: number,
-    r: SendResult,
-    final: boolean,
-  ): Promise<string> {
-    const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
-    const gone = r.statusCode === 410;
-    const status = ok ? 'succeeded' : gone ? 'cancelled' : final ? 'failed' : 'pending';
-    await this.deliveries.record(deliveryId, generation, attemptNo, r, status, gone);
-    if (ok) return 'delivered';
-    if (gone) return 'gone: subscription disabled';
-    throw new DeliveryAttemptFailed(r.error ? `delivery failed: ${r.error}` : `receiver answered ${r.statusCode}`);
-  }
+/** What an attempt's answer makes of its delivery: 2xx succeeded, 410 cancelled (and the subscription disabled), else retry or, on the last attempt, failed. */
+function outcome(ctx: ClaimedAttempt, r: SendResult, final: boolean): AttemptOutcome {
+  const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+  const gone = r.statusCode === 410;
+  const status = ok ? 'succeeded' : gone ? 'cancelled' : final ? 'failed' : 'pending';
+  return { id: ctx.id, generation: ctx.generation, attemptNo: ctx.attempt_no, result: r, status, gone };
 }

@@ -4,13 +4,15 @@ import { Queue } from 'bullmq';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveriesRepository, type DeliveryRef, type DueDelivery } from './deliveries.repository';
 import { bullPrefix, closeWithin, producerConnection } from './bull-connections';
 import { OutboxListener } from './outbox-listener';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 const POLL_MS = 100;
 const BATCH = 500;
+/** Deliveries of one subscription carried by one job (claimed, sent and recorded together). */
+export const JOB_BATCH = 50;
 const ENQUEUE_TIMEOUT_MS = 5000;
 const SWEEP_EVERY_MS = 30_000;
 /** A pending delivery enqueued this long ago and not being attempted gets its job checked. */
@@ -24,16 +26,44 @@ function withTimeout<T>(ms: number, what: string, work: Promise<T>): Promise<T> 
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** A job carries a batch of one subscription's deliveries (jobs enqueued before issue 17: one delivery). */
 export interface DeliveryJobData {
-  deliveryId: string;
-  generation: number;
+  deliveries?: DeliveryRef[];
+  deliveryId?: string;
+  generation?: number;
+}
+
+export interface DeliveryJob {
+  jobId: string;
+  deliveries: DeliveryRef[];
+}
+
+/**
+ * Groups due deliveries by subscription, in order, in jobs of at most `size`. A job is named
+ * after its first delivery (`<id>-g<generation>`, the name a one-delivery job always had), so
+ * enqueueing the same rows again after a failed commit is a no-op in BullMQ.
+ */
+export function deliveryJobs(due: DueDelivery[], size = JOB_BATCH): DeliveryJob[] {
+  const open = new Map<string, DeliveryJob>();
+  const jobs: DeliveryJob[] = [];
+  for (const d of due) {
+    let job = open.get(d.subscription_id);
+    if (!job || job.deliveries.length >= size) {
+      job = { jobId: `${d.id}-g${d.generation}`, deliveries: [] };
+      open.set(d.subscription_id, job);
+      jobs.push(job);
+    }
+    job.deliveries.push({ id: d.id, generation: d.generation });
+  }
+  return jobs;
 }
 
 /**
  * Moves outbox rows to BullMQ (worker and all roles). Two steps, each its own transaction:
  * 1. events → one delivery row per matching subscription (same fund, subscribed to the type),
- *    event marked dispatched; 2. unenqueued deliveries → BullMQ jobs (jobId = delivery id and
- *    generation, so a re-enqueue is a no-op), marked enqueued only once Redis accepted them.
+ *    event marked dispatched; 2. unenqueued deliveries → BullMQ jobs, one per subscription and
+ *    batch of up to JOB_BATCH of its deliveries (jobId = first delivery's id and generation, so a
+ *    re-enqueue is a no-op), marked enqueued (with their job's id) only once Redis accepted them.
  * Redis being away fails step 2, which rolls back: the rows wait in PostgreSQL for the next tick.
  * Several dispatchers share the work with FOR UPDATE SKIP LOCKED. A committed event wakes the
  * dispatcher through LISTEN/NOTIFY (OutboxListener); the short poll is the safety net.
@@ -142,11 +172,8 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
     const suspects = await this.deliveries.lostJobSuspects(LOST_AFTER_SECONDS);
     let recovered = 0;
     for (const d of suspects) {
-      const job = await withTimeout(
-        ENQUEUE_TIMEOUT_MS,
-        'Redis did not answer',
-        queue.getJob(`${d.id}-g${d.generation}`),
-      );
+      const jobId = d.job_id ?? `${d.id}-g${d.generation}`;
+      const job = await withTimeout(ENQUEUE_TIMEOUT_MS, 'Redis did not answer', queue.getJob(jobId));
       const state = job ? await withTimeout(ENQUEUE_TIMEOUT_MS, 'Redis did not answer', job.getState()) : 'missing';
       if (state === 'missing' || state === 'unknown') {
         await this.deliveries.requeue(d);
@@ -171,16 +198,17 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
       const deliveries = this.deliveries.with(m);
       const due = await deliveries.lockDueForEnqueue(BATCH);
       if (due.length === 0) return 0;
+      const jobs = deliveryJobs(due);
       // BullMQ waits for a connection that may never come; give up and keep the rows instead.
       await withTimeout(
         ENQUEUE_TIMEOUT_MS,
         'Redis did not accept the jobs',
         queue.addBulk(
-          due.map((d) => ({
+          jobs.map((j) => ({
             name: 'deliver',
-            data: { deliveryId: d.id, generation: d.generation } satisfies DeliveryJobData,
+            data: { deliveries: j.deliveries } satisfies DeliveryJobData,
             opts: {
-              jobId: `${d.id}-g${d.generation}`,
+              jobId: j.jobId,
               attempts,
               backoff: { type: 'schedule' },
               removeOnComplete: { age: 3600, count: 10_000 },
@@ -189,7 +217,11 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
           })),
         ),
       );
-      await deliveries.markEnqueued(due.map((d) => d.id));
+      const members = jobs.flatMap((j) => j.deliveries.map((d) => [d.id, j.jobId] as const));
+      await deliveries.markEnqueued(
+        members.map(([id]) => id),
+        members.map(([, jobId]) => jobId),
+      );
       return due.length;
     });
   }
