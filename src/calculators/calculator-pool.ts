@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config';
 import { ProblemError } from '../common/errors/problem';
 import { sendProblem } from '../common/errors/problem.filter';
 import { type CalculatorDefinition, runCalculator, withDefaults } from './calculators.registry';
-import type { WorkerAnswer, WorkerTask } from './calculator.worker';
+import type { WorkerAnswer, WorkerSettings, WorkerTask } from './calculator.worker';
 
 /** Text inputs at or above this many characters make a call heavy (CSV parsing, report grading). */
 export const HEAVY_TEXT_CHARS = 16 * 1024;
@@ -48,6 +48,7 @@ export class CalculatorPool implements OnModuleDestroy {
       maxThreads: this.config.calcWorkers,
       maxQueue: this.config.calcQueueMax,
       idleTimeout: 60_000,
+      workerData: { nice: this.config.calcWorkerNice } satisfies WorkerSettings,
       // TypeScript sources (development, tests) are compiled on load by the same register hook
       execArgv: ext === '.ts' ? ['-r', '@swc-node/register'] : [],
     });

@@ -67,6 +67,8 @@ export interface AppConfig {
   calcWorkers: number;
   /** CALC_QUEUE_MAX: heavy calls waiting for a worker before new ones answer 503 + Retry-After. */
   calcQueueMax: number;
+  /** CALC_WORKER_NICE: the calculator threads' nice value (0–19; default 19: fund reads on the event loop come first). */
+  calcWorkerNice: number;
 }
 
 export class ConfigError extends Error {
@@ -301,6 +303,7 @@ function readConfig(env: Env): AppConfig {
     demoAdminPassword,
     calcWorkers: int(env, 'CALC_WORKERS', Math.max(1, availableParallelism() - 1), 0, 64),
     calcQueueMax: int(env, 'CALC_QUEUE_MAX', 2 * Math.max(1, availableParallelism() - 1), 0, 10_000),
+    calcWorkerNice: int(env, 'CALC_WORKER_NICE', 19, 0, 19),
   };
 }
 

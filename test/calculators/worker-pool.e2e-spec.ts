@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { CalculatorPool } from '../../src/calculators/calculator-pool';
 import { bootApp, call, randomIp, type TestApp } from '../utils/app';
 import { expectProblem } from './helpers';
@@ -81,4 +82,28 @@ describe('calculators on the worker pool (e2e)', () => {
     expect((await small).status).toBe(200);
     expect(new Set(ok.map((r) => JSON.stringify(comparable(r.body))))).toHaveProperty('size', 1);
   });
+
+  /** The nice value of every thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
+  const threadNices = (): Map<number, number> =>
+    new Map(
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+      }),
+    );
+
+  (process.platform === 'linux' ? it : it.skip)(
+    'calculator threads run at CALC_WORKER_NICE (default 19); the event loop keeps its priority',
+    async () => {
+      const before = threadNices();
+      const res = await call(pooled, 'POST', '/api/v1/calc/fee-calculator', {
+        body: { horizonYears: 100, crystallization: 'quarterly' },
+        ip: randomIp(),
+      });
+      expect(res.status).toBe(200);
+      const after = threadNices();
+      expect(after.get(process.pid)).toBe(before.get(process.pid)); // the main thread is untouched
+      expect([...after.values()].filter((n) => n === 19).length).toBeGreaterThanOrEqual(1);
+    },
+  );
 });
