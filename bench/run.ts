@@ -8,6 +8,7 @@ import { startProcess, stopProcess } from './harness';
 import { seedDemoFund } from '../src/fund/import/seed-demo-fund';
 import { mintPlatformKey } from './bench-keys';
 import { benchBooks } from './books.bench';
+import { benchQueryPlans } from './query-plans';
 import { benchJournalWindow, benchTradesDepth, prepareLargeFund } from './fund-data.bench';
 import { glDetailTrips, measureRun, type TableContext } from './issue-table.bench';
 import { judge, tableMarkdown, type RunValues } from './table';
@@ -17,6 +18,7 @@ import { judge, tableMarkdown, type RunValues } from './table';
  * against a baseline measured in the same run on the same machine; writes the table with its
  * noise band into docs/performance.md and exits 1 when a row misses its bar by more than the band.
  * `npm run bench -- --only books,large`: the 1 000 000-trade fund figures (many minutes).
+ * `npm run bench -- --only plans` (after books): every read route's statements and their plans on that fund.
  */
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/fundgate_bench';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
@@ -64,6 +66,7 @@ async function benchLargeFund(db: DataSource): Promise<Section> {
 async function legacySections(only: string[]): Promise<void> {
   const sections: Section[] = [];
   if (only.includes('books')) sections.push(await benchBooks({ databaseUrl: DATABASE_URL }));
+  if (only.includes('plans')) sections.push(await benchQueryPlans({ databaseUrl: DATABASE_URL, redisUrl: REDIS_URL }));
   if (only.includes('large')) {
     await migrate(DATABASE_URL, 'up');
     const db = createDataSource(DATABASE_URL, 4);
