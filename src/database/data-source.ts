@@ -17,6 +17,10 @@ export interface PoolTimeouts {
  * `timeouts` (the app passes DB_STATEMENT_TIMEOUT_MS / DB_LOCK_TIMEOUT_MS) bound every statement
  * of the pool, so no request can hold a connection or wait on a lock for minutes. The CLIs
  * (seed, import, NAV over a fund's whole history) run without them.
+ * The app's pools also run with `jit = off`: its statements read little, but a row estimate the
+ * planner cannot refine (trades after a date that a CTE computes: a third of the table) lifts
+ * a 1 ms read over jit_above_cost and PostgreSQL spends 35–55 ms compiling it (the live book on
+ * the 1 000 000-trade fund, docs/performance.md "Query plans").
  */
 export function dataSourceOptions(databaseUrl: string, poolSize = 20, timeouts?: PoolTimeouts): DataSourceOptions {
   return {
@@ -31,7 +35,13 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 20, timeouts?:
     extra: {
       max: poolSize,
       application_name: 'fundgate',
-      ...(timeouts ? { statement_timeout: timeouts.statementTimeoutMs, lock_timeout: timeouts.lockTimeoutMs } : {}),
+      ...(timeouts
+        ? {
+            statement_timeout: timeouts.statementTimeoutMs,
+            lock_timeout: timeouts.lockTimeoutMs,
+            options: '-c jit=off',
+          }
+        : {}),
     },
   };
 }

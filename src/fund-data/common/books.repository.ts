@@ -36,12 +36,13 @@ export class BooksRepository extends SqlRepository {
   }
 
   async latestCompleteRun(fundId: string): Promise<CompleteRunRow | null> {
+    // ORDER BY the column, not the to_char output of the same name: a walk of (fund_id, valuation_date), not a sort of every run
     const rows: CompleteRunRow[] = await this.q.query(
       `SELECT id, to_char(valuation_date, 'YYYY-MM-DD') AS valuation_date, status,
               gross_asset_value::text, net_asset_value::text
          FROM nav_runs
         WHERE fund_id = $1 AND status = 'complete'
-        ORDER BY valuation_date DESC
+        ORDER BY nav_runs.valuation_date DESC
         LIMIT 1`,
       [fundId],
     );

@@ -68,11 +68,14 @@ export class LedgerRepository extends SqlRepository {
     return this.journal.with(this.q).lastEntryNumber(fundId);
   }
 
-  /** Debit and credit totals per account for every line dated on or before `asOf`. */
+  /**
+   * Debit and credit totals per account for every line dated on or before `asOf`, summed over the
+   * per-day sums of journal_account_days (exact; a few thousand rows instead of every line).
+   */
   balancesAsOf(fundId: string, asOf: string): Promise<{ account_code: string; debit: string; credit: string }[]> {
     return this.q.query(
       `SELECT account_code, sum(debit)::text AS debit, sum(credit)::text AS credit
-         FROM journal_lines WHERE fund_id = $1 AND entry_date <= $2::date
+         FROM journal_account_days WHERE fund_id = $1 AND entry_date <= $2::date
         GROUP BY account_code`,
       [fundId, asOf],
     );
@@ -83,9 +86,10 @@ export class LedgerRepository extends SqlRepository {
     from: string,
     to: string,
   ): Promise<{ line_count: number; debits: string; credits: string }> {
+    // per-day sums (journal_account_days): at most 92 days × the chart's accounts, whatever the volume
     const rows = await this.q.query(
-      `SELECT count(*)::int AS line_count, COALESCE(sum(debit), 0)::text AS debits, COALESCE(sum(credit), 0)::text AS credits
-         FROM journal_lines WHERE fund_id = $1 AND entry_date BETWEEN $2::date AND $3::date`,
+      `SELECT COALESCE(sum(line_count), 0)::int AS line_count, COALESCE(sum(debit), 0)::text AS debits, COALESCE(sum(credit), 0)::text AS credits
+         FROM journal_account_days WHERE fund_id = $1 AND entry_date BETWEEN $2::date AND $3::date`,
       [fundId, from, to],
     );
     return rows[0];
@@ -126,16 +130,17 @@ export class LedgerRepository extends SqlRepository {
   /**
    * gl-detail's account, window and sums in one round trip: the window is `from`/`to` when given,
    * else `to` = the latest entry date (today when the fund has none; never before `from`) and
-   * `from` = 30 days before `to` (GL_WINDOW); the signed sums before and within it. No row: no
-   * such account.
+   * `from` = 30 days before `to` (GL_WINDOW); the signed sums before and within it, over the
+   * account's per-day sums (journal_account_days: one row per day, not the account's every line).
+   * No row: no such account.
    */
   async glHeader(fundId: string, code: string, from: string | null, to: string | null): Promise<GlHeaderRow | null> {
     const rows = await this.q.query(
       `WITH ${GL_WINDOW}
        SELECT a.code, a.name, a.account_type, a.normal_balance, to_char(w.f, 'YYYY-MM-DD') AS from, to_char(w.t, 'YYYY-MM-DD') AS to,
-              (SELECT COALESCE(sum(debit - credit), 0)::text FROM journal_lines
+              (SELECT COALESCE(sum(debit - credit), 0)::text FROM journal_account_days
                 WHERE fund_id = $1 AND account_code = $2 AND entry_date < w.f) AS before_net,
-              (SELECT COALESCE(sum(debit - credit), 0)::text FROM journal_lines
+              (SELECT COALESCE(sum(debit - credit), 0)::text FROM journal_account_days
                 WHERE fund_id = $1 AND account_code = $2 AND entry_date BETWEEN w.f AND w.t) AS within_net
          FROM chart_of_accounts a, w
         WHERE a.fund_id = $1 AND a.code = $2`,

@@ -88,10 +88,11 @@ export class RiskRepository extends SqlRepository {
   }
 
   async completeRunBefore(fundId: string, date: string): Promise<RunRow | null> {
+    // ORDER BY the column, not the to_char output of the same name: a walk of (fund_id, valuation_date), not a sort of every run
     const rows = await this.q.query(
       `SELECT id, to_char(valuation_date, 'YYYY-MM-DD') AS valuation_date, net_asset_value::text
          FROM nav_runs WHERE fund_id = $1 AND valuation_date < $2::date AND status = 'complete'
-        ORDER BY valuation_date DESC LIMIT 1`,
+        ORDER BY nav_runs.valuation_date DESC LIMIT 1`,
       [fundId, date],
     );
     return rows[0] ?? null;
