@@ -87,10 +87,11 @@ export function shortSql(text: string, max = 110): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-/** The parameters as they were bound, each cut short (ids and dates stay readable). */
+/** The parameters as they were bound, each cut short (ids and dates stay readable; bytes such as a key hash are not shown). */
 export function shortParams(values: unknown[]): string {
   return values
     .map((v) => {
+      if (Buffer.isBuffer(v)) return `<${v.length} bytes>`;
       const s = v === null ? 'null' : typeof v === 'string' ? v : JSON.stringify(v);
       return s.length > 40 ? `${s.slice(0, 39)}…` : s;
     })
