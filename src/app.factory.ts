@@ -4,6 +4,7 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createValidationPipe } from './common/errors/validation';
+import { sharedJson } from './common/http/shared-json';
 import { installRouteRedaction } from './common/redaction/redaction.interceptor';
 import { finalizeDocument } from './common/openapi/contract';
 import { CorsPolicy, registerCors } from './common/http/cors';
@@ -34,6 +35,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // JSON is the only body we read; anything else is a 415.
   fastify.removeContentTypeParser(['text/plain']);
   installJsonBodyParser(fastify);
+  fastify.setReplySerializer((payload) => sharedJson(payload)); // a cached answer's JSON is produced once
   installOAuthFormParser(fastify); // the OAuth token and revocation endpoints only
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     reply.header('X-Request-Id', req.id);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toProblemError } from '../common/errors/problem.filter';
+import { memoPerObject, sharedJson } from '../common/http/shared-json';
 import { ToolInvoker } from './tool-invoker';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
 import { FUND_RESOURCES, promptGetResult, promptsListResult, resourcesListResult } from './mcp-resources';
@@ -34,17 +35,28 @@ export type JsonRpcResponse =
   | { jsonrpc: '2.0'; id: Id; result: unknown }
   | { jsonrpc: '2.0'; id: Id; error: { code: number; message: string; data?: unknown } };
 
+/** `structuredContent` (the answer's JSON) and its text rendering (that JSON as a JSON string), per answer object. */
+interface ToolResultText {
+  structured: string;
+  text: string;
+}
+const resultText = (structured: string): ToolResultText => ({ structured, text: JSON.stringify(structured) });
+const plainResult = memoPerObject((body) => resultText(sharedJson(body)));
+const itemsResult = memoPerObject((body) => resultText(`{"items":${sharedJson(body)}}`));
+
 /**
  * A successful tool result, already serialized: the answer's JSON is produced once and used both as
- * `structuredContent` and (escaped) as the text rendering, instead of serializing the object twice.
+ * `structuredContent` and (escaped) as the text rendering. For an answer served from a cache (the
+ * same object every time) both are produced once, from the same bytes REST sends (`sharedJson`).
  */
 export class SerializedToolResult {
   constructor(readonly json: string) {}
 
-  static of(id: Id, body: unknown): SerializedToolResult {
-    const structured = JSON.stringify(body);
+  /** `wrap`: an array answer goes out as `{ items }` (structuredContent must be an object). */
+  static of(id: Id, body: unknown, wrap = false): SerializedToolResult {
+    const { structured, text } = wrap ? itemsResult(body) : plainResult(body);
     return new SerializedToolResult(
-      `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured}}}`,
+      `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${text}}],"structuredContent":${structured}}}`,
     );
   }
 }
@@ -230,7 +242,7 @@ export class McpService {
   ): Promise<JsonRpcResponse | SerializedToolResult> {
     try {
       const body = await this.invoker.invoke(tool, req, reply, args);
-      return SerializedToolResult.of(id, tool.wrapsArray ? { items: body } : body);
+      return SerializedToolResult.of(id, body, tool.wrapsArray);
     } catch (err) {
       const problem = toProblemError(err, req);
       if (problem.status >= 500 && problem.code !== 'unavailable')

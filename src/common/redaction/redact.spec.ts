@@ -5,6 +5,7 @@ import { redact, RedactionError, WALLET_FORMAT } from './redact';
 import { redactingHandler, redactionOf, Returns } from './redaction.interceptor';
 import { RequiresScopes } from '../auth/auth.decorators';
 import { ProblemError } from '../errors/problem';
+import { sharedJson } from '../http/shared-json';
 
 class HoldingDto {
   @ApiProperty() asset: string;
@@ -68,6 +69,9 @@ describe('redaction', () => {
       @Get('broken') @Returns(LeakyDto) broken() {
         return { id: '1', email: 'a@b.c' };
       }
+      @Get('cached') @Returns(InvestorDto) cached() {
+        return investor; // the same object on every call, as a cached answer is
+      }
     }
     const wrap = (name: keyof FixtureController) => {
       const fn = FixtureController.prototype[name] as (...args: unknown[]) => unknown;
@@ -88,6 +92,18 @@ describe('redaction', () => {
 
     it('answers 500 without data when redaction itself fails', async () => {
       await expect(run('broken')).rejects.toMatchObject({ status: 500, code: 'internal' });
+    });
+
+    it('redacts a cached answer once: the same object gives the same redacted object and the same JSON', async () => {
+      const handler = wrap('cached');
+      const controller = new FixtureController();
+      const [a, b] = [await handler.call(controller), await handler.call(controller)];
+      expect(b).toBe(a);
+      expect(JSON.stringify(a)).not.toMatch(/jane|123-45/i);
+      expect(sharedJson(b)).toBe(sharedJson(a));
+      expect(sharedJson(a)).toBe(JSON.stringify(a));
+      const fresh = (await wrap('declared').call(controller, 1)) as object;
+      expect(await wrap('declared').call(controller, 1)).not.toBe(fresh); // a new answer is redacted anew
     });
 
     it("keeps the handler's name, arity and route metadata (Nest, Swagger and the MCP catalog read them)", () => {

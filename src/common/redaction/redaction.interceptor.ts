@@ -34,6 +34,8 @@ export interface RouteRedaction {
   redacted: boolean;
   schema: SchemaMeta | undefined;
   route: string;
+  /** Redacted forms of answers seen before (a cached answer object is redacted once, not per request). */
+  memo: WeakMap<object, unknown>;
 }
 
 const logger = new Logger('Redaction');
@@ -47,6 +49,7 @@ export function redactionOf(reflector: Reflector, handler: object, cls: Type<unk
     redacted: mode === 'required' && !reflector.getAllAndOverride<string>(SKIP_REDACTION, targets),
     schema: reflector.getAllAndOverride<SchemaMeta>(RESPONSE_SCHEMA, targets),
     route: `${cls.name}.${(handler as { name?: string }).name ?? '?'}`,
+    memo: new WeakMap(),
   };
 }
 
@@ -61,8 +64,12 @@ export function redactAnswer(r: RouteRedaction, body: unknown): unknown {
     throw new ProblemError('internal', 'this route has no declared response schema; nothing was returned');
   }
   if (body === undefined) return body; // 204-style answers carry nothing to redact
+  const seen = typeof body === 'object' && body !== null ? r.memo.get(body) : undefined;
+  if (seen !== undefined) return seen;
   try {
-    return redact(body, r.schema.dto, r.schema.isArray);
+    const redacted = redact(body, r.schema.dto, r.schema.isArray);
+    if (typeof body === 'object' && body !== null) r.memo.set(body, redacted);
+    return redacted;
   } catch (err) {
     logger.error(`${r.route} redaction failed: ${(err as Error).message}; answer withheld`);
     throw new ProblemError('internal', 'the answer could not be redacted; nothing was returned');
