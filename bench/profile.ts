@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createDataSource } from '../src/database/data-source';
 import { mintPlatformKey } from './bench-keys';
-import { load } from './harness';
+import { load, RUNTIME_FLAGS } from './harness';
 
 /**
  * `node -r @swc-node/register bench/profile.ts <path> [seconds] [fund slug] [mcp tool]`: mints a platform key, starts fundgate with
@@ -73,7 +73,14 @@ async function main(): Promise<void> {
   const before = new Set(readdirSync(DIR));
   const child = spawn(
     process.execPath,
-    ['--cpu-prof', `--cpu-prof-dir=${DIR}`, '-r', '@swc-node/register', join(__dirname, '..', 'src', 'main.ts')],
+    [
+      ...RUNTIME_FLAGS,
+      '--cpu-prof',
+      `--cpu-prof-dir=${DIR}`,
+      '-r',
+      '@swc-node/register',
+      join(__dirname, '..', 'src', 'main.ts'),
+    ],
     {
       env: {
         ...process.env,
