@@ -34,86 +34,7 @@ jest.setTimeout(240_000);
 const D = (v: string) => new Decimal(v);
 const sumOf = (values: string[]) => values.reduce((a, v) => a.plus(v), new Decimal(0));
 
-/** Response members whose values are decimal strings (money, prices, quantities, units, ratios). */
-const DECIMAL_MEMBERS = new Set([
-  'aumTarget',
-  'mgmtFeeAnnualRate',
-  'perfFeeRate',
-  'hurdleAnnualRate',
-  'grossAssetValue',
-  'netAssetValue',
-  'totalMarketValue',
-  'quantity',
-  'price',
-  'marketValue',
-  'weight',
-  'nav',
-  'longExposure',
-  'shortExposure',
-  'grossExposure',
-  'netExposure',
-  'cashExposure',
-  'grossExposureRatio',
-  'netExposureRatio',
-  'cashExposureRatio',
-  'openingNav',
-  'closingNav',
-  'totalPnl',
-  'openingMarketValue',
-  'closingMarketValue',
-  'netTrades',
-  'priceEffect',
-  'tradingEffect',
-  'pnl',
-  'management',
-  'performance',
-  'expenses',
-  'subscriptions',
-  'redemptions',
-  'confidence',
-  'valueAtRisk',
-  'valueAtRiskRatio',
-  'portfolioVolatility',
-  'componentVar',
-  'contributionRatio',
-  'debit',
-  'credit',
-  'totalDebits',
-  'totalCredits',
-  'openingCapital',
-  'contributions',
-  'managementFee',
-  'performanceFee',
-  'closingCapital',
-  'units',
-  'navPerUnit',
-  'classNavPerUnit',
-  'investorNavPerUnit',
-  'ownershipRatio',
-  'amount',
-  'notional',
-  'fee',
-  'openingBalance',
-  'runningBalance',
-  'closingBalance',
-  'requestedAmount',
-  'requestedFraction',
-  'returnRatio',
-  'pnlRatio',
-  'shadowNav',
-  'administratorNav',
-  'difference',
-  'differenceRatio',
-  'toleranceRatio',
-  'mtd',
-  'qtd',
-  'ytd',
-  'itd',
-  'annualizedItd',
-  'return',
-  'annualizedVolatility',
-  'maxDrawdown',
-]);
+/** Response members whose values are money: decimal strings with exactly 2 decimal places. */
 const MONEY_MEMBERS = new Set([
   'aumTarget',
   'grossAssetValue',
@@ -156,6 +77,46 @@ const MONEY_MEMBERS = new Set([
   'shadowNav',
   'administratorNav',
   'difference',
+]);
+/** Response members whose values are decimal strings (money, prices, quantities, units, ratios). */
+const DECIMAL_MEMBERS = new Set([
+  ...MONEY_MEMBERS,
+  'mgmtFeeAnnualRate',
+  'perfFeeRate',
+  'hurdleAnnualRate',
+  'quantity',
+  'price',
+  'weight',
+  'grossExposureRatio',
+  'netExposureRatio',
+  'cashExposureRatio',
+  'management',
+  'performance',
+  'expenses',
+  'subscriptions',
+  'redemptions',
+  'confidence',
+  'valueAtRiskRatio',
+  'contributionRatio',
+  'units',
+  'navPerUnit',
+  'classNavPerUnit',
+  'investorNavPerUnit',
+  'ownershipRatio',
+  'fee',
+  'requestedFraction',
+  'returnRatio',
+  'pnlRatio',
+  'differenceRatio',
+  'toleranceRatio',
+  'mtd',
+  'qtd',
+  'ytd',
+  'itd',
+  'annualizedItd',
+  'return',
+  'annualizedVolatility',
+  'maxDrawdown',
 ]);
 
 /** The bodies fetched once in beforeAll, by endpoint, as the SDK's DTOs (each validated against the contract by call()). */
@@ -700,43 +661,28 @@ describe('fund read API against the demo fund (e2e)', () => {
 
   it('redaction at the edge: undeclared members are dropped, a value that does not fit answers 500 without data', async () => {
     const service = app.get(InvestorsService);
+    const declared = {
+      investorId: '00000000-0000-4000-8000-000000000001',
+      displayName: 'Investor 001',
+      status: 'active',
+      investorType: 'institution',
+      openLots: 1,
+      units: '1.00000000',
+    };
+    const page = { total: 1, nextCursor: null, hasMore: false };
     const spy = jest.spyOn(service, 'investors').mockResolvedValueOnce({
-      items: [
-        {
-          investorId: '00000000-0000-4000-8000-000000000001',
-          displayName: 'Investor 001',
-          status: 'active',
-          investorType: 'institution',
-          openLots: 1,
-          units: '1.00000000',
-          email: 'leak@example.com',
-          legalName: 'Leaky Legal Name LLC',
-          taxId: '999-99-9999',
-        },
-      ],
-      page: { total: 1, nextCursor: null, hasMore: false },
+      items: [{ ...declared, email: 'leak@example.com', legalName: 'Leaky Legal Name LLC', taxId: '999-99-9999' }],
+      page,
       apiSecret: 'should-not-leave',
     } as never);
     const dropped = await get(app, '/api/v1/fund/investors', key);
     expect(dropped.status).toBe(200);
-    expect(dropped.json).toEqual({
-      items: [
-        {
-          investorId: '00000000-0000-4000-8000-000000000001',
-          displayName: 'Investor 001',
-          status: 'active',
-          investorType: 'institution',
-          openLots: 1,
-          units: '1.00000000',
-        },
-      ],
-      page: { total: 1, nextCursor: null, hasMore: false },
-    });
+    expect(dropped.json).toEqual({ items: [declared], page });
     expect(dropped.body).not.toMatch(/leak@example|Leaky|999-99|should-not-leave/);
 
     spy.mockResolvedValueOnce({
       items: [{ investorId: { email: 'leak@example.com' } }],
-      page: { total: 1, nextCursor: null, hasMore: false },
+      page,
     } as never);
     const failed = await get(app, '/api/v1/fund/investors', key);
     expect(failed.status).toBe(500);

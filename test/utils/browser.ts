@@ -40,6 +40,40 @@ export async function startWebServer(
   return { app, baseUrl: `http://127.0.0.1:${address.port}`, close: () => app.close() };
 }
 
+export interface BrowserSuite {
+  readonly server: WebServer;
+  readonly browser: Browser;
+}
+
+/**
+ * The server-and-browser pair of a describe block: registers its beforeAll (boot the app with these
+ * overrides and env, launch Chromium) and afterAll (close both). Read `server` and `browser` inside tests.
+ */
+export function useBrowserSuite(overrides: Partial<AppConfig> = {}, env: Record<string, string> = {}): BrowserSuite {
+  let server: WebServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startWebServer(overrides, env);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the ${what} is not started (use it inside a test)`);
+    return value;
+  };
+  return {
+    get server() {
+      return started(server, 'test server');
+    },
+    get browser() {
+      return started(browser, 'browser');
+    },
+  };
+}
+
 /** Collects console errors and failed requests of a page, so a test can assert there were none. */
 export function watchPageErrors(page: Page): string[] {
   const errors: string[] = [];

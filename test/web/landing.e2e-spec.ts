@@ -1,31 +1,19 @@
-import type { Browser } from 'playwright-core';
 import {
-  launchBrowser,
   screenshot,
   seriousA11yViolations,
-  startWebServer,
+  useBrowserSuite,
   watchPageErrors,
   withScreenshotOnFailure,
-  type WebServer,
 } from '../utils/browser';
 
 describe('landing page and web shell (headless Chromium)', () => {
-  let server: WebServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useBrowserSuite();
 
   it('/ says what the service is and links to the console, the tools, the API reference and MCP', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const errors = watchPageErrors(page);
     await withScreenshotOnFailure(page, 'landing', async () => {
-      const res = await page.goto(`${server.baseUrl}/`);
+      const res = await page.goto(`${suite.server.baseUrl}/`);
       expect(res?.status()).toBe(200);
       expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
       await page.getByRole('heading', { level: 1, name: 'The API in front of your fund' }).waitFor();
@@ -41,22 +29,22 @@ describe('landing page and web shell (headless Chromium)', () => {
 
   it('serves each single-page app under its prefix and hashed assets as immutable', async () => {
     for (const path of ['/console', '/console/keys', '/tools', '/tools/fee-calculator']) {
-      const res = await fetch(`${server.baseUrl}${path}`);
+      const res = await fetch(`${suite.server.baseUrl}${path}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/html');
       const html = await res.text();
       const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
       expect(asset).toBeDefined();
-      const js = await fetch(`${server.baseUrl}${asset}`);
+      const js = await fetch(`${suite.server.baseUrl}${asset}`);
       expect(js.status).toBe(200);
       expect(js.headers.get('cache-control')).toContain('immutable');
     }
-    const missing = await fetch(`${server.baseUrl}/assets/nope.js`);
+    const missing = await fetch(`${suite.server.baseUrl}/assets/nope.js`);
     expect(missing.status).toBe(404);
   });
 
   it('keeps API 404s as problem+json', async () => {
-    const res = await fetch(`${server.baseUrl}/api/v1/nope`);
+    const res = await fetch(`${suite.server.baseUrl}/api/v1/nope`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
   });

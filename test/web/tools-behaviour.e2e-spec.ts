@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import {
-  launchBrowser,
   screenshot,
   seriousA11yViolations,
-  startWebServer,
+  useBrowserSuite,
   watchPageErrors,
   withScreenshotOnFailure,
   type WebServer,
@@ -25,27 +23,18 @@ async function restAnswer(server: WebServer, name: string, body: unknown): Promi
 }
 
 describe('free web tools: behaviour (headless Chromium)', () => {
-  let server: WebServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startWebServer({}, { TRUSTED_PROXIES: '127.0.0.1' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useBrowserSuite({}, { TRUSTED_PROXIES: '127.0.0.1' });
 
   it('fee calculator: two numbers changed → the REST figures, the NAV paths drawn, a link that reproduces, JSON and CSV downloads, clean print', async () => {
-    const { page } = await newToolPage(browser);
+    const { page } = await newToolPage(suite.browser);
     const errors = watchPageErrors(page);
     await withScreenshotOnFailure(page, 'fee-story', async () => {
-      await page.goto(`${server.baseUrl}/tools`);
+      await page.goto(`${suite.server.baseUrl}/tools`);
       await page.getByRole('link', { name: 'Fee calculator' }).click();
       await page.getByLabel('Annual gross return').fill('12');
       await page.getByLabel('Horizon').fill('10');
       expect((await calculate(page)).status()).toBe(200);
-      const rest = await restAnswer(server, 'fee-calculator', { annualGrossReturnPct: 12, horizonYears: 10 });
+      const rest = await restAnswer(suite.server, 'fee-calculator', { annualGrossReturnPct: 12, horizonYears: 10 });
       await expect(page.getByTestId('figure-endingNavUsd').textContent()).resolves.toBe(
         String(rest.totals.endingNavUsd),
       );
@@ -89,9 +78,9 @@ describe('free web tools: behaviour (headless Chromium)', () => {
   });
 
   it('shows the calculator’s own field errors next to the fields and keeps what was typed', async () => {
-    const { page } = await newToolPage(browser);
+    const { page } = await newToolPage(suite.browser);
     await withScreenshotOnFailure(page, 'fee-field-errors', async () => {
-      await page.goto(`${server.baseUrl}/tools/fee-calculator`);
+      await page.goto(`${suite.server.baseUrl}/tools/fee-calculator`);
       await page.getByLabel('Horizon').fill('ten');
       await page.getByLabel('Management fee').fill('150');
       expect((await calculate(page)).status()).toBe(400);
@@ -109,11 +98,11 @@ describe('free web tools: behaviour (headless Chromium)', () => {
   });
 
   it('CSV fields: an oversize file is refused before upload naming the limit; a file sets inputMethod upload, the table sets manual', async () => {
-    const { page } = await newToolPage(browser);
+    const { page } = await newToolPage(suite.browser);
     const calcRequests: string[] = [];
     page.on('request', (r) => r.url().includes('/api/v1/calc/') && calcRequests.push(r.url()));
     await withScreenshotOnFailure(page, 'exposure-upload', async () => {
-      await page.goto(`${server.baseUrl}/tools/exposure-analysis`);
+      await page.goto(`${suite.server.baseUrl}/tools/exposure-analysis`);
       const file = page.locator('#f-positionsCsv-file');
       await file.setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.alloc(600 * 1024, 'a') });
       await expect(page.getByTestId('upload-error-positionsCsv').textContent()).resolves.toMatch(
@@ -143,11 +132,11 @@ describe('free web tools: behaviour (headless Chromium)', () => {
   });
 
   it('works at 375 px wide: no sideways scrolling, chart drawn, axe clean', async () => {
-    const { page } = await newToolPage(browser, { width: 375, height: 812 });
+    const { page } = await newToolPage(suite.browser, { width: 375, height: 812 });
     const errors = watchPageErrors(page);
     await withScreenshotOnFailure(page, 'fee-375', async () => {
       for (const name of ['fee-calculator', 'exposure-analysis']) {
-        await page.goto(`${server.baseUrl}/tools/${name}`);
+        await page.goto(`${suite.server.baseUrl}/tools/${name}`);
         await calculate(page);
         await page.getByTestId('chart').first().locator('svg').first().waitFor();
         expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
@@ -160,7 +149,7 @@ describe('free web tools: behaviour (headless Chromium)', () => {
   });
 
   it('a page on another origin (another port) calls the keyless fee calculator through CORS', async () => {
-    const api = server.baseUrl;
+    const api = suite.server.baseUrl;
     const html = `<!doctype html><html lang="en"><head><title>elsewhere</title></head><body><pre id="out">pending</pre><script>
       fetch(${JSON.stringify(api)} + '/api/v1/calc/fee-calculator', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ horizonYears: 3 }) })
         .then(async (r) => { document.getElementById('out').textContent = JSON.stringify({ status: r.status, rateLimit: r.headers.get('RateLimit'), answer: await r.json() }); })
@@ -168,7 +157,7 @@ describe('free web tools: behaviour (headless Chromium)', () => {
     </script></body></html>`;
     const other: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     try {
       const origin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
       expect(origin).not.toBe(api);
@@ -177,7 +166,7 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       const out = JSON.parse((await page.locator('#out').textContent())!);
       expect(out.status).toBe(200);
       expect(out.rateLimit).toMatch(/r=\d+/);
-      expect(out.answer).toEqual(await restAnswer(server, 'fee-calculator', { horizonYears: 3 }));
+      expect(out.answer).toEqual(await restAnswer(suite.server, 'fee-calculator', { horizonYears: 3 }));
     } finally {
       await page.close();
       await new Promise((resolve) => other.close(resolve));
@@ -186,24 +175,15 @@ describe('free web tools: behaviour (headless Chromium)', () => {
 });
 
 describe('free web tools: the daily cap (calc-daily = 2)', () => {
-  let server: WebServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startWebServer(
-      {},
-      { TRUSTED_PROXIES: '127.0.0.1', RATE_LIMITS: JSON.stringify({ 'calc-daily': { free: 2 } }) },
-    );
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useBrowserSuite(
+    {},
+    { TRUSTED_PROXIES: '127.0.0.1', RATE_LIMITS: JSON.stringify({ 'calc-daily': { free: 2 } }) },
+  );
 
   it('counts down from the RateLimit headers and shows a 429 as a clear message with the reset time', async () => {
-    const { page } = await newToolPage(browser);
+    const { page } = await newToolPage(suite.browser);
     await withScreenshotOnFailure(page, 'tools-429', async () => {
-      await page.goto(`${server.baseUrl}/tools/operating-cost-calculator`);
+      await page.goto(`${suite.server.baseUrl}/tools/operating-cost-calculator`);
       await calculate(page);
       await expect(page.getByTestId('rate-limit').textContent()).resolves.toMatch(
         /Daily cap: 2 calculations · 1 left · resets in/,
@@ -217,7 +197,7 @@ describe('free web tools: the daily cap (calc-daily = 2)', () => {
       await screenshot(page, 'tools-429');
 
       // a calculator key (minted in the console) raises the cap: the page sends it as a bearer token
-      const key = await mintKey(server.app, { scopes: [], plan: 'developer' });
+      const key = await mintKey(suite.server.app, { scopes: [], plan: 'developer' });
       await page.getByText('Have a calculator key? Raise the daily cap').click();
       await page.getByLabel('Calculator key (optional)').fill(key.key);
       const withKey = await calculate(page);

@@ -1,33 +1,21 @@
-import type { Browser } from 'playwright-core';
 import {
-  launchBrowser,
   screenshot,
   seriousA11yViolations,
-  startWebServer,
+  useBrowserSuite,
   watchPageErrors,
   withScreenshotOnFailure,
-  type WebServer,
 } from '../utils/browser';
 import { randomIp } from '../utils/app';
 import { asShown, calculate, memberOf, newToolPage, shownFigures, TOOL_NAMES } from './tools-helpers';
 
 describe('free web tools: every page (headless Chromium)', () => {
-  let server: WebServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startWebServer({}, { TRUSTED_PROXIES: '127.0.0.1' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useBrowserSuite({}, { TRUSTED_PROXIES: '127.0.0.1' });
 
   it('/tools lists the seven tools with what each answers, accessibly', async () => {
-    const { page } = await newToolPage(browser);
+    const { page } = await newToolPage(suite.browser);
     const errors = watchPageErrors(page);
     await withScreenshotOnFailure(page, 'tools-index', async () => {
-      await page.goto(`${server.baseUrl}/tools`);
+      await page.goto(`${suite.server.baseUrl}/tools`);
       await page.getByRole('heading', { level: 1, name: 'Free fund tools' }).waitFor();
       const hrefs = await page.locator('main a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
       expect(hrefs).toEqual(expect.arrayContaining(TOOL_NAMES.map((n) => `/tools/${n}`)));
@@ -42,10 +30,10 @@ describe('free web tools: every page (headless Chromium)', () => {
   it.each(TOOL_NAMES)(
     '%s: computes with the defaults, draws a chart, equals the REST answer, reproduces from its link, passes axe',
     async (name) => {
-      const { page } = await newToolPage(browser);
+      const { page } = await newToolPage(suite.browser);
       const errors = watchPageErrors(page);
       await withScreenshotOnFailure(page, `tool-${name}`, async () => {
-        await page.goto(`${server.baseUrl}/tools/${name}`);
+        await page.goto(`${suite.server.baseUrl}/tools/${name}`);
         await page.getByRole('button', { name: 'Calculate' }).waitFor();
         await page.locator('form .field').first().waitFor();
         expect(await seriousA11yViolations(page)).toEqual([]);
@@ -61,7 +49,7 @@ describe('free web tools: every page (headless Chromium)', () => {
         );
 
         // the same input through REST, from another client: the same bytes, and the figures shown verbatim
-        const rest = await fetch(`${server.baseUrl}/api/v1/calc/${name}`, {
+        const rest = await fetch(`${suite.server.baseUrl}/api/v1/calc/${name}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-forwarded-for': randomIp() },
           body: sent,

@@ -40,6 +40,48 @@ interface SavingsAnswer {
 
 const margin = { top: 8, right: 24, bottom: 8, left: 8 };
 
+interface BarSpec {
+  dataKey: string;
+  name: string;
+  fill: string;
+}
+
+/** A horizontal bar chart over rows labelled by `label` (the line items, the payback figures). */
+function LabelledBars({
+  title,
+  tableId,
+  height,
+  data,
+  bars,
+  labelWidth = 130,
+  legend = false,
+}: {
+  title: string;
+  tableId: string;
+  height: number;
+  data: { label: string }[];
+  bars: BarSpec[];
+  labelWidth?: number;
+  legend?: boolean;
+}) {
+  return (
+    <Chart title={title} tableId={tableId} height={height}>
+      <ResponsiveContainer>
+        <BarChart data={data} layout="vertical" margin={margin} accessibilityLayer={false}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis type="number" tickFormatter={axisTick} />
+          <YAxis type="category" dataKey="label" width={labelWidth} tick={{ fontSize: 12 }} />
+          <Tooltip />
+          {legend && <Legend />}
+          {bars.map((b) => (
+            <Bar key={b.dataKey} dataKey={b.dataKey} name={b.name} fill={b.fill} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </Chart>
+  );
+}
+
 function OperatingResult({ answer }: { answer: OperatingAnswer }) {
   return (
     <>
@@ -50,17 +92,13 @@ function OperatingResult({ answer }: { answer: OperatingAnswer }) {
           { member: 'costBpOfAum', label: 'Cost of AUM', value: answer.costBpOfAum, unit: 'bp' },
         ]}
       />
-      <Chart title="Cost breakdown, USD a year" tableId="cost-lines" height={320}>
-        <ResponsiveContainer>
-          <BarChart data={answer.lineItems} layout="vertical" margin={margin} accessibilityLayer={false}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis type="number" tickFormatter={axisTick} />
-            <YAxis type="category" dataKey="label" width={130} tick={{ fontSize: 12 }} />
-            <Tooltip />
-            <Bar dataKey="annualUsd" name="USD a year" fill={COLORS.blue} isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
-      </Chart>
+      <LabelledBars
+        title="Cost breakdown, USD a year"
+        tableId="cost-lines"
+        height={320}
+        data={answer.lineItems}
+        bars={[{ dataKey: 'annualUsd', name: 'USD a year', fill: COLORS.blue }]}
+      />
       <DataTable<CostLine>
         id="cost-lines"
         caption="Line items"
@@ -99,19 +137,17 @@ function SavingsResult({ answer }: { answer: SavingsAnswer }) {
           },
         ]}
       />
-      <Chart title="Cost breakdown: in-house vs automated, USD a year" tableId="savings-lines" height={360}>
-        <ResponsiveContainer>
-          <BarChart data={answer.lineItems} layout="vertical" margin={margin} accessibilityLayer={false}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis type="number" tickFormatter={axisTick} />
-            <YAxis type="category" dataKey="label" width={130} tick={{ fontSize: 12 }} />
-            <Tooltip />
-            <Legend />
-            <Bar dataKey="inHouseUsd" name="In-house" fill={COLORS.grey} isAnimationActive={false} />
-            <Bar dataKey="automatedUsd" name="Automated" fill={COLORS.blue} isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
-      </Chart>
+      <LabelledBars
+        title="Cost breakdown: in-house vs automated, USD a year"
+        tableId="savings-lines"
+        height={360}
+        data={answer.lineItems}
+        legend
+        bars={[
+          { dataKey: 'inHouseUsd', name: 'In-house', fill: COLORS.grey },
+          { dataKey: 'automatedUsd', name: 'Automated', fill: COLORS.blue },
+        ]}
+      />
       <DataTable<SavingsLine>
         id="savings-lines"
         caption="Line items (USD a year)"
@@ -123,17 +159,14 @@ function SavingsResult({ answer }: { answer: SavingsAnswer }) {
           { key: 'savingsUsd', label: 'Savings', num: true },
         ]}
       />
-      <Chart title="Payback: the one-time cost against the savings" tableId="savings-payback" height={200}>
-        <ResponsiveContainer>
-          <BarChart data={payback} layout="vertical" margin={margin} accessibilityLayer={false}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis type="number" tickFormatter={axisTick} />
-            <YAxis type="category" dataKey="label" width={150} tick={{ fontSize: 12 }} />
-            <Tooltip />
-            <Bar dataKey="usd" name="USD" fill={COLORS.green} isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
-      </Chart>
+      <LabelledBars
+        title="Payback: the one-time cost against the savings"
+        tableId="savings-payback"
+        height={200}
+        data={payback}
+        labelWidth={150}
+        bars={[{ dataKey: 'usd', name: 'USD', fill: COLORS.green }]}
+      />
       <DataTable
         id="savings-payback"
         caption={`Payback in ${answer.paybackMonths ?? '— (no savings)'} months`}
