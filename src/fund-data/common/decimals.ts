@@ -38,19 +38,5 @@ export const sum = (values: In[]): Dec => moneySum(values.map(d));
 /** a / b, or zero when b is zero (a weight of nothing). */
 export const safeDiv = (a: In, b: In): Dec => (d(b).isZero() ? ZERO : d(a).dividedBy(d(b)));
 
-/** Rounds each part to cents so that the parts sum exactly to `total` (already in cents). */
-export function roundToTotal(parts: Dec[], total: Dec): Dec[] {
-  const rounded = parts.map((p) => p.toDecimalPlaces(2, Decimal.ROUND_HALF_UP));
-  let diffCents = total.minus(sum(rounded)).times(100).round().toNumber();
-  if (diffCents === 0 || parts.length === 0) return rounded;
-  const step = diffCents > 0 ? 0.01 : -0.01;
-  // Give the missing cents to the parts whose rounding moved them furthest in the other direction.
-  const order = parts
-    .map((p, i) => ({ i, rest: p.minus(rounded[i]) }))
-    .sort((a, b) => (step > 0 ? b.rest.comparedTo(a.rest) : a.rest.comparedTo(b.rest)) || a.i - b.i);
-  for (let k = 0; diffCents !== 0; k = (k + 1) % parts.length) {
-    rounded[order[k].i] = rounded[order[k].i].plus(step);
-    diffCents += diffCents > 0 ? -1 : 1;
-  }
-  return rounded;
-}
+/** The one largest-remainder rounding to a total (src/fund/money.ts), for parts such as VaR components. */
+export { roundToTotal } from '../../fund/money';
