@@ -3,7 +3,7 @@ import { benchWebhooks } from './webhooks.bench';
 
 /**
  * `node -r @swc-node/register bench/webhooks-run.ts [runs]`: the webhook rows of `npm run bench`
- * alone (BENCH_DATABASE_URL, BENCH_REDIS_URL, WEBHOOK_BENCH_PORT), each run with the load average
+ * alone (BENCH_DATABASE_URL, BENCH_REDIS_URL, WEBHOOK_BENCH_PORT, WEBHOOK_BENCH_PACED events/s), each run with the load average
  * at its start. WEBHOOK_BENCH_PROFILE=file preloads that file into fundgate (e.g. an inspector CPU profiler).
  */
 async function main(): Promise<void> {
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
       databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/fundgate_bench_webhooks',
       redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/10',
       port: Number(process.env.WEBHOOK_BENCH_PORT ?? 3911),
+      pacedEventsPerSec: process.env.WEBHOOK_BENCH_PACED ? Number(process.env.WEBHOOK_BENCH_PACED) : undefined,
     });
     const ratio = (r.burst.deliveriesPerSec / r.baselinePerSec).toFixed(2);
     process.stdout.write(

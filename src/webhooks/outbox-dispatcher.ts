@@ -10,6 +10,9 @@ import { OutboxListener } from './outbox-listener';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 const POLL_MS = 100;
+/** While events kept coming in the last HOT_FOR_MS, an idle pass is followed by another this soon. */
+const HOT_POLL_MS = 20;
+const HOT_FOR_MS = 1000;
 const BATCH = 500;
 /** Deliveries of one subscription carried by one job (claimed, sent and recorded together). */
 export const JOB_BATCH = 50;
@@ -66,7 +69,10 @@ export function deliveryJobs(due: DueDelivery[], size = JOB_BATCH): DeliveryJob[
  *    re-enqueue is a no-op), marked enqueued (with their job's id) only once Redis accepted them.
  * Redis being away fails step 2, which rolls back: the rows wait in PostgreSQL for the next tick.
  * Several dispatchers share the work with FOR UPDATE SKIP LOCKED. A committed event wakes the
- * dispatcher through LISTEN/NOTIFY (OutboxListener); the short poll is the safety net.
+ * dispatcher through LISTEN/NOTIFY (OutboxListener); events committed while an undispatched one
+ * younger than NOTIFY_COALESCE_MS exists send none (a dispatcher is awake for them): a pass that
+ * moved anything is followed by another at once, and for HOT_FOR_MS after the last work an idle
+ * pass by another within HOT_POLL_MS. The 100 ms poll is the safety net.
  */
 @Injectable()
 export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -81,6 +87,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
   private listener: OutboxListener | null = null;
   private ticking = false;
   private woken = false;
+  private lastWorkAt = 0;
 
   private readonly deliveries: DeliveriesRepository;
 
@@ -137,7 +144,9 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
           this.ticking = false;
           if (this.lastError) this.logger.log('outbox dispatch recovered');
           this.lastError = null;
-          this.schedule(busy || this.woken ? 0 : POLL_MS);
+          if (busy) this.lastWorkAt = Date.now();
+          const hot = Date.now() - this.lastWorkAt < HOT_FOR_MS;
+          this.schedule(busy || this.woken ? 0 : hot ? HOT_POLL_MS : POLL_MS);
         })
         .catch((err: Error) => {
           this.ticking = false;
@@ -149,7 +158,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
     }, ms);
   }
 
-  /** One pass; true when a full batch was seen (more may be waiting). */
+  /** One pass; true when it moved anything (more may be waiting: the next pass runs at once). */
   async tick(): Promise<boolean> {
     const events = await this.fanOut();
     const enqueued = await this.enqueue();
@@ -157,7 +166,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
       this.nextSweepAt = Date.now() + SWEEP_EVERY_MS;
       await this.sweepLostJobs();
     }
-    return events >= BATCH || enqueued >= BATCH;
+    return events > 0 || enqueued > 0;
   }
 
   /**

@@ -133,13 +133,15 @@ describe('batched webhook deliveries (e2e)', () => {
       for (let i = 0; i < events; i++) await emitEvent(m, fundId, 'proposal.rejected', { seq: i });
     });
     await failing.waitFor(events * 3); // first try + 2 scheduled retries, each for the whole batch
-    const states = await eventually(async () => {
-      const rows: { subscription_id: string; status: string; attempt_count: number }[] = await dbOf(app).query(
+    type State = { subscription_id: string; status: string; attempt_count: number };
+    const settled = await eventually(async () => {
+      const rows: State[] = await dbOf(app).query(
         `SELECT subscription_id, status, attempt_count FROM webhook_deliveries WHERE subscription_id = ANY ($1::uuid[])`,
         [[goneSub.id, failingSub.id]],
       );
       return rows.length === events * 2 && rows.every((r) => r.status !== 'pending') ? rows : null;
     });
+    const states = settled!;
     const failingRows = states.filter((r) => r.subscription_id === failingSub.id);
     expect(failingRows.every((r) => r.status === 'failed' && r.attempt_count === 3)).toBe(true);
     const goneRows = states.filter((r) => r.subscription_id === goneSub.id);

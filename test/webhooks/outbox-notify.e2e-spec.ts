@@ -1,0 +1,54 @@
+import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { createDataSource } from '../../src/database/data-source';
+import { NOTIFY_COALESCE_MS } from '../../src/webhooks/deliveries.repository';
+import { emitEvent } from '../../src/webhooks/event-outbox';
+import { OutboxListener } from '../../src/webhooks/outbox-listener';
+import { isolatedDatabase } from './isolated-db';
+
+/**
+ * NOTIFY is coalesced (each notifying commit serializes on PostgreSQL's notify-queue lock): an
+ * event committed while another undispatched one younger than NOTIFY_COALESCE_MS exists sends
+ * none. A database of its own: no dispatcher dispatches these events.
+ */
+describe('outbox NOTIFY coalescing (e2e)', () => {
+  let db: ReturnType<typeof createDataSource>;
+  let listener: OutboxListener;
+  let wakes = 0;
+  beforeAll(async () => {
+    const url = await isolatedDatabase('whnotify');
+    db = createDataSource(url, 2);
+    await db.initialize();
+    listener = new OutboxListener(url, () => wakes++, new Logger('test'));
+    listener.start();
+    for (let i = 0; i < 200 && wakes === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(wakes).toBe(1);
+  });
+  afterAll(async () => {
+    await listener.stop();
+    await db.destroy();
+  });
+
+  it('an event right after an undispatched one sends no NOTIFY; one after the window, or after dispatch, does', async () => {
+    const slug = `fund-${randomBytes(4).toString('hex')}`;
+    const [fund] = await db.query<{ id: string }[]>(`INSERT INTO funds (slug, name) VALUES ($1, $1) RETURNING id`, [
+      slug,
+    ]);
+    const emit = (n: number) => db.transaction((m) => emitEvent(m, fund.id, 'nav.published', { n }));
+    const settle = () => new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    await emit(1);
+    await emit(2);
+    const quick = Date.now() - started < NOTIFY_COALESCE_MS;
+    await settle();
+    expect({ quick, wakes }).toEqual({ quick: true, wakes: 2 }); // the first notified, the second did not
+    await emit(3); // the undispatched ones are older than the window now
+    await settle();
+    expect(wakes).toBe(3);
+    await emit(4);
+    await db.query(`UPDATE webhook_events SET dispatched_at = now() WHERE fund_id = $1`, [fund.id]);
+    await emit(5); // nothing undispatched: notifies at once
+    await settle();
+    expect(wakes).toBe(5);
+  });
+});
