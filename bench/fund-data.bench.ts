@@ -1,27 +1,10 @@
 import { type DataSource } from 'typeorm';
 import { CursorCodec } from '../src/common/pagination/cursor';
-import { load, type LoadResult } from './harness';
 
 /**
- * Fund read API benchmarks (issue 4). The lead wires these into bench/run.ts; each returns raw
- * figures so the caller can compare them with baselines measured in the same run.
+ * Fund read API benchmarks on the 1 000 000-trade fund (issue 4), run by `npm run bench -- --only
+ * large`; each returns raw figures.
  */
-
-/** GET /fund/overview and /fund/positions under load: autocannon, 50 connections, 10 s each (after a 2 s warm-up). */
-export async function benchFundData(
-  baseUrl: string,
-  key: string,
-  seconds = 10,
-): Promise<{ overview: LoadResult; positions: LoadResult }> {
-  const headers = { authorization: `Bearer ${key}` };
-  const run = async (path: string) => {
-    await load(`${baseUrl}${path}`, { seconds: 2, headers });
-    return load(`${baseUrl}${path}`, { connections: 50, seconds, headers });
-  };
-  const overview = await run('/api/v1/fund/overview');
-  const positions = await run('/api/v1/fund/positions');
-  return { overview, positions };
-}
 
 /**
  * After a bulk load the tables have no planner statistics and no visibility map until

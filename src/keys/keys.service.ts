@@ -10,7 +10,7 @@ import { KeyRow, KeysRepository } from './keys.repository';
 
 import type { AuthResult, CredentialResolver } from '../common/auth/credential-resolver';
 
-export type { AuthFailure, AuthResult } from '../common/auth/credential-resolver';
+export type { AuthResult } from '../common/auth/credential-resolver';
 
 type FundRef = { id: string; slug: string; name: string };
 

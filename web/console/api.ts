@@ -18,10 +18,6 @@ export function configureConsoleApi(next: Partial<ConsoleApiState>): void {
   Object.assign(state, next);
 }
 
-export function currentFund(): string | null {
-  return state.fund;
-}
-
 export interface ConsoleRequestOptions extends RequestOptions {
   /** Send without X-Fundgate-Fund (the person's own, calculator-only world). */
   noFund?: boolean;
