@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createFund, dbOf, uniqueName } from '../utils/app';
-import { launchBrowser, screenshot, startWebServer, withScreenshotOnFailure, type WebServer } from '../utils/browser';
+import { screenshot, useBrowserSuite, withScreenshotOnFailure } from '../utils/browser';
 import { seedBooks, type Books } from '../proposals/books-fixture';
 import {
   a11y,
@@ -33,8 +33,7 @@ const PAGES: [string, string | RegExp][] = [
 ];
 
 describe('console pages (headless Chromium, 375 px)', () => {
-  let server: WebServer;
-  let browser: Browser;
+  const suite = useBrowserSuite({ webhookAllowPrivate: true, webhookRetryDelaysMs: [200, 200] }, CONSOLE_TEST_ENV);
   let fund: { id: string; slug: string };
   let books: Books;
   let admin: Person;
@@ -42,11 +41,9 @@ describe('console pages (headless Chromium, 375 px)', () => {
   const received: string[] = [];
 
   beforeAll(async () => {
-    server = await startWebServer({ webhookAllowPrivate: true, webhookRetryDelaysMs: [200, 200] }, CONSOLE_TEST_ENV);
-    browser = await launchBrowser();
-    fund = await createFund(server.app);
-    books = await seedBooks(server.app, fund.id);
-    admin = await person(server.app, fund.slug, 'admin');
+    fund = await createFund(suite.server.app);
+    books = await seedBooks(suite.server.app, fund.id);
+    admin = await person(suite.server.app, fund.slug, 'admin');
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -58,8 +55,6 @@ describe('console pages (headless Chromium, 375 px)', () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     receiver?.close();
   });
 
@@ -73,12 +68,12 @@ describe('console pages (headless Chromium, 375 px)', () => {
   }
 
   it('every signed-in page: axe-core clean, fits 375 px, no console errors', async () => {
-    const page = await newPage(browser, 375);
+    const page = await newPage(suite.browser, 375);
     const errors = pageErrors(page);
-    await signIn(page, server.baseUrl, admin.email);
+    await signIn(page, suite.server.baseUrl, admin.email);
     for (const [path, heading] of PAGES) {
       await withScreenshotOnFailure(page, `console-375${path}`, async () => {
-        await page.goto(`${server.baseUrl}${path}`);
+        await page.goto(`${suite.server.baseUrl}${path}`);
         await settle(page, heading);
         expect({ path, violations: await a11y(page) }).toEqual({ path, violations: [] });
         expect({ path, overflow: await overflowsHorizontally(page) }).toEqual({ path, overflow: false });
@@ -90,12 +85,12 @@ describe('console pages (headless Chromium, 375 px)', () => {
   });
 
   it('an admin invites a person; the link opens a sign-up for that fund, and the new viewer mints a read key', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(suite.browser);
     const errors = pageErrors(page);
     const inviteeEmail = `${uniqueName('invitee')}@console.test`;
     let link = '';
     await withScreenshotOnFailure(page, 'console-invite', async () => {
-      await signIn(page, server.baseUrl, admin.email, '/console/members');
+      await signIn(page, suite.server.baseUrl, admin.email, '/console/members');
       await page.getByLabel('Email').fill(inviteeEmail);
       await page.getByLabel('Role', { exact: true }).selectOption('viewer');
       await page.getByRole('button', { name: 'Create invitation' }).click();
@@ -105,10 +100,10 @@ describe('console pages (headless Chromium, 375 px)', () => {
     });
     expect(errors()).toEqual([]);
 
-    const guest = await newPage(browser, 375);
+    const guest = await newPage(suite.browser, 375);
     const guestErrors = pageErrors(guest);
     await withScreenshotOnFailure(guest, 'console-invite-accept', async () => {
-      await guest.goto(new URL(new URL(link).pathname, server.baseUrl).toString());
+      await guest.goto(new URL(new URL(link).pathname, suite.server.baseUrl).toString());
       await guest.getByText(`as viewer, with the email ${inviteeEmail}`, { exact: false }).waitFor();
       expect(await a11y(guest)).toEqual([]);
       expect(await overflowsHorizontally(guest)).toBe(false);
@@ -123,24 +118,24 @@ describe('console pages (headless Chromium, 375 px)', () => {
       await guest.getByLabel('Key name').fill('viewer key');
       await guest.getByRole('button', { name: 'Create key' }).click();
       const secret = (await guest.getByTestId('key-secret').textContent())!.trim();
-      const me = await fetch(`${server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } });
+      const me = await fetch(`${suite.server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } });
       expect(await me.json()).toMatchObject({ scopes: ['fund:read'], role: 'viewer', fund: { slug: fund.slug } });
     });
     expect(guestErrors()).toEqual([]);
     // The same link a second time: a clear refusal in the page.
-    const again = await newPage(browser);
+    const again = await newPage(suite.browser);
     const againErrors = pageErrors(again, [401, 404, 409, 410]);
-    await again.goto(new URL(new URL(link).pathname, server.baseUrl).toString());
+    await again.goto(new URL(new URL(link).pathname, suite.server.baseUrl).toString());
     await again.getByRole('alert').filter({ hasText: 'This invitation cannot be used.' }).waitFor();
     expect(againErrors()).toEqual([]);
     await Promise.all([page.context().close(), guest.context().close(), again.context().close()]);
   });
 
   it('public sign-up gives a person with no fund calculator-only keys', async () => {
-    const page = await newPage(browser, 375);
+    const page = await newPage(suite.browser, 375);
     const errors = pageErrors(page, [400, 401]);
     await withScreenshotOnFailure(page, 'console-sign-up', async () => {
-      await page.goto(`${server.baseUrl}/console/sign-up`);
+      await page.goto(`${suite.server.baseUrl}/console/sign-up`);
       expect(await a11y(page)).toEqual([]);
       await page.getByLabel('Email').fill(`${uniqueName('dev')}@console.test`);
       await page.getByLabel('Display name').fill('Dee Veloper');
@@ -164,7 +159,7 @@ describe('console pages (headless Chromium, 375 px)', () => {
       await page.getByRole('button', { name: 'Create key' }).click();
       const secret = (await page.getByTestId('key-secret').textContent())!.trim();
       const me = await (
-        await fetch(`${server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } })
+        await fetch(`${suite.server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } })
       ).json();
       expect(me).toMatchObject({ fund: null, scopes: [], plan: 'free' });
     });
@@ -173,10 +168,10 @@ describe('console pages (headless Chromium, 375 px)', () => {
   });
 
   it('webhooks: the secret is shown once, a test event is delivered and its attempt listed', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(suite.browser);
     const errors = pageErrors(page);
     await withScreenshotOnFailure(page, 'console-webhooks', async () => {
-      await signIn(page, server.baseUrl, admin.email, '/console/webhooks');
+      await signIn(page, suite.server.baseUrl, admin.email, '/console/webhooks');
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       await page.getByLabel('Endpoint URL').fill(url);
       await page.getByRole('checkbox', { name: 'nav.published' }).check();
@@ -200,17 +195,17 @@ describe('console pages (headless Chromium, 375 px)', () => {
   });
 
   it('NAV runs: a complete run is published after confirmation, once', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(suite.browser);
     const errors = pageErrors(page);
     await withScreenshotOnFailure(page, 'console-nav-runs', async () => {
-      await signIn(page, server.baseUrl, admin.email, '/console/nav-runs');
+      await signIn(page, suite.server.baseUrl, admin.email, '/console/nav-runs');
       const row = page.getByTestId('nav-run-row').filter({ hasText: '2025-03-31' });
       await expect(row.textContent()).resolves.toContain('1,234,567.89');
       await row.getByRole('button', { name: 'Publish the NAV of 2025-03-31' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Publish NAV' }).click();
       await page.getByRole('status').filter({ hasText: 'Published the NAV of 2025-03-31' }).waitFor();
       await row.getByRole('button').waitFor({ state: 'detached' });
-      const [run] = await dbOf(server.app).query(`SELECT published_at FROM nav_runs WHERE id = $1`, [
+      const [run] = await dbOf(suite.server.app).query(`SELECT published_at FROM nav_runs WHERE id = $1`, [
         books.completeRunId,
       ]);
       expect(run.published_at).not.toBeNull();

@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createFund, mintKey, type ResponseJson } from '../utils/app';
-import { launchBrowser, screenshot, startWebServer, withScreenshotOnFailure, type WebServer } from '../utils/browser';
+import { screenshot, useBrowserSuite, withScreenshotOnFailure } from '../utils/browser';
 import { seedBooks } from '../proposals/books-fixture';
 import { a11y, CONSOLE_TEST_ENV, newPage, pageErrors, person, signIn, type Person } from './console-helpers';
 
@@ -10,36 +10,30 @@ import { a11y, CONSOLE_TEST_ENV, newPage, pageErrors, person, signIn, type Perso
  * and an ended session.
  */
 describe('developer console (headless Chromium)', () => {
-  let server: WebServer;
-  let browser: Browser;
+  const suite = useBrowserSuite({}, CONSOLE_TEST_ENV);
   let fund: { id: string; slug: string };
   let admin: Person;
   let manager: Person;
   let analyst: Person;
 
   beforeAll(async () => {
-    server = await startWebServer({}, CONSOLE_TEST_ENV);
-    browser = await launchBrowser();
-    fund = await createFund(server.app);
-    await seedBooks(server.app, fund.id);
+    fund = await createFund(suite.server.app);
+    await seedBooks(suite.server.app, fund.id);
     [admin, manager, analyst] = [
-      await person(server.app, fund.slug, 'admin'),
-      await person(server.app, fund.slug, 'manager'),
-      await person(server.app, fund.slug, 'analyst'),
+      await person(suite.server.app, fund.slug, 'admin'),
+      await person(suite.server.app, fund.slug, 'manager'),
+      await person(suite.server.app, fund.slug, 'analyst'),
     ];
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
-  const me = (key: string) => fetch(`${server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+  const me = (key: string) =>
+    fetch(`${suite.server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
 
   it('refuses a wrong password with a clear message, then signs in and lands on the keys page', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(suite.browser);
     const errors = pageErrors(page);
     await withScreenshotOnFailure(page, 'console-sign-in', async () => {
-      await page.goto(`${server.baseUrl}/console/keys`);
+      await page.goto(`${suite.server.baseUrl}/console/keys`);
       await page.waitForURL(/\/console\/sign-in\?next=%2Fkeys/);
       await page.getByLabel('Email').fill(admin.email);
       await page.getByLabel('Password', { exact: true }).fill('not the password');
@@ -57,10 +51,10 @@ describe('developer console (headless Chromium)', () => {
   });
 
   it('mints a key in the page, which calls /api/v1/me; revoking it in the page makes the key answer 401', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(suite.browser);
     const errors = pageErrors(page);
     await withScreenshotOnFailure(page, 'console-keys', async () => {
-      await signIn(page, server.baseUrl, admin.email);
+      await signIn(page, suite.server.baseUrl, admin.email);
       await page.getByLabel('Key name').fill('Browser test key');
       // Only the admin role's scopes are offered; fund:read is ticked by default.
       expect(await page.getByRole('checkbox').count()).toBe(6);
@@ -96,12 +90,12 @@ describe('developer console (headless Chromium)', () => {
   });
 
   it('a manager approves in the page a journal entry an analyst staged with a key, and sees it in the activity log', async () => {
-    const key = await mintKey(server.app, {
+    const key = await mintKey(suite.server.app, {
       account: analyst.email,
       fund: fund.slug,
       scopes: ['fund:read', 'fund:propose'],
     });
-    const staged = await fetch(`${server.baseUrl}/api/v1/fund/proposals/journal-entry`, {
+    const staged = await fetch(`${suite.server.baseUrl}/api/v1/fund/proposals/journal-entry`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -116,10 +110,10 @@ describe('developer console (headless Chromium)', () => {
     expect(staged.status).toBe(201);
     const proposalId = ((await staged.json()) as { id: string }).id;
 
-    const page = await newPage(browser);
+    const page = await newPage(suite.browser);
     const errors = pageErrors(page);
     await withScreenshotOnFailure(page, 'console-proposals', async () => {
-      await signIn(page, server.baseUrl, manager.email, '/console/proposals');
+      await signIn(page, suite.server.baseUrl, manager.email, '/console/proposals');
       const row = page.getByTestId('proposal-row').filter({ hasText: 'Browser-reviewed reclass' });
       await row.waitFor();
       // The payload is rendered for a person: the journal lines as a table with balanced totals.
@@ -152,8 +146,8 @@ describe('developer console (headless Chromium)', () => {
   });
 
   it('explains a maker-checker refusal: the admin cannot approve what their own key staged', async () => {
-    const key = await mintKey(server.app, { account: admin.email, fund: fund.slug, scopes: ['fund:propose'] });
-    const staged = await fetch(`${server.baseUrl}/api/v1/fund/proposals/expense`, {
+    const key = await mintKey(suite.server.app, { account: admin.email, fund: fund.slug, scopes: ['fund:propose'] });
+    const staged = await fetch(`${suite.server.baseUrl}/api/v1/fund/proposals/expense`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -165,10 +159,10 @@ describe('developer console (headless Chromium)', () => {
       }),
     });
     expect(staged.status).toBe(201);
-    const page = await newPage(browser);
+    const page = await newPage(suite.browser);
     const errors = pageErrors(page, [401, 403]);
     await withScreenshotOnFailure(page, 'console-maker-checker', async () => {
-      await signIn(page, server.baseUrl, admin.email, '/console/proposals');
+      await signIn(page, suite.server.baseUrl, admin.email, '/console/proposals');
       const row = page.getByTestId('proposal-row').filter({ hasText: 'Self Review LLP' });
       await row.getByRole('button', { name: 'Approve' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Approve proposal' }).click();
@@ -184,10 +178,10 @@ describe('developer console (headless Chromium)', () => {
   });
 
   it('sends a person whose session ended back to sign-in with a message', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(suite.browser);
     const errors = pageErrors(page);
     await withScreenshotOnFailure(page, 'console-expired', async () => {
-      await signIn(page, server.baseUrl, manager.email, '/console/account');
+      await signIn(page, suite.server.baseUrl, manager.email, '/console/account');
       await page.context().clearCookies();
       await page.getByRole('link', { name: 'Keys' }).click();
       await page.waitForURL(/\/console\/sign-in/);
@@ -198,11 +192,11 @@ describe('developer console (headless Chromium)', () => {
   });
 
   it('"Sign out everywhere" on the account page ends the person\'s other sessions too', async () => {
-    const [first, second] = [await newPage(browser), await newPage(browser)];
+    const [first, second] = [await newPage(suite.browser), await newPage(suite.browser)];
     const errors = [pageErrors(first), pageErrors(second)];
     await withScreenshotOnFailure(second, 'console-sign-out-everywhere', async () => {
-      await signIn(first, server.baseUrl, analyst.email, '/console/keys');
-      await signIn(second, server.baseUrl, analyst.email, '/console/account');
+      await signIn(first, suite.server.baseUrl, analyst.email, '/console/keys');
+      await signIn(second, suite.server.baseUrl, analyst.email, '/console/account');
       expect(await a11y(second)).toEqual([]);
       await second.getByRole('button', { name: 'Sign out everywhere' }).click();
       await second.waitForURL(/\/console\/sign-in/);
