@@ -21,6 +21,29 @@ import {
 const CONCURRENCY = 64;
 /** Requests in flight at once within one job, i.e. towards one subscription's target. */
 const IN_FLIGHT_PER_JOB = 16;
+/**
+ * Requests in flight at once in the process: at most the sender's sockets per host, so a request
+ * never waits in the agent's queue for a socket while its timeout runs.
+ */
+const IN_FLIGHT = 256;
+
+/** A counting semaphore: at most `slots` holders at once, the others wait in order. */
+class Slots {
+  private readonly waiting: (() => void)[] = [];
+  constructor(private free: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}
 
 /** The deliveries a job carries (a job enqueued before batching carries one). */
 export function jobDeliveries(data: DeliveryJobData): DeliveryRef[] {
@@ -47,7 +70,8 @@ export class DeliveryAttemptFailed extends Error {}
  * The BullMQ delivery processor (worker and all roles). A job is a batch of one subscription's
  * deliveries. Claim, act, record, rethrow: the batch's attempts are claimed in PostgreSQL first, in
  * one statement (UNIQUE (delivery, attempt_no) — two workers never make the same attempt), each is
- * signed over the exact bytes sent and POSTed (IN_FLIGHT_PER_JOB at once over the keep-alive pool),
+ * signed over the exact bytes sent and POSTed (IN_FLIGHT_PER_JOB at once per job, IN_FLIGHT in the
+ * process, over the keep-alive pool),
  * and all outcomes are recorded in one statement. When any attempt failed, the job keeps only the
  * deliveries still to retry and throws, so BullMQ retries those on WEBHOOK_RETRY_DELAYS (the same
  * job: same webhook-id, next attempt number). A 410 disables the subscription and ends the delivery.
@@ -59,6 +83,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   private connection: Redis | null = null;
 
   private readonly deliveries: DeliveriesRepository;
+  private readonly inFlight = new Slots(IN_FLIGHT);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -102,7 +127,10 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   async process(job: Job<DeliveryJobData>): Promise<string> {
     const refs = jobDeliveries(job.data);
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    const holdSeconds = Math.ceil(this.config.webhookTimeoutMs / 1000) + 30;
+    // The claim holds every attempt of the batch until its last wave of POSTs could have timed
+    // out, counting the waits for the process's slots when every job is sending at once.
+    const waves = Math.ceil(refs.length / IN_FLIGHT_PER_JOB) * Math.ceil((CONCURRENCY * IN_FLIGHT_PER_JOB) / IN_FLIGHT);
+    const holdSeconds = Math.ceil((waves * this.config.webhookTimeoutMs) / 1000) + 30;
     const claimed = await this.deliveries.claim(refs, holdSeconds);
     const claimedIds = new Set(claimed.map((c) => c.id));
     const elsewhere = await this.unclaimable(refs.filter((r) => !claimedIds.has(r.id)));
@@ -115,7 +143,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
       const result =
         typeof live === 'string'
           ? { statusCode: null, latencyMs: 0, error: live, responseSnippet: null }
-          : await this.send(ctx, live, now);
+          : await this.inFlight.run(() => this.send(ctx, live, now));
       return outcome(ctx, result, final);
     });
     await this.deliveries.record(outcomes);
