@@ -1,4 +1,10 @@
+import { Queue } from 'bullmq';
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { APP_CONFIG, type AppConfig } from '../../src/config/config';
+import { bullPrefix } from '../../src/webhooks/bull-connections';
 import { emitEvent } from '../../src/webhooks/event-outbox';
+import { DELIVERY_QUEUE } from '../../src/webhooks/outbox-dispatcher';
 import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, uniqueName } from '../utils/app';
 import { isolatedDatabase } from './isolated-db';
 import { eventually, type Received, startReceiver, verify } from './receiver';
@@ -10,20 +16,19 @@ import { eventually, type Received, startReceiver, verify } from './receiver';
  */
 describe('batched webhook deliveries (e2e)', () => {
   let app: TestApp;
+  let env: Record<string, string>;
   let fundId: string;
   let manager: TestKey;
   const closeLater: (() => Promise<unknown>)[] = [];
 
   beforeAll(async () => {
-    app = await bootApp(
-      {},
-      {
-        DATABASE_URL: await isolatedDatabase('whbatch'),
-        WEBHOOK_RETRY_DELAYS: '300ms,300ms',
-        WEBHOOK_TIMEOUT_MS: '2000',
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-      },
-    );
+    env = {
+      DATABASE_URL: await isolatedDatabase('whbatch'),
+      WEBHOOK_RETRY_DELAYS: '300ms,300ms',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    };
+    app = await bootApp({}, env);
     const fund = await createFund(app);
     fundId = fund.id;
     manager = await mintKey(app, {
@@ -153,5 +158,58 @@ describe('batched webhook deliveries (e2e)', () => {
     await new Promise((r) => setTimeout(r, 800));
     expect(gone.received).toHaveLength(events);
     expect(failing.received).toHaveLength(events * 3);
+  });
+
+  it('the sweeper asks BullMQ about the job each delivery names: a lost batch is enqueued again, a waiting one is left alone', async () => {
+    const rx = await startReceiver();
+    closeLater.push(rx.close);
+    const sub = await subscribe(rx.url, ['report.distributed']);
+    // A batch job still waiting in Redis (a retry an hour away) for one delivery.
+    const config = app.get<AppConfig>(APP_CONFIG);
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+    const queue = new Queue(DELIVERY_QUEUE, { connection: redis, prefix: bullPrefix(config) });
+    closeLater.push(async () => {
+      await queue.remove('waiting-batch-g1');
+      await queue.close();
+      redis.disconnect();
+    });
+    const waitingId = randomUUID();
+    await queue.add(
+      'deliver',
+      { deliveries: [{ id: waitingId, generation: 1 }] },
+      { jobId: 'waiting-batch-g1', delay: 3_600_000 },
+    );
+    // As the dispatcher leaves a batch after step 2: three deliveries whose job is no longer in
+    // Redis, one whose job is waiting. One transaction: a dispatcher woken by the commit must never
+    // see the events undispatched.
+    const ids = await dbOf(app).transaction(async (m) => {
+      const out: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const id = (await emitEvent(m, fundId, 'report.distributed', { lost: i })).id;
+        await m.query(`UPDATE webhook_events SET dispatched_at = now() WHERE id = $1`, [id]);
+        await m.query(
+          `INSERT INTO webhook_deliveries (id, event_id, subscription_id, fund_id, status, enqueued_at, job_id)
+           VALUES ($1, $2, $3, $4, 'pending', now() - interval '2 minutes', $5)`,
+          [i === 3 ? waitingId : randomUUID(), id, sub.id, fundId, i === 3 ? 'waiting-batch-g1' : 'lost-batch-g1'],
+        );
+        out.push(id);
+      }
+      return out;
+    });
+    const worker = await bootApp({ role: 'worker' }, env); // sweeps on its first pass
+    closeLater.push(() => worker.close());
+    await rx.waitFor(3);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(rx.received.map((r) => verify(sub.signingSecret, r).id).sort()).toEqual(ids.slice(0, 3).sort());
+    const rows = await eventually(async () => {
+      const r: { id: string; status: string; job_id: string }[] = await dbOf(app).query(
+        `SELECT id, status, job_id FROM webhook_deliveries WHERE subscription_id = $1`,
+        [sub.id],
+      );
+      return r.filter((d) => d.status === 'succeeded').length === 3 ? r : null;
+    });
+    const waiting = rows!.find((d) => d.id === waitingId);
+    expect(waiting).toMatchObject({ status: 'pending', job_id: 'waiting-batch-g1' });
+    expect(rows!.filter((d) => d.id !== waitingId).every((d) => d.job_id !== 'lost-batch-g1')).toBe(true);
   });
 });
