@@ -10,7 +10,10 @@ import { OutboxListener } from './outbox-listener';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 const POLL_MS = 100;
-/** While events kept coming in the last HOT_FOR_MS, an idle pass is followed by another this soon. */
+/**
+ * While events kept coming in the last HOT_FOR_MS, an idle pass is followed by a light one (new
+ * events only: one statement) this soon; a full pass still runs every POLL_MS.
+ */
 const HOT_POLL_MS = 20;
 const HOT_FOR_MS = 1000;
 const BATCH = 500;
@@ -69,10 +72,10 @@ export function deliveryJobs(due: DueDelivery[], size = JOB_BATCH): DeliveryJob[
  *    re-enqueue is a no-op), marked enqueued (with their job's id) only once Redis accepted them.
  * Redis being away fails step 2, which rolls back: the rows wait in PostgreSQL for the next tick.
  * Several dispatchers share the work with FOR UPDATE SKIP LOCKED. A committed event wakes the
- * dispatcher through LISTEN/NOTIFY (OutboxListener); events committed while an undispatched one
- * younger than NOTIFY_COALESCE_MS exists send none (a dispatcher is awake for them): a pass that
- * moved anything is followed by another at once, and for HOT_FOR_MS after the last work an idle
- * pass by another within HOT_POLL_MS. The 100 ms poll is the safety net.
+ * dispatcher through LISTEN/NOTIFY (OutboxListener); events committed in a burst send none (see
+ * DeliveriesRepository.insertEvent: a dispatcher is awake for them): a pass that moved anything is
+ * followed by another at once, and for HOT_FOR_MS after the last work an idle pass by a light one
+ * within HOT_POLL_MS. The 100 ms poll is the safety net.
  */
 @Injectable()
 export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -88,6 +91,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
   private ticking = false;
   private woken = false;
   private lastWorkAt = 0;
+  private lastFullAt = 0;
 
   private readonly deliveries: DeliveriesRepository;
 
@@ -134,19 +138,23 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
     this.connection?.disconnect();
   }
 
-  private schedule(ms: number): void {
+  /** `light`: a hot poll, which only looks for new events (the enqueue step runs when it found some). */
+  private schedule(ms: number, light = false): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.ticking = true;
       this.woken = false;
-      this.running = this.tick()
+      const full = !light || Date.now() - this.lastFullAt >= POLL_MS;
+      if (full) this.lastFullAt = Date.now();
+      this.running = this.tick(!full)
         .then((busy) => {
           this.ticking = false;
           if (this.lastError) this.logger.log('outbox dispatch recovered');
           this.lastError = null;
           if (busy) this.lastWorkAt = Date.now();
+          if (busy || this.woken) return this.schedule(0);
           const hot = Date.now() - this.lastWorkAt < HOT_FOR_MS;
-          this.schedule(busy || this.woken ? 0 : hot ? HOT_POLL_MS : POLL_MS);
+          this.schedule(hot ? HOT_POLL_MS : POLL_MS, hot);
         })
         .catch((err: Error) => {
           this.ticking = false;
@@ -158,10 +166,13 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
     }, ms);
   }
 
-  /** One pass; true when it moved anything (more may be waiting: the next pass runs at once). */
-  async tick(): Promise<boolean> {
+  /**
+   * One pass; true when it moved anything (more may be waiting: the next pass runs at once).
+   * A light pass (hot poll) skips the enqueue step when it found no new event.
+   */
+  async tick(light = false): Promise<boolean> {
     const events = await this.fanOut();
-    const enqueued = await this.enqueue();
+    const enqueued = light && events === 0 ? 0 : await this.enqueue();
     if (Date.now() >= this.nextSweepAt) {
       this.nextSweepAt = Date.now() + SWEEP_EVERY_MS;
       await this.sweepLostJobs();

@@ -1,15 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { createDataSource } from '../../src/database/data-source';
-import { NOTIFY_COALESCE_MS } from '../../src/webhooks/deliveries.repository';
+import { NOTIFY_COALESCE_AFTER, NOTIFY_COALESCE_MS } from '../../src/webhooks/deliveries.repository';
 import { emitEvent } from '../../src/webhooks/event-outbox';
 import { OutboxListener } from '../../src/webhooks/outbox-listener';
 import { isolatedDatabase } from './isolated-db';
 
 /**
  * NOTIFY is coalesced (each notifying commit serializes on PostgreSQL's notify-queue lock): an
- * event committed while another undispatched one younger than NOTIFY_COALESCE_MS exists sends
- * none. A database of its own: no dispatcher dispatches these events.
+ * event committed while the NOTIFY_COALESCE_AFTER newest undispatched events are all younger than
+ * NOTIFY_COALESCE_MS sends none. A database of its own: no dispatcher dispatches these events.
  */
 describe('outbox NOTIFY coalescing (e2e)', () => {
   let db: ReturnType<typeof createDataSource>;
@@ -29,7 +29,7 @@ describe('outbox NOTIFY coalescing (e2e)', () => {
     await db.destroy();
   });
 
-  it('an event right after an undispatched one sends no NOTIFY; one after the window, or after dispatch, does', async () => {
+  it('in a burst (NOTIFY_COALESCE_AFTER undispatched events, all recent) an event sends no NOTIFY; after the window, or once dispatched, it does', async () => {
     const slug = `fund-${randomBytes(4).toString('hex')}`;
     const [fund] = await db.query<{ id: string }[]>(`INSERT INTO funds (slug, name) VALUES ($1, $1) RETURNING id`, [
       slug,
@@ -37,18 +37,17 @@ describe('outbox NOTIFY coalescing (e2e)', () => {
     const emit = (n: number) => db.transaction((m) => emitEvent(m, fund.id, 'nav.published', { n }));
     const settle = () => new Promise((r) => setTimeout(r, 300));
     const started = Date.now();
-    await emit(1);
-    await emit(2);
+    for (let n = 1; n <= NOTIFY_COALESCE_AFTER + 1; n++) await emit(n);
     const quick = Date.now() - started < NOTIFY_COALESCE_MS;
     await settle();
-    expect({ quick, wakes }).toEqual({ quick: true, wakes: 2 }); // the first notified, the second did not
-    await emit(3); // the undispatched ones are older than the window now
+    // the first NOTIFY_COALESCE_AFTER notified, the next did not
+    expect({ quick, wakes }).toEqual({ quick: true, wakes: 1 + NOTIFY_COALESCE_AFTER });
+    await emit(10); // the undispatched ones are older than the window now
     await settle();
-    expect(wakes).toBe(3);
-    await emit(4);
+    expect(wakes).toBe(2 + NOTIFY_COALESCE_AFTER);
     await db.query(`UPDATE webhook_events SET dispatched_at = now() WHERE fund_id = $1`, [fund.id]);
-    await emit(5); // nothing undispatched: notifies at once
+    await emit(11); // nothing undispatched
     await settle();
-    expect(wakes).toBe(5);
+    expect(wakes).toBe(3 + NOTIFY_COALESCE_AFTER);
   });
 });
