@@ -6,7 +6,8 @@ import { type DataSource } from 'typeorm';
 import { developmentKeyRing, SecretSealer } from '../src/common/crypto/sealer';
 import { createDataSource } from '../src/database/data-source';
 import { migrate } from '../src/database/migrate';
-import { emitEvent } from '../src/webhooks/event-outbox';
+import { DeliveriesRepository } from '../src/webhooks/deliveries.repository';
+import { EventOutbox } from '../src/webhooks/event-outbox';
 import { sendWebhook } from '../src/webhooks/sender';
 import { newSigningSecret, signatureHeader } from '../src/webhooks/signing';
 import { startProcess, stopProcess } from './harness';
@@ -166,6 +167,7 @@ export async function benchWebhooks(opts: WebhooksBenchOptions): Promise<Webhook
   }
 
   const db = createDataSource(opts.databaseUrl, 20);
+  const outbox = new EventOutbox(new DeliveriesRepository(db));
   await db.initialize();
   // Each run leaves 10 000 dead delivery versions in the outbox's partial indexes; with autovacuum
   // off (as on the bench's server) they pile up and slow every dispatcher pass (the enqueue scan
@@ -217,7 +219,7 @@ export async function benchWebhooks(opts: WebhooksBenchOptions): Promise<Webhook
             const due = start + (i * 1000) / ratePerSec;
             if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
           }
-          const e = await db.transaction((m) => emitEvent(m, fundId, 'nav.published', { bench: true, i }));
+          const e = await db.transaction((m) => outbox.emit(m, fundId, 'nav.published', { bench: true, i }));
           const at = Date.now();
           committedAt.set(e.id, at);
           for (const r of early.get(e.id) ?? []) delays.push(Math.max(0, r - at));

@@ -1,3 +1,6 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { TEST_EVENT_TYPE } from './event-types';
 import type { SendResult } from './sender';
 import { SqlRepository } from '../database/sql-repository';
@@ -56,9 +59,14 @@ export interface AttemptOutcome extends DeliveryRef {
  * The delivery pipeline's SQL: fan-out of outbox events into deliveries, enqueue bookkeeping, the
  * lost-job sweep (outbox dispatcher), and the claims and outcomes of a batch of attempts, one
  * statement each (delivery processor).
- * Built over the DataSource, or over the enqueue transaction's manager.
+ * Nest builds it over the DataSource; `with(m)` binds it to a transaction (the enqueue, an event write).
  */
+@Injectable()
 export class DeliveriesRepository extends SqlRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
+
   /**
    * An outbox event, in the caller's transaction. Its NOTIFY is delivered when (and only if) it
    * commits, and is left out in a burst: when the NOTIFY_COALESCE_AFTER newest undispatched events

@@ -1,8 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Job, Worker } from 'bullmq';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { SecretSealer } from '../common/crypto/sealer';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { bullPrefix, closeWithin, workerConnection } from './bull-connections';
@@ -82,16 +80,13 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   private worker: Worker<DeliveryJobData> | null = null;
   private connection: Redis | null = null;
 
-  private readonly deliveries: DeliveriesRepository;
   private readonly inFlight = new Slots(IN_FLIGHT);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() db: DataSource,
+    private readonly deliveries: DeliveriesRepository,
     private readonly sealer: SecretSealer,
-  ) {
-    this.deliveries = new DeliveriesRepository(db);
-  }
+  ) {}
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;

@@ -93,14 +93,11 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
   private lastWorkAt = 0;
   private lastFullAt = 0;
 
-  private readonly deliveries: DeliveriesRepository;
-
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly db: DataSource,
-  ) {
-    this.deliveries = new DeliveriesRepository(db);
-  }
+    private readonly deliveries: DeliveriesRepository,
+  ) {}
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;

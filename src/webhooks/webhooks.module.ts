@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryProcessor } from './delivery-processor';
 import { EventOutbox } from './event-outbox';
 import { OutboxDispatcher } from './outbox-dispatcher';
@@ -8,12 +9,19 @@ import { WebhooksService } from './webhooks.service';
 
 /**
  * Webhooks: subscriptions (API), the event outbox (written by other modules inside their
- * transactions through EventOutbox / emitEvent), and — in worker and all roles — the outbox
+ * transactions through EventOutbox), and — in worker and all roles — the outbox
  * dispatcher and the BullMQ delivery processor.
  */
 @Module({
   controllers: [WebhooksController],
-  providers: [WebhooksRepository, WebhooksService, EventOutbox, OutboxDispatcher, DeliveryProcessor],
+  providers: [
+    WebhooksRepository,
+    DeliveriesRepository,
+    WebhooksService,
+    EventOutbox,
+    OutboxDispatcher,
+    DeliveryProcessor,
+  ],
   exports: [EventOutbox],
 })
 export class WebhooksModule {}

@@ -18,7 +18,7 @@ import {
   WebhookDto,
   WebhookListDto,
 } from './dto/webhook.dto';
-import { emitEvent } from './event-outbox';
+import { EventOutbox } from './event-outbox';
 import { TEST_EVENT_TYPE } from './event-types';
 import { newSigningSecret } from './signing';
 import { assertPublicTarget } from './target-guard';
@@ -76,6 +76,7 @@ export class WebhooksService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly cursors: CursorCodec,
     private readonly sealer: SecretSealer,
+    private readonly outbox: EventOutbox,
   ) {}
 
   private async checkTarget(raw: string): Promise<string> {
@@ -160,7 +161,7 @@ export class WebhooksService {
   async sendTest(p: Principal, id: string): Promise<TestEventDto> {
     const sub = await this.subscription(p, id);
     const event = await this.db.transaction((m) =>
-      emitEvent(
+      this.outbox.emit(
         m,
         sub.fund_id,
         TEST_EVENT_TYPE,

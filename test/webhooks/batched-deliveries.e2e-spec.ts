@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, type AppConfig } from '../../src/config/config';
 import { bullPrefix } from '../../src/webhooks/bull-connections';
-import { emitEvent } from '../../src/webhooks/event-outbox';
+import { outboxOver } from './outbox';
 import { DELIVERY_QUEUE } from '../../src/webhooks/outbox-dispatcher';
 import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, uniqueName } from '../utils/app';
 import { isolatedDatabase } from './isolated-db';
@@ -71,7 +71,7 @@ describe('batched webhook deliveries (e2e)', () => {
     const steadySub = await subscribe(steady.url, ['nav.published']);
 
     await dbOf(app).transaction(async (m) => {
-      for (let i = 0; i < events; i++) await emitEvent(m, fundId, 'nav.published', { seq: i });
+      for (let i = 0; i < events; i++) await outboxOver(dbOf(app)).emit(m, fundId, 'nav.published', { seq: i });
     });
     await Promise.all([flaky.waitFor(events + events / 2), steady.waitFor(events)]);
     await new Promise((r) => setTimeout(r, 1000)); // nothing more may arrive
@@ -135,7 +135,7 @@ describe('batched webhook deliveries (e2e)', () => {
     const goneSub = await subscribe(gone.url, ['proposal.rejected']);
     const failingSub = await subscribe(failing.url, ['proposal.rejected']);
     await dbOf(app).transaction(async (m) => {
-      for (let i = 0; i < events; i++) await emitEvent(m, fundId, 'proposal.rejected', { seq: i });
+      for (let i = 0; i < events; i++) await outboxOver(dbOf(app)).emit(m, fundId, 'proposal.rejected', { seq: i });
     });
     await failing.waitFor(events * 3); // first try + 2 scheduled retries, each for the whole batch
     type State = { subscription_id: string; status: string; attempt_count: number };
@@ -185,7 +185,7 @@ describe('batched webhook deliveries (e2e)', () => {
     const ids = await dbOf(app).transaction(async (m) => {
       const out: string[] = [];
       for (let i = 0; i < 4; i++) {
-        const id = (await emitEvent(m, fundId, 'report.distributed', { lost: i })).id;
+        const id = (await outboxOver(dbOf(app)).emit(m, fundId, 'report.distributed', { lost: i })).id;
         await m.query(`UPDATE webhook_events SET dispatched_at = now() WHERE id = $1`, [id]);
         await m.query(
           `INSERT INTO webhook_deliveries (id, event_id, subscription_id, fund_id, status, enqueued_at, job_id)

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { createDataSource } from '../../src/database/data-source';
-import { emitEvent } from '../../src/webhooks/event-outbox';
+import { outboxOver } from './outbox';
 import { OutboxListener } from '../../src/webhooks/outbox-listener';
 
 const DB = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/fundgate_test';
@@ -29,7 +29,7 @@ describe('outbox LISTEN/NOTIFY (e2e)', () => {
     ]);
     const settle = () => new Promise((r) => setTimeout(r, 300));
     await db.transaction(async (m) => {
-      await emitEvent(m, fund.id, 'nav.published', { n: 1 });
+      await outboxOver(db).emit(m, fund.id, 'nav.published', { n: 1 });
       await settle();
       expect(wakes).toBe(1); // not yet committed
     });
@@ -37,7 +37,7 @@ describe('outbox LISTEN/NOTIFY (e2e)', () => {
     expect(wakes).toBe(2);
     await db
       .transaction(async (m) => {
-        await emitEvent(m, fund.id, 'nav.published', { n: 2 });
+        await outboxOver(db).emit(m, fund.id, 'nav.published', { n: 2 });
         throw new Error('roll back');
       })
       .catch(() => undefined);

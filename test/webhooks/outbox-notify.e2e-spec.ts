@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { createDataSource } from '../../src/database/data-source';
 import { NOTIFY_COALESCE_AFTER, NOTIFY_COALESCE_MS } from '../../src/webhooks/deliveries.repository';
-import { emitEvent } from '../../src/webhooks/event-outbox';
+import { outboxOver } from './outbox';
 import { OutboxListener } from '../../src/webhooks/outbox-listener';
 import { isolatedDatabase } from './isolated-db';
 
@@ -34,7 +34,7 @@ describe('outbox NOTIFY coalescing (e2e)', () => {
     const [fund] = await db.query<{ id: string }[]>(`INSERT INTO funds (slug, name) VALUES ($1, $1) RETURNING id`, [
       slug,
     ]);
-    const emit = (n: number) => db.transaction((m) => emitEvent(m, fund.id, 'nav.published', { n }));
+    const emit = (n: number) => db.transaction((m) => outboxOver(db).emit(m, fund.id, 'nav.published', { n }));
     const settle = () => new Promise((r) => setTimeout(r, 300));
     const started = Date.now();
     for (let n = 1; n <= NOTIFY_COALESCE_AFTER + 1; n++) await emit(n);

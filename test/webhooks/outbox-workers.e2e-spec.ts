@@ -1,4 +1,4 @@
-import { emitEvent } from '../../src/webhooks/event-outbox';
+import { outboxOver } from './outbox';
 import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, uniqueName } from '../utils/app';
 import { seedBooks } from '../proposals/books-fixture';
 import { isolatedDatabase } from './isolated-db';
@@ -107,7 +107,7 @@ describe('outbox dispatcher and delivery workers (e2e)', () => {
     // As the dispatcher leaves it after step 2, but the job never reached (or no longer is in) Redis.
     // One transaction: a dispatcher woken by the commit's NOTIFY must never see the event undispatched.
     const eventId = await dbOf(api).transaction(async (m) => {
-      const id = (await emitEvent(m, fundId, 'nav.published', { lost: true })).id;
+      const id = (await outboxOver(dbOf(api)).emit(m, fundId, 'nav.published', { lost: true })).id;
       await m.query(`UPDATE webhook_events SET dispatched_at = now() WHERE id = $1`, [id]);
       await m.query(
         `INSERT INTO webhook_deliveries (id, event_id, subscription_id, fund_id, status, enqueued_at) VALUES (gen_random_uuid(), $1, $2, $3, 'pending', now() - interval '2 minutes')`,
@@ -142,7 +142,7 @@ describe('outbox dispatcher and delivery workers (e2e)', () => {
     for (const w of workers) closeLater.push(() => w.close());
     const events = 60;
     await dbOf(api).transaction(async (m) => {
-      for (let i = 0; i < events; i++) await emitEvent(m, fundId, 'nav.published', { seq: i });
+      for (let i = 0; i < events; i++) await outboxOver(dbOf(api)).emit(m, fundId, 'nav.published', { seq: i });
     });
     await rx.waitFor(events * 2, 30_000);
     await new Promise((r) => setTimeout(r, 1000));
