@@ -1,14 +1,25 @@
 /**
- * The JSON text of an answer object, produced once per object. Answers served from a cache are the
- * same object on every request (the cache's value, then the route's memoized redaction of it), so
- * REST (as Fastify's reply serializer) and the MCP tool results send the same bytes without
- * serializing again. Entries die with their object: an answer built for one request costs one
- * WeakMap entry and nothing more. Answer objects are never mutated once returned.
+ * Answers served from a cache are the same object on every request. Marked as shared by the cache
+ * (`markShared`), such an answer is redacted once per route (the redaction of a shared answer is
+ * shared too) and serialized once: REST (as Fastify's reply serializer) and the MCP tool results
+ * send the same bytes without serializing again. Answers built for one request are not marked and
+ * cost a WeakSet lookup, nothing more. Answer objects are never mutated once returned.
  */
+const sharedAnswers = new WeakSet<object>();
 const texts = new WeakMap<object, string>();
 
+export function markShared<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) sharedAnswers.add(value);
+  return value;
+}
+
+export function isShared(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && sharedAnswers.has(value);
+}
+
+/** The JSON text of an answer; produced once for a shared answer. */
 export function sharedJson(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (!isShared(value)) return JSON.stringify(value);
   let text = texts.get(value);
   if (text === undefined) {
     text = JSON.stringify(value);
@@ -17,11 +28,11 @@ export function sharedJson(value: unknown): string {
   return text;
 }
 
-/** Memoizes `derive(value)` per object (a cached answer's derived text is derived once). */
+/** `derive(value)`, produced once per shared answer (a cached answer's derived text is derived once). */
 export function memoPerObject<T>(derive: (value: unknown) => T): (value: unknown) => T {
   const memo = new WeakMap<object, T>();
   return (value) => {
-    if (typeof value !== 'object' || value === null) return derive(value);
+    if (!isShared(value)) return derive(value);
     let derived = memo.get(value);
     if (derived === undefined) {
       derived = derive(value);

@@ -2,10 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Reflector } from '@nestjs/core';
 import { Controller, Get } from '@nestjs/common';
 import { redact, RedactionError, WALLET_FORMAT } from './redact';
-import { redactingHandler, redactionOf, Returns } from './redaction.interceptor';
+import { redactAnswer, redactingHandler, redactionOf, Returns } from './redaction.interceptor';
 import { RequiresScopes } from '../auth/auth.decorators';
 import { ProblemError } from '../errors/problem';
-import { sharedJson } from '../http/shared-json';
+import { markShared, sharedJson } from '../http/shared-json';
 
 class HoldingDto {
   @ApiProperty() asset: string;
@@ -70,7 +70,7 @@ describe('redaction', () => {
         return { id: '1', email: 'a@b.c' };
       }
       @Get('cached') @Returns(InvestorDto) cached() {
-        return investor; // the same object on every call, as a cached answer is
+        return markShared(investor); // the same object on every call, as a cached answer is
       }
     }
     const wrap = (name: keyof FixtureController) => {
@@ -104,6 +104,10 @@ describe('redaction', () => {
       expect(sharedJson(a)).toBe(JSON.stringify(a));
       const fresh = (await wrap('declared').call(controller, 1)) as object;
       expect(await wrap('declared').call(controller, 1)).not.toBe(fresh); // a new answer is redacted anew
+      const rule = redactionOf(new Reflector(), FixtureController.prototype.cached, FixtureController);
+      const unshared = { ...investor }; // an answer no cache marked is redacted on every call, never memoized
+      expect(redactAnswer(rule, unshared)).not.toBe(redactAnswer(rule, unshared));
+      expect(sharedJson(unshared)).toBe(JSON.stringify(unshared));
     });
 
     it("keeps the handler's name, arity and route metadata (Nest, Swagger and the MCP catalog read them)", () => {

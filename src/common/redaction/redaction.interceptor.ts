@@ -4,6 +4,7 @@ import { ModulesContainer, Reflector } from '@nestjs/core';
 import { ApiResponse } from '@nestjs/swagger';
 import { AUTH_MODE, type AuthMode } from '../auth/auth.decorators';
 import { ProblemError } from '../errors/problem';
+import { isShared, markShared } from '../http/shared-json';
 import { redact } from './redact';
 
 export const RESPONSE_SCHEMA = 'fundgate:response-schema';
@@ -34,7 +35,7 @@ export interface RouteRedaction {
   redacted: boolean;
   schema: SchemaMeta | undefined;
   route: string;
-  /** Redacted forms of answers seen before (a cached answer object is redacted once, not per request). */
+  /** Redacted forms of shared (cached) answers: a cached answer object is redacted once, not per request. */
   memo: WeakMap<object, unknown>;
 }
 
@@ -64,11 +65,12 @@ export function redactAnswer(r: RouteRedaction, body: unknown): unknown {
     throw new ProblemError('internal', 'this route has no declared response schema; nothing was returned');
   }
   if (body === undefined) return body; // 204-style answers carry nothing to redact
-  const seen = typeof body === 'object' && body !== null ? r.memo.get(body) : undefined;
+  const shared = isShared(body);
+  const seen = shared ? r.memo.get(body) : undefined;
   if (seen !== undefined) return seen;
   try {
     const redacted = redact(body, r.schema.dto, r.schema.isArray);
-    if (typeof body === 'object' && body !== null) r.memo.set(body, redacted);
+    if (shared) r.memo.set(body, markShared(redacted));
     return redacted;
   } catch (err) {
     logger.error(`${r.route} redaction failed: ${(err as Error).message}; answer withheld`);

@@ -5,6 +5,7 @@ import { APP_CONFIG, AppConfig } from '../../config/config';
 import { REDIS } from '../../redis/redis.module';
 import { JournalRepository } from '../../fund/ledger/journal.repository';
 import { ReadReplica } from '../../database/read-replica';
+import { markShared } from '../../common/http/shared-json';
 
 /**
  * A short name for the database the answers come from (host, port and database name; never the
@@ -52,7 +53,7 @@ export class AnswerCache {
     const now = Date.now();
     const hit = this.live.get(key);
     if (hit && hit.expires > now) return hit.value as Promise<T>;
-    const value = compute();
+    const value = compute().then(markShared); // the same object for every request until it expires
     this.live.set(key, { expires: now + this.ttlMs, value });
     value.catch(() => this.live.delete(key)); // never cache a failure
     if (this.live.size > 10_000) this.sweep(now);
