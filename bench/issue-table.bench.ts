@@ -165,6 +165,8 @@ export async function glDetailTrips(
         body: await r.text(),
       }));
     await get('/api/v1/me'); // the key is cached from here on
+    // the pool's connections are opened before counting: a connection's startup is not a request's round trip
+    await Promise.all(accounts.map((a) => get(`/api/v1/fund/ledger/gl-detail?accountCode=${a.code}`)));
     const n = 40;
     const before = proxy.trips();
     let sequential = 0;
