@@ -143,7 +143,7 @@ async function recordRoutes(
           url: `/api/v1/fund/${path}`,
           headers: { authorization: `Bearer ${key}` },
         });
-        await new Promise((resolve) => setTimeout(resolve, 100)); // statements sent after the answer (orderedRead's COMMIT)
+        await new Promise((resolve) => setTimeout(resolve, 100)); // statements sent after the answer, if any
         return r;
       });
       routes.push({ route, status: res.statusCode, ms: Math.round(performance.now() - started - 100) });
@@ -315,7 +315,7 @@ export async function benchQueryPlans(opts: {
     `\`npm run bench -- --only plans\` (bench/query-plans.ts, after \`--only books\`): after a database-wide`,
     `\`VACUUM (ANALYZE)\`, the ${ROUTES.length} read routes are called once each, in process, with a ${SLUG} key;`,
     'every statement they send through node-postgres is recorded with its parameters and the settings it ran under',
-    "(the pool's `-c jit=off`, orderedRead's `SET LOCAL`s), then re-run as `EXPLAIN (ANALYZE, BUFFERS)` in the same kind of",
+    "(the pools' startup options: `-c jit=off`, and the ordered-read pool's sort/bitmap settings), then re-run as `EXPLAIN (ANALYZE, BUFFERS)` in the same kind of",
     'transaction, rolled back; the second of two runs is kept (warm cache, as a repeated request finds it).',
     `Answers cached in Redis for this fund are dropped first and \`LIVE_CACHE_SECONDS=0\`, so every route computes.`,
     `Parameters: journal window ${p.journalFrom}..${p.journalTo} (92 days), gl-detail account ${p.glAccount} (most lines`,

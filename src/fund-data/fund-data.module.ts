@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ReadReplica } from '../database/read-replica';
 import { FundModule } from '../fund/fund.module';
+import { OrderedReads } from './common/ordered-read.repository';
 import { AnswerCache } from './common/answer-cache';
 import { BooksRepository } from './common/books.repository';
 import { LiveBookService } from './common/live-book.service';
@@ -61,6 +62,7 @@ export const FUND_DATA_SERVICES = [
   ],
   providers: [
     ReadReplica,
+    OrderedReads,
     AnswerCache,
     BooksRepository,
     LiveBookService,

@@ -1,35 +1,57 @@
-import { type DataSource } from 'typeorm';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+
+/** Session settings of the ordered-read connections (PostgreSQL startup options). */
+const ORDERED_SETTINGS = '-c enable_sort=off -c enable_bitmapscan=off -c jit=off';
+const ORDERED_POOL_SIZE = 5;
 
 /**
- * Runs one read whose only sensible plan is an ordered walk of an index under a LIMIT (keyset
- * pages, the first lines of a window). Sorts and bitmap scans are disabled for this transaction
- * only: without fresh planner statistics (right after a bulk import, or with autovacuum off)
- * PostgreSQL otherwise reads every matching row and sorts it — seconds instead of milliseconds,
- * and a cost that grows with the data instead of the page. JIT is off too: a node the settings
- * penalise (the final sort of a page's 100 rows) lifts the plan's cost over jit_above_cost, and
- * compiling it would take 150 ms for a sub-millisecond read.
+ * Runs reads whose only sensible plan is an ordered walk of an index under a LIMIT (keyset pages,
+ * the first lines of a window). Sorts and bitmap scans are disabled: without fresh planner
+ * statistics (right after a bulk import, or with autovacuum off) PostgreSQL otherwise reads every
+ * matching row and sorts it — seconds instead of milliseconds, and a cost that grows with the data
+ * instead of the page. JIT is off too: a node the settings penalise (the final sort of a page's 100
+ * rows) lifts the plan's cost over jit_above_cost, and compiling it would take 150 ms for a
+ * sub-millisecond read.
+ *
+ * The settings are those of a small pool of its own per database (startup options), so a read is
+ * one statement and one round trip — no BEGIN / SET LOCAL / COMMIT around it — and the app's main
+ * pool never sees them. Same database, statement and lock timeouts as the DataSource it reads.
  */
-export async function orderedRead<T>(db: DataSource, sql: string, params: unknown[]): Promise<T[]> {
-  const qr = db.createQueryRunner('slave') as ReturnType<DataSource['createQueryRunner']> & {
-    releasePostgresConnection(err?: Error): Promise<void>;
-  };
-  await qr.connect();
-  let rows: T[];
-  try {
-    await qr.query(
-      `BEGIN READ ONLY; SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off`,
-    );
-    rows = await qr.query(sql, params);
-  } catch (err) {
-    await qr.query('ROLLBACK').catch(() => undefined);
-    await qr.release();
-    throw err;
+@Injectable()
+export class OrderedReads implements OnModuleDestroy {
+  private readonly pools = new Map<DataSource, Pool>();
+
+  async read<T>(db: DataSource, sql: string, params: unknown[]): Promise<T[]> {
+    const result = await this.poolFor(db).query(sql, params);
+    return result.rows as T[];
   }
-  // Ending a read-only transaction changes nothing: COMMIT runs while the answer is on its way
-  // (off the request's critical path); a connection whose COMMIT fails is destroyed, never reused.
-  void qr.query('COMMIT').then(
-    () => qr.release(),
-    (err: Error) => qr.releasePostgresConnection(err),
-  );
-  return rows;
+
+  private poolFor(db: DataSource): Pool {
+    let pool = this.pools.get(db);
+    if (!pool) {
+      // dataSourceOptions (src/database/data-source.ts): the URL, and the timeouts under `extra`
+      const options = db.options as { url?: string; extra?: { statement_timeout?: number; lock_timeout?: number } };
+      const extra = options.extra ?? {};
+      pool = new Pool({
+        connectionString: options.url,
+        max: ORDERED_POOL_SIZE,
+        application_name: 'fundgate-ordered',
+        statement_timeout: extra.statement_timeout,
+        lock_timeout: extra.lock_timeout,
+        options: ORDERED_SETTINGS,
+        idleTimeoutMillis: 30_000,
+      });
+      pool.on('error', () => undefined); // an idle connection that fails is dropped; the next read opens another
+      this.pools.set(db, pool);
+    }
+    return pool;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((p) => p.end()));
+  }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { orderedRead } from '../common/ordered-read.repository';
+import { OrderedReads } from '../common/ordered-read.repository';
 import { JournalRepository } from '../../fund/ledger/journal.repository';
 import { SqlRepository } from '../../database/sql-repository';
 
@@ -44,6 +44,7 @@ export class LedgerRepository extends SqlRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly journal: JournalRepository,
+    private readonly ordered: OrderedReads,
   ) {
     super(db);
   }
@@ -99,7 +100,7 @@ export class LedgerRepository extends SqlRepository {
    * One keyset page of the window's lines (date, then line id), after `after` when given, with
    * the books' line view columns, in one statement: the page of ids by an ordered walk of
    * (fund_id, entry_date, id) that seeks to the position, planned on its own (a MATERIALIZED CTE
-   * under orderedRead's settings, so the walk is the plan whatever the statistics), then those
+   * under OrderedReads' settings, so the walk is the plan whatever the statistics), then those
    * ids through the view by key.
    */
   journalLines(
@@ -109,7 +110,7 @@ export class LedgerRepository extends SqlRepository {
     after: LinePosition | null,
     limit: number,
   ): Promise<JournalLineRow[]> {
-    return orderedRead<JournalLineRow>(
+    return this.ordered.read<JournalLineRow>(
       this.db,
       `WITH page AS MATERIALIZED (
          SELECT id, entry_date FROM journal_lines
@@ -161,7 +162,7 @@ export class LedgerRepository extends SqlRepository {
     after: LinePosition | null,
     limit: number,
   ) {
-    return orderedRead<{
+    return this.ordered.read<{
       line_id: string;
       entry_id: string;
       entry_date: string;

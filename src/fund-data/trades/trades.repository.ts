@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
 import { SqlRepository } from '../../database/sql-repository';
-import { orderedRead } from '../common/ordered-read.repository';
+import { OrderedReads } from '../common/ordered-read.repository';
 
 export interface TradeRow {
   id: string;
@@ -26,7 +26,10 @@ export interface TradeFilter {
 
 @Injectable()
 export class TradesRepository extends SqlRepository {
-  constructor(private readonly reads: ReadReplica) {
+  constructor(
+    private readonly reads: ReadReplica,
+    private readonly ordered: OrderedReads,
+  ) {
     super(reads);
   }
 
@@ -34,10 +37,10 @@ export class TradesRepository extends SqlRepository {
    * One keyset page, most recent first. The position (executed_at, id) is compared as a row
    * value so the (fund_id, executed_at desc, id desc) index seeks straight to it: the cost of a
    * page does not depend on its depth. Trades of paper connections never appear.
-   * Read through `orderedRead` so the plan is that index walk even without planner statistics.
+   * Read through `OrderedReads` so the plan is that index walk even without planner statistics.
    */
   tradesForFund(fundId: string, f: TradeFilter): Promise<TradeRow[]> {
-    return orderedRead<TradeRow>(this.reads.dataSource(), PAGE_SQL, [
+    return this.ordered.read<TradeRow>(this.reads.dataSource(), PAGE_SQL, [
       fundId,
       f.fromTs,
       f.toTs,
