@@ -257,7 +257,7 @@ export async function benchWebhooks(opts: WebhooksBenchOptions): Promise<Webhook
     return {
       title: `Webhook fan-out: ${events} events × ${subs} subscriptions (issue 6; target p99 commit→receipt < 1 s)`,
       lines: [
-        `fundgate as its own process (APP_ROLE=all: outbox dispatcher woken by LISTEN/NOTIFY (coalesced; 20 ms poll while events keep coming, 100 ms as safety net) + BullMQ processor: one job per subscription and batch of ≤ 50 deliveries, claimed and recorded in one statement each, 64 jobs × 16 POSTs in flight); events committed one per transaction by 16 writers in the bench process; local receiver verifies every delivery with standardwebhooks.`,
+        `fundgate as its own process (APP_ROLE=all: outbox dispatcher woken by LISTEN/NOTIFY (coalesced; 20 ms poll while events keep coming, 100 ms as safety net) + BullMQ processor: one job per subscription and batch of ≤ 50 deliveries, claimed and recorded in one statement each, 64 jobs, ≤ 16 POSTs per job and ≤ 256 in flight in the process); events committed one per transaction by 16 writers in the bench process; local receiver verifies every delivery with standardwebhooks.`,
         `| phase | unique deliveries / verified / bad signature | deliveries/s | commit→receipt p50 / p99 / max (ms) |`,
         `| --- | --- | --- | --- |`,
         row('burst (as fast as events commit)', burst),

@@ -1,8 +1,4 @@
 import type { Type } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
-import { ProblemError } from '../common/errors/problem';
-import { validationProblem } from '../common/errors/validation';
 import { BACK_OFFICE_SAVINGS_DEFAULTS, backOfficeSavings } from './engines/back-office-savings.engine';
 import { exposureAnalysis, EXPOSURE_ANALYSIS_DEFAULTS } from './engines/exposure-analysis.engine';
 import { FEE_CALCULATOR_DEFAULTS, feeCalculator } from './engines/fee-calculator.engine';
@@ -182,30 +178,4 @@ export function withDefaults<I extends object>(defaults: Readonly<I>, body: Part
 /** Runs a calculator on a body that has passed its DTO's validation. */
 export function runCalculator<I extends object, O>(def: CalculatorDefinition<I, O>, body: Partial<I> | undefined): O {
   return def.engine(withDefaults(def.defaults, body));
-}
-
-/**
- * The HTTP pipe's validation for callers outside a controller (the public MCP server): the
- * same DTO rules (strict types, bounds, enums, unknown fields refused), every failing field in
- * one ProblemError. Answers the validated body, ready for runCalculator.
- */
-export async function validateCalculatorBody<I extends object>(
-  def: CalculatorDefinition<I, unknown>,
-  body: unknown,
-): Promise<Partial<I>> {
-  if (body === undefined || body === null) body = {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new ProblemError('invalid_request', 'the arguments must be a JSON object', [
-      { field: '(body)', message: 'must be a JSON object' },
-    ]);
-  }
-  const instance = plainToInstance(def.dto, body, { enableImplicitConversion: false }) as object;
-  const errors = await validate(instance, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    stopAtFirstError: false,
-    validationError: { target: false, value: true },
-  });
-  if (errors.length > 0) throw validationProblem(errors);
-  return instance;
 }
