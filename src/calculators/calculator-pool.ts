@@ -5,7 +5,9 @@ import { Piscina } from 'piscina';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { ProblemError } from '../common/errors/problem';
 import { sendProblem } from '../common/errors/problem.filter';
-import { type CalculatorDefinition, runCalculator, withDefaults } from './calculators.registry';
+import { DEFER_JSON_BODY_AT, DeferredJsonBody, deferJsonBodyAt } from '../common/http/json-body';
+import { deferredCalculatorBody } from './calculator-body';
+import { type CalculatorDefinition, type CalculatorName, runCalculator, withDefaults } from './calculators.registry';
 import type { WorkerAnswer, WorkerSettings, WorkerTask } from './calculator.worker';
 
 /** Text inputs at or above this many characters make a call heavy (CSV parsing, report grading). */
@@ -16,6 +18,21 @@ export const HEAVY_FEE_PERIODS = 40;
 export const CALC_RETRY_AFTER_SECONDS = 1;
 
 const TEXT_FIELDS = ['positionsCsv', 'lpRowsCsv', 'reportText'] as const;
+
+/** The calculators whose heaviness comes from a large text body (CSV, report text). */
+export const TEXT_CALCULATORS: ReadonlySet<CalculatorName> = new Set<CalculatorName>([
+  'exposure-analysis',
+  'fund-health-check',
+  'nav-validator',
+  'lp-report-grader',
+]);
+
+/**
+ * Route config of the text calculators: a JSON body of HEAVY_TEXT_CHARS bytes or more is not
+ * parsed on the event loop; the handler gets the bytes, which the worker thread parses and
+ * validates (`deferredCalculatorBody`) before computing.
+ */
+export const DEFERRED_BODY_CONFIG = { [DEFER_JSON_BODY_AT]: HEAVY_TEXT_CHARS };
 
 /** Whether a validated body is worth a thread hop (small calls run inline: the hop costs ~0.1 ms). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any calculator: a definition is invariant in its input (defaults and run both use I), so no other type holds them all
@@ -48,21 +65,33 @@ export class CalculatorPool implements OnModuleDestroy {
       maxThreads: this.config.calcWorkers,
       maxQueue: this.config.calcQueueMax,
       idleTimeout: 60_000,
-      workerData: { nice: this.config.calcWorkerNice } satisfies WorkerSettings,
+      workerData: {
+        nice: this.config.calcWorkerNice,
+        schedIdle: this.config.calcWorkerSched === 'idle',
+      } satisfies WorkerSettings,
       // TypeScript sources (development, tests) are compiled on load by the same register hook
       execArgv: ext === '.ts' ? ['-r', '@swc-node/register'] : [],
     });
     return this.pool;
   }
 
-  async run<I extends object, O>(def: CalculatorDefinition<I, O>, body: Partial<I> | undefined): Promise<O> {
+  /** A validated body, or a deferred one (a large text body: always heavy, parsed and validated on the thread). */
+  async run<I extends object, O>(
+    def: CalculatorDefinition<I, O>,
+    body: Partial<I> | DeferredJsonBody | undefined,
+  ): Promise<O> {
+    if (body instanceof DeferredJsonBody) {
+      if (this.config.calcWorkers === 0) return runCalculator(def, await deferredCalculatorBody(def, body.text));
+      return this.onThread<O>({ name: def.name, json: body.text });
+    }
     if (this.config.calcWorkers === 0 || !isHeavy(def, body)) return runCalculator(def, body);
+    return this.onThread<O>({ name: def.name, body: body ? { ...body } : undefined });
+  }
+
+  private async onThread<O>(task: WorkerTask): Promise<O> {
     let answer: WorkerAnswer;
     try {
-      answer = (await this.threads().run({
-        name: def.name,
-        body: body ? { ...body } : undefined,
-      } satisfies WorkerTask)) as WorkerAnswer;
+      answer = (await this.threads().run(task)) as WorkerAnswer;
     } catch (err) {
       if ((err as Error).message === 'Task queue is at limit') throw busy();
       throw err;
@@ -93,9 +122,6 @@ function busy(): ProblemError {
   );
 }
 
-/** The calculators whose heaviness comes from a large text body (CSV, report text). */
-const TEXT_CALCULATORS = /^\/api\/v1\/calc\/(exposure-analysis|fund-health-check|nav-validator|lp-report-grader)(\?|$)/;
-
 /**
  * Sheds a large calculator body before it is read, parsed and validated when the pool is
  * saturated: under overload the event loop would otherwise spend its time on bodies that end in
@@ -103,12 +129,8 @@ const TEXT_CALCULATORS = /^\/api\/v1\/calc\/(exposure-analysis|fund-health-check
  */
 export function registerEarlyShedding(fastify: FastifyInstance, pool: CalculatorPool): void {
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (
-      req.method !== 'POST' ||
-      Number(req.headers['content-length'] ?? 0) < HEAVY_TEXT_CHARS ||
-      !TEXT_CALCULATORS.test(req.url) ||
-      !pool.saturated()
-    )
+    const deferAt = deferJsonBodyAt(req.routeOptions.config);
+    if (deferAt === undefined || Number(req.headers['content-length'] ?? 0) < deferAt || !pool.saturated())
       return done();
     sendProblem(reply, req, busy());
   });

@@ -2,7 +2,8 @@ import { applyDecorators, Body, Controller, HttpCode, Post } from '@nestjs/commo
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { OptionalAuth } from '../common/auth/auth.decorators';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
-import { CalculatorPool } from './calculator-pool';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { CalculatorPool, DEFERRED_BODY_CONFIG, TEXT_CALCULATORS } from './calculator-pool';
 import {
   BACK_OFFICE_SAVINGS,
   CalculatorDefinition,
@@ -21,12 +22,18 @@ import { LpReportGraderRequest } from './dto/lp-report-grader.dto';
 import { NavValidatorRequest } from './dto/nav-validator.dto';
 import { OperatingCostRequest } from './dto/operating-costs.dto';
 
-/** OpenAPI for one calculator route: body schema with examples, the answer with an example. */
+/**
+ * One calculator route and its OpenAPI: body schema with examples, the answer with an example. The
+ * text calculators defer a large body (DEFERRED_BODY_CONFIG): their handler then receives a
+ * DeferredJsonBody, not the DTO its parameter declares (the declared DTO still drives validation
+ * of every other body, and of the deferred one on the worker thread).
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any calculator: a definition is invariant in its input (defaults and run both use I), so no other type holds them all
 function CalculatorRoute(def: CalculatorDefinition<any, unknown>) {
   return applyDecorators(
     Post(def.path),
     HttpCode(200),
+    RouteConfig(TEXT_CALCULATORS.has(def.name) ? DEFERRED_BODY_CONFIG : {}),
     ApiOperation({
       summary: def.title,
       description: `${def.description} Every field is optional; absent fields take the documented defaults, echoed in \`assumptions\`. Illustrative, not accounting or tax advice.`,

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { CalculatorPool } from '../../src/calculators/calculator-pool';
+import { CalculatorPool, HEAVY_TEXT_CHARS } from '../../src/calculators/calculator-pool';
+import { DeferredJsonBody } from '../../src/common/http/json-body';
 import { bootApp, call, randomIp, type TestApp } from '../utils/app';
 import { expectProblem } from './helpers';
 
@@ -56,6 +57,51 @@ describe('calculators on the worker pool (e2e)', () => {
     },
   );
 
+  /**
+   * A text calculator's body of HEAVY_TEXT_CHARS bytes or more is not parsed on the event loop: the
+   * worker parses and validates it. Padding a small body with whitespace past that size sends it
+   * down that path without changing its meaning, so both answers must be the same bytes.
+   */
+  const padded = (json: string) => json + ' '.repeat(HEAVY_TEXT_CHARS);
+  const deferredCases: [string, string, string, number][] = [
+    ['every default', 'exposure-analysis', '{}', 200],
+    ['a small CSV', 'exposure-analysis', JSON.stringify({ positionsCsv: positionsCsv(20) }), 200],
+    ['an unknown member', 'exposure-analysis', '{"positionsCsv":"Asset,Value\\r\\nBTC,1","bogus":1}', 400],
+    ['a wrong type', 'nav-validator', '{"openingNavUsd":"a lot","lpRowsCsv":7}', 400],
+    ['NUL in the text', 'lp-report-grader', '{"reportText":"Net IRR\\u0000 12%"}', 400],
+    ['a lone surrogate', 'fund-health-check', '{"positionsCsv":"Asset,Value\\r\\n\\ud800,1"}', 400],
+    ['__proto__', 'exposure-analysis', '{"__proto__":{"x":1}}', 400],
+    ['constructor.prototype', 'exposure-analysis', '{"constructor":{"prototype":{"x":1}}}', 400],
+    ['an array', 'exposure-analysis', '[1,2]', 400],
+    ['null', 'exposure-analysis', 'null', 400],
+    ['nesting past 64 levels', 'exposure-analysis', `{"a":${'['.repeat(65)}${']'.repeat(65)}}`, 400],
+  ];
+
+  it.each(deferredCases)(
+    'a large body with %s answers what the same small body answers (parsed and validated on the worker)',
+    async (_name, path, json, status) => {
+      for (const app of [pooled, inline]) {
+        const run = jest.spyOn(app.get(CalculatorPool), 'run');
+        const small = await call(app, 'POST', `/api/v1/calc/${path}`, { body: json, ip: randomIp() });
+        expect(run.mock.calls.every(([, body]) => !(body instanceof DeferredJsonBody))).toBe(true);
+        const large = await call(app, 'POST', `/api/v1/calc/${path}`, { body: padded(json), ip: randomIp() });
+        expect(run.mock.calls.at(-1)?.[1]).toBeInstanceOf(DeferredJsonBody); // the handler got the text, unparsed
+        run.mockRestore();
+        expect([small.status, large.status]).toEqual([status, status]);
+        expect(comparable(large.body)).toEqual(comparable(small.body));
+      }
+    },
+  );
+
+  it('a large body that is not JSON is a 400 naming the parser error', async () => {
+    const res = await call(pooled, 'POST', '/api/v1/calc/exposure-analysis', {
+      body: padded('{"positionsCsv": "Asset,Value'),
+      ip: randomIp(),
+    });
+    expectProblem(res, 400, 'invalid_request');
+    expect(res.json.detail).toMatch(/^the body is not valid JSON: /);
+  });
+
   it('a full queue answers 503 unavailable with Retry-After, never a growing queue; small calls still run inline', async () => {
     const body = { positionsCsv: positionsCsv(12_000), inputMethod: 'upload' };
     const burst = Array.from({ length: 16 }, () =>
@@ -83,27 +129,32 @@ describe('calculators on the worker pool (e2e)', () => {
     expect(new Set(ok.map((r) => JSON.stringify(comparable(r.body))))).toHaveProperty('size', 1);
   });
 
-  /** The nice value of every thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
-  const threadNices = (): Map<number, number> =>
+  /** Nice value and scheduling policy of every thread of this process (Linux: fields 19 and 41 of /proc/self/task/<tid>/stat). */
+  const threadPriorities = (): Map<number, { nice: number; policy: number }> =>
     new Map(
       readdirSync('/proc/self/task').map((tid) => {
         const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-        return [Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return [Number(tid), { nice: Number(fields[16]), policy: Number(fields[38]) }];
       }),
     );
+  const SCHED_IDLE = 5;
 
   (process.platform === 'linux' ? it : it.skip)(
-    'calculator threads run at CALC_WORKER_NICE (default 19); the event loop keeps its priority',
+    'calculator threads run at CALC_WORKER_NICE (default 19) in SCHED_IDLE; the event loop keeps its priority',
     async () => {
-      const before = threadNices();
+      const before = threadPriorities();
       const res = await call(pooled, 'POST', '/api/v1/calc/fee-calculator', {
         body: { horizonYears: 100, crystallization: 'quarterly' },
         ip: randomIp(),
       });
       expect(res.status).toBe(200);
-      const after = threadNices();
-      expect(after.get(process.pid)).toBe(before.get(process.pid)); // the main thread is untouched
-      expect([...after.values()].filter((n) => n === 19).length).toBeGreaterThanOrEqual(1);
+      const after = threadPriorities();
+      expect(after.get(process.pid)).toEqual(before.get(process.pid)); // the main thread is untouched
+      expect(after.get(process.pid)?.policy).not.toBe(SCHED_IDLE);
+      const calculators = [...after.values()].filter((t) => t.nice === 19);
+      expect(calculators.length).toBeGreaterThanOrEqual(1);
+      expect(calculators.every((t) => t.policy === SCHED_IDLE)).toBe(true);
     },
   );
 });

@@ -1,4 +1,5 @@
 import { type ArgumentMetadata, type ValidationError, ValidationPipe } from '@nestjs/common';
+import { DeferredJsonBody } from '../http/json-body';
 import { unsafeTextFields } from '../validation/safe-text';
 import { type FieldError, ProblemError } from './problem';
 
@@ -41,10 +42,12 @@ const isDto = (metatype: unknown) => typeof metatype === 'function' && !BUILT_IN
 /**
  * Before class-validator runs: a DTO body must be a JSON object (null, arrays and scalars are a 400
  * naming the body), and no string anywhere in a body, query or path parameter may hold NUL or
- * invalid Unicode. Raw bodies (MCP) are checked when their tool runs the REST route.
+ * invalid Unicode. Raw bodies (MCP) are checked when their tool runs the REST route; a deferred
+ * body is passed through untouched and validated by this same pipe where its route parses it.
  */
 class ProblemValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (value instanceof DeferredJsonBody) return value; // validated where it is parsed (see DEFER_JSON_BODY_AT)
     if (metadata.type === 'custom' || (metadata.type === 'body' && !isDto(metadata.metatype)))
       return super.transform(value, metadata);
     if (

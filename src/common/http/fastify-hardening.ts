@@ -3,62 +3,28 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError, problemBody } from '../errors/problem';
 import { sendProblem, toProblemError } from '../errors/problem.filter';
-
-/** Deeper JSON than this is refused before parsing: nothing we accept nests more than a few levels. */
-export const MAX_JSON_DEPTH = 64;
-
-/** At most `max` `{` and `[` in the whole text (native indexOf; a large CSV field costs almost nothing). */
-function fewOpeners(text: string, max: number): boolean {
-  let n = 0;
-  for (const opener of ['{', '[']) {
-    for (let i = text.indexOf(opener); i !== -1; i = text.indexOf(opener, i + 1)) if (++n > max) return false;
-  }
-  return true;
-}
-
-/** True when `text` opens more than `max` arrays/objects at once (strings skipped); one linear pass, no recursion. */
-export function jsonDepthExceeds(text: string, max: number): boolean {
-  if (fewOpeners(text, max)) return false; // depth can never exceed the number of openers
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92)
-        i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > max) return true;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return false;
-}
+import { DeferredJsonBody, deferJsonBodyAt, parseJsonBody } from './json-body';
 
 type ParserDone = (err: Error | null, body?: unknown) => void;
 
 /**
- * The one JSON body parser: an empty body is `{}`, a body nested deeper than MAX_JSON_DEPTH is a
- * 400 `invalid_request` naming the body, anything else goes to Fastify's own parser (which refuses
- * `__proto__` and `constructor.prototype` members).
+ * The JSON body parser: `parseJsonBody` on the event loop, except on routes that defer large
+ * bodies (DEFER_JSON_BODY_AT in their route config), which receive the bytes as a DeferredJsonBody.
  */
-export function installJsonBodyParser(fastify: FastifyInstance, maxDepth = MAX_JSON_DEPTH): void {
-  const parse = fastify.getDefaultJsonParser('error', 'error');
+export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser(['application/json']);
   fastify.addContentTypeParser(
     'application/json',
     { parseAs: 'string' },
     (req: FastifyRequest, body: string | Buffer, done: ParserDone) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
-      if (text.trim() === '') return done(null, {});
-      if (jsonDepthExceeds(text, maxDepth)) {
-        return done(
-          new ProblemError('invalid_request', `the body nests arrays or objects deeper than ${maxDepth} levels`, [
-            { field: 'body', message: `must not nest deeper than ${maxDepth} levels` },
-          ]),
-        );
+      const deferAt = deferJsonBodyAt(req.routeOptions.config);
+      if (deferAt !== undefined && text.length >= deferAt) return done(null, new DeferredJsonBody(text));
+      try {
+        done(null, parseJsonBody(text));
+      } catch (err) {
+        done(err as Error);
       }
-      (parse as unknown as (r: FastifyRequest, b: string, d: ParserDone) => void)(req, text, done);
     },
   );
 }

@@ -1,4 +1,4 @@
-import { jsonDepthExceeds } from './fastify-hardening';
+import { jsonDepthExceeds } from './json-body';
 
 describe('jsonDepthExceeds', () => {
   const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
