@@ -79,8 +79,13 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
     return this.primary;
   }
 
-  /** Runs `read` with every query on one source, so rows and the generation they are cached under agree. */
+  /**
+   * Runs `read` with every query on one source, so rows and the generation they are cached under
+   * agree. Without a replica every query is on the primary already: no pin, so the process never
+   * turns on the async hooks an AsyncLocalStorage needs on Node 20 (a cost on every promise).
+   */
   pinned<T>(read: () => Promise<T>): Promise<T> {
+    if (!this.replica) return read();
     return this.pin.getStore() ? read() : this.pin.run(this.dataSource(), read);
   }
 
