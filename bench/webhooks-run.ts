@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     });
     const ratio = (r.burst.deliveriesPerSec / r.baselinePerSec).toFixed(2);
     process.stdout.write(
-      `run ${i + 1}: load ${loadavg} | burst ${r.burst.deliveriesPerSec}/s (p99 ${r.burst.p99DelayMs} ms) | ` +
+      `run ${i + 1}: load ${loadavg} | burst ${r.burst.deliveriesPerSec}/s (p99 ${r.burst.p99DelayMs} ms, events committed in ${r.burst.committedInMs} ms) | ` +
         `baseline ${r.baselinePerSec}/s | ratio ${ratio} | paced p50/p99/max ${r.paced.p50DelayMs}/${r.paced.p99DelayMs}/${r.paced.maxDelayMs} ms | ` +
         `unique/verified/bad ${r.burst.deliveries}/${r.burst.verified}/${r.burst.failedVerification}, ${r.paced.deliveries}/${r.paced.verified}/${r.paced.failedVerification}\n`,
     );
