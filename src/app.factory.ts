@@ -10,6 +10,7 @@ import { finalizeDocument } from './common/openapi/contract';
 import { CorsPolicy, registerCors } from './common/http/cors';
 import { hasEtag, registerHttpSemantics } from './common/http/http-semantics';
 import { clientErrorHandler, frameworkErrors, installJsonBodyParser } from './common/http/fastify-hardening';
+import { installLeanAsyncResourceBind } from './common/http/lean-async-bind';
 import { sanitizeForDisplay } from './common/validation/safe-text';
 import { JsonLogger } from './common/logging/json-logger';
 import { AppModule } from './app.module';
@@ -24,6 +25,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application exactly as production runs it (main.ts and the e2e tests share this). */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  installLeanAsyncResourceBind(); // Node 20's bind costs ≈ 8 µs per request with a body (DEP0172 wrappers)
   const adapter = createAdapter(config);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     logger: new JsonLogger(config.logLevel),
