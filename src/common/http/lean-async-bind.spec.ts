@@ -17,7 +17,9 @@ describe('installLeanAsyncResourceBind', () => {
     }
     const target = { f: resource.bind(self) };
     expect(target.f()).toBe(target);
-    const fixed = { g: resource.bind(self, 'bound') };
+    // Node's bind takes a thisArg (since v16); @types/node declares only the one-argument form
+    const bindWithThis = resource.bind.bind(resource) as (fn: () => unknown, thisArg: unknown) => () => unknown;
+    const fixed = { g: bindWithThis(self, 'bound') };
     expect(fixed.g()).toBe('bound');
   });
 
