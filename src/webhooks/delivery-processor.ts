@@ -26,7 +26,7 @@ const IN_FLIGHT_PER_JOB = 16;
 const IN_FLIGHT = 256;
 
 /** A counting semaphore: at most `slots` holders at once, the others wait in order. */
-class Slots {
+export class Slots {
   private readonly waiting: (() => void)[] = [];
   constructor(private free: number) {}
 
@@ -49,7 +49,7 @@ export function jobDeliveries(data: DeliveryJobData): DeliveryRef[] {
 }
 
 /** Runs `work` over `items` with at most `limit` at once; answers in the order of `items`. */
-async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const lane = async () => {
