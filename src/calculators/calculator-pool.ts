@@ -6,9 +6,8 @@ import { APP_CONFIG, type AppConfig } from '../config/config';
 import { ProblemError } from '../common/errors/problem';
 import { sendProblem } from '../common/errors/problem.filter';
 import { DEFER_JSON_BODY_AT, DeferredJsonBody, deferJsonBodyAt } from '../common/http/json-body';
-import { deferredCalculatorBody } from './calculator-body';
-import { type CalculatorDefinition, type CalculatorName, runCalculator, withDefaults } from './calculators.registry';
-import type { WorkerAnswer, WorkerSettings, WorkerTask } from './calculator.worker';
+import { type CalculatorDefinition, runCalculator, withDefaults } from './calculators.registry';
+import runInWorker, { type WorkerAnswer, type WorkerSettings, type WorkerTask } from './calculator.worker';
 
 /** Text inputs at or above this many characters make a call heavy (CSV parsing, report grading). */
 export const HEAVY_TEXT_CHARS = 16 * 1024;
@@ -19,20 +18,15 @@ export const CALC_RETRY_AFTER_SECONDS = 1;
 
 const TEXT_FIELDS = ['positionsCsv', 'lpRowsCsv', 'reportText'] as const;
 
-/** The calculators whose heaviness comes from a large text body (CSV, report text). */
-export const TEXT_CALCULATORS: ReadonlySet<CalculatorName> = new Set<CalculatorName>([
-  'exposure-analysis',
-  'fund-health-check',
-  'nav-validator',
-  'lp-report-grader',
-]);
-
 /**
- * Route config of the text calculators: a JSON body of HEAVY_TEXT_CHARS bytes or more is not
- * parsed on the event loop; the handler gets the bytes, which the worker thread parses and
- * validates (`deferredCalculatorBody`) before computing.
+ * Route config of a calculator route. A calculator with a text field (CSV, report text) defers a
+ * JSON body of HEAVY_TEXT_CHARS characters or more: it is not parsed on the event loop; the handler
+ * gets the text, which the worker thread parses and validates (calculator.worker.ts).
  */
-export const DEFERRED_BODY_CONFIG = { [DEFER_JSON_BODY_AT]: HEAVY_TEXT_CHARS };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any calculator (see isHeavy)
+export function calculatorRouteConfig(def: CalculatorDefinition<any, unknown>): Record<string, unknown> {
+  return TEXT_FIELDS.some((f) => f in def.defaults) ? { [DEFER_JSON_BODY_AT]: HEAVY_TEXT_CHARS } : {};
+}
 
 /** Whether a validated body is worth a thread hop (small calls run inline: the hop costs ~0.1 ms). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any calculator: a definition is invariant in its input (defaults and run both use I), so no other type holds them all
@@ -80,27 +74,28 @@ export class CalculatorPool implements OnModuleDestroy {
     def: CalculatorDefinition<I, O>,
     body: Partial<I> | DeferredJsonBody | undefined,
   ): Promise<O> {
-    if (body instanceof DeferredJsonBody) {
-      if (this.config.calcWorkers === 0) return runCalculator(def, await deferredCalculatorBody(def, body.text));
-      return this.onThread<O>({ name: def.name, json: body.text });
-    }
+    if (body instanceof DeferredJsonBody) return this.execute<O>({ name: def.name, json: body.text });
     if (this.config.calcWorkers === 0 || !isHeavy(def, body)) return runCalculator(def, body);
-    return this.onThread<O>({ name: def.name, body: body ? { ...body } : undefined });
+    return this.execute<O>({ name: def.name, body: body ? { ...body } : undefined });
   }
 
-  private async onThread<O>(task: WorkerTask): Promise<O> {
-    let answer: WorkerAnswer;
-    try {
-      answer = (await this.threads().run(task)) as WorkerAnswer;
-    } catch (err) {
-      if ((err as Error).message === 'Task queue is at limit') throw busy();
-      throw err;
-    }
+  /** A task on a pool thread, or (CALC_WORKERS=0) inline through the threads' own entry point. */
+  private async execute<O>(task: WorkerTask): Promise<O> {
+    const answer = this.config.calcWorkers === 0 ? await runInWorker(task) : await this.onThread(task);
     if ('problem' in answer) {
       const p = answer.problem;
       throw new ProblemError(p.code, p.detail, p.errors, p.headers);
     }
     return answer.ok as O;
+  }
+
+  private async onThread(task: WorkerTask): Promise<WorkerAnswer> {
+    try {
+      return (await this.threads().run(task)) as WorkerAnswer;
+    } catch (err) {
+      if ((err as Error).message === 'Task queue is at limit') throw busy();
+      throw err;
+    }
   }
 
   /** Every thread busy and the queue full: the next heavy call would be refused. */
@@ -129,9 +124,10 @@ function busy(): ProblemError {
  */
 export function registerEarlyShedding(fastify: FastifyInstance, pool: CalculatorPool): void {
   fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    // cheap checks first: Fastify builds a new routeOptions object on every access
+    if (req.method !== 'POST' || !pool.saturated()) return done();
     const deferAt = deferJsonBodyAt(req.routeOptions.config);
-    if (deferAt === undefined || Number(req.headers['content-length'] ?? 0) < deferAt || !pool.saturated())
-      return done();
+    if (deferAt === undefined || Number(req.headers['content-length'] ?? 0) < deferAt) return done();
     sendProblem(reply, req, busy());
   });
 }

@@ -3,8 +3,9 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { ProblemError, type FieldError, type ProblemCode } from '../common/errors/problem';
-import { deferredCalculatorBody } from './calculator-body';
-import { CALCULATORS, runCalculator, type CalculatorName } from './calculators.registry';
+import { createValidationPipe } from '../common/errors/validation';
+import { parseJsonBody } from '../common/http/json-body';
+import { CALCULATORS, type CalculatorDefinition, runCalculator, type CalculatorName } from './calculators.registry';
 
 /** What crosses the thread boundary: a ProblemError loses its class in a structured clone. */
 export type WorkerAnswer =
@@ -46,12 +47,23 @@ function lowerOwnPriority(settings: Partial<WorkerSettings> | undefined): void {
 
 if (!isMainThread) lowerOwnPriority(workerData as Partial<WorkerSettings> | undefined);
 
+const pipe = createValidationPipe();
+
+/**
+ * A deferred body (a large CSV or report) made into exactly what the request thread would have
+ * handed the handler: parsed by the one JSON body parser and validated by the global validation
+ * pipe against the calculator's DTO, here on the thread rather than on the event loop.
+ */
+async function deferredBody(def: CalculatorDefinition, text: string): Promise<object> {
+  return (await pipe.transform(parseJsonBody(text), { type: 'body', metatype: def.dto, data: undefined })) as object;
+}
+
 /** Piscina's entry point: runs one calculator body, exactly as the request thread would. */
 export default async function runInWorker(task: WorkerTask): Promise<WorkerAnswer> {
   const def = CALCULATORS.find((d) => d.name === task.name);
   if (!def) throw new Error(`unknown calculator ${task.name}`);
   try {
-    const body = 'json' in task ? await deferredCalculatorBody(def, task.json) : task.body;
+    const body = 'json' in task ? await deferredBody(def, task.json) : task.body;
     return { ok: runCalculator(def, body) };
   } catch (err) {
     if (!(err instanceof ProblemError)) throw err;

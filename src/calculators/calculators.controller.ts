@@ -3,7 +3,7 @@ import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiT
 import { OptionalAuth } from '../common/auth/auth.decorators';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { CalculatorPool, DEFERRED_BODY_CONFIG, TEXT_CALCULATORS } from './calculator-pool';
+import { CalculatorPool, calculatorRouteConfig } from './calculator-pool';
 import {
   BACK_OFFICE_SAVINGS,
   CalculatorDefinition,
@@ -24,7 +24,7 @@ import { OperatingCostRequest } from './dto/operating-costs.dto';
 
 /**
  * One calculator route and its OpenAPI: body schema with examples, the answer with an example. The
- * text calculators defer a large body (DEFERRED_BODY_CONFIG): their handler then receives a
+ * text calculators defer a large body (calculatorRouteConfig): their handler then receives a
  * DeferredJsonBody, not the DTO its parameter declares (the declared DTO still drives validation
  * of every other body, and of the deferred one on the worker thread).
  */
@@ -33,7 +33,7 @@ function CalculatorRoute(def: CalculatorDefinition<any, unknown>) {
   return applyDecorators(
     Post(def.path),
     HttpCode(200),
-    RouteConfig(TEXT_CALCULATORS.has(def.name) ? DEFERRED_BODY_CONFIG : {}),
+    RouteConfig(calculatorRouteConfig(def)),
     ApiOperation({
       summary: def.title,
       description: `${def.description} Every field is optional; absent fields take the documented defaults, echoed in \`assumptions\`. Illustrative, not accounting or tax advice.`,

@@ -32,7 +32,7 @@ function gauge() {
       await new Promise((r) => setImmediate(r));
     }
   };
-  return { work, release, peak: () => peak, started: () => gates.length };
+  return { work, release, peak: () => peak, holding: () => gates.length };
 }
 
 describe('Slots (the process-wide in-flight cap)', () => {
@@ -41,7 +41,7 @@ describe('Slots (the process-wide in-flight cap)', () => {
     const g = gauge();
     const all = Promise.all(Array.from({ length: 10 }, (_, i) => slots.run(() => g.work(i))));
     await new Promise((r) => setImmediate(r));
-    expect(g.started()).toBe(3); // the other seven wait for a slot
+    expect(g.holding()).toBe(3); // the other seven wait for a slot
     await g.release();
     expect(await all).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(g.peak()).toBe(3);
@@ -59,7 +59,7 @@ describe('mapLimit (the per-job cap)', () => {
     const g = gauge();
     const done = mapLimit([5, 4, 3, 2, 1, 0], 2, (n) => g.work(n * 10));
     await new Promise((r) => setImmediate(r));
-    expect(g.started()).toBe(2);
+    expect(g.holding()).toBe(2);
     await g.release();
     expect(await done).toEqual([50, 40, 30, 20, 10, 0]);
     expect(g.peak()).toBe(2);

@@ -5,8 +5,8 @@ import { ProblemError } from '../errors/problem';
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * Route config (`@RouteConfig({ [DEFER_JSON_BODY_AT]: bytes })`): a JSON body of at least this many
- * bytes is not parsed on the event loop; the handler receives it as a {@link DeferredJsonBody} and
+ * Route config (`@RouteConfig({ [DEFER_JSON_BODY_AT]: characters })`): a JSON body of at least this
+ * many characters is not parsed on the event loop; the handler receives it as a {@link DeferredJsonBody} and
  * parses and validates it where it does the work (the calculators' worker threads).
  */
 export const DEFER_JSON_BODY_AT = 'deferJsonBodyAt';
