@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { finished } from 'node:stream/promises';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { SqlRepository } from '../database/sql-repository';
 
 export interface ActivityRecord {
@@ -37,6 +40,26 @@ export interface ActivityRow {
   user_agent: string | null;
 }
 
+const COPY_COLUMNS =
+  'occurred_at, request_id, key_id, account_id, user_id, fund_id, method, route, tool, status, duration_ms, client_ip, user_agent';
+const COPY_SPECIAL = /[\\\t\n\r\0]/;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '' };
+
+/** A text value in COPY's text format: `\N` is NULL; backslash, tab, newline and CR escaped; NUL (which PostgreSQL text cannot hold) dropped. */
+function copyText(s: string | null): string {
+  if (s === null) return '\\N';
+  return COPY_SPECIAL.test(s) ? s.replace(/[\\\t\n\r\0]/g, (c) => COPY_ESCAPES[c]) : s;
+}
+
+/** One activity row as a line of COPY's text format, columns in `COPY_COLUMNS` order. */
+export function activityCopyLine(r: ActivityRecord): string {
+  return (
+    `${r.occurredAt.toISOString()}\t${copyText(r.requestId)}\t${copyText(r.keyId)}\t${copyText(r.accountId)}\t` +
+    `${copyText(r.userId)}\t${copyText(r.fundId)}\t${copyText(r.method)}\t${copyText(r.route)}\t${copyText(r.tool)}\t` +
+    `${r.status}\t${r.durationMs.toFixed(3)}\t${copyText(r.clientIp)}\t${copyText(r.userAgent)}\n`
+  );
+}
+
 /** Whose requests: these keys, plus (when set) the console-session requests of this person. */
 export interface UsageSubject {
   keyIds: string[];
@@ -55,18 +78,22 @@ export class ActivityRepository extends SqlRepository {
     super(db);
   }
 
-  /** One statement per batch: the rows travel as one JSON document (serialized natively) and are unpacked server-side. */
-  async insertMany(batch: ActivityRecord[]): Promise<void> {
-    if (batch.length === 0) return;
-    await this.q.query(
-      `INSERT INTO activity_log (occurred_at, request_id, key_id, account_id, user_id, fund_id, method, route, tool, status,
-                                 duration_ms, client_ip, user_agent)
-       SELECT "occurredAt", "requestId", "keyId", "accountId", "userId", "fundId", method, route, tool, status,
-              round("durationMs"::numeric, 3), "clientIp", "userAgent"
-         FROM json_to_recordset($1::json) AS r("occurredAt" timestamptz, "requestId" text, "keyId" uuid, "accountId" uuid,
-              "userId" uuid, "fundId" uuid, method text, route text, tool text, status smallint, "durationMs" float8, "clientIp" text, "userAgent" text)`,
-      [JSON.stringify(batch)],
-    );
+  /**
+   * One COPY per batch of rows already in COPY's text format (`activityCopyLine`): PostgreSQL spends
+   * about a third less on it than on unpacking the same rows from a JSON document, and no statement
+   * or document is built on the event loop at flush time.
+   */
+  async copyLines(lines: string[]): Promise<void> {
+    if (lines.length === 0) return;
+    const runner = this.db.createQueryRunner();
+    try {
+      const client = (await runner.connect()) as PoolClient;
+      const stream = client.query(copyFrom(`COPY activity_log (${COPY_COLUMNS}) FROM STDIN`));
+      stream.end(lines.join(''));
+      await finished(stream);
+    } finally {
+      await runner.release();
+    }
   }
 
   async usageByDay(

@@ -47,6 +47,43 @@ describe('usage, activity log and rate limits (e2e)', () => {
     expect(unknown.json.errors[0]).toEqual({ field: 'foo', message: 'is not a known field' });
   });
 
+  it('writes every value through COPY exactly: tabs, newlines, backslashes, a literal \\N, NUL and non-ASCII text', async () => {
+    const requestId = `copy-${Date.now()}`;
+    const userAgent = 'a\tb\nc\rd\\e \\N f\u0000g — ünï 💼';
+    app.get(ActivityLogWriter).record({
+      occurredAt: new Date('2026-11-24T12:34:56.789Z'),
+      requestId,
+      keyId: null,
+      accountId: null,
+      userId: null,
+      fundId: fund.id,
+      method: 'GET',
+      route: '\\N',
+      tool: null,
+      status: 429,
+      durationMs: 1.23456,
+      clientIp: '::1',
+      userAgent,
+    });
+    await app.get(ActivityLogWriter).flush();
+    const [row] = await dbOf(app).query(
+      `SELECT occurred_at, key_id, fund_id, route, tool, status, duration_ms::text, client_ip, user_agent
+         FROM activity_log WHERE request_id = $1`,
+      [requestId],
+    );
+    expect(row).toEqual({
+      occurred_at: new Date('2026-11-24T12:34:56.789Z'),
+      key_id: null,
+      fund_id: fund.id,
+      route: '\\N',
+      tool: null,
+      status: 429,
+      duration_ms: '1.235',
+      client_ip: '::1',
+      user_agent: userAgent.replace('\u0000', ''),
+    });
+  });
+
   it('records success, 401, 404 and 429 in the activity log', async () => {
     const k = await mintKey(app, { scopes: ['fund:read', 'keys:manage'], fund: fund.slug });
     await call(app, 'GET', '/api/v1/me', { key: k.key });
