@@ -26,6 +26,13 @@ declare module 'autocannon' {
     body?: string;
     pipelining?: number;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** The running load: a promise of its result that also emits each answer (`response`: client, status, bytes, ms). */
+  interface Instance extends Promise<Result> {
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
+    ): this;
+  }
+  function autocannon(opts: Options): Instance;
   export = autocannon;
 }
