@@ -203,7 +203,10 @@ export async function measureRun(
     const w = await benchWebhooks({ databaseUrl: ctx.databaseUrl, redisUrl: ctx.redisUrl, port: ctx.webhookPort });
     values.webhookBurst = ratio(w.burst.deliveriesPerSec, w.baselinePerSec);
     values.webhookPacedP99 = w.paced.p99DelayMs;
-    lines.push('', ...w.lines.filter((l) => l.startsWith('|') || l.startsWith('fundgate as')));
+    lines.push(
+      '',
+      ...w.lines.filter((l) => l.startsWith('|') || l.startsWith('fundgate as') || l.startsWith('burst throughput')),
+    );
   }
   return { values, lines };
 }
