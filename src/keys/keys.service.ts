@@ -71,22 +71,30 @@ export class KeysService implements CredentialResolver {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async authenticate(rawKey: string): Promise<AuthResult> {
+  /** Synchronous when the key's row is cached (the hot path awaits nothing); a promise when it must be read. */
+  authenticate(rawKey: string): AuthResult | Promise<AuthResult> {
     if (!isWellFormedKey(rawKey)) return { ok: false, reason: 'malformed' };
     const hash = hashKey(rawKey);
     const cacheKey = hash.toString('base64');
     const now = Date.now();
-    let entry = this.cache.get(cacheKey);
-    if (!entry || entry.until <= now) {
-      const row = await this.keys.keyByHash(hash);
-      entry = {
-        row,
-        principal: row ? Object.freeze(toPrincipal(row)) : null,
-        until: now + this.config.keyCacheSeconds * 1000,
-      };
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(cacheKey, entry);
-    }
+    const entry = this.cache.get(cacheKey);
+    if (entry && entry.until > now) return this.verdict(entry, hash, now);
+    return this.load(hash, cacheKey, now).then((loaded) => this.verdict(loaded, hash, now));
+  }
+
+  private async load(hash: Buffer, cacheKey: string, now: number): Promise<CacheEntry> {
+    const row = await this.keys.keyByHash(hash);
+    const entry = {
+      row,
+      principal: row ? Object.freeze(toPrincipal(row)) : null,
+      until: now + this.config.keyCacheSeconds * 1000,
+    };
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(cacheKey, entry);
+    return entry;
+  }
+
+  private verdict(entry: CacheEntry, hash: Buffer, now: number): AuthResult {
     const row = entry.row;
     if (!row || row.key_hash.length !== hash.length || !timingSafeEqual(row.key_hash, hash)) {
       return { ok: false, reason: 'unknown' };

@@ -13,6 +13,7 @@ import {
 import {
   ACCESS_TOKEN_RESOLVER,
   type AccessTokenResolver,
+  type AuthResult,
   CREDENTIAL_RESOLVER,
   type CredentialResolver,
   SESSION_RESOLVER,
@@ -83,16 +84,13 @@ export class AuthGuard implements CanActivate {
     return auth;
   }
 
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+  /** Synchronous for a cached API key (Nest then awaits nothing for this guard); a promise otherwise. */
+  canActivate(ctx: ExecutionContext): boolean | Promise<boolean> {
     const { mode, scopes, session, oauthResource } = this.authOf(ctx);
     if (mode === 'none') return true;
     const req = ctx.switchToHttp().getRequest<FastifyRequest>();
     if (session && (session.only || !req.headers.authorization) && this.sessions.cookieValue(req) !== null) {
-      await this.sessions.authenticate(req);
-      if (scopes === undefined)
-        throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
-      if (!session.selfService) assertScopes(req, scopes);
-      return true;
+      return this.viaSession(req, scopes, session);
     }
     if (session?.only)
       throw new ProblemError(
@@ -100,16 +98,27 @@ export class AuthGuard implements CanActivate {
         'sign in to the console: this route takes a console session, not an API key',
       );
     const challenge = oauthResource ? this.tokens.challenge() : null;
-    await this.authenticateBearer(req, mode === 'optional', challenge);
-    if (mode === 'optional') return true;
+    const authed = this.authenticateBearer(req, mode === 'optional', challenge);
+    const admit = () => {
+      if (mode === 'optional') return true;
+      if (scopes === undefined)
+        throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
+      assertScopes(req, scopes);
+      return true;
+    };
+    return authed instanceof Promise ? authed.then(admit) : admit();
+  }
+
+  private async viaSession(req: FastifyRequest, scopes: Scope[] | undefined, session: SessionAccessOptions) {
+    await this.sessions.authenticate(req);
     if (scopes === undefined)
       throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
-    assertScopes(req, scopes);
+    if (!session.selfService) assertScopes(req, scopes);
     return true;
   }
 
   /** Sets req.principal from the Authorization header. `challenge`: set on the OAuth protected resource only. */
-  private async authenticateBearer(req: FastifyRequest, optional: boolean, challenge: string | null): Promise<void> {
+  private authenticateBearer(req: FastifyRequest, optional: boolean, challenge: string | null): void | Promise<void> {
     const header = req.headers.authorization;
     if (header === undefined || header === '') {
       if (optional) return;
@@ -129,14 +138,17 @@ export class AuthGuard implements CanActivate {
           'this OAuth access token is for the MCP server (/api/mcp) only; REST routes take an API key',
         );
       }
-      const token = await this.tokens.authenticate(match[1]);
-      if (!token.ok) throw unauthenticated(TOKEN_REASONS[token.reason], true, challenge);
-      req.principal = token.principal;
-      return;
+      return this.tokens.authenticate(match[1]).then((token) => {
+        if (!token.ok) throw unauthenticated(TOKEN_REASONS[token.reason], true, challenge);
+        req.principal = token.principal;
+      });
     }
-    const result = await this.keys.authenticate(match[1]);
-    if (!result.ok) throw unauthenticated(REASONS[result.reason], true, challenge);
-    req.principal = result.principal;
+    const result = this.keys.authenticate(match[1]);
+    const accept = (r: AuthResult) => {
+      if (!r.ok) throw unauthenticated(REASONS[r.reason], true, challenge);
+      req.principal = r.principal;
+    };
+    return result instanceof Promise ? result.then(accept) : accept(result);
   }
 }
 

@@ -10,9 +10,9 @@ import type { Principal } from './principal';
 export type AuthFailure = 'malformed' | 'unknown' | 'revoked' | 'expired' | 'disabled';
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: AuthFailure };
 
-/** A raw bearer API key → the principal it stands for, or why not. */
+/** A raw bearer API key → the principal it stands for, or why not (synchronous when the resolver can answer from memory). */
 export interface CredentialResolver {
-  authenticate(rawKey: string): Promise<AuthResult>;
+  authenticate(rawKey: string): AuthResult | Promise<AuthResult>;
 }
 export const CREDENTIAL_RESOLVER = Symbol('CREDENTIAL_RESOLVER');
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PolicyName } from '../../config/config';
 import { ProblemError } from '../../common/errors/problem';
 import { RATE_POLICY } from './rate-limit.decorator';
-import { RateLimitService, rateLimitHeaders } from './rate-limit.service';
+import { RateLimitService, type RateWindow, rateLimitHeaders } from './rate-limit.service';
 
 /** Runs after authentication; counts the request against the route's policy for this caller. */
 @Injectable()
@@ -16,7 +16,8 @@ export class RateLimitGuard implements CanActivate {
     private readonly limits: RateLimitService,
   ) {}
 
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+  /** Synchronous when the count is decided in-process (Nest then awaits nothing for this guard). */
+  canActivate(ctx: ExecutionContext): boolean | Promise<boolean> {
     const handler = ctx.getHandler();
     let policy = this.policies.get(handler);
     if (policy === undefined) {
@@ -26,19 +27,24 @@ export class RateLimitGuard implements CanActivate {
     if (policy === null) return true;
     const http = ctx.switchToHttp();
     const req = http.getRequest<FastifyRequest>();
-    await enforceRateLimit(this.limits, policy, req, http.getResponse<FastifyReply>());
-    return true;
+    const counted = enforceRateLimit(this.limits, policy, req, http.getResponse<FastifyReply>());
+    return counted instanceof Promise ? counted.then(() => true) : true;
   }
 }
 
-/** Shared by the guard and the MCP servers (one count per tool call). */
-export async function enforceRateLimit(
+/** Shared by the guard and the MCP servers (one count per tool call); synchronous when `hit` is. */
+export function enforceRateLimit(
   limits: RateLimitService,
   policy: PolicyName,
   req: FastifyRequest,
   reply: FastifyReply,
-): Promise<void> {
-  const w = await limits.hit(policy, req.principal, req.ip);
+): void | Promise<void> {
+  const w = limits.hit(policy, req.principal, req.ip);
+  return w instanceof Promise ? w.then((x) => applyWindow(policy, x, reply)) : applyWindow(policy, w, reply);
+}
+
+/** The RateLimit headers on every answer; a refusal is a 429 with Retry-After. */
+function applyWindow(policy: PolicyName, w: RateWindow, reply: FastifyReply): void {
   const headers = rateLimitHeaders(w);
   reply.headers(headers);
   if (w.blocked) {

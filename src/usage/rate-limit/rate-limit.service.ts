@@ -6,7 +6,7 @@ import type { Principal } from '../../common/auth/principal';
 import { REDIS } from '../../redis/redis.module';
 import { withRedis } from '../../redis/redis-state';
 import type { RedisThrottlerStorage } from './redis-throttler.storage';
-import { WindowReservations } from './window-reservations';
+import { type Admission, WindowReservations } from './window-reservations';
 
 export const POLICY_WINDOW_SECONDS: Record<PolicyName, number> = {
   'calc-daily': 86_400,
@@ -24,6 +24,9 @@ export interface RateWindow {
   windowSeconds: number;
   blocked: boolean;
 }
+
+/** The shared counter's key of one caller's window (built only when Redis is asked). */
+const windowKey = (policy: PolicyName, who: string, index: number) => `rl:${policy}:${who}:${index}`;
 
 /**
  * Fixed windows aligned to the clock (UTC minute / UTC day), counted in Redis through the
@@ -47,45 +50,41 @@ export class RateLimitService {
     const windowMs = POLICY_WINDOW_SECONDS[policy] * 1000;
     const index = Math.floor(now / windowMs);
     const ttlMs = (index + 1) * windowMs - now;
-    let caller: string;
-    if (!principal) caller = `ip:${ip}`;
+    let who: string;
+    if (!principal) who = `ip:${ip}`;
     else if (!principal.keyId)
-      caller = `u:${principal.userId}`; // a console session: per person
+      who = `u:${principal.userId}`; // a console session: per person
     else if (principal.isDemo)
-      caller = `k:${principal.keyId}:ip:${ip}`; // the shared demo key: per key and IP
-    else caller = `k:${principal.keyId}`;
-    return {
-      key: `rl:${policy}:${caller}:${index}`,
-      caller: `${policy}:${caller}`,
-      index,
-      ttlMs,
-      plan: principal?.plan ?? 'free',
-    };
+      who = `k:${principal.keyId}:ip:${ip}`; // the shared demo key: per key and IP
+    else who = `k:${principal.keyId}`;
+    return { who, index, ttlMs, plan: principal?.plan ?? 'free' };
   }
 
   /**
    * Counts one request. A caller hot on this instance takes slots from small batches reserved in
-   * Redis (WindowReservations: never over the limit across instances, bounded under-admission).
+   * Redis (WindowReservations: never over the limit across instances, bounded under-admission);
+   * when a reserved slot (or a window known to be full) decides, the answer is synchronous.
    */
-  async hit(policy: PolicyName, principal: Principal | undefined, ip: string): Promise<RateWindow> {
+  hit(policy: PolicyName, principal: Principal | undefined, ip: string): RateWindow | Promise<RateWindow> {
     const now = Date.now();
     const w = this.window(policy, principal, ip, now);
     const limit = this.limitFor(policy, w.plan);
     // Redis away: a 503 with Retry-After at once (never an unlimited pass, never a 2 s hang).
-    const a = await withRedis(this.redis, 'rate limiting', () =>
-      this.reservations.admit(w.caller, w.index, limit, now, (n) =>
-        this.storage.incrementBy(w.key, policy, n, w.ttlMs),
+    const a = this.reservations.admit(`${policy}:${w.who}`, w.index, limit, now, (n) =>
+      withRedis(this.redis, 'rate limiting', () =>
+        this.storage.incrementBy(windowKey(policy, w.who, w.index), policy, n, w.ttlMs),
       ),
     );
-    return {
+    const answer = (x: Admission): RateWindow => ({
       policy,
       limit,
-      used: a.used,
-      remaining: a.admitted ? Math.max(0, limit - a.used) : 0,
+      used: x.used,
+      remaining: x.admitted ? Math.max(0, limit - x.used) : 0,
       reset: Math.max(1, Math.ceil(w.ttlMs / 1000)),
       windowSeconds: POLICY_WINDOW_SECONDS[policy],
-      blocked: !a.admitted,
-    };
+      blocked: !x.admitted,
+    });
+    return a instanceof Promise ? a.then(answer) : answer(a);
   }
 
   /** The current window without counting a request (GET /usage). */
@@ -93,7 +92,9 @@ export class RateLimitService {
     const w = this.window(policy, principal, ip, Date.now());
     const limit = this.limitFor(policy, w.plan);
     // The throttler storage names its counter `{key:policy}:hits`.
-    const raw = await withRedis(this.redis, 'rate limiting', () => this.redis.get(`{${w.key}:${policy}}:hits`));
+    const raw = await withRedis(this.redis, 'rate limiting', () =>
+      this.redis.get(`{${windowKey(policy, w.who, w.index)}:${policy}}:hits`),
+    );
     const used = raw === null ? 0 : Number(raw);
     return {
       policy,

@@ -50,10 +50,29 @@ describe('WindowReservations', () => {
     const { state, reserve } = sharedCounter();
     for (let i = 0; i < HOT_PER_SECOND; i++) await r.admit('c', 1, 1_000_000, NOW, reserve);
     const before = state.calls;
-    const answers = await Promise.all(Array.from({ length: 64 }, () => r.admit('c', 1, 1_000_000, NOW, reserve)));
+    const answers = await Promise.all(Array.from({ length: 64 }, async () => r.admit('c', 1, 1_000_000, NOW, reserve)));
     expect(answers.every((x) => x.admitted)).toBe(true);
     expect(state.calls - before).toBeLessThanOrEqual(Math.ceil(64 / BATCH_MAX) + 1);
     const next = await r.admit('c', 2, 1_000_000, NOW + 60_000, (n) => Promise.resolve(n)); // a fresh counter
     expect(next).toEqual({ admitted: true, used: 1 });
+  });
+
+  it('answers synchronously from a reserved slot or a full window, and only then', async () => {
+    const r = new WindowReservations();
+    const { state, reserve } = sharedCounter();
+    expect(r.admit('c', 1, 1_000_000, NOW, reserve)).toBeInstanceOf(Promise); // not hot: Redis counts it
+    for (let i = 0; i < HOT_PER_SECOND; i++) await r.admit('c', 1, 1_000_000, NOW, reserve);
+    await r.admit('c', 1, 1_000_000, NOW, reserve); // hot: reserves a batch
+    const calls = state.calls;
+    const local = r.admit('c', 1, 1_000_000, NOW, reserve);
+    expect(local).not.toBeInstanceOf(Promise);
+    expect(local).toMatchObject({ admitted: true });
+    expect(state.calls).toBe(calls);
+    const full = new WindowReservations();
+    const own = sharedCounter();
+    for (let i = 0; i < HOT_PER_SECOND + 40; i++) await full.admit('f', 1, 100, NOW, own.reserve);
+    const counted = own.state.calls;
+    expect(full.admit('f', 1, 100, NOW, own.reserve)).toEqual({ admitted: false, used: expect.any(Number) });
+    expect(own.state.calls).toBe(counted); // a window known to be full costs no Redis round trip
   });
 });

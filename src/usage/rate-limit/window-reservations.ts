@@ -40,26 +40,38 @@ export interface Admission {
 /** INCRBY on the shared window: answers the Redis total after adding `n`. */
 export type Reserve = (n: number) => Promise<number>;
 
+/** A window known to be full refuses; a reserved slot admits; otherwise Redis must be asked. */
+function takeLocal(e: Entry): Admission | null {
+  if (e.exhausted) return { admitted: false, used: e.total };
+  if (e.left === 0) return null;
+  e.left--;
+  return { admitted: true, used: e.total - e.left };
+}
+
 export class WindowReservations {
   private readonly entries = new Map<string, Entry>();
 
-  /** One request of `caller` in window number `window` of a policy with `limit` requests. */
-  async admit(caller: string, window: number, limit: number, now: number, reserve: Reserve): Promise<Admission> {
+  /**
+   * One request of `caller` in window number `window` of a policy with `limit` requests. Answers
+   * synchronously when this process can decide alone (a reserved slot, or a window known to be
+   * full), so the hot path costs no promise; otherwise a promise of the answer.
+   */
+  admit(caller: string, window: number, limit: number, now: number, reserve: Reserve): Admission | Promise<Admission> {
     const e = this.entry(caller, window, now);
     const hot = e.hitsLastSecond >= HOT_PER_SECOND || e.hitsThisSecond >= HOT_PER_SECOND;
-    for (;;) {
-      if (e.exhausted) return { admitted: false, used: e.total };
-      if (e.left > 0) {
-        e.left--;
-        return { admitted: true, used: e.total - e.left };
-      }
-      if (!hot) break;
+    return takeLocal(e) ?? this.admitRemote(e, hot, limit, reserve);
+  }
+
+  private async admitRemote(e: Entry, hot: boolean, limit: number, reserve: Reserve): Promise<Admission> {
+    while (hot) {
       if (e.total >= limit) {
         e.exhausted = true; // every slot of the window is counted in Redis: counts only grow until it ends
-        continue;
+        return { admitted: false, used: e.total };
       }
       if (!e.pending) e.pending = this.refill(e, limit, reserve).finally(() => (e.pending = null));
       await e.pending; // concurrent requests share one reservation round trip
+      const local = takeLocal(e);
+      if (local) return local;
     }
     // counted one at a time: exactly one INCR per request, as without reservations
     const total = await reserve(1);
