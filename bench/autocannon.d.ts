@@ -31,7 +31,7 @@ declare module 'autocannon' {
     on(
       event: 'response',
       listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
-    ): this;
+    ): void;
   }
   function autocannon(opts: Options): Instance;
   export = autocannon;
