@@ -113,6 +113,9 @@ async function newFundWithSubscriptions(db: DataSource, targets: string[], secre
   return fund.id;
 }
 
+/** Events of the unmeasured warm-up burst (and POSTs of the baseline's warm-up: as many deliveries). */
+const WARM_UP_EVENTS = 200;
+
 /**
  * Webhook fan-out (issue 6): `events` (default 1 000) events committed to the outbox, each fanned
  * out to `subscriptions` (default 5) subscribers on a local receiver that verifies every delivery
@@ -123,9 +126,6 @@ async function newFundWithSubscriptions(db: DataSource, targets: string[], secre
  * number of signed POSTs sent straight to the receiver (no outbox, no queue, 64 in flight). Each side
  * is timed after an unmeasured warm-up of WARM_UP_EVENTS × subscriptions deliveries.
  */
-/** Events of the unmeasured warm-up burst (and POSTs of the baseline's warm-up: as many deliveries). */
-const WARM_UP_EVENTS = 200;
-
 export async function benchWebhooks(opts: WebhooksBenchOptions): Promise<WebhooksBenchResult> {
   const events = opts.events ?? 1000;
   const subs = opts.subscriptions ?? 5;

@@ -8,6 +8,7 @@ import { ProblemError } from '../common/errors/problem';
 import { displayParts, generateKey, hashKey, isWellFormedKey } from './key-format';
 import { KeyRow, KeysRepository } from './keys.repository';
 
+import type { MaybePromise } from '../common/async/maybe-promise';
 import type { AuthResult, CredentialResolver } from '../common/auth/credential-resolver';
 
 export type { AuthResult } from '../common/auth/credential-resolver';
@@ -72,7 +73,7 @@ export class KeysService implements CredentialResolver {
   ) {}
 
   /** Synchronous when the key's row is cached (the hot path awaits nothing); a promise when it must be read. */
-  authenticate(rawKey: string): AuthResult | Promise<AuthResult> {
+  authenticate(rawKey: string): MaybePromise<AuthResult> {
     if (!isWellFormedKey(rawKey)) return { ok: false, reason: 'malformed' };
     const hash = hashKey(rawKey);
     const cacheKey = hash.toString('base64');

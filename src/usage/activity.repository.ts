@@ -42,13 +42,13 @@ export interface ActivityRow {
 
 const COPY_COLUMNS =
   'occurred_at, request_id, key_id, account_id, user_id, fund_id, method, route, tool, status, duration_ms, client_ip, user_agent';
-const COPY_SPECIAL = /[\\\t\n\r\0]/;
+const COPY_SPECIAL = /[\\\t\n\r\0]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '' };
 
 /** A text value in COPY's text format: `\N` is NULL; backslash, tab, newline and CR escaped; NUL (which PostgreSQL text cannot hold) dropped. */
 function copyText(s: string | null): string {
   if (s === null) return '\\N';
-  return COPY_SPECIAL.test(s) ? s.replace(/[\\\t\n\r\0]/g, (c) => COPY_ESCAPES[c]) : s;
+  return s.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]);
 }
 
 /** One activity row as a line of COPY's text format, columns in `COPY_COLUMNS` order. */

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
+import { type MaybePromise, andThen } from '../async/maybe-promise';
 import { ProblemError } from '../errors/problem';
 import {
   AUTH_MODE,
@@ -13,7 +14,6 @@ import {
 import {
   ACCESS_TOKEN_RESOLVER,
   type AccessTokenResolver,
-  type AuthResult,
   CREDENTIAL_RESOLVER,
   type CredentialResolver,
   SESSION_RESOLVER,
@@ -85,7 +85,7 @@ export class AuthGuard implements CanActivate {
   }
 
   /** Synchronous for a cached API key (Nest then awaits nothing for this guard); a promise otherwise. */
-  canActivate(ctx: ExecutionContext): boolean | Promise<boolean> {
+  canActivate(ctx: ExecutionContext): MaybePromise<boolean> {
     const { mode, scopes, session, oauthResource } = this.authOf(ctx);
     if (mode === 'none') return true;
     const req = ctx.switchToHttp().getRequest<FastifyRequest>();
@@ -98,15 +98,13 @@ export class AuthGuard implements CanActivate {
         'sign in to the console: this route takes a console session, not an API key',
       );
     const challenge = oauthResource ? this.tokens.challenge() : null;
-    const authed = this.authenticateBearer(req, mode === 'optional', challenge);
-    const admit = () => {
+    return andThen(this.authenticateBearer(req, mode === 'optional', challenge), () => {
       if (mode === 'optional') return true;
       if (scopes === undefined)
         throw new ProblemError('insufficient_scope', 'this route declares no scope and is closed');
       assertScopes(req, scopes);
       return true;
-    };
-    return authed instanceof Promise ? authed.then(admit) : admit();
+    });
   }
 
   private async viaSession(req: FastifyRequest, scopes: Scope[] | undefined, session: SessionAccessOptions) {
@@ -118,7 +116,7 @@ export class AuthGuard implements CanActivate {
   }
 
   /** Sets req.principal from the Authorization header. `challenge`: set on the OAuth protected resource only. */
-  private authenticateBearer(req: FastifyRequest, optional: boolean, challenge: string | null): void | Promise<void> {
+  private authenticateBearer(req: FastifyRequest, optional: boolean, challenge: string | null): MaybePromise<void> {
     const header = req.headers.authorization;
     if (header === undefined || header === '') {
       if (optional) return;
@@ -143,12 +141,10 @@ export class AuthGuard implements CanActivate {
         req.principal = token.principal;
       });
     }
-    const result = this.keys.authenticate(match[1]);
-    const accept = (r: AuthResult) => {
+    return andThen(this.keys.authenticate(match[1]), (r) => {
       if (!r.ok) throw unauthenticated(REASONS[r.reason], true, challenge);
       req.principal = r.principal;
-    };
-    return result instanceof Promise ? result.then(accept) : accept(result);
+    });
   }
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { MaybePromise } from '../async/maybe-promise';
 import type { Principal } from './principal';
 
 /**
@@ -12,7 +13,7 @@ export type AuthResult = { ok: true; principal: Principal } | { ok: false; reaso
 
 /** A raw bearer API key → the principal it stands for, or why not (synchronous when the resolver can answer from memory). */
 export interface CredentialResolver {
-  authenticate(rawKey: string): AuthResult | Promise<AuthResult>;
+  authenticate(rawKey: string): MaybePromise<AuthResult>;
 }
 export const CREDENTIAL_RESOLVER = Symbol('CREDENTIAL_RESOLVER');
 

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PolicyName } from '../../config/config';
+import { andThen, type MaybePromise } from '../../common/async/maybe-promise';
 import { ProblemError } from '../../common/errors/problem';
 import { RATE_POLICY } from './rate-limit.decorator';
 import { RateLimitService, type RateWindow, rateLimitHeaders } from './rate-limit.service';
@@ -17,7 +18,7 @@ export class RateLimitGuard implements CanActivate {
   ) {}
 
   /** Synchronous when the count is decided in-process (Nest then awaits nothing for this guard). */
-  canActivate(ctx: ExecutionContext): boolean | Promise<boolean> {
+  canActivate(ctx: ExecutionContext): MaybePromise<boolean> {
     const handler = ctx.getHandler();
     let policy = this.policies.get(handler);
     if (policy === undefined) {
@@ -27,8 +28,7 @@ export class RateLimitGuard implements CanActivate {
     if (policy === null) return true;
     const http = ctx.switchToHttp();
     const req = http.getRequest<FastifyRequest>();
-    const counted = enforceRateLimit(this.limits, policy, req, http.getResponse<FastifyReply>());
-    return counted instanceof Promise ? counted.then(() => true) : true;
+    return andThen(enforceRateLimit(this.limits, policy, req, http.getResponse<FastifyReply>()), () => true);
   }
 }
 
@@ -38,9 +38,8 @@ export function enforceRateLimit(
   policy: PolicyName,
   req: FastifyRequest,
   reply: FastifyReply,
-): void | Promise<void> {
-  const w = limits.hit(policy, req.principal, req.ip);
-  return w instanceof Promise ? w.then((x) => applyWindow(policy, x, reply)) : applyWindow(policy, w, reply);
+): MaybePromise<void> {
+  return andThen(limits.hit(policy, req.principal, req.ip), (w) => applyWindow(policy, w, reply));
 }
 
 /** The RateLimit headers on every answer; a refusal is a 429 with Retry-After. */

@@ -3,6 +3,7 @@ import { InjectThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig, Plan, PolicyName } from '../../config/config';
 import type { Principal } from '../../common/auth/principal';
+import { andThen, type MaybePromise } from '../../common/async/maybe-promise';
 import { REDIS } from '../../redis/redis.module';
 import { withRedis } from '../../redis/redis-state';
 import type { RedisThrottlerStorage } from './redis-throttler.storage';
@@ -65,7 +66,7 @@ export class RateLimitService {
    * Redis (WindowReservations: never over the limit across instances, bounded under-admission);
    * when a reserved slot (or a window known to be full) decides, the answer is synchronous.
    */
-  hit(policy: PolicyName, principal: Principal | undefined, ip: string): RateWindow | Promise<RateWindow> {
+  hit(policy: PolicyName, principal: Principal | undefined, ip: string): MaybePromise<RateWindow> {
     const now = Date.now();
     const w = this.window(policy, principal, ip, now);
     const limit = this.limitFor(policy, w.plan);
@@ -84,7 +85,7 @@ export class RateLimitService {
       windowSeconds: POLICY_WINDOW_SECONDS[policy],
       blocked: !x.admitted,
     });
-    return a instanceof Promise ? a.then(answer) : answer(a);
+    return andThen(a, answer);
   }
 
   /** The current window without counting a request (GET /usage). */

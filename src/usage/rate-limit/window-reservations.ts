@@ -1,3 +1,5 @@
+import type { MaybePromise } from '../../common/async/maybe-promise';
+
 /**
  * Per-process reservations of a shared Redis rate-limit window (issue 17 item 1).
  *
@@ -56,13 +58,13 @@ export class WindowReservations {
    * synchronously when this process can decide alone (a reserved slot, or a window known to be
    * full), so the hot path costs no promise; otherwise a promise of the answer.
    */
-  admit(caller: string, window: number, limit: number, now: number, reserve: Reserve): Admission | Promise<Admission> {
+  admit(caller: string, window: number, limit: number, now: number, reserve: Reserve): MaybePromise<Admission> {
     const e = this.entry(caller, window, now);
-    const hot = e.hitsLastSecond >= HOT_PER_SECOND || e.hitsThisSecond >= HOT_PER_SECOND;
-    return takeLocal(e) ?? this.admitRemote(e, hot, limit, reserve);
+    return takeLocal(e) ?? this.admitRemote(e, limit, reserve);
   }
 
-  private async admitRemote(e: Entry, hot: boolean, limit: number, reserve: Reserve): Promise<Admission> {
+  private async admitRemote(e: Entry, limit: number, reserve: Reserve): Promise<Admission> {
+    const hot = e.hitsLastSecond >= HOT_PER_SECOND || e.hitsThisSecond >= HOT_PER_SECOND;
     while (hot) {
       if (e.total >= limit) {
         e.exhausted = true; // every slot of the window is counted in Redis: counts only grow until it ends
