@@ -1,4 +1,14 @@
-import { bootApp, call, createFund, dbOf, mintKey, type CallResult, type TestApp, uniqueName } from '../utils/app';
+import {
+  bootApp,
+  call,
+  createFund,
+  dbOf,
+  keysMintedBy,
+  mintKey,
+  type CallResult,
+  type TestApp,
+  uniqueName,
+} from '../utils/app';
 import { KeysService } from '../../src/keys/keys.service';
 import { consoleCall, person } from './console';
 
@@ -11,9 +21,6 @@ describe('minting rules (e2e)', () => {
   let carolKey: { key: string; id: string; accountId: string };
   const mint = (key: string, body: Record<string, unknown>) =>
     call(app, 'POST', '/api/v1/admin/keys', { key, body: { name: 'k', ...body } });
-  // Keys minted by one key (every mint records its minting key): other suites mint in parallel into the same database.
-  const keysMintedBy = async (keyId: string) =>
-    Number((await dbOf(app).query('SELECT count(*) FROM api_keys WHERE created_by_key_id = $1', [keyId]))[0].count);
 
   beforeAll(async () => {
     app = await bootApp();
@@ -42,10 +49,10 @@ describe('minting rules (e2e)', () => {
   it("reproduction 1: a manager of one fund cannot mint into Carol's account, nor list or revoke her fund's keys", async () => {
     const carolAccount = (await dbOf(app).query('SELECT name FROM accounts WHERE id = $1', [carolKey.accountId]))[0]
       .name;
-    const before = await keysMintedBy(manager.id);
+    const before = await keysMintedBy(app, manager.id);
     expectRefused(await mint(manager.key, { scopes: ['keys:manage'], account: carolAccount }), 'account');
     expectRefused(await mint(manager.key, { scopes: ['fund:read'], account: 'someone-made-up' }), 'account');
-    expect(await keysMintedBy(manager.id)).toBe(before);
+    expect(await keysMintedBy(app, manager.id)).toBe(before);
     const list = await call(app, 'GET', '/api/v1/admin/keys', { key: manager.key });
     expect(list.json.items.map((k: { id: string }) => k.id)).not.toContain(carolKey.id);
     expect(list.json.items.every((k: { fund: { slug: string } }) => k.fund.slug === demo.slug)).toBe(true);
@@ -58,19 +65,19 @@ describe('minting rules (e2e)', () => {
   it('reproduction 3: a key expiring tomorrow cannot mint a never-expiring key, nor one expiring later', async () => {
     const tomorrow = new Date(Date.now() + 86_400_000);
     const short = await mintKey(app, { scopes: ['fund:read', 'keys:manage'], fund: demo.slug, expiresAt: tomorrow });
-    const before = await keysMintedBy(short.id);
+    const before = await keysMintedBy(app, short.id);
     expectRefused(await mint(short.key, { scopes: ['fund:read'] }), 'expiresAt');
     expectRefused(
       await mint(short.key, { scopes: ['fund:read'], expiresAt: new Date(tomorrow.getTime() + 60_000).toISOString() }),
       'expiresAt',
     );
-    expect(await keysMintedBy(short.id)).toBe(before);
+    expect(await keysMintedBy(app, short.id)).toBe(before);
     const ok = await mint(short.key, {
       scopes: ['fund:read'],
       expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
     });
     expect(ok.status).toBe(201);
-    expect(await keysMintedBy(short.id)).toBe(before + 1); // the count does see this key's mints
+    expect(await keysMintedBy(app, short.id)).toBe(before + 1); // the count does see this key's mints
   });
 
   it("scopes stay within the person's role on the fund AND within the minting key", async () => {

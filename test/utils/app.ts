@@ -181,6 +181,15 @@ export function parseJson(text: string): unknown {
 }
 
 /**
+ * How many keys `keyId` has minted (every mint records its minting key): a refused mint must leave it
+ * unchanged. Counting the whole table would race with the suites that mint in parallel.
+ */
+export async function keysMintedBy(app: TestApp, keyId: string): Promise<number> {
+  const [row] = await dbOf(app).query('SELECT count(*)::int AS n FROM api_keys WHERE created_by_key_id = $1', [keyId]);
+  return (row as { n: number }).n;
+}
+
+/**
  * A random address of the shared address space 100.64.0.0/10 (RFC 6598, 4 194 304 addresses), so
  * rate-limit tests never share a window: with the benchmarking range's 131 072 addresses, two of a
  * run's several hundred calls met in one daily calculator window about once in a hundred runs.
