@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { TEST_EVENT_TYPE } from './event-types';
@@ -7,9 +7,14 @@ import { SqlRepository } from '../database/sql-repository';
 
 /** PostgreSQL LISTEN/NOTIFY channel: an event was committed to the outbox of this database. */
 export const OUTBOX_CHANNEL = 'fundgate_outbox';
-/** An event committed while this many undispatched events, all younger than NOTIFY_COALESCE_MS, exist sends no NOTIFY. */
-export const NOTIFY_COALESCE_AFTER = 3;
-export const NOTIFY_COALESCE_MS = 50;
+/** An event committed while `after` undispatched events, all younger than `withinMs`, exist sends no NOTIFY. */
+export interface NotifyCoalescing {
+  after: number;
+  withinMs: number;
+}
+export const NOTIFY_COALESCING: NotifyCoalescing = { after: 3, withinMs: 50 };
+/** Provider token of a different `NotifyCoalescing` (a test's wider window); NOTIFY_COALESCING without one. */
+const NOTIFY_COALESCING_TOKEN = Symbol('NotifyCoalescing');
 
 export interface DeliveryRef {
   id: string;
@@ -63,14 +68,17 @@ export interface AttemptOutcome extends DeliveryRef {
  */
 @Injectable()
 export class DeliveriesRepository extends SqlRepository {
-  constructor(@InjectDataSource() db: DataSource) {
+  constructor(
+    @InjectDataSource() db: DataSource,
+    @Optional() @Inject(NOTIFY_COALESCING_TOKEN) private readonly coalescing: NotifyCoalescing = NOTIFY_COALESCING,
+  ) {
     super(db);
   }
 
   /**
    * An outbox event, in the caller's transaction. Its NOTIFY is delivered when (and only if) it
-   * commits, and is left out in a burst: when the NOTIFY_COALESCE_AFTER newest undispatched events
-   * are all younger than NOTIFY_COALESCE_MS, a dispatcher is already awake for them and passes
+   * commits, and is left out in a burst: when the `coalescing.after` newest undispatched events
+   * are all younger than `coalescing.withinMs`, a dispatcher is already awake for them and passes
    * again at once after every pass that moved anything. Each notifying commit takes PostgreSQL's
    * notify-queue lock until it ends, which serializes commits (a burst committed about 2× slower).
    */
@@ -94,8 +102,8 @@ export class DeliveriesRepository extends SqlRepository {
         e.body,
         e.onlySubscriptionId,
         e.createdAt,
-        NOTIFY_COALESCE_MS / 1000,
-        NOTIFY_COALESCE_AFTER,
+        this.coalescing.withinMs / 1000,
+        this.coalescing.after,
       ],
     );
   }
