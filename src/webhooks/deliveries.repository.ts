@@ -110,10 +110,11 @@ export class DeliveriesRepository extends SqlRepository {
 
   /** Events not yet dispatched become one delivery per matching subscription; answers how many events. */
   async fanOut(batch: number): Promise<number> {
-    const rows: unknown[] = await this.q.query(
+    const rows = await this.prepared(
+      'webhook_fan_out',
       `WITH ev AS (
          SELECT id, fund_id, type, only_subscription_id FROM webhook_events
-          WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${batch} FOR UPDATE SKIP LOCKED
+          WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED
        ), ins AS (
          INSERT INTO webhook_deliveries (id, event_id, subscription_id, fund_id, status, created_at)
          SELECT gen_random_uuid(), ev.id, s.id, ev.fund_id, 'pending', clock_timestamp()
@@ -123,8 +124,9 @@ export class DeliveriesRepository extends SqlRepository {
          ON CONFLICT (event_id, subscription_id) DO NOTHING
        )
        UPDATE webhook_events e SET dispatched_at = clock_timestamp() FROM ev WHERE e.id = ev.id RETURNING e.id`,
+      [batch],
     );
-    return Array.isArray(rows[0]) ? (rows[0] as unknown[]).length : rows.length;
+    return rows.length;
   }
 
   /** Pending deliveries not yet handed to BullMQ, locked (inside the enqueue transaction). */
@@ -180,7 +182,8 @@ export class DeliveriesRepository extends SqlRepository {
    */
   async claim(refs: DeliveryRef[], holdSeconds: number): Promise<ClaimedAttempt[]> {
     if (refs.length === 0) return [];
-    return this.q.query(
+    return this.prepared<ClaimedAttempt>(
+      'webhook_claim',
       `WITH l AS (
          SELECT d.id FROM webhook_deliveries d JOIN unnest($1::uuid[], $2::int[]) AS r(id, generation)
              ON d.id = r.id AND d.generation = r.generation
@@ -229,7 +232,8 @@ export class DeliveriesRepository extends SqlRepository {
   async record(outcomes: AttemptOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     const col = <T>(f: (o: AttemptOutcome) => T) => outcomes.map(f);
-    await this.q.query(
+    await this.prepared(
+      'webhook_record',
       `WITH o AS (
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::boolean[])
              AS o(id, generation, attempt_no, status_code, latency_ms, error, response_snippet, status, gone)
