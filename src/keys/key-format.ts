@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 
 /**
@@ -48,8 +48,9 @@ export function isWellFormedKey(key: string): boolean {
   return m !== null && checksumOf(m[1]) === m[2];
 }
 
+/** SHA-256 of the key (one-shot `crypto.hash`: on every authenticated request, a third cheaper than a Hash object). */
 export function hashKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
+  return hash('sha256', key, 'buffer');
 }
 
 /** What may be shown about a key after creation: `svc_dk_` + first 4 of the body, and the last 4. */
