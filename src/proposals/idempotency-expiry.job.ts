@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { Queue, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { bullPrefix, closeWithin, producerConnection, workerConnection } from '../webhooks/bull-connections';
+import { bullPrefix, producerConnection, shutDownBull, workerConnection } from '../webhooks/bull-connections';
 import { IdempotencyService } from './idempotency.service';
 
 const QUEUE = 'maintenance-idempotency';
@@ -48,19 +48,6 @@ export class IdempotencyExpiryJob implements OnApplicationBootstrap, OnApplicati
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const grace = this.connections.every((c) => c.status === 'ready') ? 3000 : 200;
-    if (this.worker)
-      await closeWithin(
-        grace,
-        () => this.worker!.close(),
-        () => undefined,
-      );
-    if (this.queue)
-      await closeWithin(
-        grace,
-        () => this.queue!.close(),
-        () => undefined,
-      );
-    for (const c of this.connections) c.disconnect();
+    await shutDownBull({ worker: this.worker, queue: this.queue, connections: this.connections }, 3000);
   }
 }

@@ -1,4 +1,6 @@
-import { bullPrefix } from './bull-connections';
+import type { Queue, Worker } from 'bullmq';
+import type Redis from 'ioredis';
+import { bullPrefix, shutDownBull } from './bull-connections';
 
 /** Redis Cluster hashes only the first `{...}` of a key; BullMQ's scripts touch many keys at once. */
 const hashTag = (key: string) => /\{([^{}]+)\}/.exec(key)?.[1] ?? key;
@@ -27,5 +29,30 @@ describe('bullPrefix', () => {
     expect(bullPrefix({ redisUrl: 'redis://h/4', databaseUrl: 'postgres://h/a' })).not.toBe(
       bullPrefix({ redisUrl: 'redis://h/4', databaseUrl: 'postgres://h/b' }),
     );
+  });
+});
+
+describe('shutDownBull', () => {
+  const never = () => new Promise<void>(() => undefined);
+  const parts = (status: string, close: () => Promise<void>) => {
+    const calls: string[] = [];
+    const connection = { status, disconnect: () => calls.push('disconnect') } as unknown as Redis;
+    const worker = { close: (force: boolean) => (calls.push(`worker.close(${force})`), close()) } as unknown as Worker;
+    const queue = { close: () => (calls.push('queue.close'), close()) } as unknown as Queue;
+    return { calls, worker, queue, connections: [connection] };
+  };
+
+  it('with Redis away: closes the worker with force, waits at most 200 ms each, then disconnects', async () => {
+    const p = parts('reconnecting', never); // BullMQ's close never ends while Redis is unreachable
+    const started = Date.now();
+    await shutDownBull(p, 5000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(p.calls).toEqual(['worker.close(true)', 'queue.close', 'disconnect']);
+  });
+
+  it('with Redis ready: lets running jobs finish (no force), then disconnects', async () => {
+    const p = parts('ready', () => Promise.resolve());
+    await shutDownBull(p, 5000);
+    expect(p.calls).toEqual(['worker.close(false)', 'queue.close', 'disconnect']);
   });
 });

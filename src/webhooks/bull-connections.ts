@@ -1,3 +1,4 @@
+import type { Queue, Worker } from 'bullmq';
 import Redis, { type RedisOptions } from 'ioredis';
 import { type AppConfig } from '../config/config';
 import { watchRedis } from '../redis/redis-state';
@@ -39,7 +40,7 @@ export function producerConnection(redisUrl: string): Redis {
 }
 
 /** Closes a BullMQ object without hanging shutdown when Redis is unreachable. */
-export async function closeWithin(ms: number, close: () => Promise<unknown>, onTimeout: () => void): Promise<void> {
+async function closeWithin(ms: number, close: () => Promise<unknown>, onTimeout: () => void): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), ms);
@@ -53,4 +54,32 @@ export async function closeWithin(ms: number, close: () => Promise<unknown>, onT
   ]);
   clearTimeout(timer);
   if (result === 'timeout') onTimeout();
+}
+
+/**
+ * Shuts down a BullMQ worker and queue, then their connections. With Redis ready, a worker lets its
+ * running jobs finish within `graceMs`. With Redis away there is nothing to hand back: the worker
+ * is closed with `force` (its lock-renewal timer stops at once instead of after jobs that cannot
+ * finish) and nothing waits more than 200 ms. The connections are disconnected last either way.
+ */
+export async function shutDownBull(
+  parts: { worker?: Worker | null; queue?: Queue | null; connections: Redis[] },
+  graceMs: number,
+): Promise<void> {
+  const ready = parts.connections.every((c) => c.status === 'ready');
+  const grace = ready ? graceMs : 200;
+  const { worker, queue } = parts;
+  if (worker)
+    await closeWithin(
+      grace,
+      () => worker.close(!ready),
+      () => undefined,
+    );
+  if (queue)
+    await closeWithin(
+      grace,
+      () => queue.close(),
+      () => undefined,
+    );
+  for (const c of parts.connections) c.disconnect();
 }

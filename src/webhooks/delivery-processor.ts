@@ -3,7 +3,7 @@ import { Job, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { SecretSealer } from '../common/crypto/sealer';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { bullPrefix, closeWithin, workerConnection } from './bull-connections';
+import { bullPrefix, shutDownBull, workerConnection } from './bull-connections';
 import { DELIVERY_QUEUE, DeliveryJobData } from './outbox-dispatcher';
 import { SendResult, sendWebhook } from './sender';
 import { signatureHeader } from './signing';
@@ -108,15 +108,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   }
 
   async onApplicationShutdown(): Promise<void> {
-    // With Redis away there is nothing to hand back; do not wait for it.
-    const grace = this.connection?.status === 'ready' ? this.config.webhookTimeoutMs + 2000 : 200;
-    if (this.worker)
-      await closeWithin(
-        grace,
-        () => this.worker!.close(),
-        () => undefined,
-      );
-    this.connection?.disconnect();
+    const connections = this.connection ? [this.connection] : [];
+    await shutDownBull({ worker: this.worker, connections }, this.config.webhookTimeoutMs + 2000);
   }
 
   async process(job: Job<DeliveryJobData>): Promise<string> {

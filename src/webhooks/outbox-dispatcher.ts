@@ -5,7 +5,7 @@ import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { DeliveriesRepository, type DeliveryRef, type DueDelivery } from './deliveries.repository';
-import { bullPrefix, closeWithin, producerConnection } from './bull-connections';
+import { bullPrefix, producerConnection, shutDownBull } from './bull-connections';
 import { OutboxListener } from './outbox-listener';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
@@ -126,13 +126,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
     if (this.timer) clearTimeout(this.timer);
     await this.listener?.stop();
     await withTimeout(2000, 'dispatch tick', this.running ?? Promise.resolve()).catch(() => undefined);
-    if (this.queue)
-      await closeWithin(
-        this.connection?.status === 'ready' ? 3000 : 200,
-        () => this.queue!.close(),
-        () => undefined,
-      );
-    this.connection?.disconnect();
+    await shutDownBull({ queue: this.queue, connections: this.connection ? [this.connection] : [] }, 3000);
   }
 
   /** `light`: a hot poll, which only looks for new events (the enqueue step runs when it found some). */

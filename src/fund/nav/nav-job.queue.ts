@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { Job, Queue, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { bullPrefix, closeWithin, producerConnection, workerConnection } from '../../webhooks/bull-connections';
+import { bullPrefix, producerConnection, shutDownBull, workerConnection } from '../../webhooks/bull-connections';
 import { NavJobsRepository } from './nav-jobs.repository';
 import { NavRunOutcome, NavRunService } from './nav-run.service';
 
@@ -49,19 +49,7 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.worker)
-      await closeWithin(
-        5000,
-        () => this.worker!.close(),
-        () => undefined,
-      );
-    if (this.queue)
-      await closeWithin(
-        2000,
-        () => this.queue!.close(),
-        () => undefined,
-      );
-    for (const c of this.connections) c.disconnect();
+    await shutDownBull({ worker: this.worker, queue: this.queue, connections: this.connections }, 5000);
   }
 
   async enqueue(jobId: string): Promise<void> {
