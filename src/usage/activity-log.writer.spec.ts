@@ -18,10 +18,10 @@ const record = (n: number): ActivityRecord => ({
   userAgent: null,
 });
 
-/** A repository whose COPYs finish when the test says so; it keeps each COPY's line count. */
+/** A repository whose COPYs finish (or fail) when the test says so; it keeps each COPY's line count. */
 function slowRepository() {
   const copies: number[] = [];
-  const releases: (() => void)[] = [];
+  const pending: { resolve: () => void; reject: (e: Error) => void }[] = [];
   let failNext = false;
   const repo = {
     copyLines: (lines: string[]) => {
@@ -30,10 +30,16 @@ function slowRepository() {
         return Promise.reject(new Error('connection lost'));
       }
       copies.push(lines.length);
-      return new Promise<void>((resolve) => releases.push(resolve));
+      return new Promise<void>((resolve, reject) => pending.push({ resolve, reject }));
     },
   } as unknown as ActivityRepository;
-  return { repo, copies, release: () => releases.shift()?.(), failOnce: () => (failNext = true) };
+  return {
+    repo,
+    copies,
+    release: () => pending.shift()?.resolve(),
+    fail: () => pending.shift()?.reject(new Error('connection lost')),
+    failOnce: () => (failNext = true),
+  };
 }
 
 const config = { activityFlushMs: 60_000, activityBufferMax: 100_000 } as AppConfig;
@@ -113,5 +119,37 @@ describe('ActivityLogWriter', () => {
     }
     await done;
     expect(copies.reduce((a, b) => a + b, 0)).toBe(4100);
+  });
+
+  it('on shutdown, waits for a flush already writing although nothing is left in the buffer', async () => {
+    const { repo, copies, release } = slowRepository();
+    const writer = new ActivityLogWriter(repo, config);
+    for (let i = 0; i < 2000; i++) writer.record(record(i)); // a flush takes all 2 000 at once
+    await tick();
+    expect(copies).toEqual([2000]);
+    let done = false;
+    const shutdown = writer.beforeApplicationShutdown().then(() => (done = true));
+    await tick();
+    expect(done).toBe(false); // the COPY is still writing: the pool must not close under it
+    release();
+    await shutdown;
+    expect(done).toBe(true);
+  });
+
+  it('a failed flush puts back no more than the buffer holds; the rest is counted as dropped', async () => {
+    const { repo, copies, release, fail } = slowRepository();
+    const writer = new ActivityLogWriter(repo, { ...config, activityBufferMax: 5000 });
+    (writer as unknown as { logger: { error: () => void } }).logger.error = () => undefined;
+    for (let i = 0; i < 4500; i++) writer.record(record(i));
+    await tick(); // a flush took all 4 500; its first COPY (2 000) is writing
+    for (let i = 0; i < 4000; i++) writer.record(record(i)); // meanwhile the buffer fills to 4 000
+    fail(); // that COPY fails: 2 000 dropped; of the 2 500 it did not reach, 1 000 fit back
+    await tick();
+    expect(writer.dropped).toBe(2000 + 1500);
+    for (let i = 0; i < 5; i++) {
+      release();
+      await tick();
+    }
+    expect(copies).toEqual([2000, 2000, 2000, 1000]); // the failed one, then the 5 000 the buffer held
   });
 });

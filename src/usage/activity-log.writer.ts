@@ -35,7 +35,7 @@ export class ActivityLogWriter implements OnModuleInit, BeforeApplicationShutdow
       if (this.dropped % 1000 === 1) this.logger.warn(`activity buffer full; ${this.dropped} records dropped so far`);
       return;
     }
-    if (this.buffer.push(activityCopyLine(entry)) === BATCH_ROWS) void this.flush();
+    if (this.buffer.push(activityCopyLine(entry)) % BATCH_ROWS === 0) void this.flush();
   }
 
   /**
@@ -55,7 +55,7 @@ export class ActivityLogWriter implements OnModuleInit, BeforeApplicationShutdow
         } catch (err) {
           this.dropped += batch.length;
           this.logger.error(`activity flush failed, ${batch.length} records dropped: ${(err as Error).message}`);
-          this.buffer = pending.slice(i + BATCH_ROWS).concat(this.buffer); // the rest waits for the next flush
+          this.keepForNextFlush(pending.slice(i + BATCH_ROWS));
           return;
         }
       }
@@ -63,9 +63,20 @@ export class ActivityLogWriter implements OnModuleInit, BeforeApplicationShutdow
     return this.flushing;
   }
 
-  /** Before the database pool closes (onApplicationShutdown), so nothing buffered is lost. */
+  /** Lines a failed flush did not reach go back in front, within the buffer's bound (the rest is dropped and counted). */
+  private keepForNextFlush(rest: string[]): void {
+    const room = Math.max(0, this.config.activityBufferMax - this.buffer.length);
+    this.dropped += Math.max(0, rest.length - room);
+    this.buffer = rest.slice(0, room).concat(this.buffer);
+  }
+
+  /**
+   * Before the database pool closes (onApplicationShutdown), so nothing buffered is lost: waits for
+   * a flush already writing (with an empty buffer too) and then writes what is left.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    while (this.buffer.length > 0) await this.flush();
+    do await this.flush();
+    while (this.buffer.length > 0);
   }
 }

@@ -60,7 +60,7 @@ async function closeWithin(ms: number, close: () => Promise<unknown>, onTimeout:
  * Shuts down a BullMQ worker and queue, then their connections. With Redis ready, a worker lets its
  * running jobs finish within `graceMs`. With Redis away there is nothing to hand back: the worker
  * is closed with `force` (its lock-renewal timer stops at once instead of after jobs that cannot
- * finish) and nothing waits more than 200 ms. The connections are disconnected last either way.
+ * finish), and the worker and the queue each wait at most 200 ms. The connections are disconnected last either way.
  */
 export async function shutDownBull(
   parts: { worker?: Worker | null; queue?: Queue | null; connections: Redis[] },

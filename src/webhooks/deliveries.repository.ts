@@ -13,7 +13,10 @@ export interface NotifyCoalescing {
   withinMs: number;
 }
 export const NOTIFY_COALESCING: NotifyCoalescing = { after: 3, withinMs: 50 };
-/** Provider token of a different `NotifyCoalescing` (a test's wider window); NOTIFY_COALESCING without one. */
+/**
+ * Token of the optional constructor parameter, so Nest can build the repository: no module provides
+ * it, so the app always runs with NOTIFY_COALESCING; tests construct the repository with a wider window.
+ */
 const NOTIFY_COALESCING_TOKEN = Symbol('NotifyCoalescing');
 
 export interface DeliveryRef {
