@@ -44,13 +44,14 @@ describe('prepared statements (e2e)', () => {
     });
   });
 
-  it('answers the rows of an UPDATE … RETURNING, on the pool and bound to a transaction alike', async () => {
+  it('answers the rows of an UPDATE … RETURNING or a SELECT, on the pool and bound to a transaction alike', async () => {
     const probe = new Probe(db);
     expect(await probe.bump(1)).toEqual([{ v: 11 }]);
     await expect(
       db.transaction(async (m) => {
         expect(await probe.with(m).bump(1)).toEqual([{ v: 12 }]); // TypeORM's [rows, count] unwrapped
         expect(await probe.with(m).bump(2)).toEqual([]);
+        expect(await probe.with(m).plusOne(41)).toEqual([{ n: 42 }]); // a SELECT's rows come back as they are
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
