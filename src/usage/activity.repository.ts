@@ -126,7 +126,12 @@ export class ActivityRepository extends SqlRepository {
   }
 
   /** Keyset page, newest first, restricted to the given keys (and a person's console requests). */
-  /** `only.route` matches the route template or the MCP tool name exactly; `only.status` the HTTP status. */
+  /**
+   * `only.route` matches the route template or the MCP tool name exactly; `only.status` the HTTP
+   * status. Ordered by the bigint `activity_log.id`: a bare `id` would name the `id::text` output
+   * column, sorting "100000" before "99999" against the cursor's numeric comparison (and no index
+   * walk could serve the order).
+   */
   async activityPage(
     who: UsageSubject,
     from: Date | null,
@@ -145,7 +150,7 @@ export class ActivityRepository extends SqlRepository {
           AND ($5::timestamptz IS NULL OR (occurred_at, id) < ($5::timestamptz, $6::bigint))
           AND ($8::text IS NULL OR route = $8 OR tool = $8)
           AND ($9::int IS NULL OR status = $9)
-        ORDER BY occurred_at DESC, id DESC
+        ORDER BY occurred_at DESC, activity_log.id DESC
         LIMIT $7`,
       [
         who.keyIds,

@@ -122,7 +122,8 @@ describe('cursor pages on every fund-data listing (e2e)', () => {
   it('journal entries: every line of a window larger than 1000 lines once, in order; totals are the whole window on every page', async () => {
     const { bodies, rows } = await walk(`${JOURNAL}&limit=1000`, LINES);
     const ids = await dbOf(app).query(
-      `SELECT id::text FROM journal_lines WHERE fund_id = $1 AND entry_date BETWEEN '2026-08-01' AND '2026-10-31' ORDER BY entry_date, id`,
+      // ordered by the bigint id: `ORDER BY id` over `SELECT id::text` would sort the text output column
+      `SELECT id::text AS line_id FROM journal_lines WHERE fund_id = $1 AND entry_date BETWEEN '2026-08-01' AND '2026-10-31' ORDER BY entry_date, journal_lines.id`,
       [demoId],
     );
     const sums = (
@@ -133,7 +134,7 @@ describe('cursor pages on every fund-data listing (e2e)', () => {
     )[0];
     expect(ids.length).toBeGreaterThan(1000);
     expect(bodies.length).toBe(Math.ceil(ids.length / 1000));
-    expect(rows.map((l) => l.lineId)).toEqual(ids.map((r: { id: string }) => r.id));
+    expect(rows.map((l) => l.lineId)).toEqual(ids.map((r: { line_id: string }) => r.line_id));
     for (const b of bodies) {
       expect(b.totals).toEqual({
         lineCount: ids.length,

@@ -118,6 +118,37 @@ describe('usage, activity log and rate limits (e2e)', () => {
     expect(tampered.json.errors[0].field).toBe('cursor');
   });
 
+  it('pages requests recorded in the same millisecond by id, numerically, across a digit boundary', async () => {
+    const k = await mintKey(app, { scopes: ['fund:read', 'keys:manage'], fund: fund.slug, plan: 'developer' });
+    // ids far beyond the sequence: 9 999 999 998 … 10 000 000 001, all at one instant
+    const ids = ['9999999998', '9999999999', '10000000000', '10000000001'];
+    await dbOf(app).query(
+      `INSERT INTO activity_log (id, occurred_at, request_id, key_id, account_id, fund_id, method, route, status, duration_ms)
+       SELECT i, '2026-01-15T10:00:00.123Z', 'same-ms-' || i, $1, $2, $3, 'GET', '/api/v1/me', 200, 1
+         FROM unnest($4::bigint[]) AS i`,
+      [k.id, k.accountId, fund.id, ids],
+    );
+    try {
+      const seen: string[] = [];
+      let cursor = '';
+      for (let i = 0; i < 5; i++) {
+        const page = await call(
+          app,
+          'GET',
+          `/api/v1/admin/activity?keyId=${k.id}&from=2026-01-15&to=2026-01-15&limit=1${cursor}`,
+          { key: k.key },
+        );
+        expect(page.status).toBe(200);
+        seen.push(...page.json.items.map((it: { id: string }) => it.id));
+        if (!page.json.hasMore) break;
+        cursor = `&cursor=${page.json.nextCursor}`;
+      }
+      expect(seen).toEqual([...ids].reverse()); // newest first: the larger id first, every row once
+    } finally {
+      await dbOf(app).query(`DELETE FROM activity_log WHERE id = ANY($1::bigint[])`, [ids]);
+    }
+  });
+
   it('filters the activity log by route (or MCP tool) and status, and binds the cursor to the filters', async () => {
     const k = await mintKey(app, { scopes: ['fund:read', 'keys:manage'], fund: fund.slug, plan: 'developer' });
     await call(app, 'GET', '/api/v1/me', { key: k.key });
