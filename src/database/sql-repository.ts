@@ -1,5 +1,5 @@
-import type { Pool, QueryResultRow } from 'pg';
-import { DataSource } from 'typeorm';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { DataSource, EntityManager, type QueryRunner } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { Queryable } from './queryable';
 
@@ -18,18 +18,22 @@ export abstract class SqlRepository {
   }
 
   /**
-   * A hot statement as a named prepared statement on the pool's connection: PostgreSQL parses it
-   * once per connection and, once its plan cache settles on the generic plan, no longer plans it
-   * (TypeORM sends every query unnamed, so PostgreSQL plans it on every call: 0.3–0.8 ms for the
-   * webhook claim, several times its execution). Rows as pg answers them (an UPDATE … RETURNING
-   * answers its rows too). Bound to a transaction (`with(m)`), the statement runs through it as usual.
+   * A hot statement as a named prepared statement on its connection: PostgreSQL parses it once per
+   * connection and, once its plan cache settles on the generic plan, no longer plans it (TypeORM
+   * sends every query unnamed, so PostgreSQL plans it on every call: 0.3–0.8 ms for the webhook
+   * claim, several times its execution). Rows as pg answers them (an UPDATE … RETURNING answers its
+   * rows too). On the DataSource it runs on a pooled connection; bound to a transaction (`with(m)`),
+   * on the transaction's own connection, inside it. Errors are pg's own (not QueryFailedError).
    */
   protected async prepared<T extends QueryResultRow>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    if (!(this.q instanceof DataSource)) {
-      const rows: unknown = await this.q.query(text, values);
-      return (Array.isArray(rows) && Array.isArray(rows[0]) ? rows[0] : rows) as T[];
-    }
-    const pool = (this.q.driver as PostgresDriver).master as Pool;
-    return (await pool.query<T>({ name, text, values })).rows;
+    return (await (await this.pgClient()).query<T>({ name, text, values })).rows;
+  }
+
+  /** The pg pool behind the DataSource, or the connection of the transaction this repository is bound to. */
+  private async pgClient(): Promise<Pool | PoolClient> {
+    const q = this.q instanceof EntityManager && !this.q.queryRunner ? this.q.connection : this.q;
+    if (q instanceof DataSource) return (q.driver as PostgresDriver).master as Pool;
+    const runner = q instanceof EntityManager ? q.queryRunner! : (q as QueryRunner);
+    return (await runner.connect()) as PoolClient; // a connected runner answers its own connection
   }
 }

@@ -93,7 +93,8 @@ export class DeliveriesRepository extends SqlRepository {
     onlySubscriptionId: string | null;
     createdAt: string;
   }): Promise<void> {
-    await this.q.query(
+    await this.prepared(
+      'webhook_insert_event',
       `WITH e AS (INSERT INTO webhook_events (id, fund_id, type, body, only_subscription_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING 1),
        newest AS (SELECT created_at FROM webhook_events WHERE dispatched_at IS NULL ORDER BY seq DESC LIMIT $8)
        SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e
@@ -134,15 +135,18 @@ export class DeliveriesRepository extends SqlRepository {
 
   /** Pending deliveries not yet handed to BullMQ, locked (inside the enqueue transaction). */
   async lockDueForEnqueue(batch: number): Promise<DueDelivery[]> {
-    return this.q.query(
+    return this.prepared<DueDelivery>(
+      'webhook_lock_due',
       `SELECT id, generation, subscription_id FROM webhook_deliveries WHERE enqueued_at IS NULL AND status = 'pending'
-          ORDER BY created_at LIMIT ${batch} FOR UPDATE SKIP LOCKED`,
+          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [batch],
     );
   }
 
   /** One statement for the whole pass: each delivery is enqueued in the job named beside it. */
   async markEnqueued(ids: string[], jobIds: string[]): Promise<void> {
-    await this.q.query(
+    await this.prepared(
+      'webhook_mark_enqueued',
       `UPDATE webhook_deliveries d SET enqueued_at = clock_timestamp(), job_id = j.job_id
          FROM unnest($1::uuid[], $2::text[]) AS j(id, job_id) WHERE d.id = j.id`,
       [ids, jobIds],

@@ -13,7 +13,7 @@ class Probe extends SqlRepository {
 }
 
 /**
- * SqlRepository.prepared: a hot statement runs as a named prepared statement on the pool's
+ * SqlRepository.prepared: a hot statement runs as a named prepared statement on its
  * connection, so PostgreSQL stops planning it once its plan cache settles on the generic plan
  * (TypeORM's own queries are unnamed: planned on every call). One connection, so the session's
  * `pg_prepared_statements` is the one the statements ran on.
@@ -44,12 +44,12 @@ describe('prepared statements (e2e)', () => {
     });
   });
 
-  it('answers the rows of an UPDATE … RETURNING or a SELECT, on the pool and bound to a transaction alike', async () => {
+  it('answers the rows of an UPDATE … RETURNING or a SELECT, on the pool and inside a transaction, as the same named statement', async () => {
     const probe = new Probe(db);
     expect(await probe.bump(1)).toEqual([{ v: 11 }]);
     await expect(
       db.transaction(async (m) => {
-        expect(await probe.with(m).bump(1)).toEqual([{ v: 12 }]); // TypeORM's [rows, count] unwrapped
+        expect(await probe.with(m).bump(1)).toEqual([{ v: 12 }]);
         expect(await probe.with(m).bump(2)).toEqual([]);
         expect(await probe.with(m).plusOne(41)).toEqual([{ n: 42 }]); // a SELECT's rows come back as they are
         throw new Error('roll back');
@@ -57,5 +57,10 @@ describe('prepared statements (e2e)', () => {
     ).rejects.toThrow('roll back');
     // the bound call ran inside the transaction: rolled back with it
     expect(await db.query(`SELECT v FROM probe_rows WHERE id = 1`)).toEqual([{ v: 11 }]);
+    // and as the same named statement, on the transaction's connection (the pool's only one here)
+    const [bump] = await db.query<{ calls: string }[]>(
+      `SELECT generic_plans + custom_plans AS calls FROM pg_prepared_statements WHERE name = 'probe_bump'`,
+    );
+    expect(Number(bump.calls)).toBe(3);
   });
 });
