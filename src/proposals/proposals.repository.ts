@@ -5,6 +5,7 @@ import type { Role } from '../common/auth/scopes';
 import type { ProposalKind } from './dto/proposal.dto';
 import type { KindedPayload, ProposalPayload } from './kinds';
 import { SqlRepository } from '../database/sql-repository';
+import { utcMicros } from '../database/sql-fragments';
 
 /** A proposal row; `kind` and `payload` are the discriminated pair of its kind. */
 export type ProposalRow = ProposalRowBase & KindedPayload;
@@ -28,7 +29,7 @@ interface ProposalRowBase {
 }
 
 const COLUMNS = `id, fund_id, kind, status, payload, proposed_by_account_id, proposed_by_key_id,
-  (SELECT a.user_id FROM accounts a WHERE a.id = proposed_by_account_id) AS proposed_by_user_id, created_at, created_at::text AS created_key,
+  (SELECT a.user_id FROM accounts a WHERE a.id = proposed_by_account_id) AS proposed_by_user_id, created_at, ${utcMicros('created_at')} AS created_key,
   decided_at, decided_by_account_id, decided_by_key_id, decided_by_user_id, decision_note, execution_ref`;
 
 /** Fund-scoped proposal queries. */

@@ -5,6 +5,7 @@ import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { SqlRepository } from '../database/sql-repository';
+import { utcMicros } from '../database/sql-fragments';
 
 export interface ActivityRecord {
   occurredAt: Date;
@@ -26,6 +27,8 @@ export interface ActivityRecord {
 export interface ActivityRow {
   id: string;
   occurred_at: Date;
+  /** occurred_at as its exact cursor key (utcMicros). */
+  occurred_key: string;
   request_id: string;
   key_id: string | null;
   account_id: string | null;
@@ -141,8 +144,8 @@ export class ActivityRepository extends SqlRepository {
     limit: number,
   ): Promise<ActivityRow[]> {
     return this.q.query(
-      `SELECT id::text, occurred_at, request_id, key_id, account_id, user_id, fund_id, method, route, tool, status,
-              duration_ms, client_ip, user_agent
+      `SELECT id::text, occurred_at, ${utcMicros('occurred_at')} AS occurred_key, request_id, key_id, account_id, user_id,
+              fund_id, method, route, tool, status, duration_ms, client_ip, user_agent
          FROM activity_log
         WHERE ${subject(who)}
           AND ($3::timestamptz IS NULL OR occurred_at >= $3)

@@ -117,9 +117,7 @@ export class UsageService {
         userAgent: r.user_agent === null ? null : sanitizeForDisplay(r.user_agent, USER_AGENT_MAX),
       })),
       nextCursor:
-        hasMore && last
-          ? this.cursors.encode(cursorKind, { occurredAt: last.occurred_at.toISOString(), id: last.id })
-          : null,
+        hasMore && last ? this.cursors.encode(cursorKind, { occurredAt: last.occurred_key, id: last.id }) : null,
       hasMore,
     };
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SqlRepository } from '../database/sql-repository';
+import { utcMicros } from '../database/sql-fragments';
 
 export interface SubscriptionRow {
   id: string;
@@ -27,8 +28,8 @@ export interface DeliveryRow {
   status: string;
   attempt_count: number;
   created_at: Date;
-  /** created_at as PostgreSQL text (microseconds kept) for exact keyset cursors. */
-  created_key?: string;
+  /** created_at as its exact cursor key (utcMicros). */
+  created_key: string;
   last_attempt_at: Date | null;
   completed_at: Date | null;
 }
@@ -136,7 +137,7 @@ export class WebhooksRepository extends SqlRepository {
   ): Promise<DeliveryRow[]> {
     return this.q.query(
       `SELECT d.id, d.event_id, e.type AS event_type, d.subscription_id, d.status, d.attempt_count, d.created_at,
-              d.created_at::text AS created_key, d.last_attempt_at, d.completed_at
+              ${utcMicros('d.created_at')} AS created_key, d.last_attempt_at, d.completed_at
          FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
         WHERE d.subscription_id = $1
           AND ($2::timestamptz IS NULL OR (d.created_at, d.id) < ($2::timestamptz, $3::uuid))

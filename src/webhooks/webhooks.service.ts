@@ -190,7 +190,7 @@ export class WebhooksService {
       nextCursor:
         hasMore && last
           ? this.cursors.encode(`deliveries:${sub.id}`, {
-              createdAt: last.created_key ?? new Date(last.created_at).toISOString(),
+              createdAt: last.created_key,
               id: last.id,
             })
           : null,

@@ -149,6 +149,32 @@ describe('usage, activity log and rate limits (e2e)', () => {
     }
   });
 
+  it('pages rows whose timestamps differ below the millisecond: the cursor keeps microseconds', async () => {
+    const k = await mintKey(app, { scopes: ['fund:read', 'keys:manage'], fund: fund.slug, plan: 'developer' });
+    // the older row has the larger id: a cursor cut to .123 would put it after the page's last row
+    const rows: [string, string][] = [
+      ['20000000002', '2026-01-16T10:00:00.123400Z'],
+      ['20000000001', '2026-01-16T10:00:00.123900Z'],
+    ];
+    await dbOf(app).query(
+      `INSERT INTO activity_log (id, occurred_at, request_id, key_id, account_id, fund_id, method, route, status, duration_ms)
+       SELECT r.id, r.at, 'us-' || r.id, $1, $2, $3, 'GET', '/api/v1/me', 200, 1
+         FROM unnest($4::bigint[], $5::timestamptz[]) AS r(id, at)`,
+      [k.id, k.accountId, fund.id, rows.map((r) => r[0]), rows.map((r) => r[1])],
+    );
+    try {
+      const url = `/api/v1/admin/activity?keyId=${k.id}&from=2026-01-16&to=2026-01-16&limit=1`;
+      const first = await call(app, 'GET', url, { key: k.key });
+      const second = await call(app, 'GET', `${url}&cursor=${first.json.nextCursor}`, { key: k.key });
+      expect([...first.json.items, ...second.json.items].map((i: { id: string }) => i.id)).toEqual([
+        '20000000001',
+        '20000000002',
+      ]);
+    } finally {
+      await dbOf(app).query(`DELETE FROM activity_log WHERE id = ANY($1::bigint[])`, [rows.map((r) => r[0])]);
+    }
+  });
+
   it('filters the activity log by route (or MCP tool) and status, and binds the cursor to the filters', async () => {
     const k = await mintKey(app, { scopes: ['fund:read', 'keys:manage'], fund: fund.slug, plan: 'developer' });
     await call(app, 'GET', '/api/v1/me', { key: k.key });

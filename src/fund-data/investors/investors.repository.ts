@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
 import { SqlRepository } from '../../database/sql-repository';
+import { utcMicros } from '../../database/sql-fragments';
 
 export interface CapitalAccountRow {
   investor_id: string;
@@ -87,7 +88,7 @@ export class InvestorsRepository extends SqlRepository {
       `SELECT ca.id, ca.investor_id, i.display_name, ca.type, sc.name AS share_class,
               ca.requested_amount::text, ca.requested_fraction::text,
               to_char(ca.dealing_date, 'YYYY-MM-DD') AS dealing_date, ca.status, ca.created_at,
-              to_char(ca.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_key
+              ${utcMicros('ca.created_at')} AS created_key
          FROM capital_activity ca
          JOIN investors i ON i.id = ca.investor_id AND i.fund_id = $1
          JOIN share_classes sc ON sc.id = ca.share_class_id AND sc.fund_id = $1

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
 import { SqlRepository } from '../../database/sql-repository';
+import { utcMicros } from '../../database/sql-fragments';
 
 @Injectable()
 export class NavRepository extends SqlRepository {
@@ -18,7 +19,7 @@ export class NavRepository extends SqlRepository {
   ) {
     return this.q.query(
       `SELECT r.id, to_char(r.valuation_date, 'YYYY-MM-DD') AS valuation_date, r.status, r.failure_reason, r.started_at, r.completed_at,
-              to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started_key,
+              ${utcMicros('r.started_at')} AS started_key,
               r.gross_asset_value::text, r.net_asset_value::text,
               COALESCE((
                 SELECT json_agg(json_build_object('name', sc.name, 'navPerUnit', c.nav_per_unit::text, 'units', c.units::text,

@@ -55,7 +55,7 @@ export class ReportingRepository extends SqlRepository {
          FROM lp_reports
         WHERE fund_id = $1
           AND ($2::date IS NULL OR (period_end, period_start, id) < ($2::date, $3::date, $4::uuid))
-        ORDER BY period_end DESC, period_start DESC, id DESC
+        ORDER BY lp_reports.period_end DESC, lp_reports.period_start DESC, lp_reports.id DESC
         LIMIT $5`,
       [fundId, after?.periodEnd ?? null, after?.periodStart ?? null, after?.id ?? null, limit],
     ) as Promise<

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ReadReplica } from '../../database/read-replica';
 import { SqlRepository } from '../../database/sql-repository';
 import { OrderedReads } from '../common/ordered-read.repository';
+import { utcMicros } from '../../database/sql-fragments';
 
 export interface TradeRow {
   id: string;
@@ -54,7 +55,7 @@ export class TradesRepository extends SqlRepository {
 }
 
 const PAGE_SQL = `SELECT t.id::text AS id,
-              to_char(t.executed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS executed_at,
+              ${utcMicros('t.executed_at')} AS executed_at,
               i.symbol, t.side, t.quantity::text, t.price::text, t.fee::text, t.fee_currency, c.venue
          FROM trades t
          JOIN connections c ON c.id = t.connection_id AND c.fund_id = $1 AND c.mode = 'live'

@@ -3,6 +3,7 @@ import { Decimal, ZERO } from '../money';
 import { type DayInputs, type FlowEvent, type FundTerms, type TradeEvent, type TransferEvent } from './engine-types';
 import { type ExpenseTerms, expenseEventForDay } from './expense-accrual';
 import { SqlRepository } from '../../database/sql-repository';
+import { utcMicros } from '../../database/sql-fragments';
 
 export interface FundCalendar {
   inceptionDate: IsoDate;
@@ -119,7 +120,7 @@ export class NavInputsRepository extends SqlRepository {
 
   private async trades(range: RangeArgs): Promise<Dated<TradeEvent>[]> {
     const rows = await this.q.query(
-      `SELECT t.trade_date::text AS d, t.external_id, to_char(t.executed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at,
+      `SELECT t.trade_date::text AS d, t.external_id, ${utcMicros('t.executed_at')} AS at,
               c.code, i.symbol, t.side, t.quantity::text AS quantity, t.price::text AS price, t.fee::text AS fee
          FROM trades t JOIN connections c ON c.id = t.connection_id JOIN instruments i ON i.id = t.instrument_id
         WHERE t.fund_id = $1 AND t.trade_date BETWEEN $2 AND $3 AND c.mode = 'live'

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type IsoDate } from '../dates';
 import { SqlRepository } from '../../database/sql-repository';
+import { utcMicros } from '../../database/sql-fragments';
 
 export interface NavJobRow {
   id: string;
@@ -111,7 +112,7 @@ export class NavJobsRepository extends SqlRepository {
     return this.q.query(
       `SELECT id, to_char(valuation_date, 'YYYY-MM-DD') AS valuation_date, status, failure_reason,
               CASE WHEN status IN ('complete', 'superseded') THEN net_asset_value::text END AS net_asset_value,
-              started_at, to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started_key, completed_at, published_at
+              started_at, ${utcMicros('started_at')} AS started_key, completed_at, published_at
          FROM nav_runs
         WHERE fund_id = $1 AND ($2::timestamptz IS NULL OR (started_at, id) < ($2::timestamptz, $3::uuid))
         ORDER BY started_at DESC, id DESC
