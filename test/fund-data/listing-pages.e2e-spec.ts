@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { bootApp, dbOf, type TestApp } from '../utils/app';
+import { bootApp, createFund, dbOf, type TestApp } from '../utils/app';
 import { DEMO_SLUG, OTHER_SLUG, fundKey, get, seedFundsOnce } from './fixtures';
 
 jest.setTimeout(240_000);
@@ -198,6 +198,42 @@ describe('cursor pages on every fund-data listing (e2e)', () => {
     expect(c).toEqual(expect.any(String));
     return c ?? '';
   };
+
+  it("expenses and investors resume after the cursor's row is gone: the position travels in the cursor", async () => {
+    const fund = await createFund(app);
+    const db = dbOf(app);
+    await db.query(
+      `INSERT INTO expenses (id, fund_id, external_id, category, vendor, description, accrual_date, period_end, amount, currency, status)
+       SELECT gen_random_uuid(), $1, 'EXP-' || n, 'audit', 'v', 'd', date '2026-03-01' - n, date '2026-03-31', 10, 'USD', 'accrued'
+         FROM generate_series(1, 3) n`,
+      [fund.id],
+    );
+    await db.query(
+      `INSERT INTO investors (id, fund_id, external_id, display_name, investor_type, status, legal_name, email, postal_address, tax_id)
+       SELECT gen_random_uuid(), $1, 'INV-' || n, 'Investor ' || n, 'individual', 'active', 'x', 'x@example.com', 'x', 'x'
+         FROM generate_series(1, 3) n`,
+      [fund.id],
+    );
+    const k = await fundKey(app, fund.slug);
+    const cases: [string, string, (r: Row) => string, string][] = [
+      ['/api/v1/fund/expenses?limit=1', 'expenses', (r) => r.id, 'id'],
+      ['/api/v1/fund/investors?limit=1', 'investors', (r) => r.investorId, 'id'],
+    ];
+    for (const [url, table, id, column] of cases) {
+      const first = (await get(app, url, k)).json as Body;
+      const all = ((await get(app, url.replace('limit=1', 'limit=10'), k)).json as Body).items!.map(id);
+      expect(all).toHaveLength(3);
+      expect(first.items!.map(id)).toEqual([all[0]]);
+      await db.query(`DELETE FROM ${table} WHERE ${column} = $1`, [all[0]]); // e.g. a re-import dropped it
+      const rest: string[] = [];
+      for (let cursor = first.page!.nextCursor; cursor !== null;) {
+        const page = (await get(app, withCursor(url, cursor), k)).json as Body;
+        rest.push(...page.items!.map(id));
+        cursor = page.page!.nextCursor;
+      }
+      expect(rest).toEqual(all.slice(1)); // before: an empty page with hasMore false
+    }
+  });
 
   it('forged, foreign and mismatched cursors → 400 naming cursor', async () => {
     const urls: [string, Shape][] = [

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { CURSOR_MAX_LENGTH } from './cursor';
 
 /** `limit` and `cursor` of a keyset-paginated listing; listings extend it with their filters. */
 export class CursorPageQueryDto {
@@ -15,6 +16,6 @@ export class CursorPageQueryDto {
   @ApiPropertyOptional({ description: 'Opaque cursor from nextCursor' })
   @IsOptional()
   @IsString()
-  @MaxLength(512)
+  @MaxLength(CURSOR_MAX_LENGTH)
   cursor?: string;
 }

@@ -1,4 +1,4 @@
-import { CursorCodec, isCursorTimestamp } from './cursor';
+import { CURSOR_MAX_LENGTH, CURSOR_TEXT_MAX, CursorCodec, isCursorTimestamp } from './cursor';
 
 describe('CursorCodec: signed, then checked member by member', () => {
   const codec = new CursorCodec('a-test-secret-of-some-length');
@@ -77,5 +77,18 @@ describe('CursorCodec: signed, then checked member by member', () => {
       );
     }
     expect(() => codec.encode('k', { v: '2026-01-01' })).toThrow();
+  });
+
+  it('text members: a 200-character name of 4-byte characters round-trips; beyond the text limit → 400', () => {
+    const name = '𝄞'.repeat(200); // 400 UTF-16 units, 800 bytes
+    const c = codec.encode('investors:f', { n: name, i: '7d1e0000-0000-4000-8000-000000000000' });
+    expect(c.length).toBeLessThanOrEqual(CURSOR_MAX_LENGTH);
+    expect(codec.decode('investors:f', c, { n: 'text', i: 'uuid' }).n).toBe(name);
+    const long = codec.encode('investors:f', {
+      n: 'x'.repeat(CURSOR_TEXT_MAX + 1),
+      i: '7d1e0000-0000-4000-8000-000000000000',
+    });
+    expect(() => codec.decode('investors:f', long, { n: 'text', i: 'uuid' })).toThrow();
+    expect(() => codec.decode('investors:f', 'x'.repeat(CURSOR_MAX_LENGTH + 1), { n: 'text', i: 'uuid' })).toThrow();
   });
 });

@@ -32,7 +32,7 @@ export class CursorCodec {
     field = 'cursor',
   ): Record<K, string> {
     const bad = () => invalidParameter(field, 'is not a valid cursor for this listing');
-    if (cursor.length > 512) throw bad();
+    if (cursor.length > CURSOR_MAX_LENGTH) throw bad();
     const [payload, mac, extra] = cursor.split('.');
     if (!payload || !mac || extra !== undefined) throw bad();
     const expected = Buffer.from(this.sign(kind, payload));
@@ -62,8 +62,15 @@ export class CursorCodec {
   }
 }
 
+/**
+ * The longest text member (a display name is at most 200 characters) and the longest cursor: a
+ * 500-character member of 4-byte UTF-8 characters is ~2 700 base64 characters with its signature.
+ */
+export const CURSOR_TEXT_MAX = 500;
+export const CURSOR_MAX_LENGTH = 4096;
+
 /** Shapes a cursor member may take. */
-export type CursorField = 'timestamp' | 'uuid' | 'bigint' | 'date' | 'decimal';
+export type CursorField = 'timestamp' | 'uuid' | 'bigint' | 'date' | 'decimal' | 'text';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** ISO 8601 (…T…Z) or PostgreSQL's timestamptz text (… …+00), microseconds at most. */
@@ -85,4 +92,6 @@ const FIELD_CHECKS: Record<CursorField, (v: string) => boolean> = {
   date: (v) => isCursorTimestamp(`${v}T00:00:00Z`),
   /** An exact decimal as PostgreSQL numeric text (a running balance carried to the next page). */
   decimal: (v) => /^-?\d{1,30}(\.\d{1,20})?$/.test(v),
+  /** A sort key that is text (a name ≤ 200 characters, an external id): the cursor is signed, so only its size is checked. */
+  text: (v) => v.length <= CURSOR_TEXT_MAX,
 };

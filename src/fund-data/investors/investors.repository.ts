@@ -27,11 +27,16 @@ export class InvestorsRepository extends SqlRepository {
   }
 
   /**
-   * One keyset page of the register by (display_name, id). The position is the last row's id:
-   * its display name is read back by primary key and compared as a row value, so the
-   * (fund_id, display_name, id) index seeks straight to it.
+   * One keyset page of the register by (display_name, id). The position is the last row's
+   * (display_name, id), compared as a row value, so the (fund_id, display_name, id) index seeks
+   * straight to it, and a position whose row has since gone or been renamed still resumes there.
    */
-  investorsWithHoldings(fundId: string, runId: string | null, afterId: string | null, limit: number) {
+  investorsWithHoldings(
+    fundId: string,
+    runId: string | null,
+    after: { displayName: string; id: string } | null,
+    limit: number,
+  ) {
     return this.q.query(
       `SELECT i.id AS investor_id, i.display_name, i.status, i.investor_type,
               COALESCE(h.open_lots, 0)::int AS open_lots, COALESCE(h.units, 0)::text AS units
@@ -42,10 +47,10 @@ export class InvestorsRepository extends SqlRepository {
             WHERE l.nav_run_id = $2::uuid AND l.fund_id = $1 AND s.investor_id = i.id
          ) h ON true
         WHERE i.fund_id = $1
-          AND ($3::uuid IS NULL OR (i.display_name, i.id) > (SELECT a.display_name, a.id FROM investors a WHERE a.fund_id = $1 AND a.id = $3::uuid))
+          AND ($3::text IS NULL OR (i.display_name, i.id) > ($3::text, $4::uuid))
         ORDER BY i.display_name, i.id
-        LIMIT $4`,
-      [fundId, runId, afterId, limit],
+        LIMIT $5`,
+      [fundId, runId, after?.displayName ?? null, after?.id ?? null, limit],
     ) as Promise<
       {
         investor_id: string;

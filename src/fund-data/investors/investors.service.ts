@@ -45,13 +45,15 @@ export class InvestorsService {
   async investors(fundId: string, q: InvestorsQueryDto): Promise<InvestorsDto> {
     const kind = `fund-investors:${fundId}`;
     const limit = q.limit ?? 100;
-    const after = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { i: 'uuid' }).i;
+    const at = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { n: 'text', i: 'uuid' });
     const run = await this.books.latestCompleteRun(fundId);
     const [rows, total] = await Promise.all([
-      this.repo.investorsWithHoldings(fundId, run?.id ?? null, after, limit + 1),
+      this.repo.investorsWithHoldings(fundId, run?.id ?? null, at && { displayName: at.n, id: at.i }, limit + 1),
       this.repo.investorCount(fundId),
     ]);
-    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { i: last.investor_id }));
+    const page = keysetPage(rows, limit, (last) =>
+      this.cursors.encode(kind, { n: last.display_name, i: last.investor_id }),
+    );
     return {
       items: page.rows.map((r) => ({
         investorId: r.investor_id,

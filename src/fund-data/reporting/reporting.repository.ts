@@ -9,20 +9,21 @@ export class ReportingRepository extends SqlRepository {
   }
 
   /**
-   * One keyset page, most recent accrual first. The position is the last row's id: its
-   * (accrual_date, external_id) is read back by primary key and compared as a row value, so the
-   * (fund_id, accrual_date desc, external_id desc) index seeks straight to it.
+   * One keyset page, most recent accrual first. The position is the last row's (accrual_date,
+   * external_id), unique per fund, compared as a row value, so the (fund_id, accrual_date desc,
+   * external_id desc) index seeks straight to it, and a position whose row has since gone (a
+   * re-import) still resumes where it was.
    */
-  expensesForFund(fundId: string, afterId: string | null, limit: number) {
+  expensesForFund(fundId: string, after: { accrualDate: string; externalId: string } | null, limit: number) {
     return this.q.query(
       `SELECT e.id, e.category, e.vendor, e.description, to_char(e.accrual_date, 'YYYY-MM-DD') AS accrual_date, e.amount::text,
-              e.currency, e.status, to_char(e.paid_date, 'YYYY-MM-DD') AS paid_date
+              e.currency, e.status, to_char(e.paid_date, 'YYYY-MM-DD') AS paid_date, e.external_id
          FROM expenses e
         WHERE e.fund_id = $1
-          AND ($2::uuid IS NULL OR (e.accrual_date, e.external_id) < (SELECT a.accrual_date, a.external_id FROM expenses a WHERE a.fund_id = $1 AND a.id = $2::uuid))
+          AND ($2::date IS NULL OR (e.accrual_date, e.external_id) < ($2::date, $3::text))
         ORDER BY e.accrual_date DESC, e.external_id DESC
-        LIMIT $3`,
-      [fundId, afterId, limit],
+        LIMIT $4`,
+      [fundId, after?.accrualDate ?? null, after?.externalId ?? null, limit],
     ) as Promise<
       {
         id: string;
@@ -34,6 +35,7 @@ export class ReportingRepository extends SqlRepository {
         currency: string;
         status: string;
         paid_date: string | null;
+        external_id: string;
       }[]
     >;
   }

@@ -21,12 +21,14 @@ export class ReportingService {
   async expenses(fundId: string, q: CursorPageQueryDto): Promise<ExpensesDto> {
     const kind = `fund-expenses:${fundId}`;
     const limit = q.limit ?? 100;
-    const after = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { i: 'uuid' }).i;
+    const at = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date', x: 'text' });
     const [rows, total] = await Promise.all([
-      this.repo.expensesForFund(fundId, after, limit + 1),
+      this.repo.expensesForFund(fundId, at && { accrualDate: at.d, externalId: at.x }, limit + 1),
       this.repo.expenseCount(fundId),
     ]);
-    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { i: last.id }));
+    const page = keysetPage(rows, limit, (last) =>
+      this.cursors.encode(kind, { d: last.accrual_date, x: last.external_id }),
+    );
     return {
       items: page.rows.map((r) => ({
         id: r.id,

@@ -3,6 +3,7 @@ import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator'
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { DecimalProperty } from '../common/decimal-property';
 import { LimitParam } from '../common/query-params';
+import { CURSOR_MAX_LENGTH } from '../../common/pagination/cursor';
 
 export class TradesQueryDto {
   @ApiPropertyOptional({ format: 'date', description: 'first UTC calendar day of executedAt (inclusive)' })
@@ -31,7 +32,7 @@ export class TradesQueryDto {
   @ApiPropertyOptional({ description: 'opaque cursor from the previous page (nextCursor)' })
   @IsOptional()
   @IsString()
-  @MaxLength(512)
+  @MaxLength(CURSOR_MAX_LENGTH)
   cursor?: string;
 }
 
