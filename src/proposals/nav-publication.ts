@@ -38,7 +38,7 @@ export class NavPublicationService {
           'invalid_state',
           `NAV run ${navRunId} was already published at ${new Date(found.published_at).toISOString()}`,
         );
-      const run = await runs.markPublished(navRunId, p.keyId, p.userId);
+      const run = await runs.markPublished(fundId, navRunId, p.keyId, p.userId);
       const view: NavPublicationDto = {
         navRunId: run.id,
         valuationDate: run.valuation_date,

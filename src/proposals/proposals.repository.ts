@@ -84,7 +84,9 @@ export class ProposalsRepository extends SqlRepository {
     );
   }
 
+  /** Records the decision on a pending proposal of `fundId` (fund again in the WHERE: defence in depth). */
   async decide(
+    fundId: string,
     id: string,
     d: {
       status: 'approved' | 'rejected';
@@ -98,8 +100,8 @@ export class ProposalsRepository extends SqlRepository {
     const [rows] = await this.q.query(
       `UPDATE proposals SET status = $2, decided_at = clock_timestamp(), decided_by_account_id = $3, decided_by_key_id = $4,
               decided_by_user_id = $7, decision_note = $5, execution_ref = $6
-        WHERE id = $1 AND status = 'pending' RETURNING ${COLUMNS}`,
-      [id, d.status, d.accountId, d.keyId, d.note, d.executionRef, d.userId],
+        WHERE id = $1 AND fund_id = $8 AND status = 'pending' RETURNING ${COLUMNS}`,
+      [id, d.status, d.accountId, d.keyId, d.note, d.executionRef, d.userId, fundId],
     );
     return rows[0];
   }

@@ -147,7 +147,7 @@ export class ProposalsService {
     return this.db.transaction(async (m) => {
       const row = await this.lockForDecision(m, p, id, true);
       const execution = await executeProposal(this.books.with(m), row.fund_id, row.id, row);
-      const decided = await this.repo.with(m).decide(row.id, {
+      const decided = await this.repo.with(m).decide(row.fund_id, row.id, {
         status: 'approved',
         accountId: p.accountId,
         keyId: p.keyId,
@@ -183,7 +183,7 @@ export class ProposalsService {
   async reject(p: Principal, id: string, reason: string): Promise<ProposalDto> {
     return this.db.transaction(async (m) => {
       const row = await this.lockForDecision(m, p, id, false);
-      const decided = await this.repo.with(m).decide(row.id, {
+      const decided = await this.repo.with(m).decide(row.fund_id, row.id, {
         status: 'rejected',
         accountId: p.accountId,
         keyId: p.keyId,

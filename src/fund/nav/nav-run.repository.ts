@@ -79,15 +79,17 @@ export class NavRunRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
+  /** Marks the run published; `fundId` again in the WHERE, so a run of another fund is never touched (defence in depth). */
   async markPublished(
+    fundId: string,
     runId: string,
     keyId: string | null,
     userId: string | null,
   ): Promise<{ id: string; valuation_date: string; status: string; net_asset_value: string; published_at: Date }> {
     const [updated] = await this.q.query(
-      `UPDATE nav_runs SET published_at = clock_timestamp(), published_by_key_id = $2, published_by_user_id = $3 WHERE id = $1
+      `UPDATE nav_runs SET published_at = clock_timestamp(), published_by_key_id = $2, published_by_user_id = $3 WHERE id = $1 AND fund_id = $4
        RETURNING id, valuation_date::text AS valuation_date, status, net_asset_value::text AS net_asset_value, published_at`,
-      [runId, keyId, userId],
+      [runId, keyId, userId, fundId],
     );
     return updated[0];
   }
