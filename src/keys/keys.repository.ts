@@ -140,6 +140,8 @@ export class KeysRepository extends SqlRepository {
 
   /** The identity behind an account (for minting); a person's plan and status come from users. */
   async identityOf(where: { accountId?: string; accountName?: string; email?: string }): Promise<IdentityRow | null> {
+    if (!where.accountId && !where.accountName && !where.email)
+      throw new Error('identityOf needs an account id, name or email');
     const rows = await this.q.query(
       `SELECT a.id AS account_id, a.name AS account_name, a.kind, a.owner_fund_id, a.user_id, u.plan, u.status
          FROM accounts a LEFT JOIN users u ON u.id = a.user_id
