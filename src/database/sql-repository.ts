@@ -31,9 +31,11 @@ export abstract class SqlRepository {
 
   /** The pg pool behind the DataSource, or the connection of the transaction this repository is bound to. */
   private async pgClient(): Promise<Pool | PoolClient> {
-    const q = this.q instanceof EntityManager && !this.q.queryRunner ? this.q.connection : this.q;
-    if (q instanceof DataSource) return (q.driver as PostgresDriver).master as Pool;
-    const runner = q instanceof EntityManager ? q.queryRunner! : (q as QueryRunner);
-    return (await runner.connect()) as PoolClient; // a connected runner answers its own connection
+    const pool = (ds: DataSource) => (ds.driver as PostgresDriver).master as Pool;
+    const connection = async (r: QueryRunner) => (await r.connect()) as PoolClient; // a connected runner answers its own
+    if (this.q instanceof DataSource) return pool(this.q);
+    if (this.q instanceof EntityManager)
+      return this.q.queryRunner ? connection(this.q.queryRunner) : pool(this.q.connection);
+    return connection(this.q as QueryRunner);
   }
 }

@@ -39,28 +39,22 @@ export function producerConnection(redisUrl: string): Redis {
   return watchRedis(new Redis(redisUrl, opts), 'bullmq producer', redisUrl);
 }
 
-/** Closes a BullMQ object without hanging shutdown when Redis is unreachable. */
-async function closeWithin(ms: number, close: () => Promise<unknown>, onTimeout: () => void): Promise<void> {
+/** Closes a BullMQ object, waiting at most `ms` (its close never ends while Redis is unreachable). */
+async function closeWithin(ms: number, close: () => Promise<unknown>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), ms);
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
   });
-  const result = await Promise.race([
-    close().then(
-      () => 'closed' as const,
-      () => 'closed' as const,
-    ),
-    timeout,
-  ]);
+  await Promise.race([close().catch(() => undefined), timeout]);
   clearTimeout(timer);
-  if (result === 'timeout') onTimeout();
 }
 
 /**
  * Shuts down a BullMQ worker and queue, then their connections. With Redis ready, a worker lets its
  * running jobs finish within `graceMs`. With Redis away there is nothing to hand back: the worker
  * is closed with `force` (its lock-renewal timer stops at once instead of after jobs that cannot
- * finish), and the worker and the queue each wait at most 200 ms. The connections are disconnected last either way.
+ * finish), and the worker and the queue each wait at most 200 ms. The connections are disconnected
+ * last either way.
  */
 export async function shutDownBull(
   parts: { worker?: Worker | null; queue?: Queue | null; connections: Redis[] },
@@ -69,17 +63,7 @@ export async function shutDownBull(
   const ready = parts.connections.every((c) => c.status === 'ready');
   const grace = ready ? graceMs : 200;
   const { worker, queue } = parts;
-  if (worker)
-    await closeWithin(
-      grace,
-      () => worker.close(!ready),
-      () => undefined,
-    );
-  if (queue)
-    await closeWithin(
-      grace,
-      () => queue.close(),
-      () => undefined,
-    );
+  if (worker) await closeWithin(grace, () => worker.close(!ready));
+  if (queue) await closeWithin(grace, () => queue.close());
   for (const c of parts.connections) c.disconnect();
 }
