@@ -18,6 +18,7 @@ import { UserRow, UsersRepository } from './users.repository';
 export const LOCKOUT_FAILURES = 5;
 export const LOCKOUT_WINDOW_SECONDS = 15 * 60;
 const INVALID = 'the email or password is not correct';
+const GIVE_BACK = `if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0`;
 
 export function recoveryCodeHash(code: string): Buffer {
   return createHash('sha256').update(code.replace(/[\s-]/g, '').toLowerCase(), 'utf8').digest();
@@ -46,47 +47,70 @@ export class SignInService {
   ): Promise<SessionDto> {
     this.auth.assertSameOrigin(req);
     const counter = `signin:fail:${createHash('sha256').update(body.email.toLowerCase()).digest('hex')}`;
-    await this.assertNotLocked(counter);
-    const user = await this.users.byEmail(body.email);
-    const passwordOk = await verifyPassword(body.password, user?.password_hash ?? null);
-    if (!user || !passwordOk || user.status !== 'active') {
-      await this.fail(counter);
-      throw new ProblemError('invalid_credentials', INVALID);
-    }
-    let totpVerified = false;
-    if (user.totp_enabled_at) {
-      if (!body.totpCode)
-        throw new ProblemError(
-          'totp_required',
-          'enter the 6-digit code from your authenticator app (or a recovery code)',
-          [{ field: 'totpCode', message: 'is required for this account' }],
-        );
-      if (!(await this.checkSecondFactor(user, body.totpCode))) {
-        await this.fail(counter);
-        throw new ProblemError('invalid_credentials', 'the one-time code is not correct');
+    await this.reserveAttempt(counter);
+    let outcome: 'failed' | 'signed-in' | null = null;
+    try {
+      const user = await this.users.byEmail(body.email);
+      const passwordOk = await verifyPassword(body.password, user?.password_hash ?? null);
+      if (!user || !passwordOk || user.status !== 'active') {
+        outcome = 'failed';
+        throw new ProblemError('invalid_credentials', INVALID);
       }
-      totpVerified = true;
+      const totpVerified = await this.secondFactorOf(user, body.totpCode, () => (outcome = 'failed'));
+      outcome = 'signed-in';
+      await this.redis.del(counter);
+      await this.auth.start(req, reply, user.id, totpVerified);
+      return this.sessionViewOf(req, user.id);
+    } finally {
+      if (outcome === null) await this.giveBack(counter); // neither a failure nor a success
     }
-    await this.redis.del(counter);
-    await this.auth.start(req, reply, user.id, totpVerified);
-    return this.sessionViewOf(req, user.id);
   }
 
-  private async assertNotLocked(counter: string): Promise<void> {
-    const [count, ttl] = await Promise.all([this.redis.get(counter), this.redis.ttl(counter)]);
-    if (Number(count ?? 0) >= LOCKOUT_FAILURES) {
-      const retry = String(Math.max(1, ttl));
+  /** True when the account has TOTP and `code` is right; throws when a code is missing or wrong (`onWrong` first). */
+  private async secondFactorOf(user: UserRow, code: string | undefined, onWrong: () => void): Promise<boolean> {
+    if (!user.totp_enabled_at) return false;
+    if (!code)
       throw new ProblemError(
-        'rate_limited',
-        `too many failed sign-ins for this email; try again in ${retry} s`,
-        undefined,
-        { 'Retry-After': retry },
+        'totp_required',
+        'enter the 6-digit code from your authenticator app (or a recovery code)',
+        [{ field: 'totpCode', message: 'is required for this account' }],
       );
+    if (!(await this.checkSecondFactor(user, code))) {
+      onWrong();
+      throw new ProblemError('invalid_credentials', 'the one-time code is not correct');
     }
+    return true;
   }
 
-  private async fail(counter: string): Promise<void> {
-    await this.redis.multi().incr(counter).expire(counter, LOCKOUT_WINDOW_SECONDS, 'NX').exec();
+  /**
+   * Counts the attempt before the password is checked (INCR, then the check of its answer): with the
+   * count taken after a failed check instead, parallel attempts all passed the lock before any
+   * failure was counted (200 guesses at once for one email were 200 password checks). An attempt
+   * that ends in neither a failure nor a success gives its count back; a success clears it.
+   */
+  private async reserveAttempt(counter: string): Promise<void> {
+    const answers = await this.redis
+      .multi()
+      .incr(counter)
+      .expire(counter, LOCKOUT_WINDOW_SECONDS, 'NX')
+      .ttl(counter)
+      .exec();
+    const failed = answers?.find(([err]) => err !== null);
+    if (!answers || failed) throw failed?.[0] ?? new Error('the sign-in attempt could not be counted');
+    if (Number(answers[0][1]) <= LOCKOUT_FAILURES) return;
+    await this.giveBack(counter);
+    const retry = String(Math.max(1, Number(answers[2][1])));
+    throw new ProblemError(
+      'rate_limited',
+      `too many failed sign-ins for this email; try again in ${retry} s`,
+      undefined,
+      { 'Retry-After': retry },
+    );
+  }
+
+  /** Takes back one counted attempt, unless the window ended meanwhile (a DECR would then start a count that never expires). */
+  private async giveBack(counter: string): Promise<void> {
+    await this.redis.eval(GIVE_BACK, 1, counter);
   }
 
   /** A TOTP code (±1 step, each step once) or an unused recovery code. */

@@ -148,6 +148,31 @@ describe('console sessions (e2e)', () => {
     expect((await signInRaw({ email: ghost, password: 'x' })).status).toBe(429); // unknown emails lock the same way
   });
 
+  it('lockout holds under parallel guesses: of 12 wrong passwords sent at once, 5 are checked and 7 refused with 429', async () => {
+    const p = await person(app, null, null);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => signInRaw({ email: p.email, password: `guess number ${i}` })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+    expect((await signInRaw({ email: p.email, password: PASSWORD })).status).toBe(429);
+  });
+
+  it('an attempt that is neither a failure nor a success (TOTP code missing) does not count towards the lockout', async () => {
+    const p = await person(app, null, null);
+    const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', p.session);
+    const code = hotp(base32Decode(enrol.json.secret), Math.floor(Date.now() / 30_000));
+    const confirm = await consoleCall(app, 'POST', '/api/v1/console/account/totp/confirm', p.session, {
+      body: { code },
+    });
+    expect(confirm.status).toBe(200);
+    for (let i = 0; i < 7; i++) {
+      const res = await signInRaw({ email: p.email, password: PASSWORD });
+      expect([res.status, res.json.code]).toEqual([401, 'totp_required']);
+    }
+    expect((await signInRaw({ email: p.email, password: 'wrong' })).status).toBe(401); // still counted from zero
+  });
+
   it('TOTP: enrol, sign-in needs a code; ±1 step accepted, older refused, a code works once; recovery codes once', async () => {
     const p = await person(app, null, null);
     const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', p.session);
