@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../common/auth/principal';
 import { SecretSealer } from '../common/crypto/sealer';
@@ -28,48 +29,66 @@ export class AccountService {
     return user;
   }
 
-  /** Changes the password and signs out every other session of the person. */
+  /**
+   * Changes the password and signs out every other session of the person, in one transaction: a
+   * password changed because a session was stolen never stays changed with that session still live.
+   */
   async changePassword(p: Principal, current: string, next: string): Promise<void> {
-    const user = await this.me(p);
-    if (!(await verifyPassword(current, user.password_hash))) {
-      throw new ProblemError('invalid_credentials', 'the current password is not correct', [
-        { field: 'currentPassword', message: 'is not correct' },
-      ]);
-    }
-    await this.users.setPassword(user.id, await hashPassword(next));
-    await this.sessions.revokeAllOf(user.id, p.sessionId ?? null);
+    await this.users.transaction(async (m) => {
+      const user = await this.lockedMe(m, p);
+      if (!(await verifyPassword(current, user.password_hash))) {
+        throw new ProblemError('invalid_credentials', 'the current password is not correct', [
+          { field: 'currentPassword', message: 'is not correct' },
+        ]);
+      }
+      await this.users.with(m).setPassword(user.id, await hashPassword(next));
+      await this.sessions.with(m).revokeAllOf(user.id, p.sessionId ?? null);
+    });
+  }
+
+  private async lockedMe(m: EntityManager, p: Principal): Promise<UserRow> {
+    const user = await this.users.with(m).lockById(p.userId!);
+    if (!user) throw new ProblemError('unauthenticated', 'sign in to the console');
+    return user;
   }
 
   /** Starts enrolment: a new secret (sealed at rest) that is not active until confirmed with a code. */
   async enroll(p: Principal): Promise<TotpEnrolmentDto> {
-    const user = await this.me(p);
-    if (user.totp_enabled_at)
-      throw new ProblemError('invalid_state', 'TOTP is already enabled; disable it first to enrol again');
     const secret = newTotpSecret();
-    await this.users.setTotp(user.id, this.sealer.seal(secret), false);
-    return { secret, otpauthUrl: otpauthUrl(secret, user.email) };
+    // on the locked row: an enrolment racing a confirmation cannot switch TOTP back off after it
+    const email = await this.users.transaction(async (m) => {
+      const user = await this.lockedMe(m, p);
+      if (user.totp_enabled_at)
+        throw new ProblemError('invalid_state', 'TOTP is already enabled; disable it first to enrol again');
+      await this.users.with(m).setTotp(user.id, this.sealer.seal(secret), false);
+      return user.email;
+    });
+    return { secret, otpauthUrl: otpauthUrl(secret, email) };
   }
 
   /** Confirms enrolment with a first code; answers the recovery codes (shown once, stored hashed). */
   async confirm(p: Principal, code: string): Promise<RecoveryCodesDto> {
-    const user = await this.me(p);
-    if (user.totp_enabled_at || !user.totp_secret)
-      throw new ProblemError('invalid_state', 'there is no TOTP enrolment to confirm; start one first');
-    const step = matchTotp(this.sealer.unseal(user.totp_secret), code);
-    if (step === null)
-      throw new ProblemError('invalid_credentials', 'the one-time code is not correct', [
-        { field: 'code', message: 'is not correct' },
-      ]);
     const codes = Array.from({ length: RECOVERY_CODES }, () => {
       const raw = randomBytes(8).toString('hex');
       return `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8, 12)}-${raw.slice(12)}`;
     });
+    // One transaction on the locked row: two confirmations at once cannot both hand out recovery
+    // codes, and TOTP is never on without its codes stored, the code's step used and the session verified.
     await this.users.transaction(async (m) => {
-      await this.users.with(m).setTotp(user.id, user.totp_secret, true);
-      await this.users.with(m).replaceRecoveryCodes(user.id, codes.map(recoveryCodeHash));
+      const user = await this.lockedMe(m, p);
+      if (user.totp_enabled_at || !user.totp_secret)
+        throw new ProblemError('invalid_state', 'there is no TOTP enrolment to confirm; start one first');
+      const step = matchTotp(this.sealer.unseal(user.totp_secret), code);
+      if (step === null)
+        throw new ProblemError('invalid_credentials', 'the one-time code is not correct', [
+          { field: 'code', message: 'is not correct' },
+        ]);
+      const users = this.users.with(m);
+      await users.setTotp(user.id, user.totp_secret, true);
+      await users.replaceRecoveryCodes(user.id, codes.map(recoveryCodeHash));
+      await users.useTotpStep(user.id, step);
+      if (p.sessionId) await this.sessions.with(m).markTotpVerified(p.sessionId);
     });
-    await this.users.useTotpStep(user.id, step);
-    if (p.sessionId) await this.sessions.markTotpVerified(p.sessionId);
     return { recoveryCodes: codes };
   }
 

@@ -62,6 +62,12 @@ export class UsersRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
+  /** The person's row, locked until the transaction ends (bind with `with(m)`): account changes one at a time. */
+  async lockById(id: string): Promise<UserRow | null> {
+    const rows = await this.q.query(`${USER_SELECT} WHERE u.id = $1 FOR UPDATE OF u`, [id]);
+    return rows[0] ?? null;
+  }
+
   async list(): Promise<(UserRow & { memberships: string | null })[]> {
     return this.q.query(
       `${USER_SELECT.replace(

@@ -226,6 +226,47 @@ describe('console sessions (e2e)', () => {
     expect((await signInRaw({ email: p.email, password: 'an even longer new password' })).status).toBe(200);
   });
 
+  it('a password change whose sign-out of the other sessions fails changes nothing (one transaction)', async () => {
+    const p = await person(app, null, null);
+    const other = await signIn(app, p.email);
+    const db = dbOf(app);
+    const fn = `fail_revoke_${p.userId.replace(/-/g, '')}`;
+    await db.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.user_id = '${p.userId}' AND NEW.revoked_at IS NOT NULL THEN RAISE EXCEPTION 'revocation refused'; END IF; RETURN NEW; END $$`);
+    await db.query(`CREATE TRIGGER ${fn} BEFORE UPDATE ON console_sessions FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    try {
+      const changed = await consoleCall(app, 'POST', '/api/v1/console/account/password', p.session, {
+        body: { currentPassword: PASSWORD, newPassword: 'a password that must not stick' },
+      });
+      expect(changed.status).toBe(500);
+    } finally {
+      await db.query(`DROP TRIGGER ${fn} ON console_sessions`);
+      await db.query(`DROP FUNCTION ${fn}()`);
+    }
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', other)).status).toBe(200);
+    expect((await signInRaw({ email: p.email, password: 'a password that must not stick' })).status).toBe(401);
+    expect((await signInRaw({ email: p.email, password: PASSWORD })).status).toBe(200);
+  });
+
+  it('two TOTP confirmations at once: one succeeds, the other finds TOTP already on (one set of recovery codes)', async () => {
+    const p = await person(app, null, null);
+    const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', p.session);
+    const code = hotp(base32Decode(enrol.json.secret), Math.floor(Date.now() / 30_000));
+    const both = await Promise.all(
+      [1, 2].map(() => consoleCall(app, 'POST', '/api/v1/console/account/totp/confirm', p.session, { body: { code } })),
+    );
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    const issued = both.find((r) => r.status === 200)!.json.recoveryCodes as string[];
+    const [{ n }] = await dbOf(app).query('SELECT count(*)::int AS n FROM user_recovery_codes WHERE user_id = $1', [
+      p.userId,
+    ]);
+    expect([issued.length, n]).toEqual([10, 10]);
+    const [{ step }] = await dbOf(app).query('SELECT totp_last_step::text AS step FROM users WHERE id = $1', [
+      p.userId,
+    ]);
+    expect(step).not.toBeNull(); // the confirming code's step is used in the same transaction
+  });
+
   it('idle and absolute expiry end a session', async () => {
     const p = await person(app, null, null);
     await dbOf(app).query(
