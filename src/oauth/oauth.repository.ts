@@ -213,15 +213,19 @@ export class OAuthRepository extends SqlRepository {
     ]);
   }
 
-  /** Reuse detected (a rotated refresh token, a code used twice): every token of the family ends. */
+  /**
+   * Locks a token family's root (the authorization its code came from; the family id is its id) until
+   * the transaction ends. Whatever issues tokens in a family or revokes it takes this lock first.
+   */
+  async lockFamily(familyId: string): Promise<void> {
+    await this.q.query('SELECT 1 FROM oauth_authorizations WHERE id = $1 FOR UPDATE', [familyId]);
+  }
+
+  /** Every token of the family ends; call under `lockFamily` (OAuthService.revokeFamily). */
   async revokeFamily(familyId: string): Promise<void> {
     await this.q.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE family_id = $1', [
       familyId,
     ]);
-  }
-
-  async revokeFamilyOfAuthorization(authorizationId: string): Promise<void> {
-    await this.revokeFamily(authorizationId);
   }
 
   /** Written at most once a minute per grant. */

@@ -132,9 +132,22 @@ export class OAuthService {
       await this.repo.with(m).markCodeUsed(a.id);
       return { tokens: await this.issue(m, a.grant_id!, a.id) };
     });
-    if ('reused' in outcome && outcome.reused) await this.repo.revokeFamily(outcome.reused);
+    if ('reused' in outcome && outcome.reused) await this.revokeFamily(outcome.reused);
     if (!outcome.tokens) throw new OAuthError(outcome.code ?? 'invalid_grant', outcome.error);
     return outcome.tokens;
+  }
+
+  /**
+   * Reuse detected (a rotated refresh token, a code used twice) or a refresh token revoked: every
+   * token of the family ends. Under the family's lock, which a refresh holds while it issues: a
+   * refresh in flight commits first and its new tokens are revoked too (a plain UPDATE sees only the
+   * rows committed when it starts, and missed them).
+   */
+  private revokeFamily(familyId: string): Promise<void> {
+    return this.repo.transaction(async (m) => {
+      await this.repo.with(m).lockFamily(familyId);
+      await this.repo.with(m).revokeFamily(familyId);
+    });
   }
 
   /** Rotation: each refresh token works once; presenting a used one again revokes its whole family. */
@@ -143,9 +156,12 @@ export class OAuthService {
     if (!raw || !isWellFormedSecret(raw, REFRESH_PREFIX))
       throw new OAuthError('invalid_grant', 'the refresh token is not valid');
     const outcome = await this.repo.transaction(async (m) => {
-      const t = await this.repo.with(m).token(hashSecret(raw), true);
-      if (!t || t.kind !== 'refresh' || t.client_id !== client.client_id)
+      const seen = await this.repo.with(m).token(hashSecret(raw));
+      if (!seen || seen.kind !== 'refresh' || seen.client_id !== client.client_id)
         return { error: 'the refresh token is not valid' };
+      await this.repo.with(m).lockFamily(seen.family_id); // the family's lock first, as revokeFamily takes it
+      const t = await this.repo.with(m).token(seen.token_hash, true);
+      if (!t) return { error: 'the refresh token is not valid' };
       if (t.used_at)
         return {
           error: 'the refresh token was already used; every token of this sign-in is revoked',
@@ -159,7 +175,7 @@ export class OAuthService {
       await this.repo.with(m).markTokenUsed(t.token_hash);
       return { tokens: await this.issue(m, t.grant_id, t.family_id) };
     });
-    if ('reused' in outcome && outcome.reused) await this.repo.revokeFamily(outcome.reused);
+    if ('reused' in outcome && outcome.reused) await this.revokeFamily(outcome.reused);
     if (!outcome.tokens) throw new OAuthError(outcome.code ?? 'invalid_grant', outcome.error);
     return outcome.tokens;
   }
@@ -194,7 +210,7 @@ export class OAuthService {
     if (!raw) throw new OAuthError('invalid_request', 'token is required');
     const t = await this.repo.token(hashSecret(raw));
     if (!t || t.client_id !== client.client_id) return;
-    if (t.kind === 'refresh') await this.repo.revokeFamily(t.family_id);
+    if (t.kind === 'refresh') await this.revokeFamily(t.family_id);
     else await this.repo.revokeToken(t.token_hash);
   }
 

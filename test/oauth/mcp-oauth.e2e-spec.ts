@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, Page } from 'playwright-core';
 import { createHash, randomBytes } from 'node:crypto';
 import { DEMO_SLUG, seedFundsOnce } from '../fund-data/fixtures';
+import { hashSecret } from '../../src/oauth/oauth-tokens';
 import { consoleCall, PASSWORD, signIn } from '../identity/console';
 import { bootApp, dbOf, ensurePerson, type ResponseJson, type TestApp, uniqueName } from '../utils/app';
 import { launchBrowser, withScreenshotOnFailure } from '../utils/browser';
@@ -282,6 +283,47 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
       const again = await exchange(verifier);
       expect(again.json.error).toBe('invalid_grant');
       expect(await mcpStatus(good.json.access_token)).toBe(401); // code reuse revokes what it gave
+    });
+
+    it('reuse detected while a refresh is in flight also revokes the tokens that refresh issues', async () => {
+      const id = requestIdOf(await authorize({}));
+      const ok = await consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/approve`, session, {
+        body: { fund: DEMO_SLUG, scopes: ['fund:read'] },
+      });
+      const code = new URL(ok.json.redirectTo).searchParams.get('code')!;
+      const refresh = (token: string) =>
+        tokenRequest({ grant_type: 'refresh_token', refresh_token: token, client_id: clientId });
+      const first = await tokenRequest({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: local.redirectUri,
+        client_id: clientId,
+      });
+      const second = await refresh(first.json.refresh_token);
+      expect(second.status).toBe(200);
+      // the next refresh of this family stalls 1.5 s inside its transaction, after its access token is written
+      const db = dbOf(app);
+      const [{ family }] = await db.query('SELECT family_id AS family FROM oauth_tokens WHERE token_hash = $1', [
+        hashSecret(second.json.refresh_token),
+      ]);
+      const fn = `stall_${String(family).replace(/-/g, '')}`;
+      await db.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.family_id = '${family}' AND NEW.kind = 'refresh' THEN PERFORM pg_sleep(1.5); END IF; RETURN NEW; END $$`);
+      await db.query(`CREATE TRIGGER ${fn} BEFORE INSERT ON oauth_tokens FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+      try {
+        const inFlight = refresh(second.json.refresh_token);
+        await new Promise((r) => setTimeout(r, 500));
+        const reuse = await refresh(first.json.refresh_token); // the stolen, already rotated token
+        expect(reuse.json.error).toBe('invalid_grant');
+        const third = await inFlight;
+        expect(third.status).toBe(200);
+        expect(await mcpStatus(third.json.access_token)).toBe(401);
+        expect((await refresh(third.json.refresh_token)).json.error).toBe('invalid_grant');
+      } finally {
+        await db.query(`DROP TRIGGER ${fn} ON oauth_tokens`);
+        await db.query(`DROP FUNCTION ${fn}()`);
+      }
     });
 
     it('an access token is for the MCP server only: REST refuses it, and a token of another audience is refused', async () => {
