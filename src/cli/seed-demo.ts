@@ -27,9 +27,11 @@ async function main(): Promise<void> {
     await ensureDemoKey(ds, config.demoApiKey, report.fundId);
     const slug = (await new KeysRepository(ds).slugOf(report.fundId)) as string;
     const people = await ensureDemoPeople(ds, slug, config.demoAdminPassword);
+    // a generated password is shown once so the demo can be signed in to; one the operator chose is not echoed
+    const shown = people.generated ? people.password : '(the password in DEMO_ADMIN_PASSWORD)';
     process.stderr.write(
       `Console sign-in (${people.generated ? 'generated password; set DEMO_ADMIN_PASSWORD to choose one' : 'DEMO_ADMIN_PASSWORD'}):\n` +
-        people.emails.map((e) => `  ${e}  ${people.password}\n`).join(''),
+        people.emails.map((e) => `  ${e}  ${shown}\n`).join(''),
     );
     const { generated, ...rest } = report;
     process.stdout.write(

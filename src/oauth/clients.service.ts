@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import http from 'node:http';
 import https from 'node:https';
+import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../common/validation/safe-text';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { guardedLookup, refuseLiteralPrivate } from '../webhooks/target-guard';
 import { OAuthError } from './oauth-error';
@@ -27,6 +28,7 @@ export interface ClientMetadata {
 /** A redirect URI a client may register: https, http on a loopback host (native apps), or a private-use scheme. */
 export function redirectUriProblem(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 2000) return 'must be a URL of at most 2000 characters';
+  if (!isSafeText(value)) return UNSAFE_TEXT_MESSAGE;
   let url: URL;
   try {
     url = new URL(value);
@@ -93,6 +95,7 @@ export class ClientsService {
 
   /** The client behind a client_id: registered, or (an https URL) its metadata document, fetched when stale. */
   async resolve(clientId: string): Promise<ClientRow | null> {
+    if (!isSafeText(clientId)) return null; // PostgreSQL cannot compare text holding NUL
     const stored = await this.repo.client(clientId);
     if (!isMetadataDocumentId(clientId, this.config.oauthClientMetadataAllowPrivate))
       return stored?.kind === 'registered' ? stored : null;
@@ -128,6 +131,7 @@ export class ClientsService {
 }
 
 export function isMetadataDocumentId(clientId: string, allowHttp: boolean): boolean {
+  if (clientId.length > 2048 || !isSafeText(clientId)) return false; // oauth_clients.client_id holds at most 2 048
   try {
     const url = new URL(clientId);
     return (
@@ -147,7 +151,7 @@ function validateMetadata(body: ClientMetadata, error: 'invalid_client_metadata'
     throw new OAuthError('invalid_redirect_uri', 'redirect_uris: 1 to 10 URLs are required');
   for (const u of uris) {
     const problem = redirectUriProblem(u);
-    if (problem) throw new OAuthError('invalid_redirect_uri', `redirect_uris: ${String(u).slice(0, 100)} ${problem}`);
+    if (problem) throw new OAuthError('invalid_redirect_uri', `redirect_uris: ${shown(u)} ${problem}`);
   }
   const method = body.token_endpoint_auth_method ?? 'client_secret_basic';
   if (!AUTH_METHODS.includes(method as ClientAuthMethod))
@@ -161,14 +165,21 @@ function validateMetadata(body: ClientMetadata, error: 'invalid_client_metadata'
     throw new OAuthError(error, 'response_types: only code is supported');
   const name =
     typeof body.client_name === 'string' ? body.client_name.replace(CONTROL_CHARACTERS, '').trim().slice(0, 200) : '';
+  if (typeof body.client_uri === 'string' && !isSafeText(body.client_uri))
+    throw new OAuthError(error, `client_uri ${UNSAFE_TEXT_MESSAGE}`);
   const clientUri =
     typeof body.client_uri === 'string' && /^https:\/\//.test(body.client_uri) ? body.client_uri.slice(0, 2000) : null;
   return {
     redirectUris: uris as string[],
     method: method as ClientAuthMethod,
-    name: name || new URL(uris[0] as string).host || 'Unnamed client',
+    name: name || new URL(uris[0] as string).host.slice(0, 200) || 'Unnamed client',
     clientUri,
   };
+}
+
+/** A redirect URI as an error message may quote it: strings cut to 100 characters, anything else by its type. */
+function shown(u: unknown): string {
+  return typeof u === 'string' ? u.slice(0, 100) : `(${u === null ? 'null' : typeof u})`;
 }
 
 /** GET the document: guarded address, no redirects, bounded size and time; JSON object or an OAuthError. */

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { isScope } from '../common/auth/scopes';
+import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../common/validation/safe-text';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { ClientsService } from './clients.service';
 import { OAuthError } from './oauth-error';
@@ -33,9 +34,22 @@ export interface TokenResponse {
   scope: string;
 }
 
+/** A protocol parameter; text PostgreSQL could not compare (NUL, invalid Unicode) is an invalid request naming it. */
 function str(params: Params, name: string): string | undefined {
   const v = params[name];
-  return typeof v === 'string' && v !== '' ? v : undefined;
+  if (typeof v !== 'string' || v === '') return undefined;
+  if (!isSafeText(v)) throw new OAuthError('invalid_request', `${name} ${UNSAFE_TEXT_MESSAGE}`);
+  return v;
+}
+
+/** One half of HTTP Basic credentials (RFC 6749 §2.3.1: form-urlencoded); null when it is not valid encoding or text. */
+function basicPart(encoded: string): string | null {
+  try {
+    const v = decodeURIComponent(encoded.replace(/\+/g, ' '));
+    return isSafeText(v) ? v : null;
+  } catch {
+    return null; // a stray "%" (URIError)
+  }
 }
 
 /** The authorization server's protocol: authorize (validation, then the console consent), token, revoke. */
@@ -223,9 +237,9 @@ export class OAuthService {
       const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
       if (colon < 0) throw new OAuthError('invalid_client', 'malformed Basic credentials');
-      clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
-      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
-      method = 'client_secret_basic';
+      const [id, pass] = [basicPart(decoded.slice(0, colon)), basicPart(decoded.slice(colon + 1))];
+      if (id === null || pass === null) throw new OAuthError('invalid_client', 'malformed Basic credentials');
+      [clientId, secret, method] = [id, pass, 'client_secret_basic'];
     }
     const client = clientId ? await this.repo.client(clientId) : null;
     if (!client) throw new OAuthError('invalid_client', 'unknown client');

@@ -88,6 +88,8 @@ export class WebhooksService {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter('url', 'must use https or http');
     if (url.username || url.password) throw invalidParameter('url', 'must not carry credentials');
+    if (url.toString().length > 2048)
+      throw invalidParameter('url', 'must be at most 2048 characters once percent-encoded'); // what is stored
     try {
       await assertPublicTarget(url, this.config.webhookAllowPrivate);
     } catch (err) {

@@ -225,4 +225,111 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
       expect(res.json).toHaveProperty('assumptions');
     });
   });
+  describe('edges an input audit found (each was a 500 or a silently wrong answer)', () => {
+    const form = (body: Record<string, string>, headers: Record<string, string> = {}) =>
+      call(app, 'POST', '/oauth/token', {
+        body: new URLSearchParams(body).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      });
+    const basic = (id: string) => `Basic ${Buffer.from(`${id}:secret`).toString('base64')}`;
+
+    it('OAuth token: Basic credentials that are not valid encoding, and a client_id with NUL, are client errors', async () => {
+      const stray = await form({ grant_type: 'refresh_token', refresh_token: 'x' }, { authorization: basic('abc%') });
+      expect([stray.status, stray.json.error]).toEqual([401, 'invalid_client']);
+      const nul = await form({ grant_type: 'refresh_token', refresh_token: 'x', client_id: `a${NUL}b` });
+      expect([nul.status, nul.json.error]).toEqual([400, 'invalid_request']);
+      expect(nul.json.error_description).toMatch(/client_id must not contain NUL/);
+    });
+
+    it('OAuth registration: a redirect URI that is not a string, holds NUL, or has a 250-character host', async () => {
+      const register = (body: object) => call(app, 'POST', '/oauth/register', { body });
+      const notString = await register({ redirect_uris: [{ toString: 1 }], token_endpoint_auth_method: 'none' });
+      expect([notString.status, notString.json.error]).toEqual([400, 'invalid_redirect_uri']);
+      const nul = await register({ redirect_uris: [`https://a.example/cb${NUL}`], token_endpoint_auth_method: 'none' });
+      expect([nul.status, nul.json.error]).toEqual([400, 'invalid_redirect_uri']);
+      const host = `${'h'.repeat(60)}.${'o'.repeat(60)}.${'s'.repeat(60)}.${'t'.repeat(60)}.example`;
+      const long = await register({ redirect_uris: [`https://${host}/cb`], token_endpoint_auth_method: 'none' });
+      expect(long.status).toBe(201);
+      expect(long.json.client_name).toHaveLength(200);
+    });
+
+    it('sign-up: an email over 200 characters and a display name of 200 emoji with variation selectors', async () => {
+      const signUp = (body: object) =>
+        call(app, 'POST', '/api/v1/console/sign-up', {
+          body,
+          headers: { host: 'console.test', origin: 'http://console.test' },
+        });
+      const longEmail = await signUp({
+        email: `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}@example.com`,
+        displayName: 'Long',
+        password: 'a long enough password',
+      });
+      expectFieldError(longEmail, 'email');
+      const emoji = await signUp({
+        email: `emoji-${Date.now()}@example.com`,
+        displayName: '\u2764\ufe0f'.repeat(200),
+        password: 'a long enough password',
+      });
+      expectFieldError(emoji, 'displayName');
+      expect(emoji.json.errors).toContainEqual({ field: 'displayName', message: 'must be at most 200 characters' });
+    });
+
+    it('minting: a key name of 200 emoji with variation selectors, and expiry dates new Date() cannot read', async () => {
+      const mint = (body: object) => call(app, 'POST', '/api/v1/admin/keys', { key: admin.key, body });
+      expectFieldError(await mint({ name: '\u2764\ufe0f'.repeat(200), scopes: ['fund:read'] }), 'name');
+      for (const expiresAt of [
+        '20270101',
+        '2027-W01-1',
+        '2027-100',
+        '2027-01-01T24:00Z',
+        20270101,
+        '2027-02-30T00:00:00Z',
+      ])
+        expectFieldError(await mint({ name: 'x', scopes: ['fund:read'], expiresAt }), 'expiresAt');
+      const fine = await mint({ name: 'x', scopes: ['fund:read'], expiresAt: '2030-01-01T00:00:00+02:00' });
+      expect(fine.status).toBe(201);
+    });
+
+    it('a date past what the books can hold is a 400 naming it (9999-12-31 + 1 day left YYYY-MM-DD)', async () => {
+      const res = await call(app, 'GET', '/api/v1/fund/trades?to=9999-12-31', { key: admin.key });
+      expectFieldError(res, 'to');
+      expect(res.json.errors).toContainEqual({ field: 'to', message: 'must be a date from 1900-01-01 to 2999-12-31' });
+    });
+
+    it('a webhook URL over 2 048 characters once percent-encoded (what is stored) is a 400 naming url', async () => {
+      const url = `https://1.1.1.1/${'\u00e9'.repeat(1000)}`;
+      expect(url.length).toBeLessThan(2048);
+      const res = await call(app, 'POST', '/api/v1/webhooks', {
+        key: admin.key,
+        body: { url, eventTypes: ['nav.published'] },
+      });
+      expectFieldError(res, 'url');
+    });
+
+    it('MCP: a resource uri or prompt name that is an object is a JSON-RPC error, not a 500', async () => {
+      const rpc = (method: string, params: object) =>
+        rawCall(app, '/api/mcp', {
+          key: admin.key,
+          body: { jsonrpc: '2.0', id: 1, method, params },
+          headers: { accept: 'application/json, text/event-stream' },
+        });
+      for (const [method, params] of [
+        ['resources/read', { uri: { toString: 1 } }],
+        ['prompts/get', { name: { toString: 1 } }],
+      ] as const) {
+        const res = await rpc(method, params);
+        expect([method, res.status]).toEqual([method, 200]);
+        expect(res.json.error.message).toMatch(/\{"toString":1\}/);
+      }
+    });
+
+    it('a body that is not JSON is refused without quoting it back (a password could be in it)', async () => {
+      const res = await call(app, 'POST', '/api/v1/console/sign-in', {
+        body: '{"email":"a@b.example","password":hunter2secret}',
+        headers: { host: 'console.test', origin: 'http://console.test' },
+      });
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body).not.toMatch(/hunter2/);
+    });
+  });
 });

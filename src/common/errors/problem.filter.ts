@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemCode, ProblemError, problemBody } from './problem';
+import { jsonSyntaxReason } from '../http/json-body';
 
 const STATUS_CODES: Record<number, ProblemCode> = {
   400: 'invalid_request',
@@ -47,7 +48,7 @@ export function toProblemError(exception: unknown, req: FastifyRequest): Problem
       return new ProblemError('invalid_request', fst.message ?? 'bad request');
   }
   if (exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400) {
-    return new ProblemError('invalid_request', `the body is not valid JSON: ${exception.message}`);
+    return new ProblemError('invalid_request', `the body is not valid JSON: ${jsonSyntaxReason(exception)}`);
   }
   logger.error(
     JSON.stringify({

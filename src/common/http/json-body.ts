@@ -66,6 +66,16 @@ export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown 
   try {
     return secureJsonParse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
-    throw new ProblemError('invalid_request', `the body is not valid JSON: ${(err as Error).message}`);
+    throw new ProblemError('invalid_request', `the body is not valid JSON: ${jsonSyntaxReason(err as Error)}`);
   }
+}
+
+/**
+ * Why JSON.parse refused a body, as the client may be told it: V8 quotes the text around an
+ * unexpected token ("Unexpected token 'h', ...\"password\":hunter2se\"... is not valid JSON"), and the
+ * body may be a sign-in or token request, so such a message becomes "an unexpected token"; the
+ * positional ones ("... at position 12", "Unexpected end of JSON input") quote nothing and stay.
+ */
+export function jsonSyntaxReason(err: Error): string {
+  return err.message.includes('is not valid JSON') ? 'an unexpected token' : err.message;
 }

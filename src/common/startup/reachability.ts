@@ -5,11 +5,15 @@ export const START_SERVICES_HINT =
   'Start them with "docker compose -f docker/compose.yml up -d postgres redis", or on Debian/Ubuntu ' +
   '"sudo apt-get install -y postgresql redis-server" (then "sudo service postgresql start; sudo service redis-server start").';
 
-/** A URL without its password, for messages. */
+/** Query parameters that carry credentials in a connection URL (pg and ioredis both read `?password=`). */
+const SECRET_PARAMS = /pass|secret|token|key|auth/i;
+
+/** A URL without its password (in the user part or as a query parameter such as `?password=`), for messages. */
 export function redactUrl(raw: string): string {
   try {
     const u = new URL(raw);
     if (u.password) u.password = '***';
+    for (const name of [...u.searchParams.keys()]) if (SECRET_PARAMS.test(name)) u.searchParams.set(name, '***');
     return u.toString();
   } catch {
     return '(unparseable URL)';

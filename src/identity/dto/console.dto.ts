@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { PLANS, ROLES, SCOPES } from '../../common/auth/scopes';
+import { MaxCodePoints } from '../../common/validation/code-points';
 import { DeliberatelyServed } from '../../common/redaction/redact';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../password';
 
@@ -20,8 +21,8 @@ export class SignInDto {
 }
 
 export class SignUpDto {
-  @ApiProperty({ example: 'ada@example.com' }) @IsEmail() @MaxLength(320) email: string;
-  @ApiProperty({ example: 'Ada Lovelace' }) @IsString() @Length(1, 200) displayName: string;
+  @ApiProperty({ example: 'ada@example.com', maxLength: 200 }) @IsEmail() @MaxCodePoints(200) email: string;
+  @ApiProperty({ example: 'Ada Lovelace' }) @IsString() @Length(1, 200) @MaxCodePoints(200) displayName: string;
   @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH })
   @IsString()
   @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, {
@@ -79,6 +80,7 @@ export class AcceptInvitationDto {
   @IsOptional()
   @IsString()
   @Length(1, 200)
+  @MaxCodePoints(200)
   displayName?: string;
   @ApiPropertyOptional({ format: 'password', description: 'For a new person', minLength: MIN_PASSWORD_LENGTH })
   @IsOptional()
@@ -111,7 +113,14 @@ export class MemberListDto {
 }
 
 export class CreateInvitationDto {
-  @ApiProperty({ example: 'bob@example.com' }) @IsEmail() @MaxLength(320) email: string;
+  @ApiProperty({
+    example: 'bob@example.com',
+    maxLength: 200,
+    description: 'The account created on acceptance is named by it',
+  })
+  @IsEmail()
+  @MaxCodePoints(200)
+  email: string;
   @ApiProperty({ enum: ROLES }) @IsIn(ROLE_LIST) role: (typeof ROLES)[number];
 }
 

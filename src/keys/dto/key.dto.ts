@@ -1,17 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsDateString,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { PLANS, ROLES, SCOPES, Scope } from '../../common/auth/scopes';
+import { IsTimestamp } from '../../common/validation/calendar-date';
+import { MaxCodePoints } from '../../common/validation/code-points';
 import type { Plan } from '../../config/config';
 
 export class FundRefDto {
@@ -87,6 +78,7 @@ export class CreateKeyDto {
   @ApiProperty({ example: 'Reporting agent', minLength: 1, maxLength: 200 })
   @IsString()
   @Length(1, 200)
+  @MaxCodePoints(200)
   name: string;
 
   @ApiProperty({ enum: SCOPES, isArray: true, example: ['fund:read'] })
@@ -122,9 +114,8 @@ export class CreateKeyDto {
   @Length(1, 200)
   account?: string;
 
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiPropertyOptional({ format: 'date-time', example: '2027-01-01T00:00:00Z' })
   @IsOptional()
-  @IsDateString({ strict: true })
-  @Type(() => String)
+  @IsTimestamp()
   expiresAt?: string;
 }
