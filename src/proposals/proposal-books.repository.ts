@@ -72,16 +72,30 @@ export class ProposalBooksRepository extends SqlRepository {
     };
   }
 
-  async lpReportStatus(fundId: string, reportId: string, lock: boolean): Promise<string | null> {
-    const rows: { status: string }[] = await this.q.query(
-      `SELECT status FROM lp_reports WHERE fund_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+  async lpReport(
+    fundId: string,
+    reportId: string,
+    lock: boolean,
+  ): Promise<{ status: string; periodStart: string; periodEnd: string } | null> {
+    const rows: { status: string; periodStart: string; periodEnd: string }[] = await this.q.query(
+      `SELECT status, period_start::text AS "periodStart", period_end::text AS "periodEnd"
+         FROM lp_reports WHERE fund_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
       [fundId, reportId],
     );
-    return rows[0]?.status ?? null;
+    return rows[0] ?? null;
   }
 
-  /** The id of a report already distributed for exactly this period, if any. */
-  async distributedReportFor(fundId: string, periodStart: string, periodEnd: string): Promise<string | null> {
+  /**
+   * The id of a report already distributed for exactly this period, if any. With `lock` (approval),
+   * the fund's books lock is taken first, so two approvals for one period see each other's report.
+   */
+  async distributedReportFor(
+    fundId: string,
+    periodStart: string,
+    periodEnd: string,
+    lock: boolean,
+  ): Promise<string | null> {
+    if (lock) await this.journal.with(this.q).lockBooks(fundId);
     const rows: { id: string }[] = await this.q.query(
       `SELECT id FROM lp_reports WHERE fund_id = $1 AND period_start = $2 AND period_end = $3 AND status = 'distributed'`,
       [fundId, periodStart, periodEnd],

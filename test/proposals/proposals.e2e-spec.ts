@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventOutbox } from '../../src/webhooks/event-outbox';
 import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, uniqueName } from '../utils/app';
 import { type Books, monthEndAfter, seedBooks } from './books-fixture';
@@ -387,6 +388,30 @@ describe('proposals: propose, follow, review (e2e)', () => {
     });
     expect(again.status).toBe(422);
     expect(again.json.detail).toMatch(/report already distributed/);
+  });
+
+  it('one distributed report per period: two approvals at once distribute one; a draft for a distributed period is refused', async () => {
+    const q3 = { periodStart: '2025-07-01', periodEnd: '2025-09-30', narrative: 'Q3' };
+    const [a, b] = [await propose('lp-report', q3), await propose('lp-report', q3)];
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const decided = await Promise.all([approve(a.json.id), approve(b.json.id)]);
+    expect(decided.map((r) => r.status).sort()).toEqual([200, 422]);
+    const reports = await dbOf(app).query(
+      `SELECT id FROM lp_reports WHERE fund_id = $1 AND period_start = '2025-07-01' AND status = 'distributed'`,
+      [books.fundId],
+    );
+    expect(reports).toHaveLength(1);
+    const lateDraft = randomUUID();
+    await dbOf(app).query(
+      `INSERT INTO lp_reports (id, fund_id, external_id, period_start, period_end, status, preview)
+       VALUES ($1, $2, $3, '2024-10-01', '2024-12-31', 'draft', 'Q4 again')`,
+      [lateDraft, books.fundId, uniqueName('RPT')],
+    );
+    const again = await propose('lp-report', { lpReportId: lateDraft });
+    expect(again.status).toBe(422);
+    expect(again.json.errors).toEqual([
+      { field: 'lpReportId', message: 'a report for this period was already distributed' },
+    ]);
   });
 
   it('rejecting records the reason and writes proposal.rejected; a reason is required', async () => {

@@ -1,5 +1,6 @@
 import { ProblemError, unprocessable } from '../../common/errors/problem';
 import type { LpReportProposalDto } from '../dto/propose.dto';
+import type { ProposalBooksRepository } from '../proposal-books.repository';
 import { type ProposalKindRules, badShape } from './kind';
 
 /** Either an existing draft to distribute, or a new report for a period. */
@@ -29,26 +30,24 @@ export const lpReport: ProposalKindRules<LpReportProposalDto, LpReportPayload> =
     return { lpReportId: null, periodStart, periodEnd, narrative };
   },
 
+  // One distributed report per period, whichever way it comes: at approval the books lock serializes
+  // the check with the other approvals' inserts (two approvals at once both passed an unlocked check).
   async check(books, fundId, p, lock) {
     if (p.lpReportId !== null) {
-      const status = await books.lpReportStatus(fundId, p.lpReportId, lock);
-      if (status === null)
+      const draft = await books.lpReport(fundId, p.lpReportId, lock);
+      if (draft === null)
         throw unprocessable(`unknown LP report ${p.lpReportId}`, [
           { field: 'lpReportId', message: 'unknown LP report' },
         ]);
-      if (status === 'distributed') {
+      if (draft.status === 'distributed') {
         throw unprocessable(`report already distributed: LP report ${p.lpReportId}`, [
           { field: 'lpReportId', message: 'already distributed' },
         ]);
       }
+      await refuseSecondForPeriod(books, fundId, draft.periodStart, draft.periodEnd, lock, 'lpReportId');
       return p;
     }
-    const dup = await books.distributedReportFor(fundId, p.periodStart, p.periodEnd);
-    if (dup !== null) {
-      throw unprocessable(`report already distributed for ${p.periodStart}..${p.periodEnd} (LP report ${dup})`, [
-        { field: 'periodEnd', message: 'a report for this period was already distributed' },
-      ]);
-    }
+    await refuseSecondForPeriod(books, fundId, p.periodStart, p.periodEnd, lock, 'periodEnd');
     return p;
   },
 
@@ -75,3 +74,19 @@ export const lpReport: ProposalKindRules<LpReportProposalDto, LpReportPayload> =
     };
   },
 };
+
+async function refuseSecondForPeriod(
+  books: ProposalBooksRepository,
+  fundId: string,
+  periodStart: string,
+  periodEnd: string,
+  lock: boolean,
+  field: 'lpReportId' | 'periodEnd',
+): Promise<void> {
+  const dup = await books.distributedReportFor(fundId, periodStart, periodEnd, lock);
+  if (dup !== null) {
+    throw unprocessable(`report already distributed for ${periodStart}..${periodEnd} (LP report ${dup})`, [
+      { field, message: 'a report for this period was already distributed' },
+    ]);
+  }
+}
