@@ -5,7 +5,10 @@ import { type DataSource } from 'typeorm';
 import { createDataSource } from '../../src/database/data-source';
 import { generateDemoFund } from '../../src/fund/import/demo-generator';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
+import { FundImportRepository } from '../../src/fund/import/fund-import.repository';
 import { FundImportError } from '../../src/fund/import/import-errors';
+import { NavRunRepository } from '../../src/fund/nav/nav-run.repository';
+import { NavRunService } from '../../src/fund/nav/nav-run.service';
 
 const base = join(tmpdir(), `fundgate-import-e2e-${process.pid}`);
 const clean = join(base, 'clean');
@@ -185,6 +188,44 @@ describe('fund importer', () => {
     expect(second.created).toBe(false);
     expect(second.files.every((f) => f.inserted === 0)).toBe(true);
     expect(await counts('clean-fund')).toEqual(before);
+  });
+
+  it('an import waits for a NAV run of the fund in progress, and a NAV run waits for an import', async () => {
+    const slug = `lock-${process.pid}`;
+    const report = await importFundFolder(ds, slug, clean);
+    const settled = (p: Promise<unknown>) => {
+      const state = { done: false };
+      void p.then(
+        () => (state.done = true),
+        () => (state.done = true),
+      );
+      return state;
+    };
+    const pause = () => new Promise((r) => setTimeout(r, 600));
+    // a NAV run in progress (its lock held on a connection of its own)
+    const runner = ds.createQueryRunner();
+    await runner.connect();
+    const navLock = new NavRunRepository(ds).with(runner);
+    await navLock.holdInputsLock(report.fundId);
+    const importing = importFundFolder(ds, slug, clean);
+    const imported = settled(importing);
+    await pause();
+    expect(imported.done).toBe(false);
+    await navLock.releaseInputsLock(report.fundId);
+    await runner.release();
+    await importing;
+    // an import in progress (its transaction holds the lock)
+    const tx = ds.createQueryRunner();
+    await tx.connect();
+    await tx.startTransaction();
+    await new FundImportRepository(ds).with(tx).lockNavInputs({ slug });
+    const running = new NavRunService(ds).runNavRange(report.fundId, { to: '2023-11-30' });
+    const ran = settled(running);
+    await pause();
+    expect(ran.done).toBe(false);
+    await tx.commitTransaction();
+    await tx.release();
+    expect((await running).completed).toBeGreaterThan(0);
   });
 
   it('a bad row in a later file rolls back the earlier files of the same import', async () => {

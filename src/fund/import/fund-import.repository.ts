@@ -4,6 +4,7 @@ import type { CsvFileSpec } from './csv-files';
 import type { FundDefinition } from './fund-definition';
 import { STRESS_PRESETS } from './stress-presets';
 import { SqlRepository } from '../../database/sql-repository';
+import { navInputsLockKey } from '../../database/sql-fragments';
 
 export interface ImportedFundRow {
   id: string;
@@ -13,6 +14,17 @@ export interface ImportedFundRow {
 
 /** The importer's SQL, run on the import transaction's query runner. */
 export class FundImportRepository extends SqlRepository {
+  /**
+   * Takes the fund's NAV-inputs lock for this transaction (waiting for a NAV run in progress), before
+   * the fund's row lock; nothing to take for a fund that does not exist yet.
+   */
+  async lockNavInputs(fund: { slug: string } | { id: string }): Promise<void> {
+    const [column, value] = 'slug' in fund ? ['slug', fund.slug] : ['id', fund.id];
+    await this.q.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('id')}) FROM funds WHERE ${column} = $1`, [
+      value,
+    ]);
+  }
+
   async lockFundBySlug(slug: string): Promise<ImportedFundRow | undefined> {
     return (
       await this.q.query(`SELECT id, base_currency, administrator FROM funds WHERE slug = $1 FOR UPDATE`, [slug])

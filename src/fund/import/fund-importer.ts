@@ -60,6 +60,7 @@ async function importInTransaction(
   options: { synthetic?: boolean },
 ): Promise<FundImportReport> {
   const fundJson = join(dir, 'fund.json');
+  await repo.lockNavInputs({ slug }); // waits for a NAV run of the fund in progress; before the row lock
   let fund = await repo.lockFundBySlug(slug);
   let created = false;
   if (existsSync(fundJson)) {

@@ -39,6 +39,7 @@ export async function purgeSyntheticFundBooks(ds: DataSource, fundId: string): P
   const [imports, journal] = [new FundImportRepository(ds), new JournalRepository(ds)];
   await ds.transaction(async (m) => {
     const books = imports.with(m);
+    await books.lockNavInputs({ id: fundId });
     const synthetic = await books.lockSyntheticFlag(fundId);
     if (synthetic === null) return;
     if (!synthetic) throw new Error('refusing to purge the books of a fund that is not synthetic');

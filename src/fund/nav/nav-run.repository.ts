@@ -6,6 +6,7 @@ import { type Decimal } from '../money';
 import { deserializeState, serializeState } from './engine-state';
 import { type DayFailure, type DayValuation, type EngineState } from './engine-types';
 import { SqlRepository } from '../../database/sql-repository';
+import { navInputsLockKey } from '../../database/sql-fragments';
 
 export interface CompleteRunRef {
   id: string;
@@ -19,6 +20,15 @@ const m = (d: Decimal) => d.toFixed(2);
 export class NavRunRepository extends SqlRepository {
   constructor(@InjectDataSource() db: DataSource) {
     super(db);
+  }
+
+  /** Waits for the fund's NAV-inputs lock and holds it on this connection until `releaseInputsLock` (or the connection ends). */
+  async holdInputsLock(fundId: string): Promise<void> {
+    await this.q.query(`SELECT pg_advisory_lock(${navInputsLockKey('$1')})`, [fundId]);
+  }
+
+  async releaseInputsLock(fundId: string): Promise<void> {
+    await this.q.query(`SELECT pg_advisory_unlock(${navInputsLockKey('$1')})`, [fundId]);
   }
 
   async lastCompleteRunBefore(

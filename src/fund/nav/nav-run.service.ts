@@ -119,7 +119,27 @@ export class NavRunService {
     };
   }
 
+  /**
+   * Values days and writes them in batches, holding the fund's NAV-inputs lock for the whole run: an
+   * import waits for it (and it for an import), and a second run of the fund (the CLI beside an API
+   * job, a stalled job resumed twice) waits its turn instead of interleaving batches built on stale state.
+   */
   async runNavRange(fundId: string, options: NavRunOptions = {}): Promise<NavRunOutcome> {
+    const qr = this.dataSource.createQueryRunner();
+    await qr.connect();
+    try {
+      await this.runs.with(qr).holdInputsLock(fundId);
+      try {
+        return await this.runNavRangeLocked(fundId, options);
+      } finally {
+        await this.runs.with(qr).releaseInputsLock(fundId);
+      }
+    } finally {
+      await qr.release();
+    }
+  }
+
+  private async runNavRangeLocked(fundId: string, options: NavRunOptions): Promise<NavRunOutcome> {
     const clock = options.clock ?? realClock;
     const batchDays = options.batchDays ?? 62;
     const reader = this.inputs;
