@@ -118,15 +118,38 @@ describe('admin NAV runs as jobs (e2e)', () => {
     expect(job.progress).toEqual({ completedDates: MAX_DAYS, totalDates: MAX_DAYS });
   });
 
+  it('a job row its queue lost stops blocking the fund; one whose queue job may still be on its way keeps blocking', async () => {
+    const db = dbOf(app);
+    const [{ d: date }] = await db.query(
+      `SELECT max(valuation_date)::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete'`,
+      [fundId],
+    );
+    const [orphan] = await db.query(
+      `INSERT INTO nav_run_jobs (fund_id, valuation_date, from_date, to_date, total_dates, created_at)
+       VALUES ($1, $2, $2, $2, 1, clock_timestamp() - interval '5 seconds') RETURNING id`,
+      [fundId, date],
+    );
+    const young = await post(date);
+    expect([young.status, young.json.code]).toEqual([409, 'nav_job_in_progress']);
+    await db.query(`UPDATE nav_run_jobs SET created_at = created_at - interval '2 minutes' WHERE id = $1`, [orphan.id]);
+    const res = await post(date);
+    expect(res.status).toBe(202);
+    const [lost] = await db.query(`SELECT status, error FROM nav_run_jobs WHERE id = $1`, [orphan.id]);
+    expect(lost).toEqual({ status: 'failed', error: 'lost: the queue no longer holds it' });
+    expect((await settle(res.json.jobId)).status).toBe('succeeded');
+  });
+
   it('bounds the range per call: re-running from 1900 is refused, not run for a minute', async () => {
+    const jobs = async () =>
+      (await dbOf(app).query(`SELECT count(*)::int AS n FROM nav_run_jobs WHERE fund_id = $1`, [fundId]))[0].n;
+    const before = await jobs();
     const res = await post('1900-01-01');
     expect(res.status).toBe(422);
     expect(res.json.code).toBe('range_too_large');
     expect(res.json.errors[0].field).toBe('valuationDate');
     const far = await post(addDays(DEMO_INCEPTION_DATE, 400));
     expect(far.status).toBe(422);
-    const [{ n }] = await dbOf(app).query(`SELECT count(*)::int AS n FROM nav_run_jobs WHERE fund_id = $1`, [fundId]);
-    expect(n).toBe(3);
+    expect(await jobs()).toBe(before); // refused before any job row is written
   });
 
   it('jobs of another fund are not found; date, scope and pool timeouts are checked', async () => {

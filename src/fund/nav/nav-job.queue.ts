@@ -57,6 +57,12 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
     await this.queue.add('nav-run', { jobId }, { jobId, removeOnComplete: 1000, removeOnFail: 1000 });
   }
 
+  /** BullMQ's state of a job ('unknown' when the queue does not hold it). */
+  async stateOf(jobId: string): Promise<string> {
+    if (!this.queue) throw new Error('the NAV run queue is not started');
+    return this.queue.getJobState(jobId);
+  }
+
   /** Runs one job's range; the outcome (or the error) is recorded on the job row, never thrown away. */
   async process(jobId: string): Promise<void> {
     const job = await this.jobs.start(jobId);

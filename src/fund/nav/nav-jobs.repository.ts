@@ -53,7 +53,7 @@ export class NavJobsRepository extends SqlRepository {
     from: IsoDate,
     to: IsoDate,
     total: number,
-  ): Promise<{ job: NavJobRow | null; activeJobId: string | null }> {
+  ): Promise<{ job: NavJobRow | null; active: { id: string; createdAt: Date } | null }> {
     const rows = await this.q.query(
       `INSERT INTO nav_run_jobs (fund_id, requested_by_key_id, valuation_date, from_date, to_date, total_dates)
        VALUES ($1, $2, $3, $4, $5, $6)
@@ -61,12 +61,12 @@ export class NavJobsRepository extends SqlRepository {
        RETURNING ${JOB_COLUMNS}`,
       [fundId, keyId, date, from, to, total],
     );
-    if (rows[0]) return { job: rows[0], activeJobId: null };
+    if (rows[0]) return { job: rows[0], active: null };
     const [active] = await this.q.query(
-      `SELECT id FROM nav_run_jobs WHERE fund_id = $1 AND status IN ('queued', 'running')`,
+      `SELECT id, created_at AS "createdAt" FROM nav_run_jobs WHERE fund_id = $1 AND status IN ('queued', 'running')`,
       [fundId],
     );
-    return { job: null, activeJobId: active?.id ?? null };
+    return { job: null, active: active ?? null };
   }
 
   async find(fundId: string, jobId: string): Promise<NavJobRow | null> {

@@ -10,6 +10,8 @@ import { NavRunService } from './nav-run.service';
 
 export const jobLocation = (jobId: string) => `/api/v1/admin/nav-jobs/${jobId}`;
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+/** How long a queued row may wait for its queue job to appear before it counts as lost. */
+export const LOST_AFTER_MS = 60_000;
 
 /** The admin NAV-run job lifecycle: plan and bound the range, one active job per fund, enqueue, answer. */
 @Injectable()
@@ -38,13 +40,15 @@ export class NavJobsService {
         [{ field: 'valuationDate', message: `must need at most ${max} dates to be run` }],
       );
     }
-    const { job, activeJobId } = await this.jobs.insertQueued(fundId, keyId, date, plan.from, plan.to, plan.days);
+    const insert = () => this.jobs.insertQueued(fundId, keyId, date, plan.from, plan.to, plan.days);
+    let { job, active } = await insert();
+    if (!job && active && (await this.releaseIfLost(active))) ({ job, active } = await insert());
     if (!job) {
       throw new ProblemError(
         'nav_job_in_progress',
-        `NAV run job ${activeJobId} is still queued or running for this fund; poll it and try again when it has finished`,
+        `NAV run job ${active?.id} is still queued or running for this fund; poll it and try again when it has finished`,
         undefined,
-        activeJobId ? { location: jobLocation(activeJobId) } : undefined,
+        active ? { location: jobLocation(active.id) } : undefined,
       );
     }
     try {
@@ -54,6 +58,26 @@ export class NavJobsService {
       throw new ProblemError('unavailable', 'the job queue is unavailable; nothing was run, try again shortly');
     }
     return jobView(job);
+  }
+
+  /**
+   * A job row still queued or running that no queue job will ever finish — the API died between the
+   * row and the enqueue, Redis lost the job, BullMQ gave up on a stalled job, or recording the outcome
+   * failed — is marked failed, so it does not block the fund's NAV runs for good. A row younger than
+   * LOST_AFTER_MS without a queue job may be one whose enqueue is still under way, and is kept; so is
+   * every row while Redis cannot be asked.
+   */
+  private async releaseIfLost(active: { id: string; createdAt: Date }): Promise<boolean> {
+    const state = await this.queue.stateOf(active.id).catch(() => null);
+    const gone = state === 'unknown' && Date.now() - new Date(active.createdAt).getTime() > LOST_AFTER_MS;
+    if (!gone && state !== 'completed' && state !== 'failed') return false;
+    await this.jobs.finish(
+      active.id,
+      'failed',
+      null,
+      `lost: the queue ${gone ? 'no longer holds it' : `has it ${state}`}`,
+    );
+    return true;
   }
 
   async job(fundId: string, jobId: string): Promise<NavJobDto> {
