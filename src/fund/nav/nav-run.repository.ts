@@ -31,6 +31,17 @@ export class NavRunRepository extends SqlRepository {
     await this.q.query(`SELECT pg_advisory_unlock(${navInputsLockKey('$1')})`, [fundId]);
   }
 
+  /** The first date a run stopped short of (funds.nav_restart_from); null when the last run reached its end. */
+  async restartFrom(fundId: string): Promise<IsoDate | null> {
+    const [row] = await this.q.query(`SELECT nav_restart_from::text AS d FROM funds WHERE id = $1`, [fundId]);
+    return row?.d ?? null;
+  }
+
+  /** In a run's batch transaction: where the run must go on from after this batch (null: it reached its end). */
+  async setRestartFrom(fundId: string, date: IsoDate | null): Promise<void> {
+    await this.q.query(`UPDATE funds SET nav_restart_from = $2 WHERE id = $1`, [fundId, date]);
+  }
+
   async lastCompleteRunBefore(
     fundId: string,
     date: IsoDate,

@@ -29,8 +29,10 @@ export function navRangeFor(
   date: IsoDate,
   lastComplete: IsoDate | null,
   inception: IsoDate,
+  restartFrom: IsoDate | null = null,
 ): { from: IsoDate; to: IsoDate } | null {
   let from = lastComplete && date > addDays(lastComplete, 1) ? addDays(lastComplete, 1) : date;
+  if (restartFrom && restartFrom < from) from = restartFrom; // a run stopped short there: go on from it
   if (from < inception) from = inception;
   let to = date;
   if (lastComplete && from <= lastComplete && to < lastComplete) to = lastComplete;
@@ -94,11 +96,12 @@ export class NavRunService {
 
   /** The range `runNavForDate(date)` would cover, with its number of dates. */
   async planForDate(fundId: string, date: IsoDate): Promise<{ from: IsoDate; to: IsoDate; days: number } | null> {
-    const [lastComplete, calendar] = await Promise.all([
+    const [lastComplete, calendar, restartFrom] = await Promise.all([
       this.runs.lastCompleteDate(fundId),
       this.inputs.calendar(fundId),
+      this.runs.restartFrom(fundId),
     ]);
-    const range = navRangeFor(date, lastComplete, calendar.inceptionDate);
+    const range = navRangeFor(date, lastComplete, calendar.inceptionDate, restartFrom);
     return range && { ...range, days: daysBetween(range.from, range.to) + 1 };
   }
 
@@ -147,7 +150,9 @@ export class NavRunService {
     const terms = await reader.fundTerms(fundId);
     const calendar = await reader.calendar(fundId);
     const lastComplete = await runs.lastCompleteDate(fundId);
+    const restartFrom = await runs.restartFrom(fundId);
     let from = options.from ?? (lastComplete ? addDays(lastComplete, 1) : calendar.inceptionDate);
+    if (restartFrom && restartFrom < from) from = restartFrom; // later days may still hold the old chain
     if (from < calendar.inceptionDate) from = calendar.inceptionDate;
     let to = options.to ?? calendar.lastPriceDate ?? from;
     if (lastComplete && from <= lastComplete && to < lastComplete) to = lastComplete;
@@ -189,7 +194,9 @@ export class NavRunService {
         valued.push(result);
         state = result.state;
       }
-      const written = await this.writeBatch(fundId, terms, valued, failure, clock, ids);
+      const lastValued = valued.length ? valued[valued.length - 1].date : null;
+      const goOnFrom = failure ? failure.date : lastValued && lastValued < to ? addDays(lastValued, 1) : null;
+      const written = await this.writeBatch(fundId, terms, valued, failure, clock, ids, goOnFrom);
       outcome.completed += valued.length;
       outcome.superseded += written.superseded;
       if (failure) outcome.failed = { ...failure, runId: written.failedRunId! };
@@ -206,6 +213,7 @@ export class NavRunService {
     failure: { date: IsoDate; reason: string } | null,
     clock: (date: IsoDate) => Date,
     ids: { symbols: Map<string, string>; connections: Map<string, string> },
+    goOnFrom: IsoDate | null,
   ): Promise<{ superseded: number; failedRunId: string | null }> {
     return this.inTransaction(async (qr) => {
       const runs = this.runs.with(qr);
@@ -213,6 +221,7 @@ export class NavRunService {
       const results = this.results.with(qr);
       await journal.lockBooks(fundId);
       await journal.bumpGeneration(fundId);
+      await runs.setRestartFrom(fundId, goOnFrom); // with this batch: where the next run must start if this one stops here
       let superseded = 0;
       const first = valued[0]?.date ?? failure!.date;
       const last = failure?.date ?? valued[valued.length - 1].date;
