@@ -205,13 +205,13 @@ describe('fund importer', () => {
     // a NAV run in progress (its lock held on a connection of its own)
     const runner = ds.createQueryRunner();
     await runner.connect();
-    const navLock = new NavRunRepository(ds).with(runner);
-    await navLock.holdInputsLock(report.fundId);
+    await runner.startTransaction();
+    await new NavRunRepository(ds).with(runner).holdInputsLock(report.fundId);
     const importing = importFundFolder(ds, slug, clean);
     const imported = settled(importing);
     await pause();
     expect(imported.done).toBe(false);
-    await navLock.releaseInputsLock(report.fundId);
+    await runner.rollbackTransaction();
     await runner.release();
     await importing;
     // an import in progress (its transaction holds the lock)

@@ -20,9 +20,17 @@ export class FundImportRepository extends SqlRepository {
    */
   async lockNavInputs(fund: { slug: string } | { id: string }): Promise<void> {
     const [column, value] = 'slug' in fund ? ['slug', fund.slug] : ['id', fund.id];
-    await this.q.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('id')}) FROM funds WHERE ${column} = $1`, [
-      value,
-    ]);
+    try {
+      await this.q.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('id')}) FROM funds WHERE ${column} = $1`, [
+        value,
+      ]);
+    } catch (err) {
+      if ((err as { code?: string }).code === '55P03' || (err as { code?: string }).code === '57014')
+        throw new Error(`a NAV run of fund ${value} is still in progress; import again once it has finished`, {
+          cause: err,
+        });
+      throw err;
+    }
   }
 
   async lockFundBySlug(slug: string): Promise<ImportedFundRow | undefined> {

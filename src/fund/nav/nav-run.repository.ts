@@ -22,13 +22,15 @@ export class NavRunRepository extends SqlRepository {
     super(db);
   }
 
-  /** Waits for the fund's NAV-inputs lock and holds it on this connection until `releaseInputsLock` (or the connection ends). */
+  /**
+   * Waits for the fund's NAV-inputs lock and holds it until this transaction ends (bind with
+   * `with(qr)` to a transaction of its own that the run keeps open, then rolls back): a transaction
+   * lock cannot outlive its holder on a pooled connection, whatever fails.
+   */
   async holdInputsLock(fundId: string): Promise<void> {
-    await this.q.query(`SELECT pg_advisory_lock(${navInputsLockKey('$1')})`, [fundId]);
-  }
-
-  async releaseInputsLock(fundId: string): Promise<void> {
-    await this.q.query(`SELECT pg_advisory_unlock(${navInputsLockKey('$1')})`, [fundId]);
+    // a run waits its turn behind another run or an import however long it takes (this transaction holds nothing else)
+    await this.q.query(`SELECT set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)`);
+    await this.q.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('$1')})`, [fundId]);
   }
 
   /** The first date a run stopped short of (funds.nav_restart_from); null when the last run reached its end. */

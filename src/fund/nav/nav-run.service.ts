@@ -128,17 +128,15 @@ export class NavRunService {
    * job, a stalled job resumed twice) waits its turn instead of interleaving batches built on stale state.
    */
   async runNavRange(fundId: string, options: NavRunOptions = {}): Promise<NavRunOutcome> {
-    const qr = this.dataSource.createQueryRunner();
-    await qr.connect();
+    const lock = this.dataSource.createQueryRunner();
+    await lock.connect();
     try {
-      await this.runs.with(qr).holdInputsLock(fundId);
-      try {
-        return await this.runNavRangeLocked(fundId, options);
-      } finally {
-        await this.runs.with(qr).releaseInputsLock(fundId);
-      }
+      await lock.startTransaction(); // holds the lock only: nothing is written in it
+      await this.runs.with(lock).holdInputsLock(fundId);
+      return await this.runNavRangeLocked(fundId, options);
     } finally {
-      await qr.release();
+      await lock.rollbackTransaction().catch(() => undefined); // a lost connection took the lock with it
+      await lock.release();
     }
   }
 
