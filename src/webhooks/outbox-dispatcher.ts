@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Queue } from 'bullmq';
@@ -45,9 +46,13 @@ export interface DeliveryJob {
 }
 
 /**
- * Groups due deliveries by subscription, in order, in jobs of at most `size`. A job is named
- * after its first delivery (`<id>-g<generation>`, the name a one-delivery job always had), so
- * enqueueing the same rows again after a failed commit is a no-op in BullMQ.
+ * Groups due deliveries by subscription, in order, in jobs of at most `size`. A job is named after
+ * its first delivery (`<id>-g<generation>`, the name a one-delivery job always had) and, with more
+ * than one, a digest of all of them: enqueueing the same rows again after a failed commit is a
+ * no-op in BullMQ, and a group that gained rows meanwhile is a new job. Named by its first delivery
+ * alone, such a group was ignored as a duplicate of the job already in Redis, and its new rows were
+ * marked enqueued under a job that never carried them. (A delivery in two jobs is sent once: the
+ * processor's claim takes a pending delivery's current generation once.)
  */
 export function deliveryJobs(due: DueDelivery[], size = JOB_BATCH): DeliveryJob[] {
   const open = new Map<string, DeliveryJob>();
@@ -55,13 +60,22 @@ export function deliveryJobs(due: DueDelivery[], size = JOB_BATCH): DeliveryJob[
   for (const d of due) {
     let job = open.get(d.subscription_id);
     if (!job || job.deliveries.length >= size) {
-      job = { jobId: `${d.id}-g${d.generation}`, deliveries: [] };
+      job = { jobId: '', deliveries: [] };
       open.set(d.subscription_id, job);
       jobs.push(job);
     }
     job.deliveries.push({ id: d.id, generation: d.generation });
   }
+  for (const job of jobs) job.jobId = jobIdOf(job.deliveries);
   return jobs;
+}
+
+function jobIdOf(deliveries: DeliveryRef[]): string {
+  const [first] = deliveries;
+  const name = `${first.id}-g${first.generation}`;
+  if (deliveries.length === 1) return name;
+  const digest = createHash('sha256').update(deliveries.map((d) => `${d.id}:${d.generation}`).join(','));
+  return `${name}-${digest.digest('base64url').slice(0, 16)}`;
 }
 
 /**
