@@ -323,6 +323,27 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
       }
     });
 
+    it('integers in a query are decimal (0x10, 1e2, " 7 " are refused, not read as 16, 100, 7); an empty cursor is refused', async () => {
+      for (const limit of ['0x10', '1e2', '0b11', '%207%20', '']) {
+        const res = await call(app, 'GET', `/api/v1/fund/trades?limit=${limit}`, { key: admin.key });
+        expect([limit, res.status]).toEqual([limit, 400]);
+        expect([...new Set(res.json.errors.map((e: { field: string }) => e.field))]).toEqual(['limit']);
+      }
+      expect((await call(app, 'GET', '/api/v1/fund/trades?limit=16', { key: admin.key })).status).toBe(200);
+      for (const url of [
+        '/api/v1/fund/proposals?cursor=',
+        '/api/v1/admin/activity?cursor=',
+        '/api/v1/fund/trades?cursor=',
+      ]) {
+        const res = await call(app, 'GET', url, { key: admin.key });
+        expect([url, res.status]).toEqual([url, 400]);
+        expect(res.json.errors).toContainEqual({
+          field: 'cursor',
+          message: 'must not be empty (leave it out for the first page)',
+        });
+      }
+    });
+
     it('a body that is not JSON is refused without quoting it back (a password could be in it)', async () => {
       const res = await call(app, 'POST', '/api/v1/console/sign-in', {
         body: '{"email":"a@b.example","password":hunter2secret}',

@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { daysBetween } from '../../common/validation/calendar-date';
 import { invalidParameter } from '../../common/errors/problem';
+import { QueryInteger } from '../../common/validation/query-integer';
 
 /** `limit`: default 100, 1..max; out of range is a 400, never silently clamped. */
 export const LimitParam = (max = 1000, fallback = 100) =>
@@ -16,7 +16,7 @@ export const LimitParam = (max = 1000, fallback = 100) =>
       description: `rows to return (1..${max})`,
     }),
     IsOptional(),
-    Type(() => Number),
+    QueryInteger(),
     IsInt(),
     Min(1),
     Max(max),

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { DecimalProperty } from '../common/decimal-property';
+import { QueryInteger } from '../../common/validation/query-integer';
 
 export class PositionRowDto {
   @ApiProperty({ example: 'BTC', description: 'instrument symbol' }) asset: string;
@@ -94,7 +94,7 @@ export class ExposureSeriesQueryDto {
     description: 'trailing window in days, ending at the latest complete run',
   })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(1095)

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { DecimalProperty } from '../common/decimal-property';
+import { QueryInteger } from '../../common/validation/query-integer';
 
 export class VarQueryDto {
   @ApiPropertyOptional({ enum: ['0.95', '0.99'], default: '0.99' })
@@ -12,7 +12,7 @@ export class VarQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', enum: [1, 10], default: 1 })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @IsIn([1, 10])
   horizonDays?: number;
@@ -30,7 +30,7 @@ export class VarQueryDto {
     description: 'daily returns in the estimation window',
   })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(30)
   @Max(1000)

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { DecimalProperty } from '../common/decimal-property';
 import { LimitParam } from '../common/query-params';
@@ -32,6 +32,7 @@ export class TradesQueryDto {
   @ApiPropertyOptional({ description: 'opaque cursor from the previous page (nextCursor)' })
   @IsOptional()
   @IsString()
+  @IsNotEmpty({ message: 'must not be empty (leave it out for the first page)' })
   @MaxLength(CURSOR_MAX_LENGTH)
   cursor?: string;
 }

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
+import { QueryInteger } from '../../common/validation/query-integer';
 
 export class UsageQueryDto {
   @ApiPropertyOptional({ format: 'date', description: 'First day (UTC), default 29 days before `to`' })
@@ -84,7 +84,7 @@ export class ActivityQueryDto extends CursorPageQueryDto {
     description: 'Only answers with this HTTP status',
   })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(100)
   @Max(599)
