@@ -17,6 +17,7 @@ import {
   SetRoleDto,
 } from './dto/console.dto';
 import { MembersService } from './members.service';
+import { NoQuery } from '../common/validation/no-query';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => invalidParameter('userId', 'must be a UUID') });
 
@@ -32,7 +33,7 @@ export class ConsoleMembersController {
   @Get('members')
   @ApiOperation({ summary: 'Members of the fund and pending invitations' })
   @Returns(MemberListDto)
-  list(@CurrentPrincipal() p: Principal): Promise<MemberListDto> {
+  list(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<MemberListDto> {
     return this.members.list(p);
   }
 
@@ -66,7 +67,7 @@ export class ConsoleMembersController {
   @Get('service-accounts')
   @ApiOperation({ summary: 'Service identities of the fund (they own keys; they can never review proposals)' })
   @Returns(ServiceAccountListDto)
-  async serviceAccounts(@CurrentPrincipal() p: Principal): Promise<ServiceAccountListDto> {
+  async serviceAccounts(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<ServiceAccountListDto> {
     return { items: await this.members.serviceAccounts(p) };
   }
 

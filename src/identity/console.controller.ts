@@ -16,6 +16,7 @@ import {
 } from './dto/console.dto';
 import { MembersService } from './members.service';
 import { SignInService } from './sign-in.service';
+import { NoQuery } from '../common/validation/no-query';
 
 /** Console sign-in, sign-up, sessions and invitation acceptance (session cookie; CSRF on state changes). */
 @ApiTags('console')
@@ -61,7 +62,11 @@ export class ConsoleController {
   @SessionAccess({ only: true })
   @ApiOperation({ summary: 'The signed-in person, their memberships and the CSRF token; 401 when not signed in' })
   @Returns(SessionDto)
-  session(@Req() req: FastifyRequest, @CurrentPrincipal() p: Principal): Promise<SessionDto> {
+  session(
+    @Req() req: FastifyRequest,
+    @CurrentPrincipal() p: Principal,
+    @NoQuery() _none: unknown,
+  ): Promise<SessionDto> {
     return this.signIn.sessionViewOf(req, p.userId!);
   }
 
@@ -98,7 +103,7 @@ export class ConsoleController {
   @PublicRoute()
   @ApiOperation({ summary: 'What an invitation is for (fund, role, email, expiry); 404 unknown, 410 used or expired' })
   @Returns(InvitationPreviewDto)
-  preview(@Param('token') token: string): Promise<InvitationPreviewDto> {
+  preview(@Param('token') token: string, @NoQuery() _none: unknown): Promise<InvitationPreviewDto> {
     return this.members.preview(token);
   }
 

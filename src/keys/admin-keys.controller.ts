@@ -8,6 +8,7 @@ import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { CreatedKeyDto, CreateKeyDto, KeyListDto, KeySummaryDto } from './dto/key.dto';
 import { keySummary } from './key-views';
 import { KeysService } from './keys.service';
+import { NoQuery } from '../common/validation/no-query';
 
 // eslint-disable-next-line no-useless-assignment -- used by the @Param decorators below, which the rule does not see
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => invalidParameter('id', 'must be a UUID') });
@@ -44,7 +45,7 @@ export class AdminKeysController {
       "With keys:manage: every key of the caller's fund; otherwise (console session) the person's own keys on the fund, or their calculator-only keys without a fund",
   })
   @Returns(KeyListDto)
-  async list(@CurrentPrincipal() caller: Principal): Promise<KeyListDto> {
+  async list(@CurrentPrincipal() caller: Principal, @NoQuery() _none: unknown): Promise<KeyListDto> {
     const rows = await this.keys.listVisibleTo(caller);
     return { items: rows.map(keySummary), total: rows.length };
   }

@@ -6,6 +6,7 @@ import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { MeDto } from './dto/key.dto';
 import { meView } from './key-views';
+import { NoQuery } from '../common/validation/no-query';
 
 @ApiTags('account')
 @Controller('api/v1/me')
@@ -18,7 +19,7 @@ export class MeController {
     summary: 'The calling key (or, with a console session, the signed-in person): scopes, fund, plan, account, dates',
   })
   @Returns(MeDto)
-  me(@CurrentPrincipal() principal: Principal): MeDto {
+  me(@CurrentPrincipal() principal: Principal, @NoQuery() _none: unknown): MeDto {
     return meView(principal);
   }
 }

@@ -12,6 +12,7 @@ import {
   ConsentRedirectDto,
   ConsentViewDto,
 } from './dto/consent.dto';
+import { NoQuery } from '../common/validation/no-query';
 
 /** The console's side of OAuth: the consent page and the person's connected apps. Console session only. */
 @ApiTags('console')
@@ -28,7 +29,7 @@ export class ConsentController {
       'A pending authorization request of an MCP client: the client, the redirect host and the funds and scopes the person may grant',
   })
   @Returns(ConsentViewDto)
-  view(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ConsentViewDto> {
+  view(@CurrentPrincipal() p: Principal, @Param('id') id: string, @NoQuery() _none: unknown): Promise<ConsentViewDto> {
     return this.consent.view(p, id);
   }
 
@@ -58,7 +59,7 @@ export class ConsentController {
   @Get('apps')
   @ApiOperation({ summary: "The person's connected apps (OAuth grants): client, fund, scopes, last use" })
   @Returns(ConnectedAppsDto)
-  async apps(@CurrentPrincipal() p: Principal): Promise<ConnectedAppsDto> {
+  async apps(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<ConnectedAppsDto> {
     const rows = await this.consent.apps(p);
     return {
       items: rows.map((g) => ({

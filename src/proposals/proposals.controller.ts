@@ -15,6 +15,7 @@ import {
 import { REPLAYED_HEADER } from './idempotency.service';
 import type { KindedInput } from './kinds';
 import { ProposalsService } from './proposals.service';
+import { NoQuery } from '../common/validation/no-query';
 
 const IdempotencyKeyHeader = () =>
   ApiHeader({
@@ -109,7 +110,7 @@ export class ProposalsController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'One proposal of this fund: its payload, status and who proposed and decided it' })
   @Returns(ProposalDto)
-  get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ProposalDto> {
+  get(@CurrentPrincipal() p: Principal, @Param('id') id: string, @NoQuery() _none: unknown): Promise<ProposalDto> {
     return this.proposals.get(p, id);
   }
 }

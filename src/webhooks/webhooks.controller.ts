@@ -17,6 +17,7 @@ import {
   WebhookListDto,
 } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
+import { NoQuery } from '../common/validation/no-query';
 
 @ApiTags('webhooks')
 @Controller('api/v1/webhooks')
@@ -36,14 +37,14 @@ export class WebhooksController {
   @Get()
   @ApiOperation({ summary: 'Subscriptions of this fund (secrets are never shown again)' })
   @Returns(WebhookListDto)
-  list(@CurrentPrincipal() p: Principal): Promise<WebhookListDto> {
+  list(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<WebhookListDto> {
     return this.webhooks.list(p);
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One subscription of this fund (its secret is never shown again)' })
   @Returns(WebhookDto)
-  get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<WebhookDto> {
+  get(@CurrentPrincipal() p: Principal, @Param('id') id: string, @NoQuery() _none: unknown): Promise<WebhookDto> {
     return this.webhooks.get(p, id);
   }
 

@@ -344,6 +344,14 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
       }
     });
 
+    it('a route without query parameters refuses unknown ones, naming them (GET /me, the webhooks list)', async () => {
+      for (const url of ['/api/v1/me?verbose=1', '/api/v1/webhooks?page=2']) {
+        const res = await call(app, 'GET', url, { key: admin.key });
+        expect([url, res.status]).toEqual([url, 400]);
+        expect(res.json.errors).toEqual([{ field: url.split('?')[1].split('=')[0], message: 'is not a known field' }]);
+      }
+    });
+
     it('a body that is not JSON is refused without quoting it back (a password could be in it)', async () => {
       const res = await call(app, 'POST', '/api/v1/console/sign-in', {
         body: '{"email":"a@b.example","password":hunter2secret}',

@@ -1,5 +1,6 @@
 import { ModulesContainer } from '@nestjs/core';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { RequestMethod } from '@nestjs/common';
 import { AUTH_MODE, REQUIRED_SCOPES, SESSION_ACCESS } from '../../src/common/auth/auth.decorators';
 import { RESPONSE_SCHEMA, SKIP_REDACTION } from '../../src/common/redaction/redaction.interceptor';
@@ -19,6 +20,8 @@ function routesOf(app: TestApp) {
     schema: boolean;
     dto?: Class;
     session: boolean;
+    readsQuery: boolean;
+    rawReply: boolean;
   }[] = [];
   for (const mod of app.get(ModulesContainer).values()) {
     for (const wrapper of mod.controllers.values()) {
@@ -44,11 +47,19 @@ function routesOf(app: TestApp) {
           schema: meta(RESPONSE_SCHEMA) !== undefined || meta(SKIP_REDACTION) !== undefined,
           dto: meta(RESPONSE_SCHEMA)?.dto,
           session: meta(SESSION_ACCESS) !== undefined,
+          ...argsOf(cls, name),
         });
       }
     }
   }
   return routes;
+}
+
+/** Whether a handler takes the query string (a DTO, or @NoQuery to refuse any) and whether it writes the reply itself. */
+function argsOf(cls: object, name: string): { readsQuery: boolean; rawReply: boolean } {
+  const args = Object.keys((Reflect.getMetadata(ROUTE_ARGS_METADATA, cls, name) ?? {}) as object);
+  const has = (type: RouteParamtypes) => args.some((k) => k.split(':')[0] === String(type));
+  return { readsQuery: has(RouteParamtypes.QUERY), rawReply: has(RouteParamtypes.RESPONSE) };
 }
 
 describe('route declarations (walks every registered route)', () => {
@@ -68,6 +79,15 @@ describe('route declarations (walks every registered route)', () => {
       .map((r) => r.route);
     expect(undeclared).toEqual([]);
     for (const r of routesOf(app)) for (const s of r.scopes ?? []) expect(SCOPES).toContain(s);
+  });
+
+  it('every GET route reads its query string through a DTO or refuses one with @NoQuery (unknown parameters are a 400)', () => {
+    expect(
+      routesOf(app)
+        // health probes: a load balancer's cache-busting parameter must not fail a probe
+        .filter((r) => r.route.startsWith('GET ') && !r.readsQuery && !r.rawReply && !r.route.startsWith('GET /health'))
+        .map((r) => r.route),
+    ).toEqual([]);
   });
 
   it('every authenticated route declares a response schema (redaction)', () => {

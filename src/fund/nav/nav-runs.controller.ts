@@ -10,6 +10,7 @@ import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { isIsoDate } from '../dates';
 import { NavJobDto, NavRunListDto, RunNavRequestDto } from './nav-run.dto';
 import { jobLocation, NavJobsService } from './nav-jobs.service';
+import { NoQuery } from '../../common/validation/no-query';
 
 @ApiTags('admin: NAV runs')
 @Controller('api/v1/admin/nav-runs')
@@ -41,7 +42,7 @@ export class NavRunsController {
   @Get('jobs/:id')
   @ApiExcludeEndpoint()
   @Returns(NavJobDto)
-  job(@CurrentPrincipal() caller: Principal, @Param('id') id: string): Promise<NavJobDto> {
+  job(@CurrentPrincipal() caller: Principal, @Param('id') id: string, @NoQuery() _none: unknown): Promise<NavJobDto> {
     return this.jobs.job(fundIdOf(caller), id);
   }
 
@@ -67,7 +68,7 @@ export class NavJobsController {
   @Get(':id')
   @ApiOperation({ summary: 'A NAV run job: status, progress (dates done of total) and, once run, its outcome' })
   @Returns(NavJobDto)
-  job(@CurrentPrincipal() caller: Principal, @Param('id') id: string): Promise<NavJobDto> {
+  job(@CurrentPrincipal() caller: Principal, @Param('id') id: string, @NoQuery() _none: unknown): Promise<NavJobDto> {
     return this.jobs.job(fundIdOf(caller), id);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, PipeTransform, Query } from '@nestjs/common';
-import { ProblemError } from '../../common/errors/problem';
+import { ProblemError } from '../errors/problem';
 
 /** Parameter-less endpoints still refuse unknown query parameters (400 naming each one). */
 @Injectable()
