@@ -271,6 +271,12 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
         password: 'a long enough password',
       });
       expectFieldError(emoji, 'displayName');
+      const tooLong = await signUp({
+        email: `long-${Date.now()}@example.com`,
+        displayName: 'L',
+        password: 'p'.repeat(1025),
+      });
+      expect(tooLong.json.errors).toEqual([{ field: 'password', message: 'must be at most 1024 characters' }]);
       expect(emoji.json.errors).toContainEqual({ field: 'displayName', message: 'must be at most 200 characters' });
     });
 

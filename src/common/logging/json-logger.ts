@@ -11,12 +11,15 @@ const RANK: Record<string, number> = {
   fatal: 50,
   silent: 100,
 };
-/** Anything that looks like an API key or a bearer credential is masked before it is written. */
-const SECRET = /(svc_dk_[0-9A-Za-z]{4})[0-9A-Za-z]+|(Bearer\s+)\S+|(whsec_)[A-Za-z0-9+/=]+/g;
+/**
+ * Anything that looks like an API key, a bearer credential, a webhook signing secret or an OAuth
+ * token, code or client secret (fgat_, fgrt_, fgac_, fgcs_) is masked before it is written.
+ */
+const SECRET = /(svc_dk_[0-9A-Za-z]{4})[0-9A-Za-z]+|(Bearer\s+)\S+|(whsec_|fg(?:at|rt|ac|cs)_)[A-Za-z0-9+/=_-]+/g;
 
 export function maskSecrets(text: string): string {
-  return text.replace(SECRET, (_m, key, bearer, wh) =>
-    key ? `${key}…` : bearer ? `${bearer}[redacted]` : `${wh}[redacted]`,
+  return text.replace(SECRET, (_m, key, bearer, prefix) =>
+    key ? `${key}…` : bearer ? `${bearer}[redacted]` : `${prefix}[redacted]`,
   );
 }
 

@@ -1,5 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
 import { PLANS, ROLES, SCOPES } from '../../common/auth/scopes';
 import { MaxCodePoints } from '../../common/validation/code-points';
 import { DeliberatelyServed } from '../../common/redaction/redact';
@@ -9,6 +10,14 @@ const OWN_EMAIL = DeliberatelyServed("the signed-in person's own email");
 const MEMBER_EMAIL = DeliberatelyServed("fund admins see the emails of the fund's members and invitees");
 
 const ROLE_LIST = ROLES as unknown as string[];
+
+/** A password being set: MIN_PASSWORD_LENGTH to MAX_PASSWORD_LENGTH characters, each bound named in its own message. */
+const NewPassword = () =>
+  applyDecorators(
+    IsString(),
+    MinLength(MIN_PASSWORD_LENGTH, { message: `$property must be at least ${MIN_PASSWORD_LENGTH} characters` }),
+    MaxLength(MAX_PASSWORD_LENGTH, { message: `$property must be at most ${MAX_PASSWORD_LENGTH} characters` }),
+  );
 
 export class SignInDto {
   @ApiProperty({ example: 'demo-admin@fundgate.dev' }) @IsString() @Length(3, 320) email: string;
@@ -24,10 +33,7 @@ export class SignUpDto {
   @ApiProperty({ example: 'ada@example.com', maxLength: 200 }) @IsEmail() @MaxCodePoints(200) email: string;
   @ApiProperty({ example: 'Ada Lovelace' }) @IsString() @Length(1, 200) @MaxCodePoints(200) displayName: string;
   @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH })
-  @IsString()
-  @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, {
-    message: `password must be at least ${MIN_PASSWORD_LENGTH} characters`,
-  })
+  @NewPassword()
   password: string;
 }
 
@@ -84,10 +90,7 @@ export class AcceptInvitationDto {
   displayName?: string;
   @ApiPropertyOptional({ format: 'password', description: 'For a new person', minLength: MIN_PASSWORD_LENGTH })
   @IsOptional()
-  @IsString()
-  @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, {
-    message: `password must be at least ${MIN_PASSWORD_LENGTH} characters`,
-  })
+  @NewPassword()
   password?: string;
 }
 
@@ -157,10 +160,7 @@ export class CreateServiceAccountDto {
 export class ChangePasswordDto {
   @ApiProperty({ format: 'password' }) @IsString() @Length(1, MAX_PASSWORD_LENGTH) currentPassword: string;
   @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH })
-  @IsString()
-  @Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, {
-    message: `newPassword must be at least ${MIN_PASSWORD_LENGTH} characters`,
-  })
+  @NewPassword()
   newPassword: string;
 }
 
