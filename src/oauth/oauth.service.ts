@@ -37,6 +37,7 @@ export interface TokenResponse {
 /** A protocol parameter; text PostgreSQL could not compare (NUL, invalid Unicode) is an invalid request naming it. */
 function str(params: Params, name: string): string | undefined {
   const v = params[name];
+  if (Array.isArray(v)) throw new OAuthError('invalid_request', `${name} must not be repeated`); // RFC 6749 §3.1
   if (typeof v !== 'string' || v === '') return undefined;
   if (!isSafeText(v)) throw new OAuthError('invalid_request', `${name} ${UNSAFE_TEXT_MESSAGE}`);
   return v;
@@ -71,6 +72,8 @@ export class OAuthService {
    * later problem goes back to the client's redirect URI with `error`, `state` and `iss`.
    */
   async authorize(q: Params): Promise<string> {
+    // a repeated parameter is refused before the redirect URI is trusted: which of two would be meant?
+    for (const name of Object.keys(q)) str(q, name);
     const clientId = str(q, 'client_id');
     if (!clientId) throw new OAuthError('invalid_request', 'client_id is required');
     const client = await this.clients.resolve(clientId);

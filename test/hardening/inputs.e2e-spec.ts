@@ -241,6 +241,24 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
       expect(nul.json.error_description).toMatch(/client_id must not contain NUL/);
     });
 
+    it('OAuth: a repeated parameter is refused (RFC 6749 §3.1), not resolved to the registered redirect URI', async () => {
+      const q = 'response_type=code&client_id=c&redirect_uri=https://a.example/cb&redirect_uri=https://b.example/cb';
+      const res = await app
+        .getHttpAdapter()
+        .getInstance()
+        .inject({ method: 'GET', url: `/oauth/authorize?${q}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.body).toMatch(/redirect_uri must not be repeated/);
+      const token = await form({ grant_type: 'refresh_token', refresh_token: 'x', client_id: 'c' });
+      expect(token.status).toBe(401); // one client_id: only unknown
+      const twice = await call(app, 'POST', '/oauth/token', {
+        body: 'grant_type=refresh_token&client_id=a&client_id=b',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect([twice.status, twice.json.error_description]).toEqual([400, 'client_id must not be repeated']);
+    });
+
     it('OAuth registration: a redirect URI that is not a string, holds NUL, or has a 250-character host', async () => {
       const register = (body: object) => call(app, 'POST', '/oauth/register', { body });
       const notString = await register({ redirect_uris: [{ toString: 1 }], token_endpoint_auth_method: 'none' });
