@@ -376,6 +376,18 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
       }
     });
 
+    it('MCP: an unsupported MCP-Protocol-Version is a JSON-RPC invalid request (-32600), a body that is not JSON a parse error', async () => {
+      const headers = { accept: 'application/json, text/event-stream' };
+      const version = await rawCall(app, '/api/mcp/public', {
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        headers: { ...headers, 'mcp-protocol-version': '1999-01-01' },
+      });
+      expect([version.status, version.json.error.code]).toEqual([400, -32600]);
+      expect(version.json.error.message).toMatch(/unsupported MCP-Protocol-Version 1999-01-01/);
+      const garbage = await rawCall(app, '/api/mcp/public', { body: '{"jsonrpc":', headers });
+      expect([garbage.status, garbage.json.error.code]).toEqual([400, -32700]);
+    });
+
     it('a body that is not JSON is refused without quoting it back (a password could be in it)', async () => {
       const res = await call(app, 'POST', '/api/v1/console/sign-in', {
         body: '{"email":"a@b.example","password":hunter2secret}',
@@ -383,6 +395,7 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
       });
       expectProblem(res, 400, 'invalid_request');
       expect(res.body).not.toMatch(/hunter2/);
+      expect(res.json.errors).toEqual([{ field: 'body', message: 'is not valid JSON' }]);
     });
   });
 });

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemCode, ProblemError, problemBody } from './problem';
-import { jsonSyntaxReason } from '../http/json-body';
+import { notJson } from '../http/json-body';
 
 const STATUS_CODES: Record<number, ProblemCode> = {
   400: 'invalid_request',
@@ -48,7 +48,7 @@ export function toProblemError(exception: unknown, req: FastifyRequest): Problem
       return new ProblemError('invalid_request', fst.message ?? 'bad request');
   }
   if (exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400) {
-    return new ProblemError('invalid_request', `the body is not valid JSON: ${jsonSyntaxReason(exception)}`);
+    return notJson(exception);
   }
   logger.error(
     JSON.stringify({
@@ -91,12 +91,17 @@ export class ProblemFilter implements ExceptionFilter {
     const req = http.getRequest<FastifyRequest>();
     const problem = toProblemError(exception, req);
     if (problem.code === 'invalid_request' && req.url.startsWith('/api/mcp')) {
-      // JSON-RPC clients expect a JSON-RPC parse error, not a problem document.
+      // JSON-RPC clients expect a JSON-RPC error, not a problem document: a body that could not be
+      // parsed is a parse error; any other refused request (an unsupported MCP-Protocol-Version) is not.
+      const parse = problem.errors?.some((e) => e.field === 'body') ?? false;
+      const error = parse
+        ? { code: -32700, message: `Parse error: ${problem.detail}` }
+        : { code: -32600, message: `Invalid Request: ${problem.detail}` };
       http
         .getResponse<FastifyReply>()
         .status(400)
         .header('content-type', 'application/json; charset=utf-8')
-        .send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${problem.detail}` } });
+        .send({ jsonrpc: '2.0', id: null, error });
       return;
     }
     sendProblem(http.getResponse<FastifyReply>(), req, problem);

@@ -66,7 +66,7 @@ export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown 
   try {
     return secureJsonParse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
-    throw new ProblemError('invalid_request', `the body is not valid JSON: ${jsonSyntaxReason(err as Error)}`);
+    throw notJson(err as Error);
   }
 }
 
@@ -78,4 +78,11 @@ export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown 
  */
 export function jsonSyntaxReason(err: Error): string {
   return err.message.includes('is not valid JSON') ? 'an unexpected token' : err.message;
+}
+
+/** The 400 for a body that is not JSON, naming the body (MCP answers it as a JSON-RPC parse error). */
+export function notJson(err: Error): ProblemError {
+  return new ProblemError('invalid_request', `the body is not valid JSON: ${jsonSyntaxReason(err)}`, [
+    { field: 'body', message: 'is not valid JSON' },
+  ]);
 }
