@@ -6,6 +6,7 @@ import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { AccountService } from './account.service';
 import { ChangePasswordDto, OkDto, RecoveryCodesDto, TotpCodeDto, TotpEnrolmentDto } from './dto/console.dto';
+import { NoBody } from '../common/validation/parameterless';
 
 /** The signed-in person's own account: password and TOTP. */
 @ApiTags('console')
@@ -29,7 +30,7 @@ export class ConsoleAccountController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Start TOTP enrolment: the secret and otpauth:// URL (shown once)' })
   @Returns(TotpEnrolmentDto)
-  enroll(@CurrentPrincipal() p: Principal): Promise<TotpEnrolmentDto> {
+  enroll(@CurrentPrincipal() p: Principal, @NoBody() _none: unknown): Promise<TotpEnrolmentDto> {
     return this.account.enroll(p);
   }
 

@@ -17,7 +17,7 @@ import {
   SetRoleDto,
 } from './dto/console.dto';
 import { MembersService } from './members.service';
-import { NoQuery } from '../common/validation/no-query';
+import { NoQuery } from '../common/validation/parameterless';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => invalidParameter('userId', 'must be a UUID') });
 

@@ -16,7 +16,7 @@ import {
 } from './dto/console.dto';
 import { MembersService } from './members.service';
 import { SignInService } from './sign-in.service';
-import { NoQuery } from '../common/validation/no-query';
+import { NoQuery } from '../common/validation/parameterless';
 
 /** Console sign-in, sign-up, sessions and invitation acceptance (session cookie; CSRF on state changes). */
 @ApiTags('console')

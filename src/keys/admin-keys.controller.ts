@@ -8,7 +8,7 @@ import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { CreatedKeyDto, CreateKeyDto, KeyListDto, KeySummaryDto } from './dto/key.dto';
 import { keySummary } from './key-views';
 import { KeysService } from './keys.service';
-import { NoQuery } from '../common/validation/no-query';
+import { NoQuery } from '../common/validation/parameterless';
 
 // eslint-disable-next-line no-useless-assignment -- used by the @Param decorators below, which the rule does not see
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => invalidParameter('id', 'must be a UUID') });

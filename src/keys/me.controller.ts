@@ -6,7 +6,7 @@ import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { MeDto } from './dto/key.dto';
 import { meView } from './key-views';
-import { NoQuery } from '../common/validation/no-query';
+import { NoQuery } from '../common/validation/parameterless';
 
 @ApiTags('account')
 @Controller('api/v1/me')

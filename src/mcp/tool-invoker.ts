@@ -4,7 +4,7 @@ import { assertScopes } from '../common/auth/auth.guard';
 import { ProblemError } from '../common/errors/problem';
 import { createValidationPipe } from '../common/errors/validation';
 import type { CallContext } from '../common/http/call-context';
-import { NoQueryParamsPipe } from '../common/validation/no-query';
+import { NoQueryParamsPipe } from '../common/validation/parameterless';
 import { enforceRateLimit } from '../usage/rate-limit/rate-limit.guard';
 import { RateLimitService } from '../usage/rate-limit/rate-limit.service';
 import type { McpTool, ToolBinding, ToolRoute } from './mcp.catalog';

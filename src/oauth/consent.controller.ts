@@ -12,7 +12,7 @@ import {
   ConsentRedirectDto,
   ConsentViewDto,
 } from './dto/consent.dto';
-import { NoQuery } from '../common/validation/no-query';
+import { NoBody, NoQuery } from '../common/validation/parameterless';
 
 /** The console's side of OAuth: the consent page and the person's connected apps. Console session only. */
 @ApiTags('console')
@@ -52,7 +52,11 @@ export class ConsentController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Decline: answers the redirect carrying error=access_denied' })
   @Returns(ConsentRedirectDto)
-  async deny(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ConsentRedirectDto> {
+  async deny(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @NoBody() _none: unknown,
+  ): Promise<ConsentRedirectDto> {
     return { redirectTo: await this.consent.deny(p, id) };
   }
 

@@ -10,6 +10,7 @@ import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { NavRunRepository } from '../fund/nav/nav-run.repository';
 import { EventOutbox } from '../webhooks/event-outbox';
 import { NavPublicationDto } from './dto/proposal.dto';
+import { NoBody } from '../common/validation/parameterless';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -64,7 +65,11 @@ export class NavPublicationController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Publish a complete NAV run (once); emits nav.published' })
   @Returns(NavPublicationDto)
-  publish(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<NavPublicationDto> {
+  publish(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @NoBody() _none: unknown,
+  ): Promise<NavPublicationDto> {
     return this.publication.publish(p, id);
   }
 }

@@ -15,7 +15,7 @@ import {
 import { REPLAYED_HEADER } from './idempotency.service';
 import type { KindedInput } from './kinds';
 import { ProposalsService } from './proposals.service';
-import { NoQuery } from '../common/validation/no-query';
+import { NoQuery } from '../common/validation/parameterless';
 
 const IdempotencyKeyHeader = () =>
   ApiHeader({

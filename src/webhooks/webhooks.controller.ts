@@ -17,7 +17,7 @@ import {
   WebhookListDto,
 } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
-import { NoQuery } from '../common/validation/no-query';
+import { NoBody, NoQuery } from '../common/validation/parameterless';
 
 @ApiTags('webhooks')
 @Controller('api/v1/webhooks')
@@ -73,7 +73,11 @@ export class WebhooksController {
   @HttpCode(200)
   @ApiOperation({ summary: 'New secret (shown once); the previous one keeps signing for 24 h (two signatures)' })
   @Returns(RotatedSecretDto)
-  rotate(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<RotatedSecretDto> {
+  rotate(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @NoBody() _none: unknown,
+  ): Promise<RotatedSecretDto> {
     return this.webhooks.rotate(p, id);
   }
 
@@ -81,7 +85,7 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Queue a signed webhook.test event to this subscription' })
   @Returns(TestEventDto, { status: 202 })
-  test(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<TestEventDto> {
+  test(@CurrentPrincipal() p: Principal, @Param('id') id: string, @NoBody() _none: unknown): Promise<TestEventDto> {
     return this.webhooks.sendTest(p, id);
   }
 
@@ -107,6 +111,7 @@ export class WebhooksController {
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,
+    @NoBody() _none: unknown,
   ): Promise<DeliveryDto> {
     return this.webhooks.retry(p, id, deliveryId);
   }

@@ -388,6 +388,21 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
       expect([garbage.status, garbage.json.error.code]).toEqual([400, -32700]);
     });
 
+    it('a POST that takes no body refuses one with members, naming them; no body or {} is fine', async () => {
+      const hook = await call(app, 'POST', '/api/v1/webhooks', {
+        key: admin.key,
+        body: { url: 'https://1.1.1.1/hook', eventTypes: ['nav.published'] },
+      });
+      expect(hook.status).toBe(201);
+      const rotate = (body?: unknown) =>
+        call(app, 'POST', `/api/v1/webhooks/${hook.json.id}/rotate-secret`, { key: admin.key, body });
+      const extra = await rotate({ keepOld: true });
+      expect([extra.status, extra.json.errors]).toEqual([400, [{ field: 'keepOld', message: 'is not a known field' }]]);
+      expect((await rotate([1])).json.errors).toEqual([{ field: 'body', message: 'must be empty' }]);
+      expect((await rotate({})).status).toBe(200);
+      expect((await rotate()).status).toBe(200);
+    });
+
     it('a body that is not JSON is refused without quoting it back (a password could be in it)', async () => {
       const res = await call(app, 'POST', '/api/v1/console/sign-in', {
         body: '{"email":"a@b.example","password":hunter2secret}',

@@ -21,6 +21,7 @@ function routesOf(app: TestApp) {
     dto?: Class;
     session: boolean;
     readsQuery: boolean;
+    readsBody: boolean;
     rawReply: boolean;
   }[] = [];
   for (const mod of app.get(ModulesContainer).values()) {
@@ -56,10 +57,14 @@ function routesOf(app: TestApp) {
 }
 
 /** Whether a handler takes the query string (a DTO, or @NoQuery to refuse any) and whether it writes the reply itself. */
-function argsOf(cls: object, name: string): { readsQuery: boolean; rawReply: boolean } {
+function argsOf(cls: object, name: string): { readsQuery: boolean; readsBody: boolean; rawReply: boolean } {
   const args = Object.keys((Reflect.getMetadata(ROUTE_ARGS_METADATA, cls, name) ?? {}) as object);
   const has = (type: RouteParamtypes) => args.some((k) => k.split(':')[0] === String(type));
-  return { readsQuery: has(RouteParamtypes.QUERY), rawReply: has(RouteParamtypes.RESPONSE) };
+  return {
+    readsQuery: has(RouteParamtypes.QUERY),
+    readsBody: has(RouteParamtypes.BODY),
+    rawReply: has(RouteParamtypes.RESPONSE),
+  };
 }
 
 describe('route declarations (walks every registered route)', () => {
@@ -86,6 +91,14 @@ describe('route declarations (walks every registered route)', () => {
       routesOf(app)
         // health probes: a load balancer's cache-busting parameter must not fail a probe
         .filter((r) => r.route.startsWith('GET ') && !r.readsQuery && !r.rawReply && !r.route.startsWith('GET /health'))
+        .map((r) => r.route),
+    ).toEqual([]);
+  });
+
+  it('every POST, PATCH and PUT route reads its body through a DTO or refuses one with @NoBody (unknown members are a 400)', () => {
+    expect(
+      routesOf(app)
+        .filter((r) => /^(POST|PATCH|PUT) /.test(r.route) && !r.readsBody && !r.rawReply)
         .map((r) => r.route),
     ).toEqual([]);
   });

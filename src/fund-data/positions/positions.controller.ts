@@ -4,7 +4,7 @@ import { CurrentPrincipal } from '../../common/auth/auth.decorators';
 import { fundIdOf, type Principal } from '../../common/auth/principal';
 import { FundRead } from '../common/fund-read.decorator';
 import { FundDataProblems } from '../common/problem-responses';
-import { NoQuery } from '../../common/validation/no-query';
+import { NoQuery } from '../../common/validation/parameterless';
 import { BreakdownDto, ExposureDto, ExposureSeriesQueryDto, ExposureSeriesRowDto, PositionsDto } from './positions.dto';
 import { PositionsService } from './positions.service';
 

@@ -4,7 +4,7 @@ import { CurrentPrincipal } from '../../common/auth/auth.decorators';
 import { fundIdOf, type Principal } from '../../common/auth/principal';
 import { FundRead } from '../common/fund-read.decorator';
 import { FundDataProblems } from '../common/problem-responses';
-import { NoQuery } from '../../common/validation/no-query';
+import { NoQuery } from '../../common/validation/parameterless';
 import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 import { DealingCalendarDto, ExpensesDto, LpReportsDto } from './reporting.dto';
 import { ReportingService } from './reporting.service';

@@ -10,7 +10,7 @@ import { RateLimitPolicy } from '../../usage/rate-limit/rate-limit.decorator';
 import { isIsoDate } from '../dates';
 import { NavJobDto, NavRunListDto, RunNavRequestDto } from './nav-run.dto';
 import { jobLocation, NavJobsService } from './nav-jobs.service';
-import { NoQuery } from '../../common/validation/no-query';
+import { NoQuery } from '../../common/validation/parameterless';
 
 @ApiTags('admin: NAV runs')
 @Controller('api/v1/admin/nav-runs')
