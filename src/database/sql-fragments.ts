@@ -7,9 +7,11 @@ export const utcMicros = (column: string): string =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
- * The advisory-lock key of a fund's NAV inputs (`fundId`: an SQL expression of the fund's id). A NAV run holds it for its whole
- * run (session lock), an import for its transaction, each before any row lock of the fund: a run never
- * values days from inputs an import is replacing, and two runs of one fund never interleave.
+ * The advisory-lock key of a fund's NAV inputs (`fundId`: an SQL expression of the fund's id, a uuid
+ * or its text; hashed in the uuid's canonical spelling). A NAV run holds it for its whole run (a
+ * transaction lock on a connection of its own), an import for its transaction, each before any row
+ * lock of the fund: a run never values days from inputs an import is replacing, and two runs of one
+ * fund never interleave.
  */
 export const navInputsLockKey = (fundId: string): string =>
-  `hashtextextended('fundgate:nav-inputs:' || (${fundId})::text, 0)`;
+  `hashtextextended('fundgate:nav-inputs:' || (${fundId})::uuid::text, 0)`;

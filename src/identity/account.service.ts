@@ -32,16 +32,22 @@ export class AccountService {
   /**
    * Changes the password and signs out every other session of the person, in one transaction: a
    * password changed because a session was stolen never stays changed with that session still live.
+   * Both scrypt runs happen before the person's row is locked; under the lock the password must still
+   * be the one the current password was checked against.
    */
   async changePassword(p: Principal, current: string, next: string): Promise<void> {
+    const user = await this.me(p);
+    if (!(await verifyPassword(current, user.password_hash))) {
+      throw new ProblemError('invalid_credentials', 'the current password is not correct', [
+        { field: 'currentPassword', message: 'is not correct' },
+      ]);
+    }
+    const newHash = await hashPassword(next);
     await this.users.transaction(async (m) => {
-      const user = await this.lockedMe(m, p);
-      if (!(await verifyPassword(current, user.password_hash))) {
-        throw new ProblemError('invalid_credentials', 'the current password is not correct', [
-          { field: 'currentPassword', message: 'is not correct' },
-        ]);
-      }
-      await this.users.with(m).setPassword(user.id, await hashPassword(next));
+      const locked = await this.lockedMe(m, p);
+      if (locked.password_hash !== user.password_hash)
+        throw new ProblemError('invalid_state', 'the password was changed meanwhile; sign in again and retry');
+      await this.users.with(m).setPassword(user.id, newHash);
       await this.sessions.with(m).revokeAllOf(user.id, p.sessionId ?? null);
     });
   }

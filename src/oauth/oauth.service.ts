@@ -37,7 +37,10 @@ export interface TokenResponse {
 /** A protocol parameter; text PostgreSQL could not compare (NUL, invalid Unicode) is an invalid request naming it. */
 function str(params: Params, name: string): string | undefined {
   const v = params[name];
-  if (Array.isArray(v)) throw new OAuthError('invalid_request', `${name} must not be repeated`); // RFC 6749 §3.1
+  if (Array.isArray(v))
+    throw name === 'resource' // RFC 8707 allows several; this server issues tokens for one
+      ? new OAuthError('invalid_target', 'one resource per request: this server issues tokens for one resource')
+      : new OAuthError('invalid_request', `${name} must not be repeated`); // RFC 6749 §3.1
   if (typeof v !== 'string' || v === '') return undefined;
   if (!isSafeText(v)) throw new OAuthError('invalid_request', `${name} ${UNSAFE_TEXT_MESSAGE}`);
   return v;

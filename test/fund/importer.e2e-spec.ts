@@ -201,7 +201,18 @@ describe('fund importer', () => {
       );
       return state;
     };
-    const pause = () => new Promise((r) => setTimeout(r, 600));
+    // waiting is seen where it happens: a backend of this database waiting for the NAV-inputs lock
+    const pause = async () => {
+      for (let i = 0; i < 100; i++) {
+        const [{ n }] = await ds.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event = 'advisory' AND query LIKE '%fundgate:nav-inputs%'`,
+        );
+        if (n > 0) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('nothing waited for the NAV-inputs lock');
+    };
     // a NAV run in progress (its lock held on a connection of its own)
     const runner = ds.createQueryRunner();
     await runner.connect();
@@ -226,6 +237,16 @@ describe('fund importer', () => {
     await tx.commitTransaction();
     await tx.release();
     expect((await running).completed).toBeGreaterThan(0);
+    // a run told to wait a bounded time (an API job) gives up saying why
+    const busy = ds.createQueryRunner();
+    await busy.connect();
+    await busy.startTransaction();
+    await new FundImportRepository(ds).with(busy).lockNavInputs({ slug });
+    await expect(new NavRunService(ds).runNavRange(report.fundId, { lockWaitMs: 300 })).rejects.toThrow(
+      /another NAV run or an import of this fund is in progress/,
+    );
+    await busy.rollbackTransaction();
+    await busy.release();
   });
 
   it('a bad row in a later file rolls back the earlier files of the same import', async () => {

@@ -9,6 +9,12 @@ import { NavRunOutcome, NavRunService } from './nav-run.service';
 export const NAV_RUN_QUEUE = 'nav-runs';
 /** Dates per written batch inside a job: progress is recorded after each. */
 const JOB_BATCH_DAYS = 15;
+/**
+ * How long a job waits for the fund's NAV-inputs lock (a CLI run or import of the fund) before it
+ * fails saying so: a worker slot and a pool connection are not held for the length of another run,
+ * and shutdown is not held up by a waiting job.
+ */
+const JOB_LOCK_WAIT_MS = 30_000;
 
 /**
  * NAV runs requested over the admin API, as BullMQ jobs: the API role enqueues (the job row in
@@ -72,6 +78,7 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
         from: job.from_date,
         to: job.to_date,
         batchDays: JOB_BATCH_DAYS,
+        lockWaitMs: JOB_LOCK_WAIT_MS,
         onProgress: (done) => this.jobs.progress(jobId, done),
       });
       const run = await this.navRuns.latestRunFor(job.fund_id, job.valuation_date);

@@ -53,7 +53,7 @@ export class NavJobsRepository extends SqlRepository {
     from: IsoDate,
     to: IsoDate,
     total: number,
-  ): Promise<{ job: NavJobRow | null; active: { id: string; createdAt: Date } | null }> {
+  ): Promise<{ job: NavJobRow | null; active: { id: string; ageMs: number } | null }> {
     const rows = await this.q.query(
       `INSERT INTO nav_run_jobs (fund_id, requested_by_key_id, valuation_date, from_date, to_date, total_dates)
        VALUES ($1, $2, $3, $4, $5, $6)
@@ -63,7 +63,8 @@ export class NavJobsRepository extends SqlRepository {
     );
     if (rows[0]) return { job: rows[0], active: null };
     const [active] = await this.q.query(
-      `SELECT id, created_at AS "createdAt" FROM nav_run_jobs WHERE fund_id = $1 AND status IN ('queued', 'running')`,
+      `SELECT id, (extract(epoch FROM clock_timestamp() - created_at) * 1000)::float8 AS "ageMs"
+         FROM nav_run_jobs WHERE fund_id = $1 AND status IN ('queued', 'running')`, // the database's clock, as created_at's
       [fundId],
     );
     return { job: null, active: active ?? null };

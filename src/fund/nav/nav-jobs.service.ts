@@ -67,9 +67,9 @@ export class NavJobsService {
    * LOST_AFTER_MS without a queue job may be one whose enqueue is still under way, and is kept; so is
    * every row while Redis cannot be asked.
    */
-  private async releaseIfLost(active: { id: string; createdAt: Date }): Promise<boolean> {
+  private async releaseIfLost(active: { id: string; ageMs: number }): Promise<boolean> {
     const state = await this.queue.stateOf(active.id).catch(() => null);
-    const gone = state === 'unknown' && Date.now() - new Date(active.createdAt).getTime() > LOST_AFTER_MS;
+    const gone = state === 'unknown' && active.ageMs > LOST_AFTER_MS;
     if (!gone && state !== 'completed' && state !== 'failed') return false;
     await this.jobs.finish(
       active.id,

@@ -27,10 +27,20 @@ export class NavRunRepository extends SqlRepository {
    * `with(qr)` to a transaction of its own that the run keeps open, then rolls back): a transaction
    * lock cannot outlive its holder on a pooled connection, whatever fails.
    */
-  async holdInputsLock(fundId: string): Promise<void> {
-    // a run waits its turn behind another run or an import however long it takes (this transaction holds nothing else)
-    await this.q.query(`SELECT set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)`);
+  async holdInputsLock(fundId: string, waitMs = 0): Promise<void> {
+    // `waitMs` 0: a run waits its turn behind another run or an import however long it takes (this
+    // transaction holds nothing else); the transaction may stay idle for the whole run.
+    await this.q.query(
+      `SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', '0', true),
+              set_config('idle_in_transaction_session_timeout', '0', true)`,
+      [String(waitMs)],
+    );
     await this.q.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('$1')})`, [fundId]);
+  }
+
+  /** Throws when the connection holding the inputs lock is gone (and the lock with it). */
+  async assertInputsLockHeld(): Promise<void> {
+    await this.q.query('SELECT 1');
   }
 
   /** The first date a run stopped short of (funds.nav_restart_from); null when the last run reached its end. */

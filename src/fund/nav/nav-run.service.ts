@@ -18,6 +18,8 @@ export interface NavRunOptions {
   batchDays?: number;
   /** Called after each written batch with the number of dates done so far (complete or failed). */
   onProgress?: (datesDone: number) => Promise<void>;
+  /** How long to wait for the fund's NAV-inputs lock (another run or an import); 0, the default: as long as it takes. */
+  lockWaitMs?: number;
 }
 
 /**
@@ -132,15 +134,28 @@ export class NavRunService {
     await lock.connect();
     try {
       await lock.startTransaction(); // holds the lock only: nothing is written in it
-      await this.runs.with(lock).holdInputsLock(fundId);
-      return await this.runNavRangeLocked(fundId, options);
+      await this.runs
+        .with(lock)
+        .holdInputsLock(fundId, options.lockWaitMs)
+        .catch((err: unknown) => {
+          if ((err as { code?: string }).code !== '55P03') throw err;
+          throw new Error('another NAV run or an import of this fund is in progress; try again when it has finished', {
+            cause: err,
+          });
+        });
+      // before each batch is written: the lock is still held (a lost connection would have released it)
+      return await this.runNavRangeLocked(fundId, options, () => this.runs.with(lock).assertInputsLockHeld());
     } finally {
       await lock.rollbackTransaction().catch(() => undefined); // a lost connection took the lock with it
       await lock.release();
     }
   }
 
-  private async runNavRangeLocked(fundId: string, options: NavRunOptions): Promise<NavRunOutcome> {
+  private async runNavRangeLocked(
+    fundId: string,
+    options: NavRunOptions,
+    lockHeld: () => Promise<void>,
+  ): Promise<NavRunOutcome> {
     const clock = options.clock ?? realClock;
     const batchDays = options.batchDays ?? 62;
     const reader = this.inputs;
@@ -194,6 +209,7 @@ export class NavRunService {
       }
       const lastValued = valued.length ? valued[valued.length - 1].date : null;
       const goOnFrom = failure ? failure.date : lastValued && lastValued < to ? addDays(lastValued, 1) : null;
+      await lockHeld();
       const written = await this.writeBatch(fundId, terms, valued, failure, clock, ids, goOnFrom);
       outcome.completed += valued.length;
       outcome.superseded += written.superseded;
