@@ -6,6 +6,7 @@ import { DEMO_INCEPTION_DATE } from '../../src/fund/import/demo-universe';
 import { demoClock } from '../../src/fund/import/seed-demo-fund';
 import { addDays } from '../../src/fund/dates';
 import { fundIdForSlug } from '../../src/fund/ids';
+import { NavJobQueue } from '../../src/fund/nav/nav-job.queue';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
 import { bootApp, call, createFund, dbOf, mintKey, type ResponseJson, type TestApp } from '../utils/app';
 
@@ -137,6 +138,28 @@ describe('admin NAV runs as jobs (e2e)', () => {
     const [lost] = await db.query(`SELECT status, error FROM nav_run_jobs WHERE id = $1`, [orphan.id]);
     expect(lost).toEqual({ status: 'failed', error: 'lost: the queue no longer holds it' });
     expect((await settle(res.json.jobId)).status).toBe('succeeded');
+  });
+
+  it('a job delivered again after a delivery has done its range does not run it twice', async () => {
+    const db = dbOf(app);
+    const [{ d: date }] = await db.query(
+      `SELECT max(valuation_date)::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete'`,
+      [fundId],
+    );
+    // the first delivery has run every date and is about to record the outcome
+    const [job] = await db.query(
+      `INSERT INTO nav_run_jobs (fund_id, valuation_date, from_date, to_date, total_dates, completed_dates, status, started_at)
+       VALUES ($1, $2, $2, $2, 1, 1, 'running', clock_timestamp()) RETURNING id`,
+      [fundId, date],
+    );
+    const runs = async () =>
+      (await db.query(`SELECT count(*)::int AS n FROM nav_runs WHERE fund_id = $1`, [fundId]))[0].n as number;
+    const before = await runs();
+    await app.get(NavJobQueue).process(job.id);
+    expect(await runs()).toBe(before);
+    const [row] = await db.query(`SELECT status, outcome FROM nav_run_jobs WHERE id = $1`, [job.id]);
+    expect(row).toEqual({ status: 'running', outcome: null }); // left to the delivery that ran it
+    await db.query(`UPDATE nav_run_jobs SET status = 'failed', error = 'test' WHERE id = $1`, [job.id]);
   });
 
   it('bounds the range per call: re-running from 1900 is refused, not run for a minute', async () => {

@@ -80,7 +80,10 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
         batchDays: JOB_BATCH_DAYS,
         lockWaitMs: JOB_LOCK_WAIT_MS,
         onProgress: (done) => this.jobs.progress(jobId, done),
+        // a stalled job delivered again while its first worker still runs it waits for the lock, then stops here
+        stillWanted: () => this.jobs.isUnfinished(jobId),
       });
+      if (outcome.skipped) return; // the delivery that ran the range records the outcome
       const run = await this.navRuns.latestRunFor(job.fund_id, job.valuation_date);
       const failed = outcome.failed ? `the run for ${outcome.failed.date} failed: ${outcome.failed.reason}` : null;
       await this.jobs.finish(jobId, failed ? 'failed' : 'succeeded', outcomeView(outcome, run), failed);

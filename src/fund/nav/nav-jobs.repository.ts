@@ -89,6 +89,15 @@ export class NavJobsRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
+  /** Whether the job is running and has dates left (false once a delivery of it has done its range or it finished). */
+  async isUnfinished(jobId: string): Promise<boolean> {
+    const rows = await this.q.query(
+      `SELECT 1 FROM nav_run_jobs WHERE id = $1 AND status = 'running' AND completed_dates < total_dates`,
+      [jobId],
+    );
+    return rows.length > 0;
+  }
+
   async progress(jobId: string, completedDates: number): Promise<void> {
     await this.q.query(`UPDATE nav_run_jobs SET completed_dates = $2 WHERE id = $1 AND status = 'running'`, [
       jobId,

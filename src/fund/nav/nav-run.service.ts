@@ -20,6 +20,8 @@ export interface NavRunOptions {
   onProgress?: (datesDone: number) => Promise<void>;
   /** How long to wait for the fund's NAV-inputs lock (another run or an import); 0, the default: as long as it takes. */
   lockWaitMs?: number;
+  /** Asked once the lock is held; false: the run is no longer wanted (another delivery of its job ran it) and nothing runs. */
+  stillWanted?: () => Promise<boolean>;
 }
 
 /**
@@ -49,9 +51,22 @@ export interface NavRunOutcome {
   superseded: number;
   failed: { date: IsoDate; runId: string; reason: string } | null;
   lastCompleteDate: IsoDate | null;
+  /** True when `stillWanted` answered false once the lock was held: nothing was run. */
+  skipped?: boolean;
 }
 
 const realClock = () => new Date();
+
+const skippedRun = (fundId: string): NavRunOutcome => ({
+  fundId,
+  from: null,
+  to: null,
+  completed: 0,
+  superseded: 0,
+  failed: null,
+  lastCompleteDate: null,
+  skipped: true,
+});
 
 export interface NavRunRecord {
   navRunId: string;
@@ -143,6 +158,7 @@ export class NavRunService {
             cause: err,
           });
         });
+      if (options.stillWanted && !(await options.stillWanted())) return skippedRun(fundId);
       // before each batch is written: the lock is still held (a lost connection would have released it)
       return await this.runNavRangeLocked(fundId, options, () => this.runs.with(lock).assertInputsLockHeld());
     } finally {
