@@ -15,3 +15,9 @@ export const utcMicros = (column: string): string =>
  */
 export const navInputsLockKey = (fundId: string): string =>
   `hashtextextended('fundgate:nav-inputs:' || (${fundId})::uuid::text, 0)`;
+
+/** A wait for a lock that gave up: lock_timeout (55P03) or statement_timeout (57014). */
+export const isLockWaitTimeout = (err: unknown): boolean => {
+  const code = (err as { code?: string }).code;
+  return code === '55P03' || code === '57014';
+};

@@ -48,26 +48,30 @@ export class SignInService {
     this.auth.assertSameOrigin(req);
     const counter = `signin:fail:${createHash('sha256').update(body.email.toLowerCase()).digest('hex')}`;
     await this.reserveAttempt(counter);
-    let outcome: 'failed' | 'signed-in' | null = null;
-    try {
-      const user = await this.users.byEmail(body.email);
-      const passwordOk = await verifyPassword(body.password, user?.password_hash ?? null);
-      if (!user || !passwordOk || user.status !== 'active') {
-        outcome = 'failed';
-        throw new ProblemError('invalid_credentials', INVALID);
-      }
-      const totpVerified = await this.secondFactorOf(user, body.totpCode, () => (outcome = 'failed'));
-      outcome = 'signed-in';
-      await this.redis.del(counter);
-      await this.auth.start(req, reply, user.id, totpVerified);
-      return this.sessionViewOf(req, user.id);
-    } finally {
-      if (outcome === null) await this.giveBack(counter); // neither a failure nor a success
-    }
+    const { user, totpVerified } = await this.credentialsOf(body).catch(async (err: unknown) => {
+      // a wrong password or code keeps its count; anything else (a TOTP code still to come, an error) gives it back
+      if (!(err instanceof ProblemError && err.code === 'invalid_credentials')) await this.giveBack(counter);
+      throw err;
+    });
+    await this.redis.del(counter);
+    await this.auth.start(req, reply, user.id, totpVerified);
+    return this.sessionViewOf(req, user.id);
   }
 
-  /** True when the account has TOTP and `code` is right; throws when a code is missing or wrong (`onWrong` first). */
-  private async secondFactorOf(user: UserRow, code: string | undefined, onWrong: () => void): Promise<boolean> {
+  /** The active person these credentials sign in, and whether a TOTP code was verified; invalid_credentials otherwise. */
+  private async credentialsOf(body: {
+    email: string;
+    password: string;
+    totpCode?: string;
+  }): Promise<{ user: UserRow; totpVerified: boolean }> {
+    const user = await this.users.byEmail(body.email);
+    const passwordOk = await verifyPassword(body.password, user?.password_hash ?? null);
+    if (!user || !passwordOk || user.status !== 'active') throw new ProblemError('invalid_credentials', INVALID);
+    return { user, totpVerified: await this.secondFactorOf(user, body.totpCode) };
+  }
+
+  /** True when the account has TOTP and `code` is right; throws when a code is missing or wrong. */
+  private async secondFactorOf(user: UserRow, code: string | undefined): Promise<boolean> {
     if (!user.totp_enabled_at) return false;
     if (!code)
       throw new ProblemError(
@@ -75,10 +79,8 @@ export class SignInService {
         'enter the 6-digit code from your authenticator app (or a recovery code)',
         [{ field: 'totpCode', message: 'is required for this account' }],
       );
-    if (!(await this.checkSecondFactor(user, code))) {
-      onWrong();
+    if (!(await this.checkSecondFactor(user, code)))
       throw new ProblemError('invalid_credentials', 'the one-time code is not correct');
-    }
     return true;
   }
 

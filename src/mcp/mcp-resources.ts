@@ -1,3 +1,5 @@
+import { quotedInput } from '../common/validation/safe-text';
+
 /**
  * What the fund MCP server offers beside tools: `resources` (documents an agent can attach as
  * context; each is read through its REST route in-process, so the same scope check, rate limit and
@@ -116,15 +118,10 @@ export function promptsListResult(): { prompts: object[] } {
   };
 }
 
-/** A client's parameter quoted in an error: a string cut to 200 characters, anything else as JSON (String() throws on some objects). */
-export function shownParam(v: unknown): string {
-  return (typeof v === 'string' ? v : (JSON.stringify(v) ?? typeof v)).slice(0, 200);
-}
-
 /** The `prompts/get` result for `params`, or the reason the params are refused (unknown prompt, bad date). */
 export function promptGetResult(params: Record<string, unknown>): { result: object } | { refused: string } {
   const prompt = FUND_PROMPTS.find((p) => p.name === params.name);
-  if (!prompt) return { refused: `unknown prompt: ${shownParam(params.name)}` };
+  if (!prompt) return { refused: `unknown prompt: ${quotedInput(params.name)}` };
   const raw = (params.arguments ?? {}) as Record<string, unknown>;
   const known = (k: string) => prompt.arguments.some((a) => a.name === k);
   const args = Object.fromEntries(Object.entries(raw).filter(([k, v]) => typeof v === 'string' && known(k))) as Record<

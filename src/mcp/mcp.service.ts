@@ -4,7 +4,8 @@ import { toProblemError } from '../common/errors/problem.filter';
 import { memoPerObject, sharedJson } from '../common/http/shared-json';
 import { ToolInvoker } from './tool-invoker';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
-import { FUND_RESOURCES, promptGetResult, promptsListResult, resourcesListResult, shownParam } from './mcp-resources';
+import { FUND_RESOURCES, promptGetResult, promptsListResult, resourcesListResult } from './mcp-resources';
+import { quotedInput } from '../common/validation/safe-text';
 
 export const SUPPORTED_PROTOCOL_VERSIONS = [
   '2026-07-28',
@@ -202,7 +203,7 @@ export class McpService {
       case 'resources/read': {
         const resource = FUND_RESOURCES.find((r) => r.uri === params.uri);
         const tool = resource && this.catalog.byName(resource.tool);
-        if (!resource || !tool) return rpcError(id, -32002, `resource not found: ${shownParam(params.uri)}`);
+        if (!resource || !tool) return rpcError(id, -32002, `resource not found: ${quotedInput(params.uri)}`);
         try {
           const body = await this.invoker.invoke(tool, req, reply, {});
           return {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import http from 'node:http';
 import https from 'node:https';
-import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../common/validation/safe-text';
+import { isSafeText, quotedInput, UNSAFE_TEXT_MESSAGE } from '../common/validation/safe-text';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { guardedLookup, refuseLiteralPrivate } from '../webhooks/target-guard';
 import { OAuthError } from './oauth-error';
@@ -151,7 +151,7 @@ function validateMetadata(body: ClientMetadata, error: 'invalid_client_metadata'
     throw new OAuthError('invalid_redirect_uri', 'redirect_uris: 1 to 10 URLs are required');
   for (const u of uris) {
     const problem = redirectUriProblem(u);
-    if (problem) throw new OAuthError('invalid_redirect_uri', `redirect_uris: ${shown(u)} ${problem}`);
+    if (problem) throw new OAuthError('invalid_redirect_uri', `redirect_uris: ${quotedInput(u, 100)} ${problem}`);
   }
   const method = body.token_endpoint_auth_method ?? 'client_secret_basic';
   if (!AUTH_METHODS.includes(method as ClientAuthMethod))
@@ -175,11 +175,6 @@ function validateMetadata(body: ClientMetadata, error: 'invalid_client_metadata'
     name: name || new URL(uris[0] as string).host.slice(0, 200) || 'Unnamed client',
     clientUri,
   };
-}
-
-/** A redirect URI as an error message may quote it: strings cut to 100 characters, anything else by its type. */
-function shown(u: unknown): string {
-  return typeof u === 'string' ? u.slice(0, 100) : `(${u === null ? 'null' : typeof u})`;
 }
 
 /** GET the document: guarded address, no redirects, bounded size and time; JSON object or an OAuthError. */

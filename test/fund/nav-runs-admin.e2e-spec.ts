@@ -7,6 +7,7 @@ import { demoClock } from '../../src/fund/import/seed-demo-fund';
 import { addDays } from '../../src/fund/dates';
 import { fundIdForSlug } from '../../src/fund/ids';
 import { NavJobQueue } from '../../src/fund/nav/nav-job.queue';
+import { NavRunRepository } from '../../src/fund/nav/nav-run.repository';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
 import { bootApp, call, createFund, dbOf, mintKey, type ResponseJson, type TestApp } from '../utils/app';
 
@@ -119,17 +120,22 @@ describe('admin NAV runs as jobs (e2e)', () => {
     expect(job.progress).toEqual({ completedDates: MAX_DAYS, totalDates: MAX_DAYS });
   });
 
-  it('a job row its queue lost stops blocking the fund; one whose queue job may still be on its way keeps blocking', async () => {
-    const db = dbOf(app);
-    const [{ d: date }] = await db.query(
-      `SELECT max(valuation_date)::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete'`,
-      [fundId],
-    );
-    const [orphan] = await db.query(
-      `INSERT INTO nav_run_jobs (fund_id, valuation_date, from_date, to_date, total_dates, created_at)
-       VALUES ($1, $2, $2, $2, 1, clock_timestamp() - interval '5 seconds') RETURNING id`,
+  /** A one-date job row for the last complete date, as a request or a worker would have left it (`columns`: SQL values). */
+  async function jobRow(columns: Record<string, string>): Promise<{ id: string; date: string }> {
+    const date = (await new NavRunRepository(dbOf(app)).lastCompleteDate(fundId))!;
+    const names = ['fund_id', 'valuation_date', 'from_date', 'to_date', 'total_dates', ...Object.keys(columns)];
+    const values = ['$1', '$2', '$2', '$2', '1', ...Object.values(columns)];
+    const [row] = await dbOf(app).query(
+      `INSERT INTO nav_run_jobs (${names.join(', ')}) VALUES (${values.join(', ')}) RETURNING id`,
       [fundId, date],
     );
+    return { id: row.id, date };
+  }
+
+  it('a job row its queue lost stops blocking the fund; one whose queue job may still be on its way keeps blocking', async () => {
+    const db = dbOf(app);
+    const orphan = await jobRow({ created_at: "clock_timestamp() - interval '5 seconds'" });
+    const date = orphan.date;
     const young = await post(date);
     expect([young.status, young.json.code]).toEqual([409, 'nav_job_in_progress']);
     await db.query(`UPDATE nav_run_jobs SET created_at = created_at - interval '2 minutes' WHERE id = $1`, [orphan.id]);
@@ -142,16 +148,8 @@ describe('admin NAV runs as jobs (e2e)', () => {
 
   it('a job delivered again after a delivery has done its range does not run it twice', async () => {
     const db = dbOf(app);
-    const [{ d: date }] = await db.query(
-      `SELECT max(valuation_date)::text AS d FROM nav_runs WHERE fund_id = $1 AND status = 'complete'`,
-      [fundId],
-    );
     // the first delivery has run every date and is about to record the outcome
-    const [job] = await db.query(
-      `INSERT INTO nav_run_jobs (fund_id, valuation_date, from_date, to_date, total_dates, completed_dates, status, started_at)
-       VALUES ($1, $2, $2, $2, 1, 1, 'running', clock_timestamp()) RETURNING id`,
-      [fundId, date],
-    );
+    const job = await jobRow({ completed_dates: '1', status: "'running'", started_at: 'clock_timestamp()' });
     const runs = async () =>
       (await db.query(`SELECT count(*)::int AS n FROM nav_runs WHERE fund_id = $1`, [fundId]))[0].n as number;
     const before = await runs();

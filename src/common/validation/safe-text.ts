@@ -49,3 +49,8 @@ export function sanitizeForDisplay(s: string, maxLength: number): string {
   if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
   return `${cut}…`;
 }
+
+/** A client's value quoted in an error message: a string cut to `max` characters, anything else as JSON (String() throws on some objects). */
+export function quotedInput(v: unknown, max = 200): string {
+  return (typeof v === 'string' ? v : (JSON.stringify(v) ?? typeof v)).slice(0, max);
+}

@@ -4,7 +4,7 @@ import type { CsvFileSpec } from './csv-files';
 import type { FundDefinition } from './fund-definition';
 import { STRESS_PRESETS } from './stress-presets';
 import { SqlRepository } from '../../database/sql-repository';
-import { navInputsLockKey } from '../../database/sql-fragments';
+import { isLockWaitTimeout, navInputsLockKey } from '../../database/sql-fragments';
 
 export interface ImportedFundRow {
   id: string;
@@ -25,7 +25,7 @@ export class FundImportRepository extends SqlRepository {
         value,
       ]);
     } catch (err) {
-      if ((err as { code?: string }).code === '55P03' || (err as { code?: string }).code === '57014')
+      if (isLockWaitTimeout(err))
         throw new Error(`a NAV run of fund ${value} is still in progress; import again once it has finished`, {
           cause: err,
         });

@@ -35,12 +35,27 @@ export function navRangeFor(
   inception: IsoDate,
   restartFrom: IsoDate | null = null,
 ): { from: IsoDate; to: IsoDate } | null {
-  let from = lastComplete && date > addDays(lastComplete, 1) ? addDays(lastComplete, 1) : date;
-  if (restartFrom && restartFrom < from) from = restartFrom; // a run stopped short there: go on from it
-  if (from < inception) from = inception;
-  let to = date;
-  if (lastComplete && from <= lastComplete && to < lastComplete) to = lastComplete;
-  return from > to ? null : { from, to };
+  const asked = lastComplete && date > addDays(lastComplete, 1) ? addDays(lastComplete, 1) : date;
+  const range = settledRange(asked, date, { lastComplete, restartFrom, inception });
+  return range.from > range.to ? null : range;
+}
+
+/**
+ * The range a run really covers, from the one asked for: it starts no later than where a run stopped
+ * short (`restartFrom`: later days may still hold the old chain) and no earlier than inception; a
+ * range that re-runs a complete date cascades to the last complete date. `to` null: the start.
+ */
+function settledRange(
+  from: IsoDate,
+  to: IsoDate | null,
+  chain: { lastComplete: IsoDate | null; restartFrom: IsoDate | null; inception: IsoDate },
+): { from: IsoDate; to: IsoDate } {
+  const { lastComplete, restartFrom, inception } = chain;
+  let start = restartFrom && restartFrom < from ? restartFrom : from;
+  if (start < inception) start = inception;
+  let end = to ?? start;
+  if (lastComplete && start <= lastComplete && end < lastComplete) end = lastComplete;
+  return { from: start, to: end };
 }
 
 export interface NavRunOutcome {
@@ -149,15 +164,7 @@ export class NavRunService {
     await lock.connect();
     try {
       await lock.startTransaction(); // holds the lock only: nothing is written in it
-      await this.runs
-        .with(lock)
-        .holdInputsLock(fundId, options.lockWaitMs)
-        .catch((err: unknown) => {
-          if ((err as { code?: string }).code !== '55P03') throw err;
-          throw new Error('another NAV run or an import of this fund is in progress; try again when it has finished', {
-            cause: err,
-          });
-        });
+      await this.runs.with(lock).holdInputsLock(fundId, options.lockWaitMs);
       if (options.stillWanted && !(await options.stillWanted())) return skippedRun(fundId);
       // before each batch is written: the lock is still held (a lost connection would have released it)
       return await this.runNavRangeLocked(fundId, options, () => this.runs.with(lock).assertInputsLockHeld());
@@ -179,12 +186,11 @@ export class NavRunService {
     const terms = await reader.fundTerms(fundId);
     const calendar = await reader.calendar(fundId);
     const lastComplete = await runs.lastCompleteDate(fundId);
-    const restartFrom = await runs.restartFrom(fundId);
-    let from = options.from ?? (lastComplete ? addDays(lastComplete, 1) : calendar.inceptionDate);
-    if (restartFrom && restartFrom < from) from = restartFrom; // later days may still hold the old chain
-    if (from < calendar.inceptionDate) from = calendar.inceptionDate;
-    let to = options.to ?? calendar.lastPriceDate ?? from;
-    if (lastComplete && from <= lastComplete && to < lastComplete) to = lastComplete;
+    const { from, to } = settledRange(
+      options.from ?? (lastComplete ? addDays(lastComplete, 1) : calendar.inceptionDate),
+      options.to ?? calendar.lastPriceDate,
+      { lastComplete, restartFrom: await runs.restartFrom(fundId), inception: calendar.inceptionDate },
+    );
     const outcome: NavRunOutcome = {
       fundId,
       from,
