@@ -143,7 +143,20 @@ const INVALID: { name: string; path: string; body: unknown; errors: string[] }[]
     name: 'a zero starting NAV',
     path: 'fee-calculator',
     body: { startingNavUsd: 0 },
-    errors: ['startingNavUsd: must be greater than 0 and at most 1000000000000000'],
+    errors: ['startingNavUsd: must be at least 0.01 and at most 1000000000000000'],
+  },
+  {
+    // a divisor under a cent overflowed the ratio it divides to null
+    name: 'divisors under a cent',
+    path: 'operating-cost-calculator',
+    body: { aumUsd: 1e-300 },
+    errors: ['aumUsd: must be at least 0.01 and at most 1000000000000000'],
+  },
+  {
+    name: 'an AUM under a cent in the health check',
+    path: 'fund-health-check',
+    body: { aumUsd: 0.001 },
+    errors: ['aumUsd: must be at least 0.01 and at most 1000000000000000'],
   },
   {
     name: 'negative NAVs',
@@ -158,7 +171,7 @@ const INVALID: { name: string; path: string; body: unknown; errors: string[] }[]
     name: 'a negative navUsd',
     path: 'exposure-analysis',
     body: { navUsd: -5 },
-    errors: ['navUsd: must be greater than 0 and at most 1000000000000000'],
+    errors: ['navUsd: must be at least 0.01 and at most 1000000000000000'],
   },
   {
     name: 'negative costs and fees booked',
@@ -244,7 +257,7 @@ const INVALID: { name: string; path: string; body: unknown; errors: string[] }[]
     path: 'fund-health-check',
     body: { backOfficeHeadcount: -1, aumUsd: 0 },
     errors: [
-      'aumUsd: must be greater than 0 and at most 1000000000000000',
+      'aumUsd: must be at least 0.01 and at most 1000000000000000',
       'backOfficeHeadcount: must be at least 0 and at most 10000',
     ],
   },
@@ -252,7 +265,7 @@ const INVALID: { name: string; path: string; body: unknown; errors: string[] }[]
     name: 'money beyond a quadrillion',
     path: 'back-office-savings',
     body: { aumUsd: 1e16 },
-    errors: ['aumUsd: must be greater than 0 and at most 1000000000000000'],
+    errors: ['aumUsd: must be at least 0.01 and at most 1000000000000000'],
   },
   // dates
   {
@@ -316,7 +329,7 @@ const INVALID: { name: string; path: string; body: unknown; errors: string[] }[]
       'crystallization: must be one of annual, quarterly',
       'horizonYears: must be greater than 0 and at most 100',
       'mgmtFeePct: must be at least 0 and at most 100',
-      'startingNavUsd: must be greater than 0 and at most 1000000000000000',
+      'startingNavUsd: must be at least 0.01 and at most 1000000000000000',
     ],
   },
 ];

@@ -4,7 +4,7 @@ import { EXPOSURE_ANALYSIS_DEFAULTS as D } from '../engines/exposure-analysis.en
 import { CASH_CLASSES } from '../engines/positions';
 import { INPUT_METHODS, InputMethod } from '../engines/text-input';
 import { EnumField, NumberField, TextField } from './field.decorators';
-import { MAX_USD } from './limits';
+import { MAX_USD, MIN_DIVISOR_USD } from './limits';
 import { TextDigestDto } from './text-digest.dto';
 
 export const POSITIONS_CSV_DESCRIPTION =
@@ -20,7 +20,7 @@ export class ExposureAnalysisRequest {
     description: 'NAV in USD for the ratios; null = the sum of all values (long − short + cash).',
     default: null,
     example: 10_000_000,
-    greaterThan: 0,
+    min: MIN_DIVISOR_USD,
     max: MAX_USD,
     nullable: true,
   })

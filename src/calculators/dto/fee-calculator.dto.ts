@@ -7,10 +7,10 @@ import {
   MAX_PERIODS,
 } from '../engines/fee-calculator.engine';
 import { BooleanField, CrossFieldRule, EnumField, NumberField } from './field.decorators';
-import { MAX_USD } from './limits';
+import { MAX_USD, MIN_DIVISOR_USD } from './limits';
 
 export class FeeCalculatorRequest {
-  @NumberField({ description: 'NAV at the start, USD.', default: D.startingNavUsd, greaterThan: 0, max: MAX_USD })
+  @NumberField({ description: 'NAV at the start, USD.', default: D.startingNavUsd, min: MIN_DIVISOR_USD, max: MAX_USD })
   startingNavUsd?: number;
 
   @NumberField({

@@ -10,11 +10,11 @@ import {
 } from '../engines/fund-health-check.engine';
 import { POSITIONS_CSV_DESCRIPTION } from './exposure-analysis.dto';
 import { BooleanField, EnumField, NumberField, TextField } from './field.decorators';
-import { MAX_USD } from './limits';
+import { MAX_USD, MIN_DIVISOR_USD } from './limits';
 import { TextDigestDto } from './text-digest.dto';
 
 export class FundHealthCheckRequest {
-  @NumberField({ description: 'Assets under management, USD.', default: D.aumUsd, greaterThan: 0, max: MAX_USD })
+  @NumberField({ description: 'Assets under management, USD.', default: D.aumUsd, min: MIN_DIVISOR_USD, max: MAX_USD })
   aumUsd?: number;
 
   @TextField({

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { OPERATING_COST_DEFAULTS as D } from '../engines/operating-costs';
 import { NumberField } from './field.decorators';
-import { MAX_USD } from './limits';
+import { MAX_USD, MIN_DIVISOR_USD } from './limits';
 
 const cost = (description: string, def: number) =>
   NumberField({ description: `${description}, USD a year.`, default: def, min: 0, max: MAX_USD });
@@ -34,7 +34,7 @@ export class OperatingCostRequest {
   @cost('Legal', D.legalUsd) legalUsd?: number;
   @cost('Software and data', D.softwareUsd) softwareUsd?: number;
 
-  @NumberField({ description: 'Assets under management, USD.', default: D.aumUsd, greaterThan: 0, max: MAX_USD })
+  @NumberField({ description: 'Assets under management, USD.', default: D.aumUsd, min: MIN_DIVISOR_USD, max: MAX_USD })
   aumUsd?: number;
 }
 

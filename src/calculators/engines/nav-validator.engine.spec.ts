@@ -210,6 +210,14 @@ describe('nav-validator engine', () => {
     expect(check(a, 'closing-nav-non-negative')).toMatchObject({ status: 'fail', actual: -2_000_000 });
   });
 
+  it('amounts under a cent divide nothing: no implied rate, no break in bp', () => {
+    const a = navValidator({ ...quiet, openingNavUsd: 1e-300, mgmtFeeUsd: 100, reportedClosingNavUsd: 1e-300 });
+    expect(check(a, 'mgmt-fee-rate')).toMatchObject({ status: 'warn', actual: null });
+    expect(check(a, 'mgmt-fee-rate').message).toContain('is under a cent');
+    expect(a.rollForward.breakBp).toBeNull();
+    expect(JSON.stringify(a)).not.toMatch(/e\+\d/);
+  });
+
   it('refuses a period that ends before it starts', () => {
     expect(() => navValidator({ ...quiet, periodStart: '2025-02-01', periodEnd: '2025-01-31' })).toThrow(ProblemError);
   });

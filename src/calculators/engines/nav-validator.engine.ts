@@ -122,7 +122,7 @@ export function navValidator(input: NavValidatorInput): NavValidatorAnswer {
   const costs = mgmtFee.plus(perfFee).plus(other);
   const expectedClosing = opening.plus(netFlows).plus(grossPnl).minus(costs);
   const breakUsd = reported.minus(expectedClosing);
-  const breakRatio = reported.isZero() ? null : breakUsd.div(reported.abs());
+  const breakRatio = reported.abs().lt(BREAK_PASS_USD) ? null : breakUsd.div(reported.abs());
 
   const checks: NavCheck[] = [];
   checks.push(rollForwardCheck(expectedClosing, reported, breakUsd, breakRatio));
@@ -215,13 +215,14 @@ function mgmtFeeCheck(input: NavValidatorInput, booked: Decimal, base: Decimal, 
   const rate = dec(input.mgmtFeePct).div(HUNDRED);
   const expected365 = base.times(rate).times(days).div(365);
   const id = 'mgmt-fee-rate';
-  if (!base.isPositive() || base.isZero()) {
+  // below a cent there is nothing to charge on (1e-300 implied a fee of 2e30 % a year)
+  if (base.lt(BREAK_PASS_USD)) {
     return {
       id,
       status: booked.isZero() ? 'pass' : 'warn',
       message: booked.isZero()
         ? 'No capital to charge a management fee on, and none was booked.'
-        : 'A management fee was booked although the fee base (opening NAV plus half the net flows) is not positive.',
+        : 'A management fee was booked although the fee base (opening NAV plus half the net flows) is under a cent.',
       expected: input.mgmtFeePct,
       actual: null,
     };
