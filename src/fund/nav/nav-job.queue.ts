@@ -3,6 +3,7 @@ import { Job, Queue, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { bullPrefix, producerConnection, shutDownBull, workerConnection } from '../../webhooks/bull-connections';
+import { type IsoDate } from '../dates';
 import { NavJobsRepository } from './nav-jobs.repository';
 import { NavRunOutcome, NavRunService } from './nav-run.service';
 
@@ -82,6 +83,7 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
         onProgress: (done) => this.jobs.progress(jobId, done),
         // a stalled job delivered again while its first worker still runs it waits for the lock, then stops here
         stillWanted: () => this.jobs.isUnfinished(jobId),
+        onRange: (range) => this.settleRange(jobId, range),
       });
       if (outcome.skipped) return; // the delivery that ran the range records the outcome
       const run = await this.navRuns.latestRunFor(job.fund_id, job.valuation_date);
@@ -91,6 +93,22 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
       this.logger.warn(`NAV run job ${jobId} failed: ${(err as Error).message}`);
       await this.jobs.finish(jobId, 'failed', null, (err as Error).message);
     }
+  }
+
+  /**
+   * The range as the lock found it: a run stopped short or a date completed since the request can
+   * widen it, and the bound NAV_RUN_MAX_DAYS holds here too (nothing is run beyond it); the job's
+   * dates and total follow, so its progress counts against the dates really run.
+   */
+  private async settleRange(jobId: string, range: { from: IsoDate; to: IsoDate; days: number }): Promise<void> {
+    const max = this.config.navRunMaxDays;
+    if (range.days > max) {
+      throw new Error(
+        `the run now covers ${range.from} … ${range.to} (${range.days} dates), more than NAV_RUN_MAX_DAYS (${max}), ` +
+          'since it was requested; nothing was run. Request it again, or run the history with npm run fund:nav.',
+      );
+    }
+    await this.jobs.settleRange(jobId, range.from, range.to, range.days);
   }
 }
 

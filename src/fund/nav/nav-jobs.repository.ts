@@ -98,6 +98,14 @@ export class NavJobsRepository extends SqlRepository {
     return rows.length > 0;
   }
 
+  /** The range the running job really covers, settled under the fund's lock. */
+  async settleRange(jobId: string, from: IsoDate, to: IsoDate, total: number): Promise<void> {
+    await this.q.query(
+      `UPDATE nav_run_jobs SET from_date = $2, to_date = $3, total_dates = $4 WHERE id = $1 AND status = 'running'`,
+      [jobId, from, to, total],
+    );
+  }
+
   async progress(jobId: string, completedDates: number): Promise<void> {
     await this.q.query(`UPDATE nav_run_jobs SET completed_dates = $2 WHERE id = $1 AND status = 'running'`, [
       jobId,

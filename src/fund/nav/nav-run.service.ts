@@ -22,6 +22,12 @@ export interface NavRunOptions {
   lockWaitMs?: number;
   /** Asked once the lock is held; false: the run is no longer wanted (another delivery of its job ran it) and nothing runs. */
   stillWanted?: () => Promise<boolean>;
+  /**
+   * Told the range the run covers once it is settled under the lock, before anything is written: it
+   * can differ from the one planned before the lock (a run stopped short since, a later date completed
+   * since), and throwing stops the run there.
+   */
+  onRange?: (range: { from: IsoDate; to: IsoDate; days: number }) => Promise<void>;
 }
 
 /**
@@ -201,6 +207,7 @@ export class NavRunService {
       lastCompleteDate: lastComplete,
     };
     if (from > to) return { ...outcome, from: null, to: null };
+    await options.onRange?.({ from, to, days: daysBetween(from, to) + 1 });
 
     const previous = await runs.lastCompleteRunBefore(fundId, from);
     if (!previous && from !== calendar.inceptionDate) {
