@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { parse as parseCookies, serialize } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SessionResolver } from '../common/auth/credential-resolver';
 import type { Principal } from '../common/auth/principal';
 import { ROLE_SCOPES } from '../common/auth/scopes';
 import { ProblemError } from '../common/errors/problem';
+import { setCookie, tokenCookie } from '../common/http/cookies';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { SessionRow, SessionsRepository } from './sessions.repository';
 import { UsersRepository } from './users.repository';
@@ -16,10 +16,8 @@ export const FUND_HEADER = 'x-fundgate-fund';
 export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** `__Host-` prefixed (Secure, Path=/, no Domain) when the request is HTTPS as seen through trusted proxies. */
-export function sessionCookieName(req: FastifyRequest): string {
-  return req.protocol === 'https' ? '__Host-fg_session' : 'fg_session';
-}
+/** The session cookie's name (`__Host-fg_session` over HTTPS). */
+const SESSION_COOKIE = 'fg_session';
 
 export function sessionIdOf(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
@@ -44,10 +42,7 @@ export class SessionAuth implements SessionResolver {
   ) {}
 
   cookieValue(req: FastifyRequest): string | null {
-    const header = req.headers.cookie;
-    if (!header) return null;
-    const value = parseCookies(header)[sessionCookieName(req)];
-    return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+    return tokenCookie(req, SESSION_COOKIE);
   }
 
   /** The live session behind the request's cookie, or null. */
@@ -139,25 +134,12 @@ export class SessionAuth implements SessionResolver {
       clientIp: req.ip ?? null,
       userAgent: typeof ua === 'string' ? ua.slice(0, 200) : null,
     });
-    this.setCookie(req, reply, value, SESSION_ABSOLUTE_SECONDS);
+    setCookie(req, reply, SESSION_COOKIE, value, SESSION_ABSOLUTE_SECONDS);
     req.sessionCookie = value;
   }
 
   clearCookie(req: FastifyRequest, reply: FastifyReply): void {
-    this.setCookie(req, reply, '', 0);
-  }
-
-  private setCookie(req: FastifyRequest, reply: FastifyReply, value: string, maxAge: number): void {
-    reply.header(
-      'set-cookie',
-      serialize(sessionCookieName(req), value, {
-        httpOnly: true,
-        sameSite: 'lax',
-        path: '/',
-        secure: req.protocol === 'https',
-        maxAge,
-      }),
-    );
+    setCookie(req, reply, SESSION_COOKIE, '', 0);
   }
 }
 

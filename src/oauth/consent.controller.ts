@@ -1,10 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { ConsentService } from './consent.service';
+import { browserOf } from './oauth-browser';
 import {
   ApproveConsentDto,
   ConnectedAppsDto,
@@ -26,11 +28,16 @@ export class ConsentController {
   @Get('requests/:id')
   @ApiOperation({
     summary:
-      'A pending authorization request of an MCP client: the client, the redirect host and the funds and scopes the person may grant',
+      'A pending authorization request of an MCP client: the client, the redirect host and the funds and scopes the person may grant. Only in the browser that started it (its cookie from /oauth/authorize); elsewhere 403',
   })
   @Returns(ConsentViewDto)
-  view(@CurrentPrincipal() p: Principal, @Param('id') id: string, @NoQuery() _none: unknown): Promise<ConsentViewDto> {
-    return this.consent.view(p, id);
+  view(
+    @Req() req: FastifyRequest,
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @NoQuery() _none: unknown,
+  ): Promise<ConsentViewDto> {
+    return this.consent.view(p, id, browserOf(req));
   }
 
   @Post('requests/:id/approve')
@@ -41,11 +48,12 @@ export class ConsentController {
   })
   @Returns(ConsentRedirectDto)
   async approve(
+    @Req() req: FastifyRequest,
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
     @Body() body: ApproveConsentDto,
   ): Promise<ConsentRedirectDto> {
-    return { redirectTo: await this.consent.approve(p, id, body) };
+    return { redirectTo: await this.consent.approve(p, id, browserOf(req), body) };
   }
 
   @Post('requests/:id/deny')
@@ -53,11 +61,12 @@ export class ConsentController {
   @ApiOperation({ summary: 'Decline: answers the redirect carrying error=access_denied' })
   @Returns(ConsentRedirectDto)
   async deny(
+    @Req() req: FastifyRequest,
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
     @NoBody() _none: unknown,
   ): Promise<ConsentRedirectDto> {
-    return { redirectTo: await this.consent.deny(p, id) };
+    return { redirectTo: await this.consent.deny(p, id, browserOf(req)) };
   }
 
   @Get('apps')

@@ -6,6 +6,7 @@ import { UsersRepository } from '../identity/users.repository';
 import { KeysService } from '../keys/keys.service';
 import { TOTP_STEP_UP_MS } from '../proposals/proposals.service';
 import { CODE_PREFIX, GRANTABLE_SCOPES, hashSecret, newSecret } from './oauth-tokens';
+import { sameBrowser } from './oauth-browser';
 import { AuthorizationRow, GrantView, OAuthRepository } from './oauth.repository';
 import { CODE_SECONDS, OAuthService } from './oauth.service';
 
@@ -34,8 +35,8 @@ export class ConsentService {
     private readonly users: UsersRepository,
   ) {}
 
-  async view(person: Principal, requestId: string): Promise<ConsentView> {
-    const a = pending(await this.find(requestId));
+  async view(person: Principal, requestId: string, browser: Buffer | null): Promise<ConsentView> {
+    const a = pending(await this.find(requestId), browser);
     const client = (await this.repo.client(a.client_id))!;
     const memberships = await this.users.memberships(person.userId!);
     return {
@@ -60,7 +61,12 @@ export class ConsentService {
   }
 
   /** Records the grant and answers the client's redirect URI carrying the code. */
-  async approve(person: Principal, requestId: string, choice: { fund: string; scopes: Scope[] }): Promise<string> {
+  async approve(
+    person: Principal,
+    requestId: string,
+    browser: Buffer | null,
+    choice: { fund: string; scopes: Scope[] },
+  ): Promise<string> {
     const scopes = [...new Set(choice.scopes)];
     const forbidden = scopes.filter((s) => !(GRANTABLE_SCOPES as readonly string[]).includes(s));
     if (forbidden.length > 0) {
@@ -78,7 +84,7 @@ export class ConsentService {
     }
     const code = newSecret(CODE_PREFIX);
     const redirect = await this.repo.transaction(async (m) => {
-      const a = pending(UUID.test(requestId) ? await this.repo.with(m).authorization(requestId, true) : null);
+      const a = pending(UUID.test(requestId) ? await this.repo.with(m).authorization(requestId, true) : null, browser);
       const client = (await this.repo.client(a.client_id))!;
       const key = await this.keys.mint(
         minter,
@@ -101,9 +107,9 @@ export class ConsentService {
     return redirect;
   }
 
-  async deny(person: Principal, requestId: string): Promise<string> {
+  async deny(person: Principal, requestId: string, browser: Buffer | null): Promise<string> {
     return this.repo.transaction(async (m) => {
-      const a = pending(UUID.test(requestId) ? await this.repo.with(m).authorization(requestId, true) : null);
+      const a = pending(UUID.test(requestId) ? await this.repo.with(m).authorization(requestId, true) : null, browser);
       await this.repo
         .with(m)
         .decide(a.id, { userId: person.userId!, grantId: null, codeHash: null, codeTtlSeconds: 0 });
@@ -137,8 +143,17 @@ export class ConsentService {
   }
 }
 
-function pending(a: AuthorizationRow | null): AuthorizationRow {
+/**
+ * The request, still to be answered, in the browser that started it: a consent link opened elsewhere
+ * (sent by whoever started the request, to have a signed-in person approve their code) is refused.
+ */
+function pending(a: AuthorizationRow | null, browser: Buffer | null): AuthorizationRow {
   if (!a) throw new ProblemError('not_found', 'this authorization request does not exist; start again from the app');
+  if (!sameBrowser(a.browser_hash, browser))
+    throw new ProblemError(
+      'forbidden',
+      'this authorization request was started in another browser; connect the app again from this browser',
+    );
   if (a.decided_at) throw new ProblemError('invalid_state', 'this authorization request was already answered');
   if (a.expires_at.getTime() <= Date.now())
     throw new ProblemError('gone', 'this authorization request has expired; start again from the app');

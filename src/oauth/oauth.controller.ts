@@ -1,13 +1,14 @@
-import { Body, Controller, Get, Headers, Inject, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PublicRoute } from '../common/auth/auth.decorators';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { ClientMetadata, ClientsService } from './clients.service';
 import { OAuthError } from './oauth-error';
 import { GRANTABLE_SCOPES, mcpResource } from './oauth-tokens';
-import { OAuthService } from './oauth.service';
+import { bindBrowser } from './oauth-browser';
+import { AUTHORIZATION_REQUEST_SECONDS, OAuthService } from './oauth.service';
 
 type Params = Record<string, unknown>;
 
@@ -75,13 +76,10 @@ export class OAuthController {
 
   @Get('oauth/authorize')
   @ApiExcludeEndpoint()
-  async authorize(@Query() query: Params, @Res() reply: FastifyReply): Promise<void> {
+  async authorize(@Query() query: Params, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
-      reply
-        .status(302)
-        .header('location', await this.oauth.authorize(query))
-        .header('cache-control', 'no-store')
-        .send();
+      const location = await this.oauth.authorize(query, () => bindBrowser(req, reply, AUTHORIZATION_REQUEST_SECONDS));
+      reply.status(302).header('location', location).header('cache-control', 'no-store').send();
     } catch (err) {
       oauthError(reply, err);
     }

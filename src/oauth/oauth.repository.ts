@@ -33,6 +33,8 @@ export interface AuthorizationRow {
   grant_id: string | null;
   code_expires_at: Date | null;
   code_used_at: Date | null;
+  /** SHA-256 of the token cookie of the browser that started the request. */
+  browser_hash: Buffer | null;
 }
 
 export interface GrantView {
@@ -116,11 +118,12 @@ export class OAuthRepository extends SqlRepository {
     scope: string[];
     resource: string;
     ttlSeconds: number;
+    browserHash: Buffer;
   }): Promise<string> {
     const rows = await this.q.query(
-      `INSERT INTO oauth_authorizations (client_id, redirect_uri, code_challenge, state, scope, resource, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7)) RETURNING id`,
-      [a.clientId, a.redirectUri, a.codeChallenge, a.state, a.scope, a.resource, a.ttlSeconds],
+      `INSERT INTO oauth_authorizations (client_id, redirect_uri, code_challenge, state, scope, resource, expires_at, browser_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), $8) RETURNING id`,
+      [a.clientId, a.redirectUri, a.codeChallenge, a.state, a.scope, a.resource, a.ttlSeconds, a.browserHash],
     );
     return rows[0].id;
   }
@@ -129,7 +132,7 @@ export class OAuthRepository extends SqlRepository {
   async authorization(id: string, lock = false): Promise<AuthorizationRow | null> {
     const rows: AuthorizationRow[] = await this.q.query(
       `SELECT id, client_id, redirect_uri, code_challenge, state, scope, resource, created_at, expires_at, decided_at, user_id, grant_id,
-              code_expires_at, code_used_at
+              code_expires_at, code_used_at, browser_hash
          FROM oauth_authorizations WHERE id = $1 ${lock ? 'FOR UPDATE' : ''}`,
       [id],
     );

@@ -72,9 +72,10 @@ export class OAuthService {
   /**
    * GET /oauth/authorize: answers where to send the browser. An unknown client or a redirect URI
    * that is not exactly registered is an OAuthError shown to the person (never a redirect); every
-   * later problem goes back to the client's redirect URI with `error`, `state` and `iss`.
+   * later problem goes back to the client's redirect URI with `error`, `state` and `iss`. A request
+   * that goes on to the consent page is bound to the browser (`bindBrowser`: the hash of its cookie).
    */
-  async authorize(q: Params): Promise<string> {
+  async authorize(q: Params, bindBrowser: () => Buffer): Promise<string> {
     // a repeated parameter is refused before the redirect URI is trusted: which of two would be meant?
     for (const name of Object.keys(q)) str(q, name);
     const clientId = str(q, 'client_id');
@@ -110,6 +111,7 @@ export class OAuthService {
       scope,
       resource,
       ttlSeconds: AUTHORIZATION_REQUEST_SECONDS,
+      browserHash: bindBrowser(),
     });
     return `${this.config.publicBaseUrl}/console/oauth/consent?request=${id}`;
   }

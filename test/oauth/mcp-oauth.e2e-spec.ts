@@ -7,7 +7,7 @@ import { DEMO_SLUG, seedFundsOnce } from '../fund-data/fixtures';
 import { hashSecret } from '../../src/oauth/oauth-tokens';
 import { consoleCall, PASSWORD, signIn } from '../identity/console';
 import { bootApp, dbOf, ensurePerson, type ResponseJson, type TestApp, uniqueName } from '../utils/app';
-import { launchBrowser, withScreenshotOnFailure } from '../utils/browser';
+import { launchBrowser, screenshot, withScreenshotOnFailure } from '../utils/browser';
 import { freePort, LocalClientServer, MemoryProvider } from './oauth-client';
 
 /**
@@ -217,7 +217,7 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
 
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const authorize = (extra: Record<string, string>) => {
+    const authorize = (extra: Record<string, string>, cookie?: string) => {
       const q = new URLSearchParams({
         response_type: 'code',
         client_id: clientId,
@@ -228,9 +228,20 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
         resource: `${base}/api/mcp`,
         ...extra,
       });
-      return fetch(`${base}/oauth/authorize?${q.toString()}`, { redirect: 'manual' });
+      return fetch(`${base}/oauth/authorize?${q.toString()}`, {
+        redirect: 'manual',
+        headers: cookie ? { cookie } : {},
+      });
     };
-    const requestIdOf = (res: Response) => new URL(res.headers.get('location')!).searchParams.get('request')!;
+    /** The request an authorization started, and the signed-in session in the browser that started it. */
+    const requestOf = (res: Response) => {
+      const browser = res.headers.get('set-cookie')!.split(';')[0];
+      return {
+        id: new URL(res.headers.get('location')!).searchParams.get('request')!,
+        browser,
+        session: { ...session, cookie: `${session.cookie}; ${browser}` },
+      };
+    };
 
     it('refuses plain PKCE, a missing challenge, another resource and an unregistered redirect URI', async () => {
       for (const [extra, error] of [
@@ -250,10 +261,52 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
       expect(bad.headers.get('location')).toBeNull();
     });
 
+    it('a request is answered only in the browser that started it; two requests in one browser both are', async () => {
+      const started = requestOf(await authorize({}));
+      expect(started.browser).toMatch(/^fg_oauth_browser=[A-Za-z0-9_-]{43}$/);
+      const elsewhere = requestOf(await authorize({})).session; // another browser, the same person
+      for (const s of [session, elsewhere]) {
+        const path = `/api/v1/console/oauth/requests/${started.id}`;
+        const view = await consoleCall(app, 'GET', path, s);
+        const approve = await consoleCall(app, 'POST', `${path}/approve`, s, {
+          body: { fund: DEMO_SLUG, scopes: ['fund:read'] },
+        });
+        const deny = await consoleCall(app, 'POST', `${path}/deny`, s);
+        for (const res of [view, approve, deny]) {
+          expect([res.status, res.json.code]).toEqual([403, 'forbidden']);
+          expect(res.json.detail).toContain('started in another browser');
+        }
+      }
+      // the same browser starts a second request: it keeps its token, and both requests can be answered
+      const second = requestOf(await authorize({}, started.browser));
+      expect(second.browser).toBe(started.browser);
+      for (const id of [started.id, second.id]) {
+        const res = await consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/deny`, started.session);
+        expect(res.status).toBe(200);
+        expect(new URL(res.json.redirectTo).searchParams.get('error')).toBe('access_denied');
+      }
+    });
+
+    it('the consent page opened from a link in another browser says why it cannot be answered', async () => {
+      const res = await authorize({}); // started outside the page's browser, as an attacker's link would be
+      await withScreenshotOnFailure(page, 'oauth-consent-elsewhere', async () => {
+        await page.goto(res.headers.get('location')!);
+        await page.waitForURL(/\/console\/(sign-in|oauth\/consent)/);
+        if (page.url().includes('/sign-in')) {
+          await page.getByLabel('Email').fill(analyst.email);
+          await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+          await page.getByRole('button', { name: 'Sign in' }).click();
+        }
+        await page.getByText('started in another browser').waitFor();
+        expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+        await screenshot(page, 'oauth-consent-elsewhere');
+      });
+    });
+
     it('refuses a grant beyond the role or of review / key management, then a wrong PKCE verifier; a code works once', async () => {
-      const id = requestIdOf(await authorize({}));
+      const { id, session: inBrowser } = requestOf(await authorize({}));
       const approve = (scopes: string[]) =>
-        consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/approve`, session, {
+        consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/approve`, inBrowser, {
           body: { fund: DEMO_SLUG, scopes },
         });
       const beyond = await approve(['fund:read', 'nav:publish']); // an analyst lacks nav:publish
@@ -286,8 +339,8 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     });
 
     it('reuse detected while a refresh is in flight also revokes the tokens that refresh issues', async () => {
-      const id = requestIdOf(await authorize({}));
-      const ok = await consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/approve`, session, {
+      const { id, session: inBrowser } = requestOf(await authorize({}));
+      const ok = await consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/approve`, inBrowser, {
         body: { fund: DEMO_SLUG, scopes: ['fund:read'] },
       });
       const code = new URL(ok.json.redirectTo).searchParams.get('code')!;
@@ -327,8 +380,8 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     });
 
     it('an access token is for the MCP server only: REST refuses it, and a token of another audience is refused', async () => {
-      const id = requestIdOf(await authorize({}));
-      const ok = await consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/approve`, session, {
+      const { id, session: inBrowser } = requestOf(await authorize({}));
+      const ok = await consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${id}/approve`, inBrowser, {
         body: { fund: DEMO_SLUG, scopes: ['fund:read'] },
       });
       const code = new URL(ok.json.redirectTo).searchParams.get('code')!;
