@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from 
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthProtectedResource, OptionalAuth, RequiresScopes } from '../common/auth/auth.decorators';
+import { fundIdOf } from '../common/auth/principal';
 import { ProblemError } from '../common/errors/problem';
 import { CorsPolicy } from '../common/http/cors';
 import { RedactedElsewhere } from '../common/redaction/redaction.interceptor';
@@ -45,6 +46,7 @@ export class McpController {
 
   private async serve(server: McpServerName, req: FastifyRequest, reply: FastifyReply, body: unknown): Promise<void> {
     checkTransport(req, this.cors);
+    if (server === 'fund') fundIdOf(req.principal!); // a calculator-only key: 403, not an empty tool list
     const answer = await this.mcp.handle(server, req, reply, body);
     if (answer === null) {
       reply.status(202).send();

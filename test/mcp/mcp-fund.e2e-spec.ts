@@ -63,6 +63,24 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     );
   });
 
+  it('refuses a key without a fund with 403 naming why (it initialized and listed no tools)', async () => {
+    const calcOnly = (await mintKey(app, { scopes: ['fund:read'], fund: null })).key;
+    const res = await fetch(`${base}/api/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${calcOnly}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({
+      code: 'forbidden',
+      detail: expect.stringContaining('not bound to a fund'),
+    });
+  });
+
   it('lists one typed, read-only tool per read endpoint, and answers every one exactly as REST', async () => {
     const client = await connect(readKey);
     const { tools } = await client.listTools();
