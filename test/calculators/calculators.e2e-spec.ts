@@ -184,7 +184,7 @@ describe('calculators over REST (e2e)', () => {
     expect(health.navFrequency.enum).toEqual(['daily', 'weekly', 'monthly', 'quarterly']);
     expect(health.reconFrequency.enum).toEqual(['daily', 'weekly', 'monthly', 'rarely']);
     expect(health.lpReportingFrequency.enum).toEqual(['monthly', 'quarterly', 'adhoc']);
-    expect(health.backOfficeHeadcount.type).toBe('integer');
+    expect(health.backOfficeHeadcount.type).toBe('number'); // full-time equivalents (the interface: number)
     expect(doc.components.schemas.LpReportGraderRequest.properties.reportingFrequency.enum).toEqual([
       'monthly',
       'quarterly',

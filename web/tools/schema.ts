@@ -93,7 +93,7 @@ const LABELS: Record<string, string> = {
   aumUsd: 'Assets under management',
   lpReportsPerYear: 'LP reports a year',
   costPerReportUsd: 'Cost per LP report',
-  backOfficeHeadcount: 'Back-office headcount',
+  backOfficeHeadcount: 'Back-office headcount (full-time equivalents)',
 };
 
 /** `startingNavUsd` → "Starting NAV" (the unit is shown apart). */

@@ -60,11 +60,11 @@ export class FundHealthCheckRequest {
   lpReportingFrequency?: LpReportingFrequency;
 
   @NumberField({
-    description: 'People working on the back office (finance, operations).',
+    description:
+      'People working on the back office (finance, operations), in full-time equivalents (1.5 = one full-time and one half-time).',
     default: D.backOfficeHeadcount,
     min: 0,
     max: 10_000,
-    integer: true,
   })
   backOfficeHeadcount?: number;
 

@@ -88,6 +88,8 @@ describe('fund-health-check engine', () => {
     { change: { hasAnnualAudit: false }, section: 'governance', score: 60 },
     { change: { backOfficeHeadcount: 1 }, section: 'governance', score: 80 },
     { change: { backOfficeHeadcount: 0 }, section: 'operations', score: 80 },
+    { change: { backOfficeHeadcount: 0.5 }, section: 'operations', score: 80 }, // full-time equivalents
+    { change: { backOfficeHeadcount: 1.5 }, section: 'governance', score: 80 },
     { change: { reconFrequency: 'weekly' as const }, section: 'operations', score: 90 },
     {
       change: { navFrequency: 'quarterly' as const, lpReportingFrequency: 'monthly' as const },

@@ -204,6 +204,7 @@ function operationsRules(input: FundHealthCheckInput, add: Collector): void {
   const r = recon[input.reconFrequency];
   if (r) add(r[0], r[1], r[2]);
   if (input.backOfficeHeadcount === 0) add('high', 20, 'Nobody is dedicated to the back office.');
+  else if (input.backOfficeHeadcount < 1) add('high', 20, 'Less than one full-time person runs the back office.');
 }
 
 function reportingRules(input: FundHealthCheckInput, add: Collector): void {
@@ -228,11 +229,11 @@ function governanceRules(input: FundHealthCheckInput, add: Collector): void {
   if (!input.hasFundAdmin)
     add('high', 40, 'No independent fund administrator: the manager values and reports its own fund.');
   if (!input.hasAnnualAudit) add('high', 40, 'No annual audit by an independent auditor.');
-  if (input.backOfficeHeadcount === 1)
+  if (input.backOfficeHeadcount >= 1 && input.backOfficeHeadcount < 2)
     add(
       'medium',
       20,
-      'A one-person back office cannot separate making and checking (maker-checker) and is a key-person risk.',
+      'A back office of fewer than two full-time people cannot separate making and checking (maker-checker) and is a key-person risk.',
     );
 }
 
