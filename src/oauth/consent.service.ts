@@ -144,8 +144,8 @@ export class ConsentService {
 }
 
 /**
- * The request, still to be answered, in the browser that started it: a consent link opened elsewhere
- * (sent by whoever started the request, to have a signed-in person approve their code) is refused.
+ * The request, still to be answered, in the browser that started it: a consent link opened in another
+ * browser (leaked, or passed on) is refused, so nobody else connects the starting app to their account.
  */
 function pending(a: AuthorizationRow | null, browser: Buffer | null): AuthorizationRow {
   if (!a) throw new ProblemError('not_found', 'this authorization request does not exist; start again from the app');
