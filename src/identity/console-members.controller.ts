@@ -20,6 +20,7 @@ import { MembersService } from './members.service';
 import { NoQuery } from '../common/validation/parameterless';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => invalidParameter('userId', 'must be a UUID') });
+const invitationId = new ParseUUIDPipe({ exceptionFactory: () => invalidParameter('id', 'must be a UUID') });
 
 /** A fund admin (role admin on the X-Fundgate-Fund fund, i.e. keys:manage) manages the fund's people. */
 @ApiTags('console')
@@ -44,6 +45,18 @@ export class ConsoleMembersController {
     return this.members.invite(p, body.email, body.role);
   }
 
+  @Delete('members/invitations/:id')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Cancel a pending invitation: its link answers 410 from now on (404 not this fund’s, 409 already accepted)',
+  })
+  @Returns(OkDto)
+  async cancelInvitation(@CurrentPrincipal() p: Principal, @Param('id', invitationId) id: string): Promise<OkDto> {
+    await this.members.cancelInvitation(p, id);
+    return { ok: true };
+  }
+
   @Patch('members/:userId')
   @ApiOperation({ summary: "Change a member's role (the last admin cannot be demoted: 409)" })
   @Returns(OkDto)
@@ -58,7 +71,10 @@ export class ConsoleMembersController {
 
   @Delete('members/:userId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Remove a member; every key they hold on the fund is revoked at once' })
+  @ApiOperation({
+    summary:
+      'Remove a member; every key they hold on the fund is revoked and the invitations they sent that are still open are cancelled, at once',
+  })
   @Returns(RemovedMemberDto)
   remove(@CurrentPrincipal() p: Principal, @Param('userId', uuid) userId: string): Promise<RemovedMemberDto> {
     return this.members.remove(p, userId);

@@ -14,9 +14,11 @@ export interface InvitationRow {
   created_at: Date;
   expires_at: Date;
   accepted_at: Date | null;
+  cancelled_at: Date | null;
 }
 
-const SELECT = `SELECT i.id, i.fund_id, f.slug AS fund_slug, f.name AS fund_name, i.email, i.role, i.created_at, i.expires_at, i.accepted_at
+const SELECT = `SELECT i.id, i.fund_id, f.slug AS fund_slug, f.name AS fund_name, i.email, i.role, i.created_at, i.expires_at,
+       i.accepted_at, i.cancelled_at
   FROM invitations i JOIN funds f ON f.id = i.fund_id`;
 
 /** Invitations are found by the SHA-256 of their token; the token itself is shown once and never stored. */
@@ -49,9 +51,35 @@ export class InvitationsRepository extends SqlRepository {
 
   async pendingOf(fundId: string): Promise<InvitationRow[]> {
     return this.q.query(
-      `${SELECT} WHERE i.fund_id = $1 AND i.accepted_at IS NULL AND i.expires_at > now() ORDER BY i.created_at DESC`,
+      `${SELECT} WHERE i.fund_id = $1 AND i.accepted_at IS NULL AND i.cancelled_at IS NULL AND i.expires_at > now()
+        ORDER BY i.created_at DESC`,
       [fundId],
     );
+  }
+
+  /** One invitation of the fund, row-locked when `m` is a transaction. */
+  async ofFund(fundId: string, id: string, lock = false): Promise<InvitationRow | null> {
+    const rows = await this.q.query(`${SELECT} WHERE i.fund_id = $1 AND i.id = $2${lock ? ' FOR UPDATE OF i' : ''}`, [
+      fundId,
+      id,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  async cancel(id: string): Promise<void> {
+    await this.q.query(`UPDATE invitations SET cancelled_at = now() WHERE id = $1 AND cancelled_at IS NULL`, [id]);
+  }
+
+  /** Cancels the invitations `userId` sent on the fund that are still open; answers how many. */
+  async cancelSentBy(fundId: string, userId: string): Promise<number> {
+    const [rows] = await this.q.query(
+      // an UPDATE answers [rows, count]
+      `UPDATE invitations SET cancelled_at = now()
+        WHERE fund_id = $1 AND invited_by = $2 AND accepted_at IS NULL AND cancelled_at IS NULL AND expires_at > now()
+        RETURNING id`,
+      [fundId, userId],
+    );
+    return rows.length;
   }
 
   async markAccepted(id: string, userId: string): Promise<void> {

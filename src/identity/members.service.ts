@@ -12,6 +12,7 @@ import type {
   InvitationDto,
   InvitationPreviewDto,
   MemberListDto,
+  RemovedMemberDto,
   ServiceAccountDto,
   SessionDto,
 } from './dto/console.dto';
@@ -72,7 +73,10 @@ export class MembersService {
     return { ...invitationView(row), token, inviteUrl: `${this.config.publicBaseUrl}/console/invitations/${token}` };
   }
 
-  /** Changes a role; the fund's last admin cannot be demoted (409). */
+  /**
+   * Changes a role; the fund's last admin cannot be demoted (409). A demoted admin's pending
+   * invitations are cancelled with it (one of them could otherwise make them admin again).
+   */
   async setRole(p: Principal, userId: string, role: Role): Promise<void> {
     const fundId = fundIdOf(p);
     await this.users.transaction(async (m) => {
@@ -86,14 +90,18 @@ export class MembersService {
         );
       }
       await this.users.with(m).setRole(fundId, userId, role);
+      if (target.role === 'admin' && role !== 'admin') await this.invitations.with(m).cancelSentBy(fundId, userId);
     });
     this.keys.forget();
   }
 
-  /** Removes a member and revokes every key they hold on the fund, in one transaction. */
-  async remove(p: Principal, userId: string): Promise<{ revokedKeys: number }> {
+  /**
+   * Removes a member, revokes every key they hold on the fund and cancels the invitations they sent
+   * that are still open (one could make them a member again), in one transaction.
+   */
+  async remove(p: Principal, userId: string): Promise<RemovedMemberDto> {
     const fundId = fundIdOf(p);
-    const revokedKeys = await this.users.transaction(async (m) => {
+    const removed = await this.users.transaction(async (m) => {
       const members = await this.users.with(m).lockMembers(fundId);
       const target = members.find((x) => x.user_id === userId);
       if (!target) throw notFound(`member ${userId}`);
@@ -104,10 +112,25 @@ export class MembersService {
         );
       }
       await this.users.with(m).removeMember(fundId, userId);
-      return this.keyRepo.with(m).revokeKeysOfAccountOnFund(target.account_id, fundId);
+      return {
+        revokedKeys: await this.keyRepo.with(m).revokeKeysOfAccountOnFund(target.account_id, fundId),
+        cancelledInvitations: await this.invitations.with(m).cancelSentBy(fundId, userId),
+      };
     });
     this.keys.forget();
-    return { revokedKeys };
+    return removed;
+  }
+
+  /** Cancels a pending invitation of the fund: its link stops working (410). An accepted one: 409. */
+  async cancelInvitation(p: Principal, id: string): Promise<void> {
+    const fundId = fundIdOf(p);
+    await this.users.transaction(async (m) => {
+      const inv = await this.invitations.with(m).ofFund(fundId, id, true);
+      if (!inv) throw notFound(`invitation ${id}`);
+      if (inv.accepted_at)
+        throw new ProblemError('invalid_state', 'this invitation was already accepted; remove the member instead');
+      await this.invitations.with(m).cancel(id);
+    });
   }
 
   async serviceAccounts(p: Principal): Promise<ServiceAccountDto[]> {
@@ -149,6 +172,8 @@ export class MembersService {
     const inv = row === undefined ? await this.invitations.byTokenHash(tokenHash(token)) : row;
     if (!inv) throw new ProblemError('not_found', 'this invitation link is not valid');
     if (inv.accepted_at) throw new ProblemError(usedCode, 'this invitation was already used');
+    if (inv.cancelled_at)
+      throw new ProblemError('gone', "this invitation was cancelled by the fund's admins; ask them for a new one");
     if (inv.expires_at.getTime() <= Date.now())
       throw new ProblemError('gone', 'this invitation has expired; ask the fund admin for a new one');
     return inv;

@@ -151,4 +151,57 @@ describe('members and invitations (e2e)', () => {
     const again = await signIn(app, member.email);
     expect((await consoleCall(app, 'GET', '/api/v1/console/session', again)).json.memberships).toEqual([]);
   });
+
+  it("an admin cancels a pending invitation: its link is gone; another fund's admin cannot; an accepted one is 409", async () => {
+    const inv = await invite(`${uniqueName('cancel')}@example.com`);
+    const cancel = (id: string, who = admin.session, slug = fund.slug) =>
+      consoleCall(app, 'DELETE', `/api/v1/console/members/invitations/${id}`, who, { fund: slug });
+    const otherFund = await createFund(app);
+    const otherAdmin = await person(app, otherFund.slug, 'admin');
+    const foreign = await cancel(inv.id, otherAdmin.session, otherFund.slug);
+    expect([foreign.status, foreign.json.code]).toEqual([404, 'not_found']);
+    expect((await cancel(inv.id)).json).toEqual({ ok: true });
+    const preview = await call(app, 'GET', `/api/v1/console/invitations/${inv.token}`);
+    expect([preview.status, preview.json.detail]).toEqual([410, expect.stringContaining('cancelled')]);
+    const late = await accept(inv.token, { displayName: 'Late', password: PASSWORD });
+    expect([late.status, late.json.code]).toEqual([410, 'gone']);
+    const list = await consoleCall(app, 'GET', '/api/v1/console/members', admin.session, { fund: fund.slug });
+    expect(list.json.invitations.map((i: { id: string }) => i.id)).not.toContain(inv.id);
+    const used = await invite(`${uniqueName('used')}@example.com`);
+    expect((await accept(used.token, { displayName: 'U', password: PASSWORD })).status).toBe(200);
+    const accepted = await cancel(used.id);
+    expect([accepted.status, accepted.json.code]).toEqual([409, 'invalid_state']);
+    const bad = await cancel('not-a-uuid');
+    expect([bad.status, bad.json.errors[0].field]).toEqual([400, 'id']);
+  });
+
+  it('removing or demoting an admin cancels the invitations they sent: a removed admin cannot invite themselves back', async () => {
+    const sends = async (who: Awaited<ReturnType<typeof person>>) => {
+      const res = await consoleCall(app, 'POST', '/api/v1/console/invitations', who.session, {
+        fund: fund.slug,
+        body: { email: `${uniqueName('second-mailbox')}@example.com`, role: 'admin' },
+      });
+      expect(res.status).toBe(201);
+      return res.json;
+    };
+    const leaving = await person(app, fund.slug, 'admin');
+    const kept = await sends(leaving);
+    const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${leaving.userId}`, admin.session, {
+      fund: fund.slug,
+    });
+    expect(removed.json).toEqual({ revokedKeys: 0, cancelledInvitations: 1 });
+    const back = await accept(kept.token, { displayName: 'Back again', password: PASSWORD });
+    expect([back.status, back.json.code]).toEqual([410, 'gone']);
+
+    const demoted = await person(app, fund.slug, 'admin');
+    const sent = await sends(demoted);
+    const byOthers = await invite(`${uniqueName('others')}@example.com`); // the remaining admin's stays open
+    const res = await consoleCall(app, 'PATCH', `/api/v1/console/members/${demoted.userId}`, admin.session, {
+      fund: fund.slug,
+      body: { role: 'analyst' },
+    });
+    expect(res.status).toBe(200);
+    expect((await call(app, 'GET', `/api/v1/console/invitations/${sent.token}`)).status).toBe(410);
+    expect((await call(app, 'GET', `/api/v1/console/invitations/${byOthers.token}`)).status).toBe(200);
+  });
 });

@@ -131,6 +131,28 @@ describe('console pages (headless Chromium, 375 px)', () => {
     await Promise.all([page.context().close(), guest.context().close(), again.context().close()]);
   });
 
+  it('an admin cancels a pending invitation from the members page; its link stops working', async () => {
+    const page = await newPage(suite.browser);
+    const errors = pageErrors(page);
+    const email = `${uniqueName('cancelled')}@console.test`;
+    await withScreenshotOnFailure(page, 'console-invitation-cancel', async () => {
+      await signIn(page, suite.server.baseUrl, admin.email, '/console/members');
+      await page.getByLabel('Email').fill(email);
+      await page.getByRole('button', { name: 'Create invitation' }).click();
+      const link = (await page.getByTestId('invite-link').textContent())!.trim();
+      await page.getByText(`${email} as viewer`).waitFor();
+      await screenshot(page, 'console-members-pending');
+      await page.getByRole('button', { name: `Cancel the invitation for ${email}` }).click();
+      await page.getByText(`The invitation for ${email} is cancelled; its link no longer works.`).waitFor();
+      expect(await page.getByText(`${email} as viewer`).count()).toBe(0);
+      const token = new URL(link).pathname.split('/').pop()!;
+      const preview = await fetch(`${suite.server.baseUrl}/api/v1/console/invitations/${token}`);
+      expect(preview.status).toBe(410);
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
   it('public sign-up gives a person with no fund calculator-only keys', async () => {
     const page = await newPage(suite.browser, 375);
     const errors = pageErrors(page, [400, 401]);

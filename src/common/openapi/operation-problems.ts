@@ -25,6 +25,7 @@ export const DOMAIN_PROBLEMS: ProblemRule[] = [
   { match: /^POST \/api\/v1\/console\/sign-up$/, statuses: [403, 409, 429] },
   { match: /^\w+ \/api\/v1\/console\/invitations\/\{token\}/, statuses: [403, 409, 410] },
   { match: /^(PATCH|DELETE) \/api\/v1\/console\/members\/\{userId\}$/, statuses: [409] },
+  { match: /^DELETE \/api\/v1\/console\/members\/invitations\/\{id\}$/, statuses: [409] }, // already accepted
   { match: /^POST \/api\/v1\/console\/service-accounts$/, statuses: [409] },
   { match: /^POST \/api\/v1\/console\/account\//, statuses: [409] }, // TOTP not enrolled / already enabled
   { match: /^POST \/api\/mcp(\/public)?$/, statuses: [403, 406] }, // Origin refused; Accept without application/json

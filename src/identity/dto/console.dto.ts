@@ -138,6 +138,8 @@ export class SetRoleDto {
 
 export class RemovedMemberDto {
   @ApiProperty({ description: 'Keys of the removed person on this fund, revoked now' }) revokedKeys: number;
+  @ApiProperty({ description: 'Pending invitations the removed person had sent, cancelled now' })
+  cancelledInvitations: number;
 }
 
 export class ServiceAccountDto {

@@ -23,7 +23,7 @@ interface Member {
   joinedAt: string;
 }
 interface PendingInvitation {
-  id?: string;
+  id: string;
   email: string;
   role: Role;
   expiresAt: string;
@@ -164,6 +164,44 @@ function MemberRow({
   );
 }
 
+/** Pending invitations, each with a Cancel button: its link stops working at once. */
+function PendingInvitations({
+  invitations,
+  onCancelled,
+}: {
+  invitations: PendingInvitation[];
+  onCancelled(msg: string): void;
+}) {
+  const cancel = useAction();
+  const run = async (i: PendingInvitation) => {
+    const path = `/api/v1/console/members/invitations/${encodeURIComponent(i.id)}`;
+    if (await cancel.run(() => consoleRequest(path, { method: 'DELETE' }).then(() => true)))
+      onCancelled(`The invitation for ${i.email} is cancelled; its link no longer works.`);
+  };
+  return (
+    <>
+      <h3>Pending invitations</h3>
+      <ErrorMessage error={cancel.error} title="The invitation was not cancelled." />
+      <ul>
+        {invitations.map((i) => (
+          <li key={i.id} data-testid="pending-invitation">
+            {i.email} as {i.role}, until {formatDateTime(i.expiresAt)}{' '}
+            <button
+              type="button"
+              className="secondary small"
+              disabled={cancel.busy}
+              onClick={() => run(i)}
+              aria-label={`Cancel the invitation for ${i.email}`}
+            >
+              Cancel
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 export function MembersPage() {
   const { session, membership } = useSession();
   const members = useLoad(() => consoleRequest<Members>('/api/v1/console/members'), []);
@@ -225,16 +263,7 @@ export function MembersPage() {
           </div>
         )}
         {members.data && members.data.invitations.length > 0 && (
-          <>
-            <h3>Pending invitations</h3>
-            <ul>
-              {members.data.invitations.map((i) => (
-                <li key={i.id ?? i.email}>
-                  {i.email} as {i.role}, until {formatDateTime(i.expiresAt)}
-                </li>
-              ))}
-            </ul>
-          </>
+          <PendingInvitations invitations={members.data.invitations} onCancelled={changed} />
         )}
       </section>
       <ConfirmDialog
@@ -246,7 +275,10 @@ export function MembersPage() {
         onConfirm={confirmRemove}
         onCancel={() => setRemoving(null)}
       >
-        <p>They lose access to {membership?.fund.name}, and every key they hold on it is revoked at once.</p>
+        <p>
+          They lose access to {membership?.fund.name}: every key they hold on it is revoked, and the invitations they
+          sent that are still open are cancelled, at once.
+        </p>
         <ErrorMessage error={remove.error} title="Not removed." />
       </ConfirmDialog>
     </>
