@@ -80,8 +80,9 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
   } else if (command === 'revoke') {
     const id = positionals[0];
     if (!id || !/^[0-9a-f-]{36}$/i.test(id)) fail('revoke needs a key id (UUID)');
-    if (!(await repo.revokeKey(id))) fail(`key ${id} was not found`);
-    process.stdout.write(`Revoked ${id}\n`);
+    if (!(await repo.keyById(id))) fail(`key ${id} was not found`);
+    const revoked = await repo.revokeKeyAndDerived(id);
+    process.stdout.write(`Revoked ${id} (${revoked} live key(s) revoked, counting those minted from it)\n`);
   } else {
     fail(USAGE);
   }

@@ -96,8 +96,9 @@ export class MembersService {
   }
 
   /**
-   * Removes a member, revokes every key they hold on the fund and cancels the invitations they sent
-   * that are still open (one could make them a member again), in one transaction.
+   * Removes a member, revokes every key they hold on the fund and every key they minted there (service
+   * keys included: they saw each secret once), with the keys minted from those, and cancels the
+   * invitations they sent that are still open (one could make them a member again), in one transaction.
    */
   async remove(p: Principal, userId: string): Promise<RemovedMemberDto> {
     const fundId = fundIdOf(p);
@@ -113,7 +114,7 @@ export class MembersService {
       }
       await this.users.with(m).removeMember(fundId, userId);
       return {
-        revokedKeys: await this.keyRepo.with(m).revokeKeysOfAccountOnFund(target.account_id, fundId),
+        revokedKeys: await this.keyRepo.with(m).revokeKeysOfPersonOnFund(target.account_id, userId, fundId),
         cancelledInvitations: await this.invitations.with(m).cancelSentBy(fundId, userId),
       };
     });

@@ -5,7 +5,7 @@ import type { Principal } from '../common/auth/principal';
 import { invalidParameter } from '../common/errors/problem';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
-import { CreatedKeyDto, CreateKeyDto, KeyListDto, KeySummaryDto } from './dto/key.dto';
+import { CreatedKeyDto, CreateKeyDto, KeyListDto, RevokedKeyDto } from './dto/key.dto';
 import { keySummary } from './key-views';
 import { KeysService } from './keys.service';
 import { NoQuery } from '../common/validation/parameterless';
@@ -52,9 +52,12 @@ export class AdminKeysController {
 
   @Delete(':id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Revoke a key; effective on every instance within 5 seconds' })
-  @Returns(KeySummaryDto)
-  async revoke(@CurrentPrincipal() caller: Principal, @Param('id', uuid) id: string): Promise<KeySummaryDto> {
-    return keySummary(await this.keys.revokeFor(caller, id));
+  @ApiOperation({
+    summary: 'Revoke a key and every key minted with it (and with those); effective on every instance within 5 seconds',
+  })
+  @Returns(RevokedKeyDto)
+  async revoke(@CurrentPrincipal() caller: Principal, @Param('id', uuid) id: string): Promise<RevokedKeyDto> {
+    const { row, derivedRevoked } = await this.keys.revokeFor(caller, id);
+    return { ...keySummary(row), derivedRevoked };
   }
 }

@@ -19,6 +19,10 @@ export function keySummary(row: KeyRow): KeySummaryDto {
     expiresAt: iso(row.expires_at),
     revokedAt: iso(row.revoked_at),
     lastUsedAt: iso(row.last_used_at),
+    mintedBy: row.created_by_user_id
+      ? { userId: row.created_by_user_id, displayName: row.minted_by_display_name }
+      : null,
+    mintedWithKeyId: row.created_by_key_id,
   };
 }
 

@@ -30,6 +30,11 @@ export interface KeyRow {
   fund_id: string | null;
   fund_slug: string | null;
   fund_name: string | null;
+  /** The key it was minted with (null: minted in the console or by the CLI). */
+  created_by_key_id: string | null;
+  /** The person who minted it, directly or through the chain of keys it was minted with (null: the CLI, or unknown). */
+  created_by_user_id: string | null;
+  minted_by_display_name: string | null;
 }
 
 export interface NewKey {
@@ -43,6 +48,7 @@ export interface NewKey {
   plan: Plan;
   expiresAt: Date | null;
   createdByKeyId: string | null;
+  createdByUserId: string | null;
 }
 
 export interface IdentityRow {
@@ -60,7 +66,8 @@ const KEY_SELECT = `
          k.created_at, k.expires_at, k.revoked_at, k.last_used_at,
          a.id AS account_id, a.name AS account_name, a.kind AS account_kind, a.owner_fund_id, a.user_id,
          u.status AS user_status, coalesce(u.display_name, a.name) AS owner_display_name, m.role,
-         f.id AS fund_id, f.slug AS fund_slug, f.name AS fund_name
+         f.id AS fund_id, f.slug AS fund_slug, f.name AS fund_name, k.created_by_key_id, k.created_by_user_id,
+         (SELECT mu.display_name FROM users mu WHERE mu.id = k.created_by_user_id) AS minted_by_display_name
     FROM api_keys k
     JOIN accounts a ON a.id = k.account_id
     LEFT JOIN users u ON u.id = a.user_id
@@ -173,19 +180,39 @@ export class KeysRepository extends SqlRepository {
   }
 
   /** Revokes every key an identity holds on a fund (member removal); returns how many. */
-  async revokeKeysOfAccountOnFund(accountId: string, fundId: string): Promise<number> {
-    const [rows] = await this.q.query(
-      `UPDATE api_keys SET revoked_at = now() WHERE account_id = $1 AND fund_id = $2 AND revoked_at IS NULL RETURNING id`,
-      [accountId, fundId],
+  /**
+   * Revokes, on a fund, the keys a person holds and the keys they minted (they saw each secret once),
+   * with every key minted from those; answers how many were live.
+   */
+  async revokeKeysOfPersonOnFund(accountId: string, userId: string, fundId: string): Promise<number> {
+    return this.revokeTree(
+      `SELECT id FROM api_keys WHERE fund_id = $1 AND (account_id = $2 OR created_by_user_id = $3)`,
+      [fundId, accountId, userId],
     );
+  }
+
+  /** Revokes a key and every key minted from it (a leaked key's offspring go with it); answers how many were live. */
+  async revokeKeyAndDerived(id: string): Promise<number> {
+    return this.revokeTree(`SELECT id FROM api_keys WHERE id = $1`, [id]);
+  }
+
+  private async revokeTree(roots: string, params: unknown[]): Promise<number> {
+    const [rows] = await this.q.query(
+      `WITH RECURSIVE tree AS (
+         ${roots}
+         UNION
+         SELECT k.id FROM api_keys k JOIN tree t ON k.created_by_key_id = t.id)
+       UPDATE api_keys SET revoked_at = now() WHERE id IN (SELECT id FROM tree) AND revoked_at IS NULL RETURNING id`,
+      params,
+    ); // an UPDATE answers [rows, count]
     return rows.length;
   }
 
   async insertKey(k: NewKey): Promise<string> {
     const rows = await this.q.query(
       `INSERT INTO api_keys (account_id, fund_id, name, key_hash, display_prefix, last_four, scopes, plan,
-                             expires_at, created_by_key_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+                             expires_at, created_by_key_id, created_by_user_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
       [
         k.accountId,
         k.fundId,
@@ -197,18 +224,10 @@ export class KeysRepository extends SqlRepository {
         k.plan,
         k.expiresAt,
         k.createdByKeyId,
+        k.createdByUserId,
       ],
     );
     return rows[0].id;
-  }
-
-  async revokeKey(id: string): Promise<boolean> {
-    // TypeORM answers UPDATE with [rows, affectedCount].
-    const [rows] = await this.q.query(
-      `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING id`,
-      [id],
-    );
-    return rows.length > 0;
   }
 
   /** Written at most once a minute per key, whichever instance gets there first. */

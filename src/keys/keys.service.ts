@@ -36,6 +36,8 @@ export interface Minter {
   plan: Plan;
   expiresAt: Date | null;
   keyId: string | null;
+  /** The person accountable for what the minter mints: the caller, or the person behind a service key. */
+  personBehind: string | null;
 }
 
 export interface MintedKey {
@@ -142,6 +144,7 @@ export class KeysService implements CredentialResolver {
         plan: id.plan ?? 'free',
         expiresAt: null,
         keyId: null,
+        personBehind: id.user_id,
       };
     });
   }
@@ -195,6 +198,7 @@ export class KeysService implements CredentialResolver {
         plan: req.plan,
         expiresAt: req.expiresAt,
         createdByKeyId: minter.keyId,
+        createdByUserId: minter.personBehind,
       });
       return { id, owner };
     });
@@ -283,15 +287,19 @@ export class KeysService implements CredentialResolver {
     return this.ownKeys(caller);
   }
 
-  /** Revoke a key the caller may see; others are "not found" (their existence is not revealed). */
-  async revokeFor(caller: Principal, keyId: string): Promise<KeyRow> {
+  /**
+   * Revoke a key the caller may see, with every key minted from it (a leaked key's offspring go with
+   * it); others are "not found" (their existence is not revealed). Answers the key and how many keys
+   * minted from it were revoked with it.
+   */
+  async revokeFor(caller: Principal, keyId: string): Promise<{ row: KeyRow; derivedRevoked: number }> {
     const visible = await this.listVisibleTo(caller);
     const target = visible.find((k) => k.id === keyId);
     if (!target) throw new ProblemError('not_found', `key ${keyId} was not found`);
     if (target.is_demo) throw new ProblemError('unprocessable', 'the shared demo key is managed by seed:demo');
-    await this.keys.revokeKey(keyId);
+    const revoked = await this.keys.revokeKeyAndDerived(keyId);
     this.cache.clear();
-    return (await this.keys.keyById(keyId))!;
+    return { row: (await this.keys.keyById(keyId))!, derivedRevoked: revoked - (target.revoked_at ? 0 : 1) };
   }
 }
 
@@ -345,6 +353,7 @@ export function minterOf(p: Principal): Minter {
     plan: p.plan,
     expiresAt: p.via === 'key' && p.expiresAt ? new Date(p.expiresAt) : null,
     keyId: p.keyId,
+    personBehind: p.userId ?? p.mintedBy ?? null,
   };
 }
 
@@ -375,5 +384,6 @@ export function toPrincipal(row: KeyRow): Principal {
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at ? row.expires_at.toISOString() : null,
     lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
+    mintedBy: row.created_by_user_id,
   };
 }

@@ -18,6 +18,8 @@ interface ProposalRowBase {
   proposed_by_key_id: string;
   /** The person behind the proposing account (null: a service identity). */
   proposed_by_user_id: string | null;
+  /** The person who minted the proposing key (a service key's admin; null: the CLI, or unknown). */
+  proposing_key_minted_by: string | null;
   created_at: Date;
   created_key: string;
   decided_at: Date | null;
@@ -29,7 +31,8 @@ interface ProposalRowBase {
 }
 
 const COLUMNS = `id, fund_id, kind, status, payload, proposed_by_account_id, proposed_by_key_id,
-  (SELECT a.user_id FROM accounts a WHERE a.id = proposed_by_account_id) AS proposed_by_user_id, created_at, ${utcMicros('created_at')} AS created_key,
+  (SELECT a.user_id FROM accounts a WHERE a.id = proposed_by_account_id) AS proposed_by_user_id,
+  (SELECT k.created_by_user_id FROM api_keys k WHERE k.id = proposed_by_key_id) AS proposing_key_minted_by, created_at, ${utcMicros('created_at')} AS created_key,
   decided_at, decided_by_account_id, decided_by_key_id, decided_by_user_id, decision_note, execution_ref`;
 
 /** Fund-scoped proposal queries. */

@@ -117,8 +117,9 @@ export class ProposalsService {
 
   /**
    * Maker-checker between people: the checker is a person, not the person (or identity) who staged
-   * the proposal, holds manager or admin on the fund NOW, and, when the fund requires it, passed a
-   * TOTP check in their console session within the last 10 minutes (approval only).
+   * the proposal nor the person who minted the key it was staged with (an admin's service key), holds
+   * manager or admin on the fund NOW, and, when the fund requires it, passed a TOTP check in their
+   * console session within the last 10 minutes (approval only).
    */
   private async assertChecker(m: EntityManager, p: Principal, row: ProposalRow, approving: boolean): Promise<void> {
     const refuse = (why: string) => {
@@ -127,6 +128,9 @@ export class ProposalsService {
     if (!p.userId) refuse('a service identity cannot decide proposals: the checker must be a person');
     if (row.proposed_by_account_id === p.accountId || row.proposed_by_user_id === p.userId) {
       refuse('you staged this proposal (with one of your keys): another person must approve or reject it');
+    }
+    if (row.proposing_key_minted_by === p.userId) {
+      refuse('this proposal was staged with a key you minted: another person must approve or reject it');
     }
     const facts = await this.repo.with(m).checkerFacts(row.fund_id, p.userId!);
     if (facts.role !== 'manager' && facts.role !== 'admin') {

@@ -88,26 +88,51 @@ describe('maker-checker between people (e2e)', () => {
     });
   });
 
-  it('a service identity can propose but never decide', async () => {
+  it('a service identity can propose but never decide; the admin who minted its key cannot approve what it staged', async () => {
     const admin = await person(app, fund.slug, 'admin', 'platform');
     await consoleCall(app, 'POST', '/api/v1/console/service-accounts', admin.session, {
       fund: fund.slug,
       body: { name: 'agent' },
     });
-    const bot = await consoleCall(app, 'POST', '/api/v1/admin/keys', admin.session, {
-      fund: fund.slug,
-      body: { name: 'bot', scopes: ['fund:propose'], account: 'agent', plan: 'platform' },
+    const mint = (caller: Session | string, body: Record<string, unknown>) =>
+      typeof caller === 'string'
+        ? call(app, 'POST', '/api/v1/admin/keys', { key: caller, body })
+        : consoleCall(app, 'POST', '/api/v1/admin/keys', caller, { fund: fund.slug, body });
+    const bot = await mint(admin.session, {
+      name: 'bot',
+      scopes: ['fund:propose'],
+      account: 'agent',
+      plan: 'platform',
     });
     expect(bot.status).toBe(201);
-    const p = await propose(bot.json.token);
-    expect(p.status).toBe(201);
-    // A person (the admin who created the bot) may approve what the service identity staged.
-    const approved = await consoleCall(app, 'POST', `/api/v1/admin/proposals/${p.json.id}/approve`, admin.session, {
-      fund: fund.slug,
-      body: { note: 'checked' },
+    expect(bot.json.mintedBy).toEqual({ userId: admin.userId, displayName: expect.any(String) });
+    // one step removed: a service key with keys:manage mints the proposing key into its own identity
+    const minter = await mint(admin.session, {
+      name: 'minter',
+      scopes: ['fund:propose', 'keys:manage'],
+      account: 'agent',
+      plan: 'platform',
     });
-    expect(approved.status).toBe(200);
-    expect(approved.json.decidedBy).toMatchObject({ keyId: null, userId: admin.userId });
+    const grandchild = await mint(minter.json.token, { name: 'child', scopes: ['fund:propose'], plan: 'platform' });
+    expect(grandchild.status).toBe(201);
+    expect(grandchild.json).toMatchObject({ mintedBy: { userId: admin.userId }, mintedWithKeyId: minter.json.id });
+    const other = await person(app, fund.slug, 'manager', 'platform');
+    for (const token of [bot.json.token, grandchild.json.token]) {
+      const p = await propose(token);
+      expect(p.status).toBe(201);
+      const self = await consoleCall(app, 'POST', `/api/v1/admin/proposals/${p.json.id}/approve`, admin.session, {
+        fund: fund.slug,
+        body: { note: 'my own bot' },
+      });
+      expect([self.status, self.json.code]).toEqual([403, 'maker_checker_violation']);
+      expect(self.json.detail).toContain('staged with a key you minted');
+      const approved = await consoleCall(app, 'POST', `/api/v1/admin/proposals/${p.json.id}/approve`, other.session, {
+        fund: fund.slug,
+        body: { note: 'checked' },
+      });
+      expect(approved.status).toBe(200);
+      expect(approved.json.decidedBy).toMatchObject({ keyId: null, userId: other.userId });
+    }
   });
 
   it('a manager approves in the console a proposal staged by another person; the stager cannot', async () => {

@@ -204,4 +204,34 @@ describe('members and invitations (e2e)', () => {
     expect((await call(app, 'GET', `/api/v1/console/invitations/${sent.token}`)).status).toBe(410);
     expect((await call(app, 'GET', `/api/v1/console/invitations/${byOthers.token}`)).status).toBe(200);
   });
+
+  it('removing an admin revokes the service keys they minted (they saw each secret), and the keys minted from those', async () => {
+    const leaving = await person(app, fund.slug, 'admin', 'platform');
+    const name = uniqueName('svc').slice(0, 30);
+    await consoleCall(app, 'POST', '/api/v1/console/service-accounts', leaving.session, {
+      fund: fund.slug,
+      body: { name },
+    });
+    const service = await consoleCall(app, 'POST', '/api/v1/admin/keys', leaving.session, {
+      fund: fund.slug,
+      body: { name: 'bot', scopes: ['fund:read', 'keys:manage'], account: name },
+    });
+    expect(service.status).toBe(201);
+    const offspring = await call(app, 'POST', '/api/v1/admin/keys', {
+      key: service.json.token,
+      body: { name: 'offspring', scopes: ['fund:read'] },
+    });
+    expect(offspring.status).toBe(201);
+    const byOthers = await consoleCall(app, 'POST', '/api/v1/admin/keys', admin.session, {
+      fund: fund.slug,
+      body: { name: 'kept', scopes: ['fund:read'], account: name },
+    });
+    const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${leaving.userId}`, admin.session, {
+      fund: fund.slug,
+    });
+    expect(removed.json.revokedKeys).toBe(2);
+    for (const token of [service.json.token, offspring.json.token])
+      expect((await call(app, 'GET', '/api/v1/me', { key: token })).status).toBe(401);
+    expect((await call(app, 'GET', '/api/v1/me', { key: byOthers.json.token })).status).toBe(200);
+  });
 });

@@ -90,4 +90,23 @@ describe('admin keys and revocation (e2e)', () => {
     expect(status).toBe(401);
     expect(Date.now() - started).toBeLessThan(5000);
   });
+
+  it("revoking a key revokes the keys minted with it, and theirs (a leaked key's offspring go with it)", async () => {
+    const mint = (key: string, scopes: string[]) =>
+      call(app, 'POST', '/api/v1/admin/keys', { key, body: { name: 'child', scopes } });
+    const parent = await mint(manager.key, ['fund:read', 'keys:manage']);
+    const child = await mint(parent.json.token, ['fund:read', 'keys:manage']);
+    const grandchild = await mint(child.json.token, ['fund:read']);
+    const sibling = await mint(manager.key, ['fund:read']); // minted by the manager's key, not by `parent`
+    expect(grandchild.json.mintedWithKeyId).toBe(child.json.id);
+    const revoked = await call(app, 'DELETE', `/api/v1/admin/keys/${parent.json.id}`, { key: manager.key });
+    expect(revoked.json).toMatchObject({ id: parent.json.id, derivedRevoked: 2 });
+    for (const k of [parent, child, grandchild]) {
+      expect((await call(app, 'GET', '/api/v1/me', { key: k.json.token })).status).toBe(401);
+    }
+    expect((await call(app, 'GET', '/api/v1/me', { key: sibling.json.token })).status).toBe(200);
+    expect((await call(app, 'GET', '/api/v1/me', { key: manager.key })).status).toBe(200);
+    const again = await call(app, 'DELETE', `/api/v1/admin/keys/${parent.json.id}`, { key: manager.key });
+    expect(again.json.derivedRevoked).toBe(0);
+  });
 });

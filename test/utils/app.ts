@@ -71,6 +71,7 @@ export async function mintKey(
       plan,
       expiresAt: opts.expiresAt ?? null,
       createdByKeyId: null,
+      createdByUserId: person.userId,
     });
     return { id, key, accountId: person.accountId };
   }

@@ -50,7 +50,7 @@ describe('developer console (headless Chromium)', () => {
     await page.context().close();
   });
 
-  it('mints a key in the page, which calls /api/v1/me; revoking it in the page makes the key answer 401', async () => {
+  it('mints a key in the page, which calls /api/v1/me; revoking it in the page makes it and the keys minted with it answer 401', async () => {
     const page = await newPage(suite.browser);
     const errors = pageErrors(page);
     await withScreenshotOnFailure(page, 'console-keys', async () => {
@@ -59,6 +59,7 @@ describe('developer console (headless Chromium)', () => {
       // Only the admin role's scopes are offered; fund:read is ticked by default.
       expect(await page.getByRole('checkbox').count()).toBe(6);
       await page.getByRole('checkbox', { name: 'fund:propose' }).check();
+      await page.getByRole('checkbox', { name: 'keys:manage' }).check();
       await page.getByRole('button', { name: 'Create key' }).click();
       const secret = (await page.getByTestId('key-secret').textContent())!.trim();
       expect(secret).toMatch(/^svc_dk_/);
@@ -74,7 +75,14 @@ describe('developer console (headless Chromium)', () => {
         fund: { slug: fund.slug },
         userId: admin.userId,
       });
-      expect([...body.scopes].sort()).toEqual(['fund:propose', 'fund:read']);
+      expect([...body.scopes].sort()).toEqual(['fund:propose', 'fund:read', 'keys:manage']);
+      const child = await fetch(`${suite.server.baseUrl}/api/v1/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Minted by the browser key', scopes: ['fund:read'] }),
+      });
+      const childSecret = ((await child.json()) as { token: string }).token;
+      await page.reload();
 
       const row = page.getByTestId('key-row').filter({ hasText: 'Browser test key' });
       await expect(row.textContent()).resolves.toContain(body.displayPrefix);
@@ -82,8 +90,11 @@ describe('developer console (headless Chromium)', () => {
       const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
       await dialog.getByRole('button', { name: 'Revoke key' }).click();
       await page.getByRole('status').filter({ hasText: 'Revoked Browser test key' }).waitFor();
+      expect(await page.getByRole('status').textContent()).toContain('The key minted with it is revoked too.');
       await row.getByText('revoked').waitFor();
+      await screenshot(page, 'console-keys-revoked');
       expect(await untilStatus(() => me(secret), 401)).toBe(401);
+      expect(await untilStatus(() => me(childSecret), 401)).toBe(401);
     });
     expect(errors()).toEqual([]);
     await page.context().close();

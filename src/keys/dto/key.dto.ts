@@ -48,6 +48,11 @@ export class MeDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
 }
 
+export class KeyMinterDto {
+  @ApiProperty({ format: 'uuid' }) userId: string;
+  @ApiProperty({ type: String, nullable: true }) displayName: string | null;
+}
+
 export class KeySummaryDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
@@ -62,6 +67,20 @@ export class KeySummaryDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: string | null;
+  @ApiProperty({
+    type: KeyMinterDto,
+    nullable: true,
+    description:
+      'The person who minted the key, in the console or with a key (through a chain of keys: the person behind it); null: the CLI, or minted before this was recorded',
+  })
+  mintedBy: KeyMinterDto | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The key it was minted with' })
+  mintedWithKeyId: string | null;
+}
+
+export class RevokedKeyDto extends KeySummaryDto {
+  @ApiProperty({ description: 'Live keys minted with this key (and with those), revoked with it', example: 0 })
+  derivedRevoked: number;
 }
 
 export class KeyListDto {

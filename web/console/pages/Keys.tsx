@@ -129,6 +129,7 @@ function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void 
         {k.owner && (
           <div className="muted small">
             {k.owner.kind === 'service' ? `service: ${k.owner.displayName}` : k.owner.displayName}
+            {k.owner.kind === 'service' && k.mintedBy && `, minted by ${k.mintedBy.displayName ?? 'a removed person'}`}
           </div>
         )}
       </td>
@@ -173,9 +174,20 @@ export function KeysPage() {
 
   const confirmRevoke = async () => {
     if (!revoking) return;
-    const done = await revoke.run(() => consoleRequest<KeySummary>(`${KEYS}/${revoking.id}`, { method: 'DELETE' }));
+    const done = await revoke.run(() =>
+      consoleRequest<KeySummary & { derivedRevoked: number }>(`${KEYS}/${revoking.id}`, { method: 'DELETE' }),
+    );
     if (done) {
-      setRevokedMsg(`Revoked ${done.name} (${keyLabel(done)}). It stops working on every instance within 5 seconds.`);
+      const n = done.derivedRevoked;
+      const derived =
+        n === 0
+          ? ''
+          : n === 1
+            ? ' The key minted with it is revoked too.'
+            : ` The ${n} keys minted with it are revoked too.`;
+      setRevokedMsg(
+        `Revoked ${done.name} (${keyLabel(done)}).${derived} It stops working on every instance within 5 seconds.`,
+      );
       setRevoking(null);
       keys.reload();
     }
@@ -252,7 +264,7 @@ export function KeysPage() {
       >
         <p>
           <strong>{revoking?.name}</strong> (<span className="mono">{revoking ? keyLabel(revoking) : ''}</span>) stops
-          working within 5 seconds, everywhere. This cannot be undone.
+          working within 5 seconds, everywhere, and so does every key minted with it. This cannot be undone.
         </p>
         <ErrorMessage error={revoke.error} title="The key was not revoked." />
       </ConfirmDialog>
