@@ -10,10 +10,12 @@ import { SessionAuth } from './session-auth';
 import { SessionsRepository } from './sessions.repository';
 import { SignInService } from './sign-in.service';
 import { UsersRepository } from './users.repository';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 
 /** People, roles, console sessions and the console-only REST routes. SessionAuth is the AuthGuard's SESSION_RESOLVER. */
 @Global()
 @Module({
+  imports: [WebhooksModule],
   controllers: [ConsoleController, ConsoleMembersController, ConsoleAccountController],
   providers: [
     UsersRepository,

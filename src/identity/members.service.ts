@@ -21,8 +21,11 @@ import { hashPassword } from './password';
 import { SessionAuth } from './session-auth';
 import { SignInService } from './sign-in.service';
 import { UsersRepository } from './users.repository';
+import { WebhooksRepository } from '../webhooks/webhooks.repository';
 
 export const INVITATION_DAYS = 7;
+const CREATOR_REMOVED =
+  'the person who created it was removed from the fund: check the URL, rotate the secret, then re-enable it';
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 const invitationView = (i: InvitationRow): InvitationDto => ({
   id: i.id,
@@ -40,6 +43,7 @@ export class MembersService {
     private readonly invitations: InvitationsRepository,
     private readonly keyRepo: KeysRepository,
     private readonly keys: KeysService,
+    private readonly webhooks: WebhooksRepository,
     private readonly auth: SessionAuth,
     private readonly signIn: SignInService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -97,8 +101,10 @@ export class MembersService {
 
   /**
    * Removes a member, revokes every key they hold on the fund and every key they minted there (service
-   * keys included: they saw each secret once), with the keys minted from those, and cancels the
-   * invitations they sent that are still open (one could make them a member again), in one transaction.
+   * keys included: they saw each secret once), with the keys minted from those, cancels the
+   * invitations they sent that are still open (one could make them a member again) and disables the
+   * webhook subscriptions they created (their URLs may be theirs; they knew the secrets), in one
+   * transaction.
    */
   async remove(p: Principal, userId: string): Promise<RemovedMemberDto> {
     const fundId = fundIdOf(p);
@@ -116,6 +122,9 @@ export class MembersService {
       return {
         revokedKeys: await this.keyRepo.with(m).revokeKeysOfPersonOnFund(target.account_id, userId, fundId),
         cancelledInvitations: await this.invitations.with(m).cancelSentBy(fundId, userId),
+        disabledWebhooks: await this.webhooks
+          .with(m)
+          .disableCreatedBy(fundId, { userId, accountId: target.account_id }, CREATOR_REMOVED),
       };
     });
     this.keys.forget();

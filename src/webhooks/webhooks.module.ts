@@ -22,6 +22,6 @@ import { WebhooksService } from './webhooks.service';
     OutboxDispatcher,
     DeliveryProcessor,
   ],
-  exports: [EventOutbox],
+  exports: [EventOutbox, WebhooksRepository],
 })
 export class WebhooksModule {}

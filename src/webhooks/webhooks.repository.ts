@@ -84,6 +84,26 @@ export class WebhooksRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * Disables the fund's subscriptions a person created (in a session, or with a key they hold or
+   * minted): the person is leaving, and knew each signing secret. Answers how many were enabled.
+   */
+  async disableCreatedBy(
+    fundId: string,
+    person: { userId: string; accountId: string },
+    reason: string,
+  ): Promise<number> {
+    const [rows] = await this.q.query(
+      `UPDATE webhook_subscriptions SET enabled = false, disabled_reason = $4, updated_at = now()
+        WHERE fund_id = $1 AND deleted_at IS NULL AND enabled
+          AND (created_by_user_id = $2
+               OR created_by_key_id IN (SELECT id FROM api_keys WHERE account_id = $3 OR created_by_user_id = $2))
+        RETURNING id`,
+      [fundId, person.userId, person.accountId, reason],
+    ); // an UPDATE answers [rows, count]
+    return rows.length;
+  }
+
   async updateSubscription(
     fundId: string,
     id: string,

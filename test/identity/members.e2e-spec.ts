@@ -9,7 +9,7 @@ describe('members and invitations (e2e)', () => {
   let admin: Awaited<ReturnType<typeof person>>;
 
   beforeAll(async () => {
-    app = await bootApp({ publicBaseUrl: 'https://fundgate.example' });
+    app = await bootApp({ publicBaseUrl: 'https://fundgate.example' }, { WEBHOOK_ALLOW_PRIVATE: 'true' });
     other = await bootApp();
     fund = await createFund(app);
     admin = await person(app, fund.slug, 'admin');
@@ -189,7 +189,7 @@ describe('members and invitations (e2e)', () => {
     const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${leaving.userId}`, admin.session, {
       fund: fund.slug,
     });
-    expect(removed.json).toEqual({ revokedKeys: 0, cancelledInvitations: 1 });
+    expect(removed.json).toEqual({ revokedKeys: 0, cancelledInvitations: 1, disabledWebhooks: 0 });
     const back = await accept(kept.token, { displayName: 'Back again', password: PASSWORD });
     expect([back.status, back.json.code]).toEqual([410, 'gone']);
 
@@ -205,7 +205,7 @@ describe('members and invitations (e2e)', () => {
     expect((await call(app, 'GET', `/api/v1/console/invitations/${byOthers.token}`)).status).toBe(200);
   });
 
-  it('removing an admin revokes the service keys they minted (they saw each secret), and the keys minted from those', async () => {
+  it('removing an admin revokes the service keys they minted (they saw each secret) and their offspring, and disables the webhooks they created', async () => {
     const leaving = await person(app, fund.slug, 'admin', 'platform');
     const name = uniqueName('svc').slice(0, 30);
     await consoleCall(app, 'POST', '/api/v1/console/service-accounts', leaving.session, {
@@ -214,7 +214,7 @@ describe('members and invitations (e2e)', () => {
     });
     const service = await consoleCall(app, 'POST', '/api/v1/admin/keys', leaving.session, {
       fund: fund.slug,
-      body: { name: 'bot', scopes: ['fund:read', 'keys:manage'], account: name },
+      body: { name: 'bot', scopes: ['fund:read', 'keys:manage', 'webhooks:manage'], account: name },
     });
     expect(service.status).toBe(201);
     const offspring = await call(app, 'POST', '/api/v1/admin/keys', {
@@ -226,10 +226,29 @@ describe('members and invitations (e2e)', () => {
       fund: fund.slug,
       body: { name: 'kept', scopes: ['fund:read'], account: name },
     });
+    const hook = (body: Record<string, unknown>, via: { key?: string; session?: typeof admin.session }) =>
+      via.key
+        ? call(app, 'POST', '/api/v1/webhooks', { key: via.key, body })
+        : consoleCall(app, 'POST', '/api/v1/webhooks', via.session!, { fund: fund.slug, body });
+    const target = { url: 'http://127.0.0.1:9/hook', eventTypes: ['nav.published'] };
+    const hooks = [
+      await hook(target, { session: leaving.session }),
+      await hook(target, { key: service.json.token }),
+      await hook(target, { session: admin.session }), // another admin's: kept
+    ];
+    expect(hooks.map((h) => h.status)).toEqual([201, 201, 201]);
     const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${leaving.userId}`, admin.session, {
       fund: fund.slug,
     });
-    expect(removed.json.revokedKeys).toBe(2);
+    expect(removed.json).toEqual({ revokedKeys: 2, cancelledInvitations: 0, disabledWebhooks: 2 });
+    const listed = await consoleCall(app, 'GET', '/api/v1/webhooks', admin.session, { fund: fund.slug });
+    const state = (id: string) => listed.json.items.find((w: { id: string }) => w.id === id);
+    expect(state(hooks[0].json.id)).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringContaining('removed'),
+    });
+    expect(state(hooks[1].json.id).enabled).toBe(false);
+    expect(state(hooks[2].json.id).enabled).toBe(true);
     for (const token of [service.json.token, offspring.json.token])
       expect((await call(app, 'GET', '/api/v1/me', { key: token })).status).toBe(401);
     expect((await call(app, 'GET', '/api/v1/me', { key: byOthers.json.token })).status).toBe(200);

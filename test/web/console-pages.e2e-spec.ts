@@ -144,10 +144,19 @@ describe('console pages (headless Chromium, 375 px)', () => {
       await screenshot(page, 'console-members-pending');
       await page.getByRole('button', { name: `Cancel the invitation for ${email}` }).click();
       await page.getByText(`The invitation for ${email} is cancelled; its link no longer works.`).waitFor();
-      expect(await page.getByText(`${email} as viewer`).count()).toBe(0);
+      await page.getByText(`${email} as viewer`).waitFor({ state: 'detached' }); // the list reloads after the notice
       const token = new URL(link).pathname.split('/').pop()!;
       const preview = await fetch(`${suite.server.baseUrl}/api/v1/console/invitations/${token}`);
       expect(preview.status).toBe(410);
+      // removing a member says what the removal ended
+      const member = await person(suite.server.app, fund.slug, 'analyst');
+      await page.reload();
+      await page.getByRole('button', { name: `Remove ${member.email}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Remove member' }).click();
+      await page
+        .getByText(`${member.email} was removed; 0 key(s) they held or minted on this fund are revoked.`)
+        .waitFor();
+      await screenshot(page, 'console-members-removed');
     });
     expect(errors()).toEqual([]);
     await page.context().close();

@@ -140,6 +140,11 @@ export class RemovedMemberDto {
   @ApiProperty({ description: 'Keys of the removed person on this fund, revoked now' }) revokedKeys: number;
   @ApiProperty({ description: 'Pending invitations the removed person had sent, cancelled now' })
   cancelledInvitations: number;
+  @ApiProperty({
+    description:
+      'Webhook subscriptions the removed person had created, disabled now (they knew the signing secrets): re-enable after checking the URL, and rotate the secret',
+  })
+  disabledWebhooks: number;
 }
 
 export class ServiceAccountDto {

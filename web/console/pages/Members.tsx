@@ -33,6 +33,21 @@ interface Members {
   invitations: PendingInvitation[];
 }
 
+interface Removed {
+  revokedKeys: number;
+  cancelledInvitations: number;
+  disabledWebhooks: number;
+}
+
+/** What a removal did, in one sentence per kind of thing it ended. */
+function removedMessage(name: string, r: Removed): string {
+  const parts = [`${name} was removed; ${r.revokedKeys} key(s) they held or minted on this fund are revoked.`];
+  if (r.cancelledInvitations) parts.push(`${r.cancelledInvitations} invitation(s) they sent are cancelled.`);
+  if (r.disabledWebhooks)
+    parts.push(`${r.disabledWebhooks} webhook(s) they created are disabled: check, rotate the secret, re-enable.`);
+  return parts.join(' ');
+}
+
 const ROLE_HELP =
   'viewer reads; analyst also proposes; manager also reviews proposals and publishes NAV; admin also manages keys, webhooks and members.';
 
@@ -214,12 +229,11 @@ export function MembersPage() {
   };
   const confirmRemove = async () => {
     if (!removing) return;
-    if (
-      await remove.run(() =>
-        consoleRequest(`/api/v1/console/members/${removing.userId}`, { method: 'DELETE' }).then(() => true),
-      )
-    ) {
-      changed(`${removing.displayName} was removed; their keys on this fund are revoked.`);
+    const done = await remove.run(() =>
+      consoleRequest<Removed>(`/api/v1/console/members/${removing.userId}`, { method: 'DELETE' }),
+    );
+    if (done) {
+      changed(removedMessage(removing.displayName, done));
       setRemoving(null);
     }
   };
@@ -276,8 +290,8 @@ export function MembersPage() {
         onCancel={() => setRemoving(null)}
       >
         <p>
-          They lose access to {membership?.fund.name}: every key they hold on it is revoked, and the invitations they
-          sent that are still open are cancelled, at once.
+          They lose access to {membership?.fund.name}: every key they hold or minted on it is revoked, the invitations
+          they sent that are still open are cancelled, and the webhooks they created are disabled, at once.
         </p>
         <ErrorMessage error={remove.error} title="Not removed." />
       </ConfirmDialog>
