@@ -82,7 +82,10 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
     if (!id || !/^[0-9a-f-]{36}$/i.test(id)) fail('revoke needs a key id (UUID)');
     if (!(await repo.keyById(id))) fail(`key ${id} was not found`);
     const revoked = await repo.revokeKeyAndDerived(id);
-    process.stdout.write(`Revoked ${id} (${revoked} live key(s) revoked, counting those minted from it)\n`);
+    process.stdout.write(
+      `Revoked ${id}: ${revoked.keys} live key(s) revoked, counting those minted from it; ` +
+        `${revoked.webhooks} webhook subscription(s) they created disabled\n`,
+    );
   } else {
     fail(USAGE);
   }

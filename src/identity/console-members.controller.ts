@@ -73,7 +73,7 @@ export class ConsoleMembersController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Remove a member; every key they hold on the fund is revoked and the invitations they sent that are still open are cancelled, at once',
+      'Remove a member, at once: the keys they hold or minted on the fund are revoked (with the keys minted from those), the invitations they sent that are still open are cancelled, and the webhook subscriptions they created are disabled',
   })
   @Returns(RemovedMemberDto)
   remove(@CurrentPrincipal() p: Principal, @Param('userId', uuid) userId: string): Promise<RemovedMemberDto> {

@@ -15,10 +15,11 @@ export interface InvitationRow {
   expires_at: Date;
   accepted_at: Date | null;
   cancelled_at: Date | null;
+  invited_by: string;
 }
 
 const SELECT = `SELECT i.id, i.fund_id, f.slug AS fund_slug, f.name AS fund_name, i.email, i.role, i.created_at, i.expires_at,
-       i.accepted_at, i.cancelled_at
+       i.accepted_at, i.cancelled_at, i.invited_by
   FROM invitations i JOIN funds f ON f.id = i.fund_id`;
 
 /** Invitations are found by the SHA-256 of their token; the token itself is shown once and never stored. */

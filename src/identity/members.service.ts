@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EntityManager } from 'typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { fundIdOf, type Principal } from '../common/auth/principal';
 import type { Role } from '../common/auth/scopes';
@@ -119,12 +120,13 @@ export class MembersService {
         );
       }
       await this.users.with(m).removeMember(fundId, userId);
+      const revoked = await this.keyRepo.with(m).revokeKeysOfPersonOnFund(target.account_id, userId, fundId);
+      // the subscriptions their keys created went with the keys; these are the ones made in a session
+      const inSession = await this.webhooks.with(m).disableCreatedInSession(fundId, userId, CREATOR_REMOVED);
       return {
-        revokedKeys: await this.keyRepo.with(m).revokeKeysOfPersonOnFund(target.account_id, userId, fundId),
+        revokedKeys: revoked.keys,
         cancelledInvitations: await this.invitations.with(m).cancelSentBy(fundId, userId),
-        disabledWebhooks: await this.webhooks
-          .with(m)
-          .disableCreatedBy(fundId, { userId, accountId: target.account_id }, CREATOR_REMOVED),
+        disabledWebhooks: revoked.webhooks + inSession,
       };
     });
     this.keys.forget();
@@ -190,6 +192,31 @@ export class MembersService {
   }
 
   /**
+   * The invitation, locked in the order member removal takes its locks (the fund's member rows, then
+   * the invitation), and still valid: its sender is an admin of the fund now (an invitation created
+   * while its sender was being removed escaped the removal's cancellation).
+   */
+  private async lockedForAcceptance(m: EntityManager, token: string): Promise<InvitationRow> {
+    const seen = await this.usable(
+      token,
+      await this.invitations.with(m).byTokenHash(tokenHash(token)),
+      'invalid_state',
+    );
+    const members = await this.users.with(m).lockMembers(seen.fund_id);
+    const inv = await this.usable(
+      token,
+      await this.invitations.with(m).byTokenHash(tokenHash(token), true),
+      'invalid_state',
+    );
+    if (members.find((x) => x.user_id === inv.invited_by)?.role !== 'admin')
+      throw new ProblemError(
+        'gone',
+        'the admin who sent this invitation no longer administers the fund; ask a current admin for a new one',
+      );
+    return inv;
+  }
+
+  /**
    * Accepts an invitation: as the signed-in person with the invited email, or as a new person
    * (displayName + password; signed in afterwards). One transaction; a second use is 409.
    */
@@ -204,11 +231,7 @@ export class MembersService {
     const session = await this.auth.current(req);
     const passwordHash = session || !body.password ? null : await hashPassword(body.password);
     const userId = await this.users.transaction(async (m) => {
-      const inv = await this.usable(
-        token,
-        await this.invitations.with(m).byTokenHash(tokenHash(token), true),
-        'invalid_state',
-      );
+      const inv = await this.lockedForAcceptance(m, token);
       let id: string;
       if (session) {
         if (session.email !== inv.email)

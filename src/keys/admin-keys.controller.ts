@@ -57,7 +57,7 @@ export class AdminKeysController {
   })
   @Returns(RevokedKeyDto)
   async revoke(@CurrentPrincipal() caller: Principal, @Param('id', uuid) id: string): Promise<RevokedKeyDto> {
-    const { row, derivedRevoked } = await this.keys.revokeFor(caller, id);
-    return { ...keySummary(row), derivedRevoked };
+    const { row, derivedRevoked, disabledWebhooks } = await this.keys.revokeFor(caller, id);
+    return { ...keySummary(row), derivedRevoked, disabledWebhooks };
   }
 }

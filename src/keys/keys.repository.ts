@@ -32,9 +32,11 @@ export interface KeyRow {
   fund_name: string | null;
   /** The key it was minted with (null: minted in the console or by the CLI). */
   created_by_key_id: string | null;
-  /** The person who minted it, directly or through the chain of keys it was minted with (null: the CLI, or unknown). */
+  /** The person who minted it, directly or through the chain of keys it was minted with (null: unknown, minted before this was recorded). */
   created_by_user_id: string | null;
-  minted_by_display_name: string | null;
+  minted_by_display_name: string;
+  /** That person's CURRENT role on the key's fund: a service key never does more than its minter now may. */
+  minter_role: Role | null;
 }
 
 export interface NewKey {
@@ -67,12 +69,24 @@ const KEY_SELECT = `
          a.id AS account_id, a.name AS account_name, a.kind AS account_kind, a.owner_fund_id, a.user_id,
          u.status AS user_status, coalesce(u.display_name, a.name) AS owner_display_name, m.role,
          f.id AS fund_id, f.slug AS fund_slug, f.name AS fund_name, k.created_by_key_id, k.created_by_user_id,
-         (SELECT mu.display_name FROM users mu WHERE mu.id = k.created_by_user_id) AS minted_by_display_name
+         (SELECT mu.display_name FROM users mu WHERE mu.id = k.created_by_user_id) AS minted_by_display_name,
+         mr.role AS minter_role
     FROM api_keys k
     JOIN accounts a ON a.id = k.account_id
     LEFT JOIN users u ON u.id = a.user_id
     LEFT JOIN fund_members m ON m.fund_id = k.fund_id AND m.user_id = a.user_id
+    LEFT JOIN fund_members mr ON mr.fund_id = k.fund_id AND mr.user_id = k.created_by_user_id
     LEFT JOIN funds f ON f.id = k.fund_id`;
+
+/** What a revocation ended: live keys, and enabled webhook subscriptions those keys had created. */
+export interface Revoked {
+  keys: number;
+  /** Of `keys`, those minted from the roots (not the roots themselves). */
+  derived: number;
+  webhooks: number;
+}
+
+const KEY_REVOKED_REASON = 'the key that created it was revoked: check the URL, rotate the secret, then re-enable it';
 
 /** A connected OAuth app's key is listed (and revoked) as the app, not among the keys. */
 const NOT_OAUTH = 'AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.key_id = k.id)';
@@ -182,30 +196,66 @@ export class KeysRepository extends SqlRepository {
   /** Revokes every key an identity holds on a fund (member removal); returns how many. */
   /**
    * Revokes, on a fund, the keys a person holds and the keys they minted (they saw each secret once),
-   * with every key minted from those; answers how many were live.
+   * with every key minted from those.
    */
-  async revokeKeysOfPersonOnFund(accountId: string, userId: string, fundId: string): Promise<number> {
+  revokeKeysOfPersonOnFund(accountId: string, userId: string, fundId: string): Promise<Revoked> {
     return this.revokeTree(
       `SELECT id FROM api_keys WHERE fund_id = $1 AND (account_id = $2 OR created_by_user_id = $3)`,
       [fundId, accountId, userId],
     );
   }
 
-  /** Revokes a key and every key minted from it (a leaked key's offspring go with it); answers how many were live. */
-  async revokeKeyAndDerived(id: string): Promise<number> {
+  /** Revokes a key and every key minted from it (a leaked key's offspring go with it). */
+  revokeKeyAndDerived(id: string): Promise<Revoked> {
     return this.revokeTree(`SELECT id FROM api_keys WHERE id = $1`, [id]);
   }
 
-  private async revokeTree(roots: string, params: unknown[]): Promise<number> {
-    const [rows] = await this.q.query(
-      `WITH RECURSIVE tree AS (
-         ${roots}
-         UNION
-         SELECT k.id FROM api_keys k JOIN tree t ON k.created_by_key_id = t.id)
-       UPDATE api_keys SET revoked_at = now() WHERE id IN (SELECT id FROM tree) AND revoked_at IS NULL RETURNING id`,
-      params,
-    ); // an UPDATE answers [rows, count]
-    return rows.length;
+  /**
+   * THE way keys are revoked: the roots and every key minted from them, recursively; the webhook
+   * subscriptions any of them created are disabled with them (whoever held the key chose the URL and
+   * saw the signing secret). A statement sees what was committed when it began, and a mint or a
+   * subscription waiting on a root's lock (`lockLiveKey`) commits after that: the pass is repeated
+   * until it finds nothing more. Answers live keys revoked (those other than the roots apart) and
+   * enabled subscriptions disabled.
+   */
+  private async revokeTree(roots: string, params: unknown[]): Promise<Revoked> {
+    const total: Revoked = { keys: 0, derived: 0, webhooks: 0 };
+    for (;;) {
+      const [pass] = await this.q.query(
+        `WITH RECURSIVE roots AS (${roots}),
+         tree AS (
+           SELECT id FROM roots
+           UNION
+           SELECT k.id FROM api_keys k JOIN tree t ON k.created_by_key_id = t.id),
+         revoked AS (
+           UPDATE api_keys SET revoked_at = now() WHERE id IN (SELECT id FROM tree) AND revoked_at IS NULL RETURNING id),
+         hooks AS (
+           UPDATE webhook_subscriptions SET enabled = false, disabled_reason = $${params.length + 1}, updated_at = now()
+            WHERE created_by_key_id IN (SELECT id FROM tree) AND enabled AND deleted_at IS NULL RETURNING id)
+         SELECT (SELECT count(*) FROM revoked)::int AS keys,
+                (SELECT count(*) FROM revoked WHERE id NOT IN (SELECT id FROM roots))::int AS derived,
+                (SELECT count(*) FROM hooks)::int AS webhooks`,
+        [...params, KEY_REVOKED_REASON],
+      );
+      total.keys += pass.keys;
+      total.derived += pass.derived;
+      total.webhooks += pass.webhooks;
+      if (pass.keys === 0 && pass.webhooks === 0) return total;
+    }
+  }
+
+  /**
+   * Whether a key is live (not revoked, not expired), holding a share lock on it until the caller's
+   * transaction ends: a key minted or a subscription created with it then commits before any
+   * revocation of it, which the revocation's next pass finds.
+   */
+  async lockLiveKey(id: string): Promise<boolean> {
+    const rows = await this.q.query(
+      `SELECT 1 FROM api_keys WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+          FOR SHARE`,
+      [id],
+    );
+    return rows.length > 0;
   }
 
   async insertKey(k: NewKey): Promise<string> {

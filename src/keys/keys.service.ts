@@ -7,6 +7,7 @@ import type { EntityManager } from 'typeorm';
 import { ProblemError } from '../common/errors/problem';
 import { displayParts, generateKey, hashKey, isWellFormedKey } from './key-format';
 import { KeyRow, KeysRepository } from './keys.repository';
+import { toPrincipal } from './key-principal';
 
 import type { MaybePromise } from '../common/async/maybe-promise';
 import type { AuthResult, CredentialResolver } from '../common/auth/credential-resolver';
@@ -166,6 +167,7 @@ export class KeysService implements CredentialResolver {
     const transaction = <T>(work: (m: EntityManager) => Promise<T>): Promise<T> =>
       within ? work(within) : this.keys.transaction(work);
     const { id, owner } = await transaction(async (m) => {
+      await this.assertMinterKey(m, minter);
       const owner = await this.targetOf(m, minter, req.account, fund);
       const allowed = await this.allowedScopes(m, minter, owner, fund);
       refuse(
@@ -217,6 +219,23 @@ export class KeysService implements CredentialResolver {
       createdAt: row.created_at.toISOString(),
       row,
     };
+  }
+
+  /**
+   * A key mints only while it is live (share-locked until the mint commits, so a revocation racing
+   * it, or a revoked key still in another instance's cache, cannot leave a child behind), and a
+   * service key only when the person behind it is known: its children carry that person.
+   */
+  private async assertMinterKey(m: EntityManager, minter: Minter): Promise<void> {
+    if (!minter.keyId) return;
+    if (!(await this.keys.with(m).lockLiveKey(minter.keyId)))
+      throw new ProblemError('unauthenticated', 'this key has been revoked or has expired');
+    if (!minter.personBehind) {
+      throw new ProblemError(
+        'forbidden',
+        'this service key was minted before fundgate recorded who mints keys, so keys minted with it could not be traced to a person; an admin mints a new service key in the console',
+      );
+    }
   }
 
   private async fundOrFail(slug: string): Promise<FundRef> {
@@ -289,17 +308,25 @@ export class KeysService implements CredentialResolver {
 
   /**
    * Revoke a key the caller may see, with every key minted from it (a leaked key's offspring go with
-   * it); others are "not found" (their existence is not revealed). Answers the key and how many keys
-   * minted from it were revoked with it.
+   * it) and the webhook subscriptions they created; others are "not found" (their existence is not
+   * revealed). Answers the key, how many keys minted from it were revoked with it and how many
+   * subscriptions were disabled.
    */
-  async revokeFor(caller: Principal, keyId: string): Promise<{ row: KeyRow; derivedRevoked: number }> {
+  async revokeFor(
+    caller: Principal,
+    keyId: string,
+  ): Promise<{ row: KeyRow; derivedRevoked: number; disabledWebhooks: number }> {
     const visible = await this.listVisibleTo(caller);
     const target = visible.find((k) => k.id === keyId);
     if (!target) throw new ProblemError('not_found', `key ${keyId} was not found`);
     if (target.is_demo) throw new ProblemError('unprocessable', 'the shared demo key is managed by seed:demo');
     const revoked = await this.keys.revokeKeyAndDerived(keyId);
     this.cache.clear();
-    return { row: (await this.keys.keyById(keyId))!, derivedRevoked: revoked - (target.revoked_at ? 0 : 1) };
+    return {
+      row: (await this.keys.keyById(keyId))!,
+      derivedRevoked: revoked.derived,
+      disabledWebhooks: revoked.webhooks,
+    };
   }
 }
 
@@ -354,36 +381,5 @@ export function minterOf(p: Principal): Minter {
     expiresAt: p.via === 'key' && p.expiresAt ? new Date(p.expiresAt) : null,
     keyId: p.keyId,
     personBehind: p.userId ?? p.mintedBy ?? null,
-  };
-}
-
-/** Effective scopes: stored ∩ the owner's current role (person), minus review (service of its own fund). */
-export function effectiveScopes(row: KeyRow): Scope[] {
-  if (!row.fund_id) return [];
-  if (row.account_kind === 'service') {
-    return row.owner_fund_id === row.fund_id ? row.scopes.filter((s) => !SERVICE_FORBIDDEN_SCOPES.includes(s)) : [];
-  }
-  const allowed = row.role ? ROLE_SCOPES[row.role] : [];
-  return row.scopes.filter((s) => allowed.includes(s));
-}
-
-export function toPrincipal(row: KeyRow): Principal {
-  return {
-    via: 'key',
-    userId: row.user_id,
-    role: row.role,
-    keyId: row.id,
-    keyName: row.name,
-    displayPrefix: row.display_prefix,
-    accountId: row.account_id,
-    accountName: row.account_name,
-    fund: row.fund_id ? { id: row.fund_id, slug: row.fund_slug!, name: row.fund_name! } : null,
-    scopes: effectiveScopes(row),
-    plan: row.plan,
-    isDemo: row.is_demo,
-    createdAt: row.created_at.toISOString(),
-    expiresAt: row.expires_at ? row.expires_at.toISOString() : null,
-    lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
-    mintedBy: row.created_by_user_id,
   };
 }

@@ -3,6 +3,7 @@ import type { Principal } from '../common/auth/principal';
 import { ROLE_SCOPES, type Scope } from '../common/auth/scopes';
 import { ProblemError } from '../common/errors/problem';
 import { UsersRepository } from '../identity/users.repository';
+import { KeysRepository } from '../keys/keys.repository';
 import { KeysService } from '../keys/keys.service';
 import { TOTP_STEP_UP_MS } from '../proposals/proposals.service';
 import { CODE_PREFIX, GRANTABLE_SCOPES, hashSecret, newSecret } from './oauth-tokens';
@@ -32,6 +33,7 @@ export class ConsentService {
     private readonly repo: OAuthRepository,
     private readonly oauth: OAuthService,
     private readonly keys: KeysService,
+    private readonly keyRepo: KeysRepository,
     private readonly users: UsersRepository,
   ) {}
 
@@ -125,10 +127,15 @@ export class ConsentService {
     return this.repo.grantsOfUser(person.userId!);
   }
 
+  /** Disconnects an app: its grant, tokens and key end, with the webhook subscriptions the app created. */
   async revokeApp(person: Principal, grantId: string): Promise<void> {
-    if (!UUID.test(grantId) || !(await this.repo.revokeGrant(person.userId!, grantId))) {
-      throw new ProblemError('not_found', `connected app ${grantId} was not found`);
-    }
+    if (!UUID.test(grantId)) throw new ProblemError('not_found', `connected app ${grantId} was not found`);
+    await this.repo.transaction(async (m) => {
+      const keyId = await this.repo.with(m).revokeGrant(person.userId!, grantId);
+      if (!keyId) throw new ProblemError('not_found', `connected app ${grantId} was not found`);
+      await this.keyRepo.with(m).revokeKeyAndDerived(keyId);
+    });
+    this.keys.forget();
   }
 
   private async find(requestId: string): Promise<AuthorizationRow | null> {

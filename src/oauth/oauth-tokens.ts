@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../common/auth/principal';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { KeysRepository } from '../keys/keys.repository';
-import { toPrincipal } from '../keys/keys.service';
+import { toPrincipal } from '../keys/key-principal';
 import { OAuthRepository } from './oauth.repository';
 
 /**

@@ -251,16 +251,16 @@ export class OAuthRepository extends SqlRepository {
   }
 
   /** Revokes a person's grant, its key and every token of it at once; false when it is not theirs. */
-  async revokeGrant(userId: string, grantId: string): Promise<boolean> {
-    return this.db.transaction(async (m) => {
-      const [rows] = await m.query(
-        `UPDATE oauth_grants SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING key_id`,
-        [grantId, userId],
-      );
-      if (rows.length === 0) return false;
-      await m.query('UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1', [rows[0].key_id]);
-      await m.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE grant_id = $1', [grantId]);
-      return true;
-    });
+  /** Ends a person's grant and its tokens; answers the grant's key (revoked by the caller, in its transaction), or null. */
+  async revokeGrant(userId: string, grantId: string): Promise<string | null> {
+    const [rows] = await this.q.query(
+      `UPDATE oauth_grants SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING key_id`,
+      [grantId, userId],
+    ); // an UPDATE answers [rows, count]
+    if (rows.length === 0) return null;
+    await this.q.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE grant_id = $1', [
+      grantId,
+    ]);
+    return rows[0].key_id;
   }
 }

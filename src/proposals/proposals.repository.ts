@@ -18,7 +18,7 @@ interface ProposalRowBase {
   proposed_by_key_id: string;
   /** The person behind the proposing account (null: a service identity). */
   proposed_by_user_id: string | null;
-  /** The person who minted the proposing key (a service key's admin; null: the CLI, or unknown). */
+  /** The person who minted the proposing key (a service key's admin; null: unknown, minted before this was recorded). */
   proposing_key_minted_by: string | null;
   created_at: Date;
   created_key: string;

@@ -65,7 +65,7 @@ export function sendWebhook(
           finish({
             statusCode: res.statusCode ?? null,
             error: null,
-            responseSnippet: Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'),
+            responseSnippet: snippetOf(chunks),
           }),
         );
         res.on('error', (err) =>
@@ -79,4 +79,13 @@ export function sendWebhook(
     req.on('error', (err) => finish({ statusCode: null, error: err.message, responseSnippet: null }));
     req.end(body);
   });
+}
+
+/**
+ * The first bytes of a receiver's answer as storable text: PostgreSQL text holds no NUL, and one
+ * binary answer would otherwise fail the recording of its whole batch (every outcome of it lost and
+ * sent again), so NULs become U+FFFD like any byte that is not UTF-8.
+ */
+export function snippetOf(chunks: Buffer[]): string {
+  return Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8').replaceAll('\u0000', '\uFFFD');
 }

@@ -85,21 +85,16 @@ export class WebhooksRepository extends SqlRepository {
   }
 
   /**
-   * Disables the fund's subscriptions a person created (in a session, or with a key they hold or
-   * minted): the person is leaving, and knew each signing secret. Answers how many were enabled.
+   * Disables the fund's subscriptions a person created in a console session (those created with a
+   * key are disabled when the key is revoked): the person is leaving, and saw each signing secret.
+   * Answers how many were enabled.
    */
-  async disableCreatedBy(
-    fundId: string,
-    person: { userId: string; accountId: string },
-    reason: string,
-  ): Promise<number> {
+  async disableCreatedInSession(fundId: string, userId: string, reason: string): Promise<number> {
     const [rows] = await this.q.query(
-      `UPDATE webhook_subscriptions SET enabled = false, disabled_reason = $4, updated_at = now()
-        WHERE fund_id = $1 AND deleted_at IS NULL AND enabled
-          AND (created_by_user_id = $2
-               OR created_by_key_id IN (SELECT id FROM api_keys WHERE account_id = $3 OR created_by_user_id = $2))
+      `UPDATE webhook_subscriptions SET enabled = false, disabled_reason = $3, updated_at = now()
+        WHERE fund_id = $1 AND created_by_user_id = $2 AND enabled AND deleted_at IS NULL
         RETURNING id`,
-      [fundId, person.userId, person.accountId, reason],
+      [fundId, userId, reason],
     ); // an UPDATE answers [rows, count]
     return rows.length;
   }

@@ -23,6 +23,7 @@ import { TEST_EVENT_TYPE } from './event-types';
 import { newSigningSecret } from './signing';
 import { assertPublicTarget } from './target-guard';
 import { AttemptRow, DeliveryRow, SubscriptionRow, WebhooksRepository } from './webhooks.repository';
+import { KeysRepository } from '../keys/keys.repository';
 
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -77,6 +78,7 @@ export class WebhooksService {
     private readonly cursors: CursorCodec,
     private readonly sealer: SecretSealer,
     private readonly outbox: EventOutbox,
+    private readonly keys: KeysRepository,
   ) {}
 
   private async checkTarget(raw: string): Promise<string> {
@@ -103,16 +105,21 @@ export class WebhooksService {
   async create(p: Principal, body: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const url = await this.checkTarget(body.url);
     const secret = newSigningSecret();
-    // Stored sealed (AES-256-GCM under SECRETS_KEY); the plaintext is shown once, here.
-    const row = await this.repo.insertSubscription({
-      id: randomUUID(),
-      fundId: fundIdOf(p),
-      url,
-      eventTypes: body.eventTypes,
-      description: body.description ?? null,
-      secret: this.sealer.seal(secret),
-      keyId: p.keyId,
-      userId: p.userId,
+    const row = await this.db.transaction(async (m) => {
+      // created with a live key only, share-locked until this commits (a revocation racing it then disables it too)
+      if (p.keyId && !(await this.keys.with(m).lockLiveKey(p.keyId)))
+        throw new ProblemError('unauthenticated', 'this key has been revoked or has expired');
+      // Stored sealed (AES-256-GCM under SECRETS_KEY); the plaintext is shown once, here.
+      return this.repo.with(m).insertSubscription({
+        id: randomUUID(),
+        fundId: fundIdOf(p),
+        url,
+        eventTypes: body.eventTypes,
+        description: body.description ?? null,
+        secret: this.sealer.seal(secret),
+        keyId: p.keyId,
+        userId: p.userId,
+      });
     });
     return { ...subscriptionView(row), signingSecret: secret };
   }
@@ -204,6 +211,13 @@ export class WebhooksService {
     const sub = await this.subscription(p, id);
     const found = UUID.test(deliveryId) ? await this.repo.deliveryOfSubscription(sub.id, deliveryId) : null;
     if (!found) throw notFound(`delivery ${deliveryId}`);
+    if (!sub.enabled) {
+      // a disabled subscription's deliveries are not sent: a retry would be cancelled at once
+      throw new ProblemError(
+        'invalid_state',
+        `subscription ${sub.id} is disabled (${sub.disabled_reason ?? 'by an admin'}); enable it, then retry`,
+      );
+    }
     if (!(await this.repo.requeueDelivery(sub.id, deliveryId))) {
       throw new ProblemError(
         'invalid_state',

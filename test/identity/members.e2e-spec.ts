@@ -27,6 +27,20 @@ describe('members and invitations (e2e)', () => {
     expect(res.status).toBe(201);
     return res.json;
   };
+  /** A new service identity of the fund and a key of it, minted by `admin` in the console. */
+  const serviceKeyOf = async (admin: Awaited<ReturnType<typeof person>>, scopes: string[]) => {
+    const name = uniqueName('svc').slice(0, 30);
+    await consoleCall(app, 'POST', '/api/v1/console/service-accounts', admin.session, {
+      fund: fund.slug,
+      body: { name },
+    });
+    const service = await consoleCall(app, 'POST', '/api/v1/admin/keys', admin.session, {
+      fund: fund.slug,
+      body: { name: 'bot', scopes, account: name },
+    });
+    expect(service.status).toBe(201);
+    return { name, service };
+  };
   const accept = (token: string, body: unknown, cookie?: string, csrf?: string) =>
     call(app, 'POST', `/api/v1/console/invitations/${token}/accept`, {
       body,
@@ -207,21 +221,20 @@ describe('members and invitations (e2e)', () => {
 
   it('removing an admin revokes the service keys they minted (they saw each secret) and their offspring, and disables the webhooks they created', async () => {
     const leaving = await person(app, fund.slug, 'admin', 'platform');
-    const name = uniqueName('svc').slice(0, 30);
-    await consoleCall(app, 'POST', '/api/v1/console/service-accounts', leaving.session, {
-      fund: fund.slug,
-      body: { name },
-    });
-    const service = await consoleCall(app, 'POST', '/api/v1/admin/keys', leaving.session, {
-      fund: fund.slug,
-      body: { name: 'bot', scopes: ['fund:read', 'keys:manage', 'webhooks:manage'], account: name },
-    });
+    const { name, service } = await serviceKeyOf(leaving, ['fund:read', 'keys:manage', 'webhooks:manage']);
     expect(service.status).toBe(201);
     const offspring = await call(app, 'POST', '/api/v1/admin/keys', {
       key: service.json.token,
       body: { name: 'offspring', scopes: ['fund:read'] },
     });
     expect(offspring.status).toBe(201);
+    // a key minted from the offspring whose lineage is unknown: only the recursion over minted-from reaches it
+    const [grandchild] = await dbOf(app).query(
+      `INSERT INTO api_keys (account_id, fund_id, name, key_hash, display_prefix, last_four, scopes, plan, created_by_key_id)
+       SELECT account_id, fund_id, 'grandchild', decode(md5(random()::text) || md5(random()::text), 'hex'), 'svc_dk_x', 'xxxx',
+              scopes, plan, id FROM api_keys WHERE id = $1 RETURNING id`,
+      [offspring.json.id],
+    );
     const byOthers = await consoleCall(app, 'POST', '/api/v1/admin/keys', admin.session, {
       fund: fund.slug,
       body: { name: 'kept', scopes: ['fund:read'], account: name },
@@ -240,7 +253,9 @@ describe('members and invitations (e2e)', () => {
     const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${leaving.userId}`, admin.session, {
       fund: fund.slug,
     });
-    expect(removed.json).toEqual({ revokedKeys: 2, cancelledInvitations: 0, disabledWebhooks: 2 });
+    expect(removed.json).toEqual({ revokedKeys: 3, cancelledInvitations: 0, disabledWebhooks: 2 });
+    const [gone] = await dbOf(app).query('SELECT revoked_at FROM api_keys WHERE id = $1', [grandchild.id]);
+    expect(gone.revoked_at).not.toBeNull();
     const listed = await consoleCall(app, 'GET', '/api/v1/webhooks', admin.session, { fund: fund.slug });
     const state = (id: string) => listed.json.items.find((w: { id: string }) => w.id === id);
     expect(state(hooks[0].json.id)).toMatchObject({
@@ -252,5 +267,26 @@ describe('members and invitations (e2e)', () => {
     for (const token of [service.json.token, offspring.json.token])
       expect((await call(app, 'GET', '/api/v1/me', { key: token })).status).toBe(401);
     expect((await call(app, 'GET', '/api/v1/me', { key: byOthers.json.token })).status).toBe(200);
+  });
+
+  it("a demoted admin's service key loses what they lost; an invitation whose sender is no longer admin is refused", async () => {
+    const demoted = await person(app, fund.slug, 'admin', 'platform');
+    const { service } = await serviceKeyOf(demoted, ['fund:read', 'keys:manage']);
+    const scopes = async () => (await call(app, 'GET', '/api/v1/me', { key: service.json.token })).json.scopes;
+    expect(await scopes()).toEqual(['fund:read', 'keys:manage']);
+    // sent while still admin; the demotion's cancellation is bypassed here, as an invitation racing it would be
+    const sent = await consoleCall(app, 'POST', '/api/v1/console/invitations', demoted.session, {
+      fund: fund.slug,
+      body: { email: `${uniqueName('raced')}@example.com`, role: 'admin' },
+    });
+    await dbOf(app).query(`UPDATE fund_members SET role = 'viewer' WHERE fund_id = $1 AND user_id = $2`, [
+      fund.id,
+      demoted.userId,
+    ]);
+    await new Promise((r) => setTimeout(r, 2100)); // the key cache's window
+    expect(await scopes()).toEqual(['fund:read']);
+    const late = await accept(sent.json.token, { displayName: 'Raced', password: PASSWORD });
+    expect([late.status, late.json.code]).toEqual([410, 'gone']);
+    expect(late.json.detail).toContain('no longer administers the fund');
   });
 });

@@ -200,6 +200,25 @@ describe('minting rules (e2e)', () => {
     expect(refused.json.errors[0].field).toBe('account');
   });
 
+  it('a service key minted before lineage was recorded cannot mint (its children could not be traced to a person)', async () => {
+    const admin = await person(app, demo.slug, 'admin', 'platform');
+    await consoleCall(app, 'POST', '/api/v1/console/service-accounts', admin.session, {
+      fund: demo.slug,
+      body: { name: 'old-bot' },
+    });
+    const old = await consoleCall(app, 'POST', '/api/v1/admin/keys', admin.session, {
+      fund: demo.slug,
+      body: { name: 'old bot key', scopes: ['fund:read', 'keys:manage'], account: 'old-bot' },
+    });
+    await dbOf(app).query('UPDATE api_keys SET created_by_user_id = NULL WHERE id = $1', [old.json.id]); // as the migration leaves it
+    await new Promise((r) => setTimeout(r, 2100)); // the key cache's window
+    const res = await mint(old.json.token, { scopes: ['fund:read'] });
+    expect([res.status, res.json.code]).toEqual([403, 'forbidden']);
+    expect(res.json.detail).toContain('before fundgate recorded who mints keys');
+    const listed = await consoleCall(app, 'GET', '/api/v1/admin/keys', admin.session, { fund: demo.slug });
+    expect(listed.json.items.find((k: { id: string }) => k.id === old.json.id).mintedBy).toBeNull();
+  });
+
   it("no route mints across people or funds: every key row belongs to its minter or the minter's fund service identity", async () => {
     const rows = await dbOf(app).query(
       `SELECT k.id, k.fund_id, k.account_id, parent.account_id AS parent_account, parent.fund_id AS parent_fund, a.kind, a.owner_fund_id

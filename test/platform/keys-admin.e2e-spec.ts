@@ -10,7 +10,7 @@ describe('admin keys and revocation (e2e)', () => {
 
   beforeAll(async () => {
     app = await bootApp();
-    other = await bootApp();
+    other = await bootApp({}, { WEBHOOK_ALLOW_PRIVATE: 'true' });
     fund = await createFund(app);
     otherFund = await createFund(app);
     manager = await mintKey(app, { scopes: ['fund:read', 'keys:manage'], fund: fund.slug, plan: 'developer' });
@@ -108,5 +108,23 @@ describe('admin keys and revocation (e2e)', () => {
     expect((await call(app, 'GET', '/api/v1/me', { key: manager.key })).status).toBe(200);
     const again = await call(app, 'DELETE', `/api/v1/admin/keys/${parent.json.id}`, { key: manager.key });
     expect(again.json.derivedRevoked).toBe(0);
+  });
+
+  it('a revoked key cannot mint or subscribe, even on an instance that still has it cached', async () => {
+    const parent = await mintKey(app, { scopes: ['fund:read', 'keys:manage', 'webhooks:manage'], fund: fund.slug });
+    const token = parent.key;
+    expect((await call(other, 'GET', '/api/v1/me', { key: token })).status).toBe(200); // cached on `other`
+    const revoked = await call(app, 'DELETE', `/api/v1/admin/keys/${parent.id}`, { key: manager.key });
+    expect(revoked.status).toBe(200);
+    const mint = await call(other, 'POST', '/api/v1/admin/keys', {
+      key: token,
+      body: { name: 'escape', scopes: ['fund:read'] },
+    });
+    expect([mint.status, mint.json.code]).toEqual([401, 'unauthenticated']);
+    const hook = await call(other, 'POST', '/api/v1/webhooks', {
+      key: token,
+      body: { url: 'http://127.0.0.1:9/x', eventTypes: ['nav.published'] },
+    });
+    expect(hook.status).toBe(401);
   });
 });

@@ -311,6 +311,10 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     const [d] = await deliveriesOf(sub.id);
     expect(d).toMatchObject({ status: 'cancelled', attemptCount: 1 });
     expect(d.attempts[0].statusCode).toBe(410);
+    // a retry while the subscription is disabled would be cancelled at once: refused, saying why
+    const retry = await call(app, 'POST', `/api/v1/webhooks/${sub.id}/deliveries/${d.id}/retry`, { key: manager.key });
+    expect([retry.status, retry.json.code]).toEqual([409, 'invalid_state']);
+    expect(retry.json.detail).toContain('is disabled');
   });
 
   it('rotation: for 24 h both the new and the previous secret sign (two signatures, both valid)', async () => {

@@ -96,8 +96,8 @@ export interface KeySummary {
   expiresAt: string | null;
   revokedAt: string | null;
   lastUsedAt: string | null;
-  /** The person who minted it (through the keys it was minted with); null: the CLI, or unknown. */
-  mintedBy: { userId: string; displayName: string | null } | null;
+  /** The person who minted it (through the keys it was minted with); null: unknown (minted before this was recorded). */
+  mintedBy: { userId: string; displayName: string } | null;
 }
 
 export interface Page<T> {

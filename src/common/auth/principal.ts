@@ -31,7 +31,7 @@ export interface Principal {
   /** Session only: its id (SHA-256 of the cookie) and when the person last passed a TOTP check. */
   sessionId?: Buffer;
   totpVerifiedAt?: Date | null;
-  /** Key only: the person who minted the key, directly or through the keys it was minted with (null: the CLI, or unknown). */
+  /** Key only: the person who minted the key, directly or through the keys it was minted with (null: unknown, minted before this was recorded). */
   mintedBy?: string | null;
   /** OAuth only: the client the person connected (its name goes into the activity log's key name). */
   oauthClient?: { id: string; name: string };

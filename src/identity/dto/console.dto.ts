@@ -137,7 +137,11 @@ export class SetRoleDto {
 }
 
 export class RemovedMemberDto {
-  @ApiProperty({ description: 'Keys of the removed person on this fund, revoked now' }) revokedKeys: number;
+  @ApiProperty({
+    description:
+      'Keys revoked now: those the removed person held or minted on this fund (service keys included), and every key minted from those',
+  })
+  revokedKeys: number;
   @ApiProperty({ description: 'Pending invitations the removed person had sent, cancelled now' })
   cancelledInvitations: number;
   @ApiProperty({

@@ -50,7 +50,7 @@ export class MeDto {
 
 export class KeyMinterDto {
   @ApiProperty({ format: 'uuid' }) userId: string;
-  @ApiProperty({ type: String, nullable: true }) displayName: string | null;
+  @ApiProperty() displayName: string;
 }
 
 export class KeySummaryDto {
@@ -71,7 +71,7 @@ export class KeySummaryDto {
     type: KeyMinterDto,
     nullable: true,
     description:
-      'The person who minted the key, in the console or with a key (through a chain of keys: the person behind it); null: the CLI, or minted before this was recorded',
+      'The person who minted the key: in the console, with a key of theirs, or through a chain of keys minted from one (the person behind it); the CLI mints as the person the key is for. null: minted before fundgate recorded it (a service key: rotate it)',
   })
   mintedBy: KeyMinterDto | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The key it was minted with' })
@@ -81,6 +81,12 @@ export class KeySummaryDto {
 export class RevokedKeyDto extends KeySummaryDto {
   @ApiProperty({ description: 'Live keys minted with this key (and with those), revoked with it', example: 0 })
   derivedRevoked: number;
+  @ApiProperty({
+    description:
+      'Webhook subscriptions those keys had created, disabled now (whoever held a key chose the URL and saw the secret)',
+    example: 0,
+  })
+  disabledWebhooks: number;
 }
 
 export class KeyListDto {

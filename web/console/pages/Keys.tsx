@@ -129,7 +129,10 @@ function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void 
         {k.owner && (
           <div className="muted small">
             {k.owner.kind === 'service' ? `service: ${k.owner.displayName}` : k.owner.displayName}
-            {k.owner.kind === 'service' && k.mintedBy && `, minted by ${k.mintedBy.displayName ?? 'a removed person'}`}
+            {k.owner.kind === 'service' &&
+              (k.mintedBy
+                ? `, minted by ${k.mintedBy.displayName}`
+                : ', minted before fundgate recorded by whom: rotate it')}
           </div>
         )}
       </td>

@@ -183,15 +183,18 @@ function MemberRow({
 function PendingInvitations({
   invitations,
   onCancelled,
+  onReload,
 }: {
   invitations: PendingInvitation[];
   onCancelled(msg: string): void;
+  onReload(): void;
 }) {
   const cancel = useAction();
   const run = async (i: PendingInvitation) => {
     const path = `/api/v1/console/members/invitations/${encodeURIComponent(i.id)}`;
     if (await cancel.run(() => consoleRequest(path, { method: 'DELETE' }).then(() => true)))
       onCancelled(`The invitation for ${i.email} is cancelled; its link no longer works.`);
+    else onReload(); // e.g. accepted meanwhile (409): the list shows it as it is now
   };
   return (
     <>
@@ -277,7 +280,7 @@ export function MembersPage() {
           </div>
         )}
         {members.data && members.data.invitations.length > 0 && (
-          <PendingInvitations invitations={members.data.invitations} onCancelled={changed} />
+          <PendingInvitations invitations={members.data.invitations} onCancelled={changed} onReload={members.reload} />
         )}
       </section>
       <ConfirmDialog
