@@ -167,9 +167,10 @@ export class KeysService implements CredentialResolver {
     const transaction = <T>(work: (m: EntityManager) => Promise<T>): Promise<T> =>
       within ? work(within) : this.keys.transaction(work);
     const { id, owner } = await transaction(async (m) => {
-      await this.assertMinterKey(m, minter);
       const owner = await this.targetOf(m, minter, req.account, fund);
       const allowed = await this.allowedScopes(m, minter, owner, fund);
+      // after the membership row's lock: member removal locks memberships, then revokes keys
+      await this.assertMinterKey(m, minter);
       refuse(
         scopes.filter((s) => !allowed.includes(s)),
         'scopes',

@@ -131,7 +131,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
       const result =
         typeof live === 'string'
           ? { statusCode: null, latencyMs: 0, error: live, responseSnippet: null }
-          : await this.inFlight.run(() => this.send(ctx, live, now));
+          : // signed when its slot comes up: a wave waiting behind others would carry a stale webhook-timestamp
+            await this.inFlight.run(() => this.send(ctx, live, new Date()));
       return outcome(ctx, result, final);
     });
     await this.deliveries.record(outcomes);

@@ -166,28 +166,31 @@ describe('admin NAV runs as jobs (e2e)', () => {
       (await db.query(`SELECT count(*)::int AS n FROM nav_runs WHERE fund_id = $1`, [fundId]))[0].n as number;
     const restartFrom = (date: string) =>
       db.query(`UPDATE funds SET nav_restart_from = $2 WHERE id = $1`, [fundId, date]);
-    // planned as one date; since then a run stopped short three dates earlier
-    const small = await jobRow({});
-    await restartFrom(addDays(small.date, -3));
-    await app.get(NavJobQueue).process(small.id);
-    const done = (await call(app, 'GET', `/api/v1/admin/nav-jobs/${small.id}`, { key: publisher })).json;
-    expect(done).toMatchObject({
-      status: 'succeeded',
-      fromDate: addDays(small.date, -3),
-      toDate: small.date,
-      progress: { completedDates: 4, totalDates: 4 },
-    });
-    // beyond NAV_RUN_MAX_DAYS once widened: the job fails saying so, and runs nothing
-    const large = await jobRow({});
-    await restartFrom(addDays(large.date, -MAX_DAYS));
-    const before = await runs();
-    await app.get(NavJobQueue).process(large.id);
-    const refused = (await call(app, 'GET', `/api/v1/admin/nav-jobs/${large.id}`, { key: publisher })).json;
-    expect(refused.status).toBe('failed');
-    expect(refused.error).toContain(`(${MAX_DAYS + 1} dates), more than NAV_RUN_MAX_DAYS (${MAX_DAYS})`);
-    expect(refused.progress).toEqual({ completedDates: 0, totalDates: 1 });
-    expect(await runs()).toBe(before);
-    await restartFrom(null as unknown as string);
+    try {
+      // planned as one date; since then a run stopped short three dates earlier
+      const small = await jobRow({});
+      await restartFrom(addDays(small.date, -3));
+      await app.get(NavJobQueue).process(small.id);
+      const done = (await call(app, 'GET', `/api/v1/admin/nav-jobs/${small.id}`, { key: publisher })).json;
+      expect(done).toMatchObject({
+        status: 'succeeded',
+        fromDate: addDays(small.date, -3),
+        toDate: small.date,
+        progress: { completedDates: 4, totalDates: 4 },
+      });
+      // beyond NAV_RUN_MAX_DAYS once widened: the job fails saying so, and runs nothing
+      const large = await jobRow({});
+      await restartFrom(addDays(large.date, -MAX_DAYS));
+      const before = await runs();
+      await app.get(NavJobQueue).process(large.id);
+      const refused = (await call(app, 'GET', `/api/v1/admin/nav-jobs/${large.id}`, { key: publisher })).json;
+      expect(refused.status).toBe('failed');
+      expect(refused.error).toContain(`(${MAX_DAYS + 1} dates), more than NAV_RUN_MAX_DAYS (${MAX_DAYS})`);
+      expect(refused.progress).toEqual({ completedDates: 0, totalDates: 1 });
+      expect(await runs()).toBe(before);
+    } finally {
+      await restartFrom(null as unknown as string); // the marker must not leak into later tests
+    }
   });
 
   it('bounds the range per call: re-running from 1900 is refused, not run for a minute', async () => {
