@@ -23,6 +23,7 @@ export function keySummary(row: KeyRow): KeySummaryDto {
       ? { userId: row.created_by_user_id, displayName: row.minted_by_display_name }
       : null,
     mintedWithKeyId: row.created_by_key_id,
+    isDemo: row.is_demo,
   };
 }
 

@@ -215,11 +215,14 @@ export class KeysRepository extends SqlRepository {
    * subscriptions any of them created are disabled with them (whoever held the key chose the URL and
    * saw the signing secret). A statement sees what was committed when it began, and a mint or a
    * subscription waiting on a root's lock (`lockLiveKey`) commits after that: the pass is repeated
-   * until it finds nothing more. Answers live keys revoked (those other than the roots apart) and
+   * until it finds nothing more. Keys revoked before this call disable nothing again. Answers live keys revoked (those other than the roots apart) and
    * enabled subscriptions disabled.
    */
   private async revokeTree(roots: string, params: unknown[]): Promise<Revoked> {
     const total: Revoked = { keys: 0, derived: 0, webhooks: 0 };
+    // only keys this call revokes disable subscriptions: one an admin re-enabled after an earlier revocation stays on
+    const [{ since }] = await this.q.query(`SELECT now() AS since`);
+    const n = params.length;
     for (;;) {
       const [pass] = await this.q.query(
         `WITH RECURSIVE roots AS (${roots}),
@@ -229,13 +232,17 @@ export class KeysRepository extends SqlRepository {
            SELECT k.id FROM api_keys k JOIN tree t ON k.created_by_key_id = t.id),
          revoked AS (
            UPDATE api_keys SET revoked_at = now() WHERE id IN (SELECT id FROM tree) AND revoked_at IS NULL RETURNING id),
+         now_revoked AS (
+           SELECT id FROM revoked
+           UNION
+           SELECT id FROM api_keys WHERE id IN (SELECT id FROM tree) AND revoked_at >= $${n + 2}),
          hooks AS (
-           UPDATE webhook_subscriptions SET enabled = false, disabled_reason = $${params.length + 1}, updated_at = now()
-            WHERE created_by_key_id IN (SELECT id FROM tree) AND enabled AND deleted_at IS NULL RETURNING id)
+           UPDATE webhook_subscriptions SET enabled = false, disabled_reason = $${n + 1}, updated_at = now()
+            WHERE created_by_key_id IN (SELECT id FROM now_revoked) AND enabled AND deleted_at IS NULL RETURNING id)
          SELECT (SELECT count(*) FROM revoked)::int AS keys,
                 (SELECT count(*) FROM revoked WHERE id NOT IN (SELECT id FROM roots))::int AS derived,
                 (SELECT count(*) FROM hooks)::int AS webhooks`,
-        [...params, KEY_REVOKED_REASON],
+        [...params, KEY_REVOKED_REASON, since],
       );
       total.keys += pass.keys;
       total.derived += pass.derived;

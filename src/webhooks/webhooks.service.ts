@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { fundIdOf, type Principal } from '../common/auth/principal';
+import { ROLE_SCOPES } from '../common/auth/scopes';
 import { SecretSealer } from '../common/crypto/sealer';
 import { invalidParameter, notFound, ProblemError, unprocessable } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor';
@@ -105,12 +106,9 @@ export class WebhooksService {
   async create(p: Principal, body: CreateWebhookDto): Promise<CreatedWebhookDto> {
     const url = await this.checkTarget(body.url);
     const secret = newSigningSecret();
-    const row = await this.db.transaction(async (m) => {
-      // created with a live key only, share-locked until this commits (a revocation racing it then disables it too)
-      if (p.keyId && !(await this.keys.with(m).lockLiveKey(p.keyId)))
-        throw new ProblemError('unauthenticated', 'this key has been revoked or has expired');
-      // Stored sealed (AES-256-GCM under SECRETS_KEY); the plaintext is shown once, here.
-      return this.repo.with(m).insertSubscription({
+    // Stored sealed (AES-256-GCM under SECRETS_KEY); the plaintext is shown once, here.
+    const row = await this.asLiveCaller(p, (m) =>
+      this.repo.with(m).insertSubscription({
         id: randomUUID(),
         fundId: fundIdOf(p),
         url,
@@ -119,9 +117,29 @@ export class WebhooksService {
         secret: this.sealer.seal(secret),
         keyId: p.keyId,
         userId: p.userId,
-      });
-    });
+      }),
+    );
     return { ...subscriptionView(row), signingSecret: secret };
+  }
+
+  /**
+   * Creating, changing or rotating a subscription chooses where fund events go or hands out a
+   * secret: it runs in one transaction with the caller still entitled, locked as minting locks (the
+   * person's membership, then the key): a member being removed, or a key revoked but still cached on
+   * another instance, waits for the removal or revocation and is then refused; one that got in first
+   * commits before it, and the removal's or revocation's disabling then sees the subscription.
+   */
+  private asLiveCaller<T>(p: Principal, work: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (m) => {
+      if (p.userId && p.fund) {
+        const role = await this.keys.with(m).lockedRole(p.fund.id, p.userId);
+        if (!role || !ROLE_SCOPES[role].includes('webhooks:manage'))
+          throw new ProblemError('insufficient_scope', 'managing webhooks needs the admin role on this fund');
+      }
+      if (p.keyId && !(await this.keys.with(m).lockLiveKey(p.keyId)))
+        throw new ProblemError('unauthenticated', 'this key has been revoked or has expired');
+      return work(m);
+    });
   }
 
   async list(p: Principal): Promise<WebhookListDto> {
@@ -142,12 +160,14 @@ export class WebhooksService {
   async update(p: Principal, id: string, body: UpdateWebhookDto): Promise<WebhookDto> {
     await this.subscription(p, id);
     const url = body.url !== undefined ? await this.checkTarget(body.url) : undefined;
-    const row = await this.repo.updateSubscription(fundIdOf(p), id, {
-      url,
-      eventTypes: body.eventTypes,
-      description: body.description,
-      enabled: body.enabled,
-    });
+    const row = await this.asLiveCaller(p, (m) =>
+      this.repo.with(m).updateSubscription(fundIdOf(p), id, {
+        url,
+        eventTypes: body.eventTypes,
+        description: body.description,
+        enabled: body.enabled,
+      }),
+    );
     if (!row) throw notFound(`webhook ${id}`);
     return subscriptionView(row);
   }
@@ -161,7 +181,9 @@ export class WebhooksService {
     await this.subscription(p, id);
     const secret = newSigningSecret();
     const overlapUntil = new Date(Date.now() + ROTATION_OVERLAP_MS);
-    const row = await this.repo.rotateSecret(fundIdOf(p), id, this.sealer.seal(secret), overlapUntil);
+    const row = await this.asLiveCaller(p, (m) =>
+      this.repo.with(m).rotateSecret(fundIdOf(p), id, this.sealer.seal(secret), overlapUntil),
+    );
     if (!row) throw notFound(`webhook ${id}`);
     return { id, signingSecret: secret, previousSecretExpiresAt: overlapUntil.toISOString() };
   }
@@ -211,8 +233,8 @@ export class WebhooksService {
     const sub = await this.subscription(p, id);
     const found = UUID.test(deliveryId) ? await this.repo.deliveryOfSubscription(sub.id, deliveryId) : null;
     if (!found) throw notFound(`delivery ${deliveryId}`);
-    if (!sub.enabled) {
-      // a disabled subscription's deliveries are not sent: a retry would be cancelled at once
+    if (!sub.enabled && found.event_type !== TEST_EVENT_TYPE) {
+      // a disabled subscription's deliveries are not sent (test events are): a retry would be cancelled at once
       throw new ProblemError(
         'invalid_state',
         `subscription ${sub.id} is disabled (${sub.disabled_reason ?? 'by an admin'}); enable it, then retry`,

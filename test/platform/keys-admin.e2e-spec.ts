@@ -127,4 +127,28 @@ describe('admin keys and revocation (e2e)', () => {
     });
     expect(hook.status).toBe(401);
   });
+
+  it('revoking a key disables the subscriptions it created; one re-enabled afterwards stays on when it is revoked again', async () => {
+    const admin = await mintKey(app, { scopes: ['fund:read', 'keys:manage', 'webhooks:manage'], fund: fund.slug });
+    const creator = await call(other, 'POST', '/api/v1/admin/keys', {
+      key: admin.key,
+      body: { name: 'hook maker', scopes: ['fund:read', 'webhooks:manage'] },
+    });
+    const hook = await call(other, 'POST', '/api/v1/webhooks', {
+      key: creator.json.token,
+      body: { url: 'http://127.0.0.1:9/x', eventTypes: ['nav.published'] },
+    });
+    expect(hook.status).toBe(201);
+    const revoke = () => call(other, 'DELETE', `/api/v1/admin/keys/${creator.json.id}`, { key: admin.key });
+    expect((await revoke()).json).toMatchObject({ derivedRevoked: 0, disabledWebhooks: 1 });
+    const state = async () => (await call(other, 'GET', `/api/v1/webhooks/${hook.json.id}`, { key: admin.key })).json;
+    expect(await state()).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('was revoked') });
+    const enabled = await call(other, 'PATCH', `/api/v1/webhooks/${hook.json.id}`, {
+      key: admin.key,
+      body: { enabled: true },
+    });
+    expect(enabled.json.enabled).toBe(true);
+    expect((await revoke()).json.disabledWebhooks).toBe(0);
+    expect((await state()).enabled).toBe(true);
+  });
 });

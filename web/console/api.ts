@@ -98,6 +98,7 @@ export interface KeySummary {
   lastUsedAt: string | null;
   /** The person who minted it (through the keys it was minted with); null: unknown (minted before this was recorded). */
   mintedBy: { userId: string; displayName: string } | null;
+  isDemo: boolean;
 }
 
 export interface Page<T> {

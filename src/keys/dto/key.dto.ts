@@ -76,6 +76,8 @@ export class KeySummaryDto {
   mintedBy: KeyMinterDto | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The key it was minted with' })
   mintedWithKeyId: string | null;
+  @ApiProperty({ description: 'The shared demo key (managed by seed:demo; it cannot be revoked here)' })
+  isDemo: boolean;
 }
 
 export class RevokedKeyDto extends KeySummaryDto {
