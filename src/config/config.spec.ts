@@ -11,6 +11,11 @@ describe('config', () => {
     expect(c.webhookRetryDelaysMs).toEqual([5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000]);
   });
 
+  it('refuses http webhook targets in production by default, and where asked', () => {
+    expect(loadConfig({}).webhookRequireHttps).toBe(false);
+    expect(loadConfig({ WEBHOOK_REQUIRE_HTTPS: 'true' }).webhookRequireHttps).toBe(true);
+  });
+
   it('ships a demo key with a valid checksum', () => {
     expect(isWellFormedKey(DEFAULT_DEMO_API_KEY)).toBe(true);
   });

@@ -46,6 +46,8 @@ export interface AppConfig {
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
+  /** WEBHOOK_REQUIRE_HTTPS (default: on in production): fund events never travel in cleartext. */
+  webhookRequireHttps: boolean;
   /** Client ID metadata documents may be fetched over http and from private/loopback addresses (development, tests). */
   oauthClientMetadataAllowPrivate: boolean;
   mcpAllowedOrigins: string[];
@@ -291,6 +293,7 @@ function readConfig(env: Env): AppConfig {
     ),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookRequireHttps: bool(env, 'WEBHOOK_REQUIRE_HTTPS', isProduction(env)),
     oauthClientMetadataAllowPrivate: bool(env, 'OAUTH_CLIENT_METADATA_ALLOW_PRIVATE', false),
     mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '')
       .split(',')

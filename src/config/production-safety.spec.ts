@@ -21,7 +21,7 @@ function refusal(env: Record<string, string>): string {
 
 describe('production refuses unsafe development defaults', () => {
   it('starts with private settings, under NODE_ENV or APP_ENV', () => {
-    expect(loadConfig(safe)).toMatchObject({ production: true, demoApiKeyEnabled: false });
+    expect(loadConfig(safe)).toMatchObject({ production: true, demoApiKeyEnabled: false, webhookRequireHttps: true });
     expect(loadConfig({ ...safe, NODE_ENV: 'test', APP_ENV: 'production' }).production).toBe(true);
   });
 

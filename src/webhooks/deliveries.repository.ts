@@ -69,6 +69,10 @@ export interface AttemptOutcome extends DeliveryRef {
  * statement each (delivery processor).
  * Nest builds it over the DataSource; `with(m)` binds it to a transaction (the enqueue, an event write).
  */
+/** Days without one successful delivery after which a final failure disables a subscription. */
+export const FAILING_DAYS = 3;
+const FAILING_DISABLED_REASON = `no delivery reached the receiver for ${FAILING_DAYS} days and its deliveries keep failing: fix the receiver, then re-enable`;
+
 @Injectable()
 export class DeliveriesRepository extends SqlRepository {
   constructor(
@@ -234,7 +238,9 @@ export class DeliveriesRepository extends SqlRepository {
 
   /**
    * One statement for a batch: each attempt's outcome, each delivery's state, and the disabling of
-   * the subscriptions that answered 410.
+   * subscriptions: those that answered 410, and those where a delivery has just failed for good and
+   * nothing reached the receiver for FAILING_DAYS (an endpoint down for days would otherwise cost
+   * every event eight attempts, for ever).
    */
   async record(outcomes: AttemptOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
@@ -251,10 +257,18 @@ export class DeliveriesRepository extends SqlRepository {
        ), d AS (
          UPDATE webhook_deliveries d SET status = o.status, claimed_until = NULL,
                 completed_at = CASE WHEN o.status = 'pending' THEN NULL ELSE clock_timestamp() END
-           FROM o WHERE d.id = o.id AND d.generation = o.generation RETURNING d.subscription_id, o.gone
+           FROM o WHERE d.id = o.id AND d.generation = o.generation RETURNING d.subscription_id, o.gone, o.status
        )
-       UPDATE webhook_subscriptions s SET enabled = false, disabled_reason = 'the receiver answered 410 Gone', updated_at = now()
-         WHERE s.id IN (SELECT subscription_id FROM d WHERE gone)`,
+       UPDATE webhook_subscriptions s SET enabled = false, updated_at = now(),
+              disabled_reason = CASE WHEN s.id IN (SELECT subscription_id FROM d WHERE gone)
+                                     THEN 'the receiver answered 410 Gone' ELSE $10 END
+         WHERE s.id IN (SELECT subscription_id FROM d WHERE gone OR status = 'failed') AND s.enabled
+           AND (s.id IN (SELECT subscription_id FROM d WHERE gone)
+                OR (s.id NOT IN (SELECT subscription_id FROM d WHERE status = 'succeeded')
+                    AND s.created_at < now() - make_interval(days => $11)
+                    AND NOT EXISTS (SELECT 1 FROM webhook_deliveries x
+                                     WHERE x.subscription_id = s.id AND x.status = 'succeeded'
+                                       AND x.completed_at > now() - make_interval(days => $11))))`,
       [
         col((o) => o.id),
         col((o) => o.generation),
@@ -265,6 +279,8 @@ export class DeliveriesRepository extends SqlRepository {
         col((o) => o.result.responseSnippet),
         col((o) => o.status),
         col((o) => o.gone),
+        FAILING_DISABLED_REASON,
+        FAILING_DAYS,
       ],
     );
   }

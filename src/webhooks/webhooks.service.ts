@@ -90,6 +90,8 @@ export class WebhooksService {
       throw invalidParameter('url', 'must be an absolute http(s) URL');
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParameter('url', 'must use https or http');
+    if (url.protocol === 'http:' && this.config.webhookRequireHttps)
+      throw invalidParameter('url', 'must use https: fund events are not sent in cleartext (WEBHOOK_REQUIRE_HTTPS)');
     if (url.username || url.password) throw invalidParameter('url', 'must not carry credentials');
     if (url.toString().length > 2048)
       throw invalidParameter('url', 'must be at most 2048 characters once percent-encoded'); // what is stored

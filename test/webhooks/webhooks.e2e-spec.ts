@@ -134,6 +134,18 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     });
     expect(badScheme.status).toBe(400);
     expect(badScheme.json.errors[0].field).toBe('url');
+    // WEBHOOK_REQUIRE_HTTPS (on in production): fund events never go out in cleartext
+    const strict = await bootApp({ webhookRequireHttps: true }, env);
+    try {
+      const cleartext = await call(strict, 'POST', '/api/v1/webhooks', {
+        key: manager.key,
+        body: { url: 'http://127.0.0.1:9/x', eventTypes: ['nav.published'] },
+      });
+      expect([cleartext.status, cleartext.json.errors[0].field]).toEqual([400, 'url']);
+      expect(cleartext.json.errors[0].message).toContain('must use https');
+    } finally {
+      await strict.close();
+    }
   });
 
   it('approve → proposal.approved reaches the subscriber, verified; other types and other funds get nothing', async () => {
@@ -287,6 +299,33 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     });
     expect(again.status).toBe(409);
     expect(again.json.code).toBe('invalid_state');
+  });
+
+  it('a subscription whose deliveries fail for good and that reached nothing for 3 days is disabled', async () => {
+    const rx = await receiver(() => 204);
+    const sub = await subscribe(rx.url, ['proposal.rejected']);
+    const db = dbOf(app);
+    await db.query(`UPDATE webhook_subscriptions SET created_at = now() - interval '4 days' WHERE id = $1`, [sub.id]);
+    const reject = async (amount: string) =>
+      call(app, 'POST', `/api/v1/admin/proposals/${await stagedJournal(amount)}/reject`, {
+        key: manager.key,
+        body: { reason: 'x' },
+      });
+    await reject('27.00');
+    await rx.waitFor(1); // delivered: a success within the 3 days
+    rx.setBehaviour(() => 503);
+    await reject('28.00');
+    await rx.waitFor(5);
+    await eventually(async () => ((await deliveriesOf(sub.id)).some((d) => d.status === 'failed') ? true : null));
+    const state = async () => (await call(app, 'GET', `/api/v1/webhooks/${sub.id}`, { key: manager.key })).json;
+    expect((await state()).enabled).toBe(true); // it reached the receiver a moment ago
+    await db.query(
+      `UPDATE webhook_deliveries SET completed_at = now() - interval '4 days' WHERE subscription_id = $1 AND status = 'succeeded'`,
+      [sub.id],
+    );
+    await reject('29.00');
+    const disabled = await eventually(async () => ((await state()).enabled === false ? await state() : null));
+    expect(disabled.disabledReason).toContain('no delivery reached the receiver for 3 days');
   });
 
   it('410 Gone disables the subscription: no retry, no later deliveries', async () => {
