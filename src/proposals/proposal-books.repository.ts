@@ -6,6 +6,8 @@ import type { JournalEntryDraft } from '../fund/ledger/journal-entry';
 import { JournalRepository } from '../fund/ledger/journal.repository';
 import type { DealingFrequency } from '../fund/reporting/dealing-calendar';
 import { SqlRepository } from '../database/sql-repository';
+import { isLockWaitTimeout, navInputsLockKey } from '../database/sql-fragments';
+import { ProblemError } from '../common/errors/problem';
 
 export interface DistributedReport {
   id: string;
@@ -35,6 +37,49 @@ export class ProposalBooksRepository extends SqlRepository {
     );
     const known = new Set(rows.map((r) => r.code));
     return [...new Set(codes)].filter((c) => !known.has(c));
+  }
+
+  /** The dates a booking is judged against: inception, and the last published NAV (the books are closed through it). */
+  async bookingDates(fundId: string): Promise<{ inception: string | null; closedThrough: string | null }> {
+    const [row] = await this.q.query(
+      `SELECT to_char(f.inception_date, 'YYYY-MM-DD') AS inception,
+              (SELECT to_char(max(r.valuation_date), 'YYYY-MM-DD') FROM nav_runs r
+                WHERE r.fund_id = f.id AND r.published_at IS NOT NULL) AS "closedThrough"
+         FROM funds f WHERE f.id = $1`,
+      [fundId],
+    );
+    return row ?? { inception: null, closedThrough: null };
+  }
+
+  /**
+   * The fund's NAV-inputs lock for the rest of the approval's transaction (NAV runs and imports take
+   * it; a run reads its inputs under it): a booking commits wholly before or after a run reads them.
+   * Taken before the books lock, as runs take it. Waits at most the pool's lock_timeout.
+   */
+  async holdNavInputs(fundId: string): Promise<void> {
+    await this.q.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('$1')})`, [fundId]).catch((err: unknown) => {
+      if (!isLockWaitTimeout(err)) throw err;
+      throw new ProblemError(
+        'invalid_state',
+        'a NAV run or an import of this fund is in progress; approve again when it has finished',
+      );
+    });
+  }
+
+  /**
+   * A booking dated on or before a complete NAV run: the next run starts there at the latest
+   * (`funds.nav_restart_from`), superseding the runs valued without it and cascading, instead of the
+   * books and the NAV silently disagreeing. Answers whether a run must be redone.
+   */
+  async restartNavFrom(fundId: string, date: string): Promise<boolean> {
+    const [rows] = await this.q.query(
+      `UPDATE funds SET nav_restart_from = LEAST(coalesce(nav_restart_from, $2::date), $2::date)
+        WHERE id = $1 AND EXISTS (SELECT 1 FROM nav_runs r WHERE r.fund_id = $1 AND r.status = 'complete'
+                                    AND r.valuation_date >= $2::date)
+        RETURNING id`,
+      [fundId, date],
+    ); // an UPDATE answers [rows, count]
+    return rows.length > 0;
   }
 
   async investorExists(fundId: string, investorId: string, lock: boolean): Promise<boolean> {

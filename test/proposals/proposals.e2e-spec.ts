@@ -285,6 +285,51 @@ describe('proposals: propose, follow, review (e2e)', () => {
     expect(await entriesFor(p.json.id)).toHaveLength(1);
   });
 
+  it('a booking dated into a valued day marks the NAV to be redone from it; closed periods and pre-inception dates are refused', async () => {
+    const db = dbOf(app);
+    const marker = async () =>
+      (await db.query(`SELECT nav_restart_from::text AS d FROM funds WHERE id = $1`, [books.fundId]))[0].d;
+    try {
+      // the fixture's complete run is 2025-03-31: an entry dated 2025-03-15 makes the next run start there
+      const valued = await propose('journal-entry', { ...balanced('12.00'), entryDate: '2025-03-15' });
+      expect((await approve(valued.json.id)).status).toBe(200);
+      expect(await marker()).toBe('2025-03-15');
+      // after the last complete run: nothing to redo
+      await db.query(`UPDATE funds SET nav_restart_from = NULL WHERE id = $1`, [books.fundId]);
+      const later = await propose('expense', {
+        category: 'legal',
+        vendor: 'Counsel LLP',
+        amount: '10',
+        accrualDate: '2025-04-15',
+        description: 'after the last run',
+      });
+      expect((await approve(later.json.id)).status).toBe(200);
+      expect(await marker()).toBeNull();
+      // the run of 2025-03-31 published: the books are closed through it, at staging and at approval
+      const staged = await propose('journal-entry', { ...balanced('13.00'), entryDate: '2025-03-20' });
+      await db.query(`UPDATE nav_runs SET published_at = now() WHERE id = $1`, [books.completeRunId]);
+      const closed = await propose('journal-entry', { ...balanced('14.00'), entryDate: '2025-03-31' });
+      expect([closed.status, closed.json.errors[0].field]).toEqual([422, 'entryDate']);
+      expect(closed.json.detail).toContain('closed through 2025-03-31');
+      const atApproval = await approve(staged.json.id);
+      expect([atApproval.status, atApproval.json.errors[0].field]).toEqual([422, 'entryDate']);
+      expect(await entriesFor(staged.json.id)).toHaveLength(0);
+      expect((await propose('journal-entry', { ...balanced('15.00'), entryDate: '2025-04-01' })).status).toBe(201);
+      await db.query(`UPDATE funds SET inception_date = '2025-01-01' WHERE id = $1`, [books.fundId]);
+      const early = await propose('expense', {
+        category: 'audit',
+        vendor: 'Audit & Co',
+        amount: '1',
+        accrualDate: '2024-12-31',
+        description: 'before inception',
+      });
+      expect([early.status, early.json.errors[0].field]).toEqual([422, 'accrualDate']);
+    } finally {
+      await db.query(`UPDATE funds SET nav_restart_from = NULL, inception_date = NULL WHERE id = $1`, [books.fundId]);
+      await db.query(`UPDATE nav_runs SET published_at = NULL WHERE id = $1`, [books.completeRunId]);
+    }
+  });
+
   it('approving an expense books the expense (accrued by the NAV runs, not posted twice)', async () => {
     const p = await propose('expense', {
       category: 'audit',

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { unprocessable } from '../../common/errors/problem';
 import type { ExpenseProposalDto } from '../dto/propose.dto';
-import { type ProposalKindRules, badShape } from './kind';
+import { type ProposalKindRules, badShape, bookDated, checkBookingDate } from './kind';
 
 export interface ExpensePayload {
   category: string;
@@ -37,6 +37,7 @@ export const expense: ProposalKindRules<ExpenseProposalDto, ExpensePayload> = {
   },
 
   async check(books, fundId, p) {
+    await checkBookingDate(books, fundId, p.accrualDate, 'accrualDate');
     const unknown = await books.unknownAccounts(fundId, [EXPENSE_ACCOUNT[p.category], ACCRUED_EXPENSES]);
     if (unknown.length) {
       throw unprocessable(
@@ -50,7 +51,7 @@ export const expense: ProposalKindRules<ExpenseProposalDto, ExpensePayload> = {
   async execute(books, fundId, ref, p) {
     // No posting here: the books accrue every expense row day by day in their NAV runs
     // (expense_accrual entries, src/fund/nav/expense-accrual.ts); a second posting would count it twice.
-    const id = await books.insertExpense(fundId, ref, p);
+    const id = await bookDated(books, fundId, p.accrualDate, () => books.insertExpense(fundId, ref, p));
     return { executionRef: `expense:${id}` };
   },
 };

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { type FieldError, ProblemError, unprocessable } from '../../common/errors/problem';
 import { EntryBuilder, UnbalancedEntryError } from '../../fund/ledger/journal-entry';
 import type { JournalEntryProposalDto } from '../dto/propose.dto';
-import { type ProposalKindRules, badShape } from './kind';
+import { type ProposalKindRules, badShape, bookDated, checkBookingDate } from './kind';
 
 export interface JournalPayload {
   entryDate: string;
@@ -30,6 +30,7 @@ export const journalEntry: ProposalKindRules<JournalEntryProposalDto, JournalPay
   },
 
   async check(books, fundId, p) {
+    await checkBookingDate(books, fundId, p.entryDate, 'entryDate');
     const debit = p.lines.reduce((a, l) => a.plus(l.debit), new Decimal(0));
     const credit = p.lines.reduce((a, l) => a.plus(l.credit), new Decimal(0));
     if (!debit.equals(credit)) {
@@ -68,7 +69,8 @@ export const journalEntry: ProposalKindRules<JournalEntryProposalDto, JournalPay
       throw err;
     }
     if (!draft) throw new ProblemError('unbalanced_entry', 'the entry has no non-zero line');
-    const entry = await books.postJournalEntry(fundId, draft);
+    const posted = draft;
+    const entry = await bookDated(books, fundId, p.entryDate, () => books.postJournalEntry(fundId, posted));
     return { executionRef: `journal-entry:${entry.id}` };
   },
 };

@@ -1,4 +1,4 @@
-import { ProblemError, type FieldError } from '../../common/errors/problem';
+import { ProblemError, type FieldError, unprocessable } from '../../common/errors/problem';
 import type { ProposalBooksRepository } from '../proposal-books.repository';
 
 export interface Execution {
@@ -21,3 +21,42 @@ export interface ProposalKindRules<I, P> {
 
 export const badShape = (errors: FieldError[]) =>
   new ProblemError('invalid_parameter', errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+
+/**
+ * A booking's date against the fund's calendar (at staging and again at approval): not before
+ * inception, and after the last published NAV — the books are closed through it, and a correction
+ * is booked after it, not into a period the investors were already told about.
+ */
+export async function checkBookingDate(
+  books: ProposalBooksRepository,
+  fundId: string,
+  date: string,
+  field: string,
+): Promise<void> {
+  const { inception, closedThrough } = await books.bookingDates(fundId);
+  if (inception && date < inception)
+    throw unprocessable(`${field} ${date} is before the fund's inception ${inception}`, [
+      { field, message: `must be on or after the inception ${inception}` },
+    ]);
+  if (closedThrough && date <= closedThrough)
+    throw unprocessable(
+      `the books are closed through ${closedThrough} (a published NAV): date the booking after it, as a correction`,
+      [{ field, message: `must be after ${closedThrough}, the last published NAV` }],
+    );
+}
+
+/**
+ * Books a dated effect under the fund's NAV-inputs lock, and marks the NAV to be redone from `date`
+ * when a complete run already valued that day without it.
+ */
+export async function bookDated<T>(
+  books: ProposalBooksRepository,
+  fundId: string,
+  date: string,
+  book: () => Promise<T>,
+): Promise<T> {
+  await books.holdNavInputs(fundId);
+  const booked = await book();
+  await books.restartNavFrom(fundId, date);
+  return booked;
+}
