@@ -574,7 +574,8 @@ export class FundgateTransport {
   readonly baseUrl: string;
   /** The last completed HTTP exchange (status, headers, requestId, replayed, rate limits). */
   lastResponse: ResponseInfo | null = null;
-  protected readonly apiKey: string;
+  /** Not enumerable: printing or logging the client does not show the key. */
+  protected declare readonly apiKey: string;
   protected readonly fetchImpl: typeof fetch;
   protected readonly timeoutMs: number;
   protected readonly maxRetries: number;
@@ -583,7 +584,7 @@ export class FundgateTransport {
 
   constructor(opts: FundgateClientOptions) {
     if (!opts || !opts.apiKey) throw new TypeError('FundgateClient: apiKey is required');
-    this.apiKey = opts.apiKey;
+    Object.defineProperty(this, 'apiKey', { value: opts.apiKey, enumerable: false });
     this.baseUrl = (opts.baseUrl ?? 'http://localhost:3000').replace(/\\/+$/, '');
     const f = opts.fetch ?? (globalThis as { fetch?: typeof fetch }).fetch;
     if (!f) throw new TypeError('FundgateClient: no fetch available (Node >= 18 has a global fetch; or pass options.fetch)');
@@ -599,13 +600,14 @@ export class FundgateTransport {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries((req.query ?? {}) as QueryValues)) if (v !== undefined && v !== null) qs.set(k, String(v));
     const url = this.baseUrl + path + (qs.toString() ? '?' + qs.toString() : '');
-    const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json, application/problem+json', authorization: \`Bearer \${this.apiKey}\` };
+    const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json, application/problem+json', authorization: \`Bearer \${this.apiKey}\`, 'user-agent': \`fundgate-typescript/\${SDK_VERSION}\` };
     let payload: string | undefined;
     if (req.body !== undefined) {
       payload = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
-    const idemKey = req.idempotencyKey ? req.options?.idempotencyKey ?? randomKey() : null;
+    // an empty key is no key: a fresh one is made (else the call would be retried carrying none)
+    const idemKey = req.idempotencyKey ? req.options?.idempotencyKey || randomKey() : null;
     if (idemKey) headers['idempotency-key'] = idemKey;
     // A call may be repeated when repeating it cannot do anything twice: reads, and proposes carrying an Idempotency-Key.
     const retryable = req.idempotent || idemKey !== null;
@@ -681,7 +683,12 @@ export class FundgateTransport {
       return ms > this.maxRetryAfterMs ? null : ms;
     }
     if (status === 409 && error.code === 'idempotency_in_progress') return this.backoffMs(attempt);
-    if (status >= 500 && status !== 501) return this.backoffMs(attempt);
+    if (status >= 500 && status !== 501) {
+      // a 503 says when to come back (Redis away, calculators full): sooner only spends the retries
+      if (error.retryAfter === null) return this.backoffMs(attempt);
+      const ms = error.retryAfter * 1000;
+      return ms > this.maxRetryAfterMs ? null : ms;
+    }
     return null;
   }
 }
@@ -829,7 +836,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional
 from urllib.error import HTTPError, URLError
 from urllib.parse import quote, urlencode
-from urllib.request import Request, urlopen
+from urllib.request import HTTPRedirectHandler, Request, build_opener
 
 from .models import (
 ${models.map((n) => `    ${n},`).join('\n')}
@@ -837,6 +844,16 @@ ${models.map((n) => `    ${n},`).join('\n')}
 
 SDK_VERSION = ${pyStr(SDK_VERSION)}
 API_VERSION = ${pyStr(doc.info?.version ?? '')}
+
+
+class _NoRedirect(HTTPRedirectHandler):
+    """Redirects are not followed: urllib would send the Authorization header wherever they point."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D102
+        return None
+
+
+_OPENER = build_opener(_NoRedirect)
 
 #: Every operation this SDK wraps: (method name, HTTP method, path template).
 OPERATIONS = [
@@ -1061,7 +1078,7 @@ class _Transport:
             attempt += 1
             req = Request(url, data=data, headers=headers, method=method)
             try:
-                with urlopen(req, timeout=timeout if timeout is not None else self.timeout) as res:
+                with _OPENER.open(req, timeout=timeout if timeout is not None else self.timeout) as res:
                     status = res.status
                     res_headers = {k.lower(): v for k, v in res.headers.items()}
                     text = res.read().decode("utf-8")
@@ -1106,7 +1123,10 @@ class _Transport:
         if status == 409 and error.code == "idempotency_in_progress":
             return self._backoff(attempt)
         if status >= 500 and status != 501:
-            return self._backoff(attempt)
+            # a 503 says when to come back (Redis away, calculators full): sooner only spends the retries
+            if error.retry_after is None:
+                return self._backoff(attempt)
+            return None if error.retry_after > self.max_retry_after else float(error.retry_after)
         return None
 `;
 

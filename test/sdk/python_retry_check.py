@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sdk", "python"))
@@ -83,6 +84,21 @@ def main() -> None:
         slow.get_overview()
     except FundgateError as e:
         out["timeout"] = {"status": e.status, "code": e.code, "calls": len(SEEN)}
+
+    # A 503 with Retry-After 1 is retried after a second, not at once.
+    SCRIPT[:] = [(503, {"retry-after": "1"}, {"code": "unavailable"}, 0), (200, {}, {"ok": True}, 0)]
+    SEEN.clear()
+    started = time.monotonic()
+    client.get_overview()
+    out["retryAfter503"] = {"calls": len(SEEN), "waited": time.monotonic() - started >= 0.9}
+
+    # A redirect is not followed (urllib would carry the Authorization header to its target).
+    SCRIPT[:] = [(302, {"location": "http://evil.invalid/x"}, {}, 0)]
+    SEEN.clear()
+    try:
+        client.get_overview()
+    except FundgateError as e:
+        out["redirect"] = {"status": e.status, "calls": len(SEEN)}
 
     server.shutdown()
     print(json.dumps(out))

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { inspect, promisify } from 'node:util';
 import { bootApp, call, mintKey, type TestApp } from '../utils/app';
 import { DEMO_SLUG, seedFundsOnce } from '../fund-data/fixtures';
 import { FundgateClient, FundgateError, OPERATIONS } from '../../sdk/typescript/src/index';
@@ -284,6 +284,31 @@ describe('official SDKs (TypeScript and Python) against the real service (e2e)',
     expect(r.bad).toEqual({ status: 400, code: 'invalid_parameter', errors: [{ field: 'limit', message: 'm' }], requestId: 'r4', calls: 1, path: '/api/v1/fund/trades?limit=0' });
     expect(r.longRetryAfter).toEqual({ code: 'rate_limited', retryAfter: 3600, calls: 1 });
     expect(r.timeout).toEqual({ status: 0, code: 'timeout', calls: 2 });
+    expect(r.retryAfter503).toEqual({ calls: 2, waited: true });
+    expect(r.redirect).toEqual({ status: 302, calls: 1 }); // not followed: the key stays home
+  });
+
+  it('TypeScript: an empty Idempotency-Key is replaced, a 503 Retry-After is honoured, the key is not printed, a User-Agent is sent', async () => {
+    const seen: { key: string | null; ua: string | null; at: number }[] = [];
+    const answers: Array<() => Response> = [
+      () => new Response('{"code":"unavailable"}', { status: 503, headers: { 'retry-after': '1' } }),
+      () => new Response('{"id":"p2"}', { status: 201 }),
+    ];
+    const fakeFetch = (async (_url: string, init: RequestInit) => {
+      const h = init.headers as Record<string, string>;
+      seen.push({ key: h['idempotency-key'] ?? null, ua: h['user-agent'] ?? null, at: Date.now() });
+      return answers.shift()!();
+    }) as unknown as typeof fetch;
+    const c = new FundgateClient({ apiKey: 'svc_dk_secret', baseUrl: 'http://x.invalid', fetch: fakeFetch });
+    const body = { category: 'legal' as const, vendor: 'v', amount: '1.00', accrualDate: '2026-01-01', description: 'd' };
+    expect(await c.proposeExpense(body, { idempotencyKey: '' })).toEqual({ id: 'p2' });
+    expect(seen).toHaveLength(2);
+    expect(seen[0].key).toEqual(expect.stringMatching(/.+/)); // a key was made, and reused
+    expect(seen[1].key).toBe(seen[0].key);
+    expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(900); // Retry-After: 1
+    expect(seen[0].ua).toMatch(/^fundgate-typescript\//);
+    expect(inspect(c)).not.toContain('svc_dk_secret');
+    expect(JSON.stringify(c)).not.toContain('svc_dk_secret');
   });
 
   it('the Python SDK (standard library only) answers as REST does', async () => {

@@ -12,7 +12,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional
 from urllib.error import HTTPError, URLError
 from urllib.parse import quote, urlencode
-from urllib.request import Request, urlopen
+from urllib.request import HTTPRedirectHandler, Request, build_opener
 
 from .models import (
     FundRefDto,
@@ -93,6 +93,16 @@ from .models import (
 
 SDK_VERSION = "0.1.0"
 API_VERSION = "1"
+
+
+class _NoRedirect(HTTPRedirectHandler):
+    """Redirects are not followed: urllib would send the Authorization header wherever they point."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D102
+        return None
+
+
+_OPENER = build_opener(_NoRedirect)
 
 #: Every operation this SDK wraps: (method name, HTTP method, path template).
 OPERATIONS = [
@@ -282,7 +292,7 @@ class _Transport:
             attempt += 1
             req = Request(url, data=data, headers=headers, method=method)
             try:
-                with urlopen(req, timeout=timeout if timeout is not None else self.timeout) as res:
+                with _OPENER.open(req, timeout=timeout if timeout is not None else self.timeout) as res:
                     status = res.status
                     res_headers = {k.lower(): v for k, v in res.headers.items()}
                     text = res.read().decode("utf-8")
@@ -327,7 +337,10 @@ class _Transport:
         if status == 409 and error.code == "idempotency_in_progress":
             return self._backoff(attempt)
         if status >= 500 and status != 501:
-            return self._backoff(attempt)
+            # a 503 says when to come back (Redis away, calculators full): sooner only spends the retries
+            if error.retry_after is None:
+                return self._backoff(attempt)
+            return None if error.retry_after > self.max_retry_after else float(error.retry_after)
         return None
 
 

@@ -136,7 +136,8 @@ export class FundgateTransport {
   readonly baseUrl: string;
   /** The last completed HTTP exchange (status, headers, requestId, replayed, rate limits). */
   lastResponse: ResponseInfo | null = null;
-  protected readonly apiKey: string;
+  /** Not enumerable: printing or logging the client does not show the key. */
+  protected declare readonly apiKey: string;
   protected readonly fetchImpl: typeof fetch;
   protected readonly timeoutMs: number;
   protected readonly maxRetries: number;
@@ -145,7 +146,7 @@ export class FundgateTransport {
 
   constructor(opts: FundgateClientOptions) {
     if (!opts || !opts.apiKey) throw new TypeError('FundgateClient: apiKey is required');
-    this.apiKey = opts.apiKey;
+    Object.defineProperty(this, 'apiKey', { value: opts.apiKey, enumerable: false });
     this.baseUrl = (opts.baseUrl ?? 'http://localhost:3000').replace(/\/+$/, '');
     const f = opts.fetch ?? (globalThis as { fetch?: typeof fetch }).fetch;
     if (!f) throw new TypeError('FundgateClient: no fetch available (Node >= 18 has a global fetch; or pass options.fetch)');
@@ -161,13 +162,14 @@ export class FundgateTransport {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries((req.query ?? {}) as QueryValues)) if (v !== undefined && v !== null) qs.set(k, String(v));
     const url = this.baseUrl + path + (qs.toString() ? '?' + qs.toString() : '');
-    const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json, application/problem+json', authorization: `Bearer ${this.apiKey}` };
+    const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json, application/problem+json', authorization: `Bearer ${this.apiKey}`, 'user-agent': `fundgate-typescript/${SDK_VERSION}` };
     let payload: string | undefined;
     if (req.body !== undefined) {
       payload = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
-    const idemKey = req.idempotencyKey ? req.options?.idempotencyKey ?? randomKey() : null;
+    // an empty key is no key: a fresh one is made (else the call would be retried carrying none)
+    const idemKey = req.idempotencyKey ? req.options?.idempotencyKey || randomKey() : null;
     if (idemKey) headers['idempotency-key'] = idemKey;
     // A call may be repeated when repeating it cannot do anything twice: reads, and proposes carrying an Idempotency-Key.
     const retryable = req.idempotent || idemKey !== null;
@@ -243,7 +245,12 @@ export class FundgateTransport {
       return ms > this.maxRetryAfterMs ? null : ms;
     }
     if (status === 409 && error.code === 'idempotency_in_progress') return this.backoffMs(attempt);
-    if (status >= 500 && status !== 501) return this.backoffMs(attempt);
+    if (status >= 500 && status !== 501) {
+      // a 503 says when to come back (Redis away, calculators full): sooner only spends the retries
+      if (error.retryAfter === null) return this.backoffMs(attempt);
+      const ms = error.retryAfter * 1000;
+      return ms > this.maxRetryAfterMs ? null : ms;
+    }
     return null;
   }
 }
