@@ -21,6 +21,8 @@ export interface PoolTimeouts {
  * planner cannot refine (trades after a date that a CTE computes: a third of the table) lifts
  * a 1 ms read over jit_above_cost and PostgreSQL spends 35–55 ms compiling it (the live book on
  * the 1 000 000-trade fund, docs/performance.md "Query plans").
+ * Every pool runs in UTC (`TimeZone=UTC`): days are UTC days everywhere (a `$1::date` compared with
+ * a timestamptz, a timestamptz cast to a date), whatever the server's own time zone.
  */
 export function dataSourceOptions(databaseUrl: string, poolSize = 20, timeouts?: PoolTimeouts): DataSourceOptions {
   return {
@@ -35,11 +37,11 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 20, timeouts?:
     extra: {
       max: poolSize,
       application_name: 'fundgate',
+      options: timeouts ? '-c TimeZone=UTC -c jit=off' : '-c TimeZone=UTC',
       ...(timeouts
         ? {
             statement_timeout: timeouts.statementTimeoutMs,
             lock_timeout: timeouts.lockTimeoutMs,
-            options: '-c jit=off',
           }
         : {}),
     },

@@ -82,12 +82,13 @@ export class ProposalBooksRepository extends SqlRepository {
     return rows.length > 0;
   }
 
-  async investorExists(fundId: string, investorId: string, lock: boolean): Promise<boolean> {
-    const rows: unknown[] = await this.q.query(
-      `SELECT id, status FROM investors WHERE fund_id = $1 AND id = $2${lock ? ' FOR SHARE' : ''}`,
+  /** The investor's status (active, pending, redeemed, closed), or null when the fund has no such investor. */
+  async investorStatus(fundId: string, investorId: string, lock: boolean): Promise<string | null> {
+    const rows: { status: string }[] = await this.q.query(
+      `SELECT status FROM investors WHERE fund_id = $1 AND id = $2${lock ? ' FOR SHARE' : ''}`,
       [fundId, investorId],
     );
-    return rows.length > 0;
+    return rows[0]?.status ?? null;
   }
 
   /** A share class by name or id. */

@@ -22,6 +22,11 @@ describe('ordered reads (e2e)', () => {
     expect(main).toMatchObject({ sort: 'on', bitmap: 'on' });
   });
 
+  it('every connection of the pool runs in UTC, whatever the server says (days are UTC days in SQL)', async () => {
+    const [{ tz }] = await dbOf(app).query<{ tz: string }[]>(`SELECT current_setting('TimeZone') AS tz`);
+    expect(tz).toBe('UTC'); // this server's own default is Etc/UTC; a non-UTC one moved /usage day boundaries
+  });
+
   it('passes parameters and answers rows', async () => {
     const rows = await app.get(OrderedReads).read<{ n: number }>(dbOf(app), 'SELECT $1::int + 1 AS n', [41]);
     expect(rows).toEqual([{ n: 42 }]);

@@ -151,6 +151,18 @@ describe('proposals: propose, follow, review (e2e)', () => {
     expect(unknownInvestor.json.code).toBe('unprocessable');
     expect(unknownInvestor.json.detail).toMatch(/unknown investor/);
 
+    // only an active investor deals (a pending one has not cleared KYC; a redeemed one has left)
+    for (const status of ['pending', 'redeemed']) {
+      await dbOf(app).query(`UPDATE investors SET status = $2 WHERE id = $1`, [books.investorId, status]);
+      try {
+        const inactive = await propose('capital-activity', capital);
+        expect([inactive.status, inactive.json.errors[0].field]).toEqual([422, 'investorId']);
+        expect(inactive.json.detail).toContain(`is ${status}`);
+      } finally {
+        await dbOf(app).query(`UPDATE investors SET status = 'active' WHERE id = $1`, [books.investorId]);
+      }
+    }
+
     const unknownClass = await propose('capital-activity', { ...capital, shareClass: 'Class Q' });
     expect(unknownClass.status).toBe(422);
     expect(unknownClass.json.code).toBe('unprocessable');

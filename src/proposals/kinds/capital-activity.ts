@@ -42,9 +42,14 @@ export const capitalActivity: ProposalKindRules<CapitalActivityProposalDto, Capi
   },
 
   async check(books, fundId, p, lock) {
-    if (!(await books.investorExists(fundId, p.investorId, lock))) {
+    const investor = await books.investorStatus(fundId, p.investorId, lock);
+    if (!investor)
       throw unprocessable(`unknown investor ${p.investorId}`, [{ field: 'investorId', message: 'unknown investor' }]);
-    }
+    // only an active investor deals: a pending one has not cleared onboarding (KYC), a redeemed or closed one has left
+    if (investor !== 'active')
+      throw unprocessable(`investor ${p.investorId} is ${investor}: only active investors subscribe or redeem`, [
+        { field: 'investorId', message: `investor is ${investor}, not active` },
+      ]);
     const shareClass = await books.shareClass(fundId, p.shareClass, lock);
     if (!shareClass)
       throw unprocessable(`unknown share class "${p.shareClass}"`, [
