@@ -1,4 +1,5 @@
 import { type DataSource } from 'typeorm';
+import { tradesCursorKind } from '../src/fund-data/trades/trades.service';
 import { CursorCodec } from '../src/common/pagination/cursor';
 
 /**
@@ -78,7 +79,11 @@ export async function benchTradesDepth(
       WHERE t.fund_id = $1 ORDER BY t.executed_at DESC, t.id DESC OFFSET $2 LIMIT 1`,
     [opts.fundId, depth - 1],
   );
-  const cursor = new CursorCodec(opts.cursorSecret).encode('fund-trades', { f: opts.fundId, t: at[0].ts, i: at[0].id });
+  const cursor = new CursorCodec(opts.cursorSecret).encode(tradesCursorKind({}), {
+    f: opts.fundId,
+    t: at[0].ts,
+    i: at[0].id,
+  });
   const firstPageMedianMs = await medianLatencyMs(`${baseUrl}/api/v1/fund/trades?limit=100`, key, samples);
   const deepPageMedianMs = await medianLatencyMs(
     `${baseUrl}/api/v1/fund/trades?limit=100&cursor=${encodeURIComponent(cursor)}`,

@@ -83,8 +83,9 @@ export class UsageService {
     if (q.keyId && !all.keyIds.includes(q.keyId)) throw new ProblemError('not_found', `key ${q.keyId} was not found`);
     if (q.from && q.to && daysBetween(q.from, q.to) < 0) throw invalidParameter('from', 'must not be after to');
     const limit = q.limit ?? 100;
-    // Bound to the caller's fund and account and to the key filter: another listing's cursor is a 400.
-    const cursorKind = `activity:${caller.fund?.id ?? '-'}:${caller.accountId}:${q.keyId ?? '*'}:${q.route ?? '*'}:${q.status ?? '*'}`;
+    // Bound to the caller's fund and account and to every filter: another listing's cursor is a 400.
+    const filters = JSON.stringify([q.keyId ?? null, q.route ?? null, q.status ?? null, q.from ?? null, q.to ?? null]);
+    const cursorKind = `activity:${caller.fund?.id ?? '-'}:${caller.accountId}:${filters}`;
     const after = q.cursor
       ? this.cursors.decode(cursorKind, q.cursor, { occurredAt: 'timestamp', id: 'bigint' })
       : null;

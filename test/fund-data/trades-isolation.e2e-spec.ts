@@ -115,6 +115,15 @@ describe('trades pagination and tenant isolation (e2e)', () => {
     expect(res.json.code).toBe('invalid_parameter');
   });
 
+  it('a cursor is bound to its filters: the same fund under another filter refuses it', async () => {
+    const page = await get(app, '/api/v1/fund/trades?limit=5&side=buy', demoKey);
+    expect(page.json.nextCursor).toEqual(expect.any(String));
+    const cursor = encodeURIComponent(page.json.nextCursor);
+    const other = await get(app, `/api/v1/fund/trades?limit=5&side=sell&cursor=${cursor}`, demoKey);
+    expect([other.status, other.json.errors[0].field]).toEqual([400, 'cursor']);
+    expect((await get(app, `/api/v1/fund/trades?limit=5&side=buy&cursor=${cursor}`, demoKey)).status).toBe(200);
+  });
+
   it('no endpoint of one fund’s key returns anything of the other fund', async () => {
     const db = dbOf(app);
     const idsOf = async (fundId: string) =>

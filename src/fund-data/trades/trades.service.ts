@@ -7,7 +7,9 @@ import { assertOrdered } from '../common/query-params';
 import { TradesPageDto, TradesQueryDto } from './trades.dto';
 import { TradesRepository } from './trades.repository';
 
-const CURSOR_KIND = 'fund-trades';
+/** The listing and its filters: a cursor of the same fund under other filters fails the signature. */
+export const tradesCursorKind = (q: Partial<TradesQueryDto>) =>
+  `fund-trades:${JSON.stringify([q.symbol ?? null, q.side ?? null, q.from ?? null, q.to ?? null])}`;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 @Injectable()
@@ -23,7 +25,7 @@ export class TradesService {
     let after: { executedAt: string; id: string } | null = null;
     if (q.cursor !== undefined) {
       // The cursor is bound to the fund as well: another fund's cursor is not valid here.
-      const pos = this.cursors.decode(CURSOR_KIND, q.cursor, { f: 'uuid', t: 'timestamp', i: 'bigint' });
+      const pos = this.cursors.decode(tradesCursorKind(q), q.cursor, { f: 'uuid', t: 'timestamp', i: 'bigint' });
       if (pos.f !== fundId || !TIMESTAMP.test(pos.t)) {
         throw invalidParameter('cursor', 'is not a valid cursor for this listing');
       }
@@ -54,7 +56,9 @@ export class TradesService {
         venue: r.venue,
       })),
       nextCursor:
-        hasMore && last ? this.cursors.encode(CURSOR_KIND, { f: fundId, t: last.executed_at, i: last.id }) : null,
+        hasMore && last
+          ? this.cursors.encode(tradesCursorKind(q), { f: fundId, t: last.executed_at, i: last.id })
+          : null,
       hasMore,
     };
   }
