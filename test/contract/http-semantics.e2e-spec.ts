@@ -53,6 +53,9 @@ describe('HTTP behaviour users expect', () => {
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
     expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.headers['content-type']).toBeUndefined(); // RFC 9110 §15.4.5
+    expect(again.headers['content-length']).toBeUndefined();
+    expect(again.headers.vary).toMatch(/accept-encoding/i);
     const other = await call(app, 'GET', '/api/v1/fund/nav/history', {
       key,
       headers: { 'if-none-match': '"something-else"' },

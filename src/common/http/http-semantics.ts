@@ -64,8 +64,9 @@ function cachingHook(
     .header('etag', etag)
     .header('cache-control', route.startsWith('/api/openapi') ? 'public, no-cache' : 'private, no-cache');
   if (matches(req.headers['if-none-match'], etag)) {
-    reply.code(304);
-    return done(null, '');
+    // RFC 9110 §15.4.5: no content headers on a 304, and the Vary the 200 would carry
+    reply.code(304).removeHeader('content-type').removeHeader('content-length').header('vary', 'accept-encoding');
+    return done(null, null);
   }
   done(null, payload);
 }
