@@ -391,6 +391,26 @@ describe('proposals: propose, follow, review (e2e)', () => {
       [res.json.executionRef.split(':')[1]],
     );
     expect(row).toEqual({ type: 'subscription', status: 'pending', amount: '250000.00', d: dealingDate });
+
+    // renamed between staging and approval (a re-import): approval books the class the checker saw, by its id
+    const renamed = await propose('capital-activity', {
+      investorId: books.investorId,
+      type: 'subscription',
+      shareClass: 'Class A',
+      amount: '1000',
+      dealingDate,
+    });
+    await dbOf(app).query(`UPDATE share_classes SET name = 'Class A (renamed)' WHERE id = $1`, [books.shareClassId]);
+    try {
+      const ok = await approve(renamed.json.id);
+      expect(ok.status).toBe(200);
+      const [booked] = await dbOf(app).query(`SELECT share_class_id AS id FROM capital_activity WHERE id = $1`, [
+        ok.json.executionRef.split(':')[1],
+      ]);
+      expect(booked.id).toBe(books.shareClassId);
+    } finally {
+      await dbOf(app).query(`UPDATE share_classes SET name = 'Class A' WHERE id = $1`, [books.shareClassId]);
+    }
   });
 
   it('approving an LP report distributes it and emits report.distributed; a second distribution is refused at approval', async () => {

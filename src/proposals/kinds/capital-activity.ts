@@ -50,7 +50,8 @@ export const capitalActivity: ProposalKindRules<CapitalActivityProposalDto, Capi
       throw unprocessable(`investor ${p.investorId} is ${investor}: only active investors subscribe or redeem`, [
         { field: 'investorId', message: `investor is ${investor}, not active` },
       ]);
-    const shareClass = await books.shareClass(fundId, p.shareClass, lock);
+    // at approval, the class the checker saw (its id, stored at staging), even if renamed since
+    const shareClass = await books.shareClass(fundId, p.shareClassId ?? p.shareClass, lock);
     if (!shareClass)
       throw unprocessable(`unknown share class "${p.shareClass}"`, [
         { field: 'shareClass', message: 'unknown share class' },
