@@ -1,3 +1,5 @@
+import type { Queryable } from './queryable';
+
 /**
  * A timestamptz column as its exact cursor key: UTC, ISO 8601, all six fractional digits, whatever
  * the session's DateStyle and TimeZone. A JS Date keeps only milliseconds (a cursor built from one
@@ -21,3 +23,14 @@ export const isLockWaitTimeout = (err: unknown): boolean => {
   const code = (err as { code?: string }).code;
   return code === '55P03' || code === '57014';
 };
+
+/**
+ * Takes the fund's NAV-inputs lock for the rest of `q`'s transaction, within the transaction's
+ * lock_timeout; a wait that gives up becomes `busy()` (each caller says what to do next).
+ */
+export async function lockNavInputs(q: Queryable, fundId: string, busy: () => Error): Promise<void> {
+  await q.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('$1')})`, [fundId]).catch((err: unknown) => {
+    if (!isLockWaitTimeout(err)) throw err;
+    throw Object.assign(busy(), { cause: err });
+  });
+}

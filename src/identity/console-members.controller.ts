@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
-import { invalidParameter } from '../common/errors/problem';
+import { uuidParam } from '../common/validation/uuid-param';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import {
@@ -19,8 +19,8 @@ import {
 import { MembersService } from './members.service';
 import { NoQuery } from '../common/validation/parameterless';
 
-const uuid = new ParseUUIDPipe({ exceptionFactory: () => invalidParameter('userId', 'must be a UUID') });
-const invitationId = new ParseUUIDPipe({ exceptionFactory: () => invalidParameter('id', 'must be a UUID') });
+const uuid = uuidParam('userId');
+const invitationId = uuidParam('id');
 
 /** A fund admin (role admin on the X-Fundgate-Fund fund, i.e. keys:manage) manages the fund's people. */
 @ApiTags('console')

@@ -1,4 +1,5 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt } from 'node:crypto';
+import { sameBytes } from '../common/crypto/same-bytes';
 
 /**
  * Password hashing with scrypt from node:crypto (no native add-on to build or download; the
@@ -41,7 +42,7 @@ export async function verifyPassword(password: string, stored: string | null): P
   const [logN, r, p] = parts.slice(1, 4).map(Number);
   const expected = Buffer.from(parts[5], 'base64url');
   const actual = await derive(password, Buffer.from(parts[4], 'base64url'), logN, r, p);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return sameBytes(actual, expected);
 }
 
 const DUMMY_SALT = randomBytes(16);

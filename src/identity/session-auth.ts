@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { sameBytes } from '../common/crypto/same-bytes';
 import type { SessionResolver } from '../common/auth/credential-resolver';
 import type { Principal } from '../common/auth/principal';
 import { ROLE_SCOPES } from '../common/auth/scopes';
@@ -21,12 +22,6 @@ const SESSION_COOKIE = 'fg_session';
 
 export function sessionIdOf(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**
@@ -79,7 +74,7 @@ export class SessionAuth implements SessionResolver {
   private assertCsrf(req: FastifyRequest, token: string): void {
     this.assertSameOrigin(req);
     const sent = req.headers[CSRF_HEADER];
-    if (typeof sent !== 'string' || !safeEqual(sent, token)) {
+    if (typeof sent !== 'string' || !sameBytes(sent, token)) {
       throw new ProblemError(
         'csrf_failed',
         'the X-CSRF-Token header is missing or does not match the session (GET /api/v1/console/session gives it)',

@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
-import { invalidParameter } from '../common/errors/problem';
+import { uuidParam } from '../common/validation/uuid-param';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { CreatedKeyDto, CreateKeyDto, KeyListDto, RevokedKeyDto } from './dto/key.dto';
@@ -11,7 +11,7 @@ import { KeysService } from './keys.service';
 import { NoQuery } from '../common/validation/parameterless';
 
 // eslint-disable-next-line no-useless-assignment -- used by the @Param decorators below, which the rule does not see
-const uuid = new ParseUUIDPipe({ exceptionFactory: () => invalidParameter('id', 'must be a UUID') });
+const uuid = uuidParam('id');
 
 @ApiTags('admin: keys')
 @Controller('api/v1/admin/keys')

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { timingSafeEqual } from 'node:crypto';
+import { sameBytes } from '../common/crypto/same-bytes';
 import { APP_CONFIG, AppConfig, Plan } from '../config/config';
 import type { Principal } from '../common/auth/principal';
 import { ROLE_SCOPES, SERVICE_FORBIDDEN_SCOPES, type Scope } from '../common/auth/scopes';
@@ -100,7 +100,7 @@ export class KeysService implements CredentialResolver {
 
   private verdict(entry: CacheEntry, hash: Buffer, now: number): AuthResult {
     const row = entry.row;
-    if (!row || row.key_hash.length !== hash.length || !timingSafeEqual(row.key_hash, hash)) {
+    if (!row || !sameBytes(row.key_hash, hash)) {
       return { ok: false, reason: 'unknown' };
     }
     if (row.revoked_at) return { ok: false, reason: 'revoked' };

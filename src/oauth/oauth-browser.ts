@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sameBytes } from '../common/crypto/same-bytes';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { setCookie, tokenCookie } from '../common/http/cookies';
 import { hashSecret } from './oauth-tokens';
@@ -25,7 +26,5 @@ export function browserOf(req: FastifyRequest): Buffer | null {
 
 /** Whether the browser is the one that started the request (constant time). */
 export function sameBrowser(stored: Buffer | null, presented: Buffer | null): boolean {
-  return (
-    stored !== null && presented !== null && stored.length === presented.length && timingSafeEqual(stored, presented)
-  );
+  return stored !== null && presented !== null && sameBytes(stored, presented);
 }

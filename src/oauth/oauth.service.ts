@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { sameBytes } from '../common/crypto/same-bytes';
 import type { EntityManager } from 'typeorm';
 import { isScope } from '../common/auth/scopes';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../common/validation/safe-text';
@@ -258,14 +259,12 @@ export class OAuthService {
     }
     const presented = secret ? hashSecret(secret) : Buffer.alloc(32);
     const stored = client.client_secret_hash ?? Buffer.alloc(32, 1);
-    if (!secret || method === 'none' || !timingSafeEqual(presented, stored))
+    if (!secret || method === 'none' || !sameBytes(presented, stored))
       throw new OAuthError('invalid_client', 'client authentication failed');
     return client;
   }
 }
 
 function samePkce(verifier: string, challenge: string): boolean {
-  const computed = Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
-  const expected = Buffer.from(challenge);
-  return computed.length === expected.length && timingSafeEqual(computed, expected);
+  return sameBytes(createHash('sha256').update(verifier, 'ascii').digest('base64url'), challenge);
 }

@@ -6,7 +6,7 @@ import type { JournalEntryDraft } from '../fund/ledger/journal-entry';
 import { JournalRepository } from '../fund/ledger/journal.repository';
 import type { DealingFrequency } from '../fund/reporting/dealing-calendar';
 import { SqlRepository } from '../database/sql-repository';
-import { isLockWaitTimeout, navInputsLockKey } from '../database/sql-fragments';
+import { lockNavInputs } from '../database/sql-fragments';
 import { ProblemError } from '../common/errors/problem';
 
 export interface DistributedReport {
@@ -57,13 +57,15 @@ export class ProposalBooksRepository extends SqlRepository {
    * Taken before the books lock, as runs take it. Waits at most the pool's lock_timeout.
    */
   async holdNavInputs(fundId: string): Promise<void> {
-    await this.q.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('$1')})`, [fundId]).catch((err: unknown) => {
-      if (!isLockWaitTimeout(err)) throw err;
-      throw new ProblemError(
-        'invalid_state',
-        'a NAV run or an import of this fund is in progress; approve again when it has finished',
-      );
-    });
+    await lockNavInputs(
+      this.q,
+      fundId,
+      () =>
+        new ProblemError(
+          'invalid_state',
+          'a NAV run or an import of this fund is in progress; approve again when it has finished',
+        ),
+    );
   }
 
   /**

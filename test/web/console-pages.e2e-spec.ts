@@ -15,6 +15,8 @@ import {
   type Person,
   CONSOLE_TEST_ENV,
 } from './console-helpers';
+import { UsersRepository } from '../../src/identity/users.repository';
+import { KeysService } from '../../src/keys/keys.service';
 
 /**
  * Every console page at phone width (375 px) with axe-core, and the flows that start on them:
@@ -157,6 +159,20 @@ describe('console pages (headless Chromium, 375 px)', () => {
         .getByText(`${member.email} was removed; 0 key(s) they held or minted on this fund are revoked.`)
         .waitFor();
       await screenshot(page, 'console-members-removed');
+      // a service key names the person who minted it on the keys page
+      const app = suite.server.app;
+      await app.get(UsersRepository).createServiceAccount(fund.id, `${fund.slug}/reporting-bot`);
+      const minter = await app.get(KeysService).minterForPerson({ email: admin.email }, fund.slug);
+      await app.get(KeysService).mint(minter, {
+        name: 'Reporting bot',
+        account: 'reporting-bot',
+        scopes: ['fund:read'],
+        plan: 'free',
+        expiresAt: null,
+      });
+      await page.goto(`${suite.server.baseUrl}/console/keys`);
+      await page.getByText(`service: ${fund.slug}/reporting-bot, minted by`).waitFor();
+      await screenshot(page, 'console-keys-service');
     });
     expect(errors()).toEqual([]);
     await page.context().close();

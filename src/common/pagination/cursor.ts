@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameBytes } from '../crypto/same-bytes';
 import { invalidParameter } from '../errors/problem';
 
 /**
@@ -35,9 +36,7 @@ export class CursorCodec {
     if (cursor.length > CURSOR_MAX_LENGTH) throw bad();
     const [payload, mac, extra] = cursor.split('.');
     if (!payload || !mac || extra !== undefined) throw bad();
-    const expected = Buffer.from(this.sign(kind, payload));
-    const given = Buffer.from(mac);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw bad();
+    if (!sameBytes(this.sign(kind, payload), mac)) throw bad();
     let parsed: unknown;
     try {
       parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

@@ -6,7 +6,7 @@ import { type Decimal } from '../money';
 import { deserializeState, serializeState } from './engine-state';
 import { type DayFailure, type DayValuation, type EngineState } from './engine-types';
 import { SqlRepository } from '../../database/sql-repository';
-import { isLockWaitTimeout, navInputsLockKey } from '../../database/sql-fragments';
+import { lockNavInputs } from '../../database/sql-fragments';
 
 export interface CompleteRunRef {
   id: string;
@@ -35,12 +35,11 @@ export class NavRunRepository extends SqlRepository {
               set_config('idle_in_transaction_session_timeout', '0', true)`,
       [String(waitMs)],
     );
-    await this.q.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('$1')})`, [fundId]).catch((err: unknown) => {
-      if (!isLockWaitTimeout(err)) throw err;
-      throw new Error('another NAV run or an import of this fund is in progress; try again when it has finished', {
-        cause: err,
-      });
-    });
+    await lockNavInputs(
+      this.q,
+      fundId,
+      () => new Error('another NAV run or an import of this fund is in progress; try again when it has finished'),
+    );
   }
 
   /** Throws when the connection holding the inputs lock is gone (and the lock with it). */
