@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import type { AppConfig } from '../../src/config/config';
 import { bootApp, type TestApp } from './app';
 
@@ -114,6 +114,20 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * The text of an element once it matches `want`, or, after the timeout, as it then is (for the
+ * caller's assertion to report). A response arriving does not mean the page has rendered it: an
+ * element already on the page still shows its previous text for a moment.
+ */
+export async function settledText(locator: Locator, want: RegExp, timeoutMs = 5000): Promise<string> {
+  await locator
+    .filter({ hasText: want })
+    .first()
+    .waitFor({ timeout: timeoutMs })
+    .catch(() => undefined);
+  return (await locator.textContent()) ?? '';
 }
 
 /** Saves a full-page screenshot under test-results/screenshots (call it when a test fails, or to look). */

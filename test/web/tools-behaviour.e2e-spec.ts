@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import {
   screenshot,
   seriousA11yViolations,
+  settledText,
   useBrowserSuite,
   watchPageErrors,
   withScreenshotOnFailure,
@@ -126,7 +127,7 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       res = await calculate(page);
       answer = await res.json();
       expect(answer.assumptions.inputMethod).toBe('manual');
-      await expect(page.getByTestId('figure-shortUsd').textContent()).resolves.toBe('500');
+      expect(await settledText(page.getByTestId('figure-shortUsd'), /^500$/)).toBe('500');
     });
     await page.context().close();
   });
@@ -189,7 +190,7 @@ describe('free web tools: the daily cap (calc-daily = 2)', () => {
         /Daily cap: 2 calculations · 1 left · resets in/,
       );
       await calculate(page);
-      await expect(page.getByTestId('rate-remaining').textContent()).resolves.toBe('0');
+      expect(await settledText(page.getByTestId('rate-remaining'), /^0$/)).toBe('0');
       expect((await calculate(page)).status()).toBe(429);
       const text = await page.getByTestId('error').textContent();
       expect(text).toMatch(/Daily limit reached: all 2 calculations of today are used/);
@@ -203,7 +204,7 @@ describe('free web tools: the daily cap (calc-daily = 2)', () => {
       const withKey = await calculate(page);
       expect(withKey.status()).toBe(200);
       expect(withKey.request().headers()['authorization']).toBe(`Bearer ${key.key}`);
-      await expect(page.getByTestId('rate-limit').textContent()).resolves.toMatch(
+      expect(await settledText(page.getByTestId('rate-limit'), /10000 calculations/)).toMatch(
         /Daily cap: 10000 calculations · 9999 left/,
       );
       expect(await page.getByTestId('error').count()).toBe(0);
