@@ -1,3 +1,4 @@
+import { ProblemError } from '../common/errors/problem';
 import type { Queryable } from './queryable';
 
 /**
@@ -33,4 +34,20 @@ export async function lockNavInputs(q: Queryable, fundId: string, busy: () => Er
     if (!isLockWaitTimeout(err)) throw err;
     throw Object.assign(busy(), { cause: err });
   });
+}
+
+/**
+ * The NAV-inputs lock taken by a request (an approval, a publication): a wait that gives up is a
+ * 409 saying to `retry` when the run, import or approval holding it has finished.
+ */
+export async function lockNavInputsForRequest(q: Queryable, fundId: string, retry: string): Promise<void> {
+  await lockNavInputs(
+    q,
+    fundId,
+    () =>
+      new ProblemError(
+        'invalid_state',
+        `a NAV run, an import or an approval of this fund is in progress; ${retry} again when it has finished`,
+      ),
+  );
 }

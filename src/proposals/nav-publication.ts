@@ -27,18 +27,9 @@ export class NavPublicationService {
     const fundId = fundIdOf(p);
     return this.db.transaction(async (m) => {
       const runs = this.runs.with(m);
-      const found = UUID.test(navRunId) ? await runs.lockForPublication(fundId, navRunId) : null;
-      if (!found) throw notFound(`NAV run ${navRunId}`);
-      if (found.status !== 'complete')
-        throw new ProblemError(
-          'invalid_state',
-          `NAV run ${navRunId} is ${found.status}; only a complete run can be published`,
-        );
-      if (found.published_at)
-        throw new ProblemError(
-          'invalid_state',
-          `NAV run ${navRunId} was already published at ${new Date(found.published_at).toISOString()}`,
-        );
+      if (!UUID.test(navRunId)) throw notFound(`NAV run ${navRunId}`);
+      await runs.lockInputsForPublication(fundId);
+      refuseUnpublishable(navRunId, await runs.lockForPublication(fundId, navRunId));
       const run = await runs.markPublished(fundId, navRunId, p.keyId, p.userId);
       const view: NavPublicationDto = {
         navRunId: run.id,
@@ -51,6 +42,29 @@ export class NavPublicationService {
       return view;
     });
   }
+}
+
+/** Only a complete, unpublished run that no later booking or cut-short run has made stale. */
+function refuseUnpublishable(
+  navRunId: string,
+  found: Awaited<ReturnType<NavRunRepository['lockForPublication']>>,
+): void {
+  if (!found) throw notFound(`NAV run ${navRunId}`);
+  if (found.status !== 'complete')
+    throw new ProblemError(
+      'invalid_state',
+      `NAV run ${navRunId} is ${found.status}; only a complete run can be published`,
+    );
+  if (found.published_at)
+    throw new ProblemError(
+      'invalid_state',
+      `NAV run ${navRunId} was already published at ${new Date(found.published_at).toISOString()}`,
+    );
+  if (found.restart_from !== null && found.restart_from <= found.valuation_date)
+    throw new ProblemError(
+      'invalid_state',
+      `NAV run ${navRunId} (${found.valuation_date}) is stale: the NAV must be run again from ${found.restart_from} (a booking approved since, or a run cut short); run it, then publish the new run`,
+    );
 }
 
 @ApiTags('admin: NAV')

@@ -6,8 +6,7 @@ import type { JournalEntryDraft } from '../fund/ledger/journal-entry';
 import { JournalRepository } from '../fund/ledger/journal.repository';
 import type { DealingFrequency } from '../fund/reporting/dealing-calendar';
 import { SqlRepository } from '../database/sql-repository';
-import { lockNavInputs } from '../database/sql-fragments';
-import { ProblemError } from '../common/errors/problem';
+import { lockNavInputsForRequest } from '../database/sql-fragments';
 
 export interface DistributedReport {
   id: string;
@@ -57,15 +56,7 @@ export class ProposalBooksRepository extends SqlRepository {
    * Taken before the books lock, as runs take it. Waits at most the pool's lock_timeout.
    */
   async holdNavInputs(fundId: string): Promise<void> {
-    await lockNavInputs(
-      this.q,
-      fundId,
-      () =>
-        new ProblemError(
-          'invalid_state',
-          'a NAV run or an import of this fund is in progress; approve again when it has finished',
-        ),
-    );
+    await lockNavInputsForRequest(this.q, fundId, 'approve');
   }
 
   /**
@@ -104,6 +95,30 @@ export class ProposalBooksRepository extends SqlRepository {
       [fundId, nameOrId],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * Whether the investor holds units of the class when `date` is dealt: units in the latest complete
+   * run before it, or a subscription into the class (not cancelled or failed) dealt after that run
+   * and before `date` (a day deals redemptions before subscriptions, so the same day does not count).
+   */
+  async holdsUnitsBefore(fundId: string, investorId: string, classId: string, date: string): Promise<boolean> {
+    const [row] = await this.q.query(
+      `WITH run AS (SELECT id, valuation_date FROM nav_runs
+                     WHERE fund_id = $1 AND status = 'complete' AND valuation_date < $4::date
+                     ORDER BY valuation_date DESC LIMIT 1)
+       SELECT EXISTS (SELECT 1 FROM run
+                        JOIN nav_run_lots l ON l.nav_run_id = run.id AND l.fund_id = $1 AND l.units > 0
+                        JOIN subscription_lots s ON s.id = l.lot_id AND s.fund_id = $1
+                       WHERE s.investor_id = $2 AND s.share_class_id = $3)
+           OR EXISTS (SELECT 1 FROM capital_activity c
+                       WHERE c.fund_id = $1 AND c.investor_id = $2 AND c.share_class_id = $3
+                         AND c.type = 'subscription' AND c.status NOT IN ('cancelled', 'failed')
+                         AND c.dealing_date < $4::date
+                         AND c.dealing_date > coalesce((SELECT valuation_date FROM run), '-infinity'::date)) AS holds`,
+      [fundId, investorId, classId, date],
+    );
+    return row.holds;
   }
 
   async dealingTerms(

@@ -1,5 +1,6 @@
 import { isDealingDate } from '../fund/reporting/dealing-calendar';
 import { canonicalJson, requestFingerprint } from './idempotency.service';
+import { PREVIEW_LENGTH, narrativePreview } from './kinds/lp-report';
 
 describe('dealing calendar', () => {
   it.each([
@@ -25,5 +26,18 @@ describe('request fingerprint', () => {
     expect(requestFingerprint('expense', { a: 1, b: 2 })).toBe(requestFingerprint('expense', { b: 2, a: 1 }));
     expect(requestFingerprint('expense', { a: 1 })).not.toBe(requestFingerprint('expense', { a: '1' }));
     expect(requestFingerprint('expense', { a: 1 })).not.toBe(requestFingerprint('journal-entry', { a: 1 }));
+  });
+});
+
+describe('LP report preview', () => {
+  it('keeps a short narrative whole, cuts a long one at a word with an ellipsis, never half a character', () => {
+    expect(narrativePreview('  Q3: the fund returned 4.1%.  ')).toBe('Q3: the fund returned 4.1%.');
+    const words = narrativePreview('word '.repeat(400));
+    expect(Array.from(words).length).toBeLessThanOrEqual(PREVIEW_LENGTH);
+    expect(words).toMatch(/ word…$/);
+    const emoji = narrativePreview('📈'.repeat(PREVIEW_LENGTH + 5));
+    expect(Array.from(emoji)).toHaveLength(PREVIEW_LENGTH);
+    expect(emoji.endsWith('📈…')).toBe(true);
+    expect(Buffer.from(emoji, 'utf8').toString('utf8')).toBe(emoji); // no lone surrogate (it would read back as U+FFFD)
   });
 });

@@ -349,6 +349,26 @@ describe('fund read API against the demo fund (e2e)', () => {
       'maxDrawdown',
     ]);
     expect(keys('ledger/accounts')).toEqual(['items', 'total']);
+    // the accounts a proposed manual entry may not post to: the control accounts the NAV engine keeps
+    const closed = bodyOf('ledger/accounts')
+      .items.filter((a) => !a.manualPosting)
+      .map((a) => a.accountCode);
+    expect(closed).toEqual([
+      '1200',
+      '1250',
+      '2000',
+      '2010',
+      '2200',
+      '2300',
+      '3000',
+      '3100',
+      '3900',
+      '4000',
+      '4100',
+      '5000',
+      '5100',
+    ]);
+    expect(bodyOf('ledger/accounts').items.find((a) => a.accountCode === '5500')?.manualPosting).toBe(true);
   });
 
   it('writes every money, quantity, price, unit and ratio as a decimal string', () => {

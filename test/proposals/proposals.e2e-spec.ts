@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { navInputsLockKey } from '../../src/database/sql-fragments';
 import { EventOutbox } from '../../src/webhooks/event-outbox';
 import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey, uniqueName } from '../utils/app';
 import { type Books, monthEndAfter, seedBooks } from './books-fixture';
@@ -130,6 +132,20 @@ describe('proposals: propose, follow, review (e2e)', () => {
     expect(unknownAccount.json.code).toBe('unprocessable');
     expect(unknownAccount.json.detail).toContain('unknown account: 9999');
     expect(unknownAccount.json.errors).toEqual([{ field: 'lines.1.accountCode', message: 'unknown account 9999' }]);
+
+    // a control account the NAV engine keeps: capital moves by dealing, positions by trades
+    const control = await propose('journal-entry', {
+      ...balanced(),
+      lines: [
+        { accountCode: '1000', debit: '500.00' },
+        { accountCode: '3000', credit: '500.00' },
+      ],
+    });
+    expect(control.status).toBe(422);
+    expect(control.json.detail).toContain('a manual entry may not post to a control account');
+    expect(control.json.errors).toEqual([
+      { field: 'lines.1.accountCode', message: 'account 3000 is kept by dealing (capital-activity proposals)' },
+    ]);
 
     const capital = {
       investorId: books.investorId,
@@ -413,6 +429,52 @@ describe('proposals: propose, follow, review (e2e)', () => {
     }
   });
 
+  it('a redemption needs units to redeem; a soft-closed class takes subscriptions from its holders only', async () => {
+    const later = monthEndAfter(40); // a dealing date after the subscription the previous test booked
+    const redeem = (date: string) =>
+      propose('capital-activity', {
+        investorId: books.investorId,
+        type: 'redemption',
+        shareClass: 'Class A',
+        fraction: '0.5',
+        dealingDate: date,
+      });
+    // the subscription deals on dealingDate, after redemptions: nothing is held that day
+    const sameDay = await redeem(dealingDate);
+    expect([sameDay.status, sameDay.json.errors]).toEqual([
+      422,
+      [{ field: 'investorId', message: 'holds no units of Class A on the dealing date' }],
+    ]);
+    expect((await redeem(later)).status).toBe(201);
+
+    const newcomer = randomUUID();
+    await dbOf(app).query(
+      `INSERT INTO investors (id, fund_id, external_id, display_name, investor_type, status, legal_name, email, postal_address, tax_id)
+       VALUES ($1, $2, $3, 'Investor Two', 'individual', 'active', 'Two', 'two@example.com', '2 Street', 'TAX-2')`,
+      [newcomer, books.fundId, `INV-${newcomer}`],
+    );
+    await dbOf(app).query(`UPDATE share_classes SET status = 'soft_closed' WHERE id = $1`, [books.shareClassId]);
+    try {
+      const subscribe = (investorId: string) =>
+        propose('capital-activity', {
+          investorId,
+          type: 'subscription',
+          shareClass: 'Class A',
+          amount: '5000',
+          dealingDate: later,
+        });
+      const refused = await subscribe(newcomer);
+      expect([refused.status, refused.json.errors]).toEqual([
+        422,
+        [{ field: 'shareClass', message: 'soft-closed to new investors' }],
+      ]);
+      expect(refused.json.detail).toContain('open to its existing investors only');
+      expect((await subscribe(books.investorId)).status).toBe(201);
+    } finally {
+      await dbOf(app).query(`UPDATE share_classes SET status = 'open' WHERE id = $1`, [books.shareClassId]);
+    }
+  });
+
   it('approving an LP report distributes it and emits report.distributed; a second distribution is refused at approval', async () => {
     const first = await propose('lp-report', { lpReportId: books.draftReportId });
     const second = await propose('lp-report', { lpReportId: books.draftReportId });
@@ -595,6 +657,30 @@ describe('proposals: propose, follow, review (e2e)', () => {
       'invalid_parameter',
     );
     expect((await call(app, 'GET', '/api/v1/fund/proposals?limit=0', { key: agent.key })).status).toBe(400);
+  });
+
+  it('publication waits for an approval holding the NAV inputs, and refuses the run that approval made stale', async () => {
+    const publish = () =>
+      call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, { key: publisher.key });
+    // an approval of a booking dated 2025-03-31, in flight: it holds the fund's NAV-inputs lock
+    const approval = dbOf(app).createQueryRunner();
+    await approval.connect();
+    try {
+      await approval.startTransaction();
+      await approval.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('$1')})`, [books.fundId]);
+      const pending = publish();
+      const raced = await Promise.race([pending.then(() => 'answered'), sleep(400).then(() => 'waiting')]);
+      expect(raced).toBe('waiting');
+      await approval.query(`UPDATE funds SET nav_restart_from = '2025-03-31' WHERE id = $1`, [books.fundId]);
+      await approval.commitTransaction();
+      const stale = await pending;
+      expect([stale.status, stale.json.code]).toEqual([409, 'invalid_state']);
+      expect(stale.json.detail).toContain('is stale: the NAV must be run again from 2025-03-31');
+    } finally {
+      await approval.release();
+    }
+    // the NAV run again through that date clears the marker; then it publishes
+    await dbOf(app).query(`UPDATE funds SET nav_restart_from = NULL WHERE id = $1`, [books.fundId]);
   });
 
   it('publishes a complete NAV run once (nav.published); failed runs and republishing are 409', async () => {

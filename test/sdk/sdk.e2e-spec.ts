@@ -44,8 +44,9 @@ describe('official SDKs (TypeScript and Python) against the real service (e2e)',
     proposer = new FundgateClient({ apiKey: proposeKey, baseUrl, maxRetries: 1 });
     const dates = (await rest('/api/v1/fund/pnl/attribution-dates')).json.dates as string[];
     attributionDate = dates[dates.length - 1];
-    const accounts = ((await rest('/api/v1/fund/ledger/accounts')).json.items as { accountCode: string; accountType: string }[])
-      .filter((a) => a.accountType === 'expense');
+    const accounts = (
+      (await rest('/api/v1/fund/ledger/accounts')).json.items as { accountCode: string; accountType: string; manualPosting: boolean }[]
+    ).filter((a) => a.accountType === 'expense' && a.manualPosting);
     if (accounts.length >= 2) expenseAccounts = [accounts[0].accountCode, accounts[1].accountCode];
   });
   afterAll(async () => {

@@ -585,6 +585,7 @@ LedgerAccountDto = TypedDict(
         "accountName": str,
         "accountType": Literal["asset", "liability", "equity", "income", "expense"],
         "normalBalance": Literal["debit", "credit"],
+        "manualPosting": bool,
     },
 )
 

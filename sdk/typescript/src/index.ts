@@ -743,6 +743,8 @@ export interface LedgerAccountDto {
   accountName: string;
   accountType: "asset" | "liability" | "equity" | "income" | "expense";
   normalBalance: "debit" | "credit";
+  /** Whether a proposed manual journal entry may post to it: false for the control accounts the NAV engine keeps (positions, fees, dealing, the period close) */
+  manualPosting: boolean;
 }
 
 export interface LedgerAccountsDto {
@@ -989,7 +991,7 @@ export interface ReconciliationDto {
 }
 
 export interface JournalLineInputDto {
-  /** An account of the fund's chart of accounts */
+  /** An account of the fund's chart of accounts, not one of the control accounts the NAV engine keeps (1200, 1250, 2000, 2010, 2200, 2300, 3000, 3100, 3900, 4000, 4100, 5000, 5100: 422) */
   accountCode: string;
   /** Exactly one of debit and credit, positive */
   debit?: string;

@@ -143,6 +143,12 @@ export class LedgerAccountDto {
   @ApiProperty({ example: 'Cash at bank' }) accountName: string;
   @ApiProperty({ enum: ACCOUNT_TYPES }) accountType: string;
   @ApiProperty({ enum: ['debit', 'credit'] }) normalBalance: string;
+  @ApiProperty({
+    example: true,
+    description:
+      'Whether a proposed manual journal entry may post to it: false for the control accounts the NAV engine keeps (positions, fees, dealing, the period close)',
+  })
+  manualPosting: boolean;
 }
 
 export class LedgerAccountsDto {

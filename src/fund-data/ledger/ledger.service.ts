@@ -3,6 +3,7 @@ import { invalidParameter, notFound, ProblemError } from '../../common/errors/pr
 import { CursorCodec } from '../../common/pagination/cursor';
 import { keysetPage } from '../../common/pagination/keyset-page';
 import { daysBetween, todayUtc } from '../../common/validation/calendar-date';
+import { ENGINE_CONTROLLED_ACCOUNTS } from '../../fund/ledger/chart-of-accounts';
 import { AnswerCache } from '../common/answer-cache';
 import { D, Dec, ZERO, money, sum } from '../common/decimals';
 import { assertOrdered } from '../common/query-params';
@@ -34,6 +35,7 @@ export class LedgerService {
         accountName: a.name,
         accountType: a.account_type,
         normalBalance: a.normal_balance,
+        manualPosting: !ENGINE_CONTROLLED_ACCOUNTS.has(a.code),
       })),
       total: rows.length,
     };

@@ -72,6 +72,28 @@ export const EXPENSE_ACCOUNT_BY_CATEGORY: Record<string, string> = {
   other: ACCOUNTS.otherExpenses,
 };
 
+/**
+ * Control accounts: the NAV engine keeps them from its own books (the position book, the fee
+ * calculations, dealing), so a manual journal line on one would make the ledger and the NAV's
+ * sub-ledgers disagree — or, on capital, move net assets the NAV never sees. Manual entries may not
+ * post to them; each names where its changes come from instead.
+ */
+export const ENGINE_CONTROLLED_ACCOUNTS: ReadonlyMap<string, string> = new Map([
+  [ACCOUNTS.investmentsAtCost, 'the position book (trades)'],
+  [ACCOUNTS.unrealizedAppreciation, 'the position book (prices)'],
+  [ACCOUNTS.managementFeePayable, 'the management fee calculation'],
+  [ACCOUNTS.performanceFeePayable, 'the performance fee calculation'],
+  [ACCOUNTS.redemptionsPayable, 'dealing (capital-activity proposals)'],
+  [ACCOUNTS.securitiesSoldShort, 'the position book (trades)'],
+  [ACCOUNTS.capitalContributions, 'dealing (capital-activity proposals)'],
+  [ACCOUNTS.capitalRedemptions, 'dealing (capital-activity proposals)'],
+  [ACCOUNTS.retainedEarnings, 'the period close'],
+  [ACCOUNTS.realizedGains, 'the position book (trades)'],
+  [ACCOUNTS.changeInUnrealized, 'the position book (prices)'],
+  [ACCOUNTS.managementFees, 'the management fee calculation'],
+  [ACCOUNTS.performanceFees, 'the performance fee calculation'],
+]);
+
 /** The default chart with a fund's renames applied (codes are fixed: posting rules rely on them). */
 export function chartWithOverrides(overrides: { code: string; name: string }[] = []): LedgerAccount[] {
   const names = new Map(overrides.map((o) => [o.code, o.name]));

@@ -6,7 +6,7 @@ import { type Decimal } from '../money';
 import { deserializeState, serializeState } from './engine-state';
 import { type DayFailure, type DayValuation, type EngineState } from './engine-types';
 import { SqlRepository } from '../../database/sql-repository';
-import { lockNavInputs } from '../../database/sql-fragments';
+import { lockNavInputs, lockNavInputsForRequest } from '../../database/sql-fragments';
 
 export interface CompleteRunRef {
   id: string;
@@ -104,13 +104,31 @@ export class NavRunRepository extends SqlRepository {
     return row ?? null;
   }
 
+  /**
+   * Publication's hold on the fund's NAV inputs for its transaction, within the pool's lock_timeout:
+   * an approval booking into a valued date commits wholly before it (and publication sees the
+   * restart marker it set) or after it (and sees the books closed through the published date).
+   */
+  async lockInputsForPublication(fundId: string): Promise<void> {
+    await lockNavInputsForRequest(this.q, fundId, 'publish');
+  }
+
   /** A run of the fund, locked for publication (null: no such run). */
   async lockForPublication(
     fundId: string,
     runId: string,
-  ): Promise<{ id: string; status: string; published_at: Date | null } | null> {
+  ): Promise<{
+    id: string;
+    status: string;
+    published_at: Date | null;
+    valuation_date: IsoDate;
+    restart_from: IsoDate | null;
+  } | null> {
     const rows = await this.q.query(
-      `SELECT id, status, published_at FROM nav_runs WHERE fund_id = $1 AND id = $2 FOR UPDATE`,
+      `SELECT r.id, r.status, r.published_at, r.valuation_date::text AS valuation_date,
+              f.nav_restart_from::text AS restart_from
+         FROM nav_runs r JOIN funds f ON f.id = r.fund_id
+        WHERE r.fund_id = $1 AND r.id = $2 FOR UPDATE OF r`,
       [fundId, runId],
     );
     return rows[0] ?? null;

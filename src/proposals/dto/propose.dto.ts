@@ -13,6 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
+import { ENGINE_CONTROLLED_ACCOUNTS } from '../../fund/ledger/chart-of-accounts';
 
 /** Money in base currency: a decimal string with at most 2 decimals. */
 export const MONEY = /^\d{1,16}(\.\d{1,2})?$/;
@@ -24,7 +25,10 @@ export const EXPENSE_CATEGORIES = ['administration', 'audit', 'legal', 'other'] 
 export const CAPITAL_ACTIVITY_TYPES = ['subscription', 'redemption'] as const;
 
 export class JournalLineInputDto {
-  @ApiProperty({ example: '5600', description: "An account of the fund's chart of accounts" })
+  @ApiProperty({
+    example: '5600',
+    description: `An account of the fund's chart of accounts, not one of the control accounts the NAV engine keeps (${[...ENGINE_CONTROLLED_ACCOUNTS.keys()].join(', ')}: 422)`,
+  })
   @IsString()
   @Length(1, 20)
   accountCode: string;

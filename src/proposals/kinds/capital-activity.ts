@@ -3,6 +3,7 @@ import { type FieldError, unprocessable } from '../../common/errors/problem';
 import { todayUtc } from '../../common/validation/calendar-date';
 import { describeCalendar, isDealingDate, noticeDays } from '../../fund/reporting/dealing-calendar';
 import type { CapitalActivityProposalDto } from '../dto/propose.dto';
+import type { ProposalBooksRepository } from '../proposal-books.repository';
 import { type ProposalKindRules, badShape } from './kind';
 
 export interface CapitalPayload {
@@ -74,6 +75,7 @@ export const capitalActivity: ProposalKindRules<CapitalActivityProposalDto, Capi
         { field: 'dealingDate', message: `needs ${notice} days of notice` },
       ]);
     }
+    await checkHolding(books, fundId, p, shareClass);
     return { ...p, shareClass: shareClass.name, shareClassId: shareClass.id };
   },
 
@@ -82,3 +84,26 @@ export const capitalActivity: ProposalKindRules<CapitalActivityProposalDto, Capi
     return { executionRef: `capital-activity:${id}` };
   },
 };
+
+/**
+ * What needs an existing holding in the class on the dealing date: a redemption (there must be units
+ * to redeem; an amount above the holding's value is dealt as a full redemption), and a subscription
+ * into a soft-closed class (open to its existing investors only).
+ */
+async function checkHolding(
+  books: ProposalBooksRepository,
+  fundId: string,
+  p: CapitalPayload,
+  shareClass: { id: string; name: string; status: string },
+): Promise<void> {
+  const needed = p.type === 'redemption' || shareClass.status === 'soft_closed';
+  if (!needed || (await books.holdsUnitsBefore(fundId, p.investorId, shareClass.id, p.dealingDate))) return;
+  if (p.type === 'redemption')
+    throw unprocessable(
+      `investor ${p.investorId} holds no units of "${shareClass.name}" to redeem on ${p.dealingDate}`,
+      [{ field: 'investorId', message: `holds no units of ${shareClass.name} on the dealing date` }],
+    );
+  throw unprocessable(`share class "${shareClass.name}" is soft-closed: open to its existing investors only`, [
+    { field: 'shareClass', message: 'soft-closed to new investors' },
+  ]);
+}

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { type FieldError, ProblemError, unprocessable } from '../../common/errors/problem';
+import { ENGINE_CONTROLLED_ACCOUNTS } from '../../fund/ledger/chart-of-accounts';
 import { EntryBuilder, UnbalancedEntryError } from '../../fund/ledger/journal-entry';
 import type { JournalEntryProposalDto } from '../dto/propose.dto';
 import { type ProposalKindRules, badShape, bookDated, checkBookingDate } from './kind';
@@ -54,6 +55,7 @@ export const journalEntry: ProposalKindRules<JournalEntryProposalDto, JournalPay
         ),
       );
     }
+    refuseControlAccounts(p);
     return p;
   },
 
@@ -74,3 +76,18 @@ export const journalEntry: ProposalKindRules<JournalEntryProposalDto, JournalPay
     return { executionRef: `journal-entry:${entry.id}` };
   },
 };
+
+/** Manual entries stay off the control accounts the NAV engine keeps (422 naming each such line). */
+function refuseControlAccounts(p: JournalPayload): void {
+  const errors = p.lines.flatMap((l, i) => {
+    const keptBy = ENGINE_CONTROLLED_ACCOUNTS.get(l.accountCode);
+    return keptBy
+      ? [{ field: `lines.${i}.accountCode`, message: `account ${l.accountCode} is kept by ${keptBy}` }]
+      : [];
+  });
+  if (errors.length)
+    throw unprocessable(
+      `a manual entry may not post to a control account the NAV engine keeps: ${errors.map((e) => e.message).join('; ')}`,
+      errors,
+    );
+}

@@ -60,7 +60,7 @@ export const lpReport: ProposalKindRules<LpReportProposalDto, LpReportPayload> =
       r = await books.insertDistributedReport(fundId, ref, {
         periodStart: p.periodStart,
         periodEnd: p.periodEnd,
-        preview: p.narrative.slice(0, 1000),
+        preview: narrativePreview(p.narrative),
       });
     }
     return {
@@ -89,4 +89,20 @@ async function refuseSecondForPeriod(
       { field, message: 'a report for this period was already distributed' },
     ]);
   }
+}
+
+/** Characters (code points) of a distributed report's preview; the whole narrative stays in its proposal. */
+export const PREVIEW_LENGTH = 1000;
+
+/**
+ * The preview of a narrative: itself when short, else cut at the last space within the limit
+ * (mid-word only when a word fills the last fifth) and ended with an ellipsis. Code points, never
+ * half a surrogate pair.
+ */
+export function narrativePreview(narrative: string): string {
+  const chars = Array.from(narrative.trim());
+  if (chars.length <= PREVIEW_LENGTH) return chars.join('');
+  const head = chars.slice(0, PREVIEW_LENGTH - 1).join('');
+  const space = head.search(/\s\S*$/);
+  return `${(space >= head.length * 0.8 ? head.slice(0, space) : head).trimEnd()}…`;
 }
