@@ -44,7 +44,7 @@ describe('HTTP behaviour users expect', () => {
   it('ETag + If-None-Match → 304 without a body on run-derived answers; a changed tag gets the answer', async () => {
     const first = await call(app, 'GET', '/api/v1/fund/nav/history', { key });
     expect(first.status).toBe(200);
-    expect(first.headers.etag).toMatch(/^"[\w-]{32}"$/);
+    expect(first.headers.etag).toMatch(/^W\/"[\w-]{32}"$/);
     expect(first.headers['cache-control']).toBe('private, no-cache');
     const again = await call(app, 'GET', '/api/v1/fund/nav/history', {
       key,
@@ -62,9 +62,23 @@ describe('HTTP behaviour users expect', () => {
     });
     expect(other.status).toBe(200);
     const doc = await call(app, 'GET', '/api/openapi.json', {
-      headers: { 'if-none-match': `W/${String(first.headers.etag)}, "x"` },
+      headers: { 'if-none-match': `"x", ${String(first.headers.etag)}` },
     });
     expect(doc.status).toBe(200);
+    // one weak tag for every content coding; the tag without W/ matches too (weak comparison)
+    const auth = { authorization: `Bearer ${key}` };
+    const brotli = await inject({
+      method: 'GET',
+      url: '/api/v1/fund/nav/history',
+      headers: { ...auth, 'accept-encoding': 'br' },
+    });
+    expect([brotli.headers['content-encoding'], brotli.headers.etag]).toEqual(['br', first.headers.etag]);
+    const gzipped = await inject({
+      method: 'GET',
+      url: '/api/v1/fund/nav/history',
+      headers: { ...auth, 'accept-encoding': 'gzip', 'if-none-match': String(first.headers.etag).slice(2) },
+    });
+    expect(gzipped.statusCode).toBe(304);
   });
 
   it('live fund data and errors are Cache-Control: private, no-store, without an ETag', async () => {

@@ -59,11 +59,13 @@ function cachingHook(
     reply.header('cache-control', 'private, no-store');
     return done(null, payload);
   }
-  const etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+  // weak: one tag for the identity, gzip and br bytes alike (a strong one must differ per content coding, RFC 9110 §8.8.1)
+  const tag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 32)}"`;
+  const etag = `W/${tag}`;
   reply
     .header('etag', etag)
     .header('cache-control', route.startsWith('/api/openapi') ? 'public, no-cache' : 'private, no-cache');
-  if (matches(req.headers['if-none-match'], etag)) {
+  if (matches(req.headers['if-none-match'], tag)) {
     // RFC 9110 §15.4.5: no content headers on a 304, and the Vary the 200 would carry
     reply.code(304).removeHeader('content-type').removeHeader('content-length').header('vary', 'accept-encoding');
     return done(null, null);
@@ -71,9 +73,10 @@ function cachingHook(
   done(null, payload);
 }
 
-function matches(header: string | undefined, etag: string): boolean {
+/** If-None-Match's weak comparison (RFC 9110 §13.1.2): the opaque tags compared, W/ ignored on both sides. */
+function matches(header: string | undefined, tag: string): boolean {
   if (!header) return false;
-  return header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+  return header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === tag);
 }
 
 interface KnownRoute {

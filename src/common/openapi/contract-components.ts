@@ -16,7 +16,9 @@ export const HEADERS = {
     { type: 'string', enum: ['true'] },
   ),
   Location: header('Where the created resource (or the job to poll) lives.'),
-  ETag: header('Strong validator of this answer; send it back in If-None-Match to get 304 Not Modified.'),
+  ETag: header(
+    'Weak validator of this answer (the same whatever the content coding); send it back in If-None-Match to get 304 Not Modified.',
+  ),
   'Cache-Control': header(
     '`private, no-store` on live fund data; `private, no-cache` on answers that carry an ETag; `no-store` on calculator answers.',
   ),
