@@ -16,7 +16,7 @@ import {
   WebhookDto,
   WebhookListDto,
 } from './dto/webhook.dto';
-import { WebhooksService } from './webhooks.service';
+import { MAX_SUBSCRIPTIONS_PER_FUND, WebhooksService } from './webhooks.service';
 import { NoBody, NoQuery } from '../common/validation/parameterless';
 
 @ApiTags('webhooks')
@@ -28,14 +28,16 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Subscribe a URL to event types of this fund; the whsec_ signing secret is shown once' })
+  @ApiOperation({
+    summary: `Subscribe a URL to event types of this fund (at most ${MAX_SUBSCRIPTIONS_PER_FUND} subscriptions per fund); the whsec_ signing secret is shown once`,
+  })
   @Returns(CreatedWebhookDto, { status: 201 })
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateWebhookDto): Promise<CreatedWebhookDto> {
     return this.webhooks.create(p, body);
   }
 
   @Get()
-  @ApiOperation({ summary: 'Subscriptions of this fund (secrets are never shown again)' })
+  @ApiOperation({ summary: 'Subscriptions of this fund, all of them (secrets are never shown again)' })
   @Returns(WebhookListDto)
   list(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<WebhookListDto> {
     return this.webhooks.list(p);

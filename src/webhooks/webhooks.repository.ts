@@ -69,6 +69,22 @@ export class WebhooksRepository extends SqlRepository {
     return rows[0];
   }
 
+  /**
+   * The fund's subscriptions (not deleted), counted under a fund-scoped transaction lock that every
+   * create takes first: two creates at once cannot both pass the cap.
+   */
+  async lockedSubscriptionCount(fundId: string): Promise<number> {
+    await this.q.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended('fundgate:webhook-subscriptions:' || $1::text, 0))`,
+      [fundId],
+    );
+    const [row] = await this.q.query(
+      `SELECT count(*)::int AS n FROM webhook_subscriptions WHERE fund_id = $1 AND deleted_at IS NULL`,
+      [fundId],
+    );
+    return row.n;
+  }
+
   async subscriptionsOfFund(fundId: string): Promise<SubscriptionRow[]> {
     return this.q.query(
       `SELECT * FROM webhook_subscriptions WHERE fund_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,

@@ -69,6 +69,9 @@ function deliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryDto {
   };
 }
 
+/** Subscriptions a fund may have (not deleted): every event fans out to each, and the list is one page. */
+export const MAX_SUBSCRIPTIONS_PER_FUND = 25;
+
 /** Subscription management for the calling key's fund (scope webhooks:manage). */
 @Injectable()
 export class WebhooksService {
@@ -109,8 +112,14 @@ export class WebhooksService {
     const url = await this.checkTarget(body.url);
     const secret = newSigningSecret();
     // Stored sealed (AES-256-GCM under SECRETS_KEY); the plaintext is shown once, here.
-    const row = await this.asLiveCaller(p, (m) =>
-      this.repo.with(m).insertSubscription({
+    const row = await this.asLiveCaller(p, async (m) => {
+      const repo = this.repo.with(m);
+      if ((await repo.lockedSubscriptionCount(fundIdOf(p))) >= MAX_SUBSCRIPTIONS_PER_FUND)
+        throw new ProblemError(
+          'invalid_state',
+          `this fund has ${MAX_SUBSCRIPTIONS_PER_FUND} webhook subscriptions, the most it may have: delete one, or subscribe an existing endpoint to more event types`,
+        );
+      return repo.insertSubscription({
         id: randomUUID(),
         fundId: fundIdOf(p),
         url,
@@ -119,8 +128,8 @@ export class WebhooksService {
         secret: this.sealer.seal(secret),
         keyId: p.keyId,
         userId: p.userId,
-      }),
-    );
+      });
+    });
     return { ...subscriptionView(row), signingSecret: secret };
   }
 

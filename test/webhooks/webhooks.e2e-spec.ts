@@ -11,6 +11,7 @@ import {
   uniqueName,
 } from '../utils/app';
 import { type Books, seedBooks } from '../proposals/books-fixture';
+import { MAX_SUBSCRIPTIONS_PER_FUND } from '../../src/webhooks/webhooks.service';
 import { isolatedDatabase } from './isolated-db';
 import { eventually, startReceiver, verify } from './receiver';
 
@@ -508,5 +509,26 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     expect(new Set(all).size).toBe(3);
     void otherBooks;
     void dbOf;
+  });
+
+  it(`a fund has at most ${MAX_SUBSCRIPTIONS_PER_FUND} subscriptions, counted under a lock (creates at once cannot overshoot)`, async () => {
+    const capped = await createFund(app);
+    const admin = await mintKey(app, { scopes: ['webhooks:manage'], fund: capped.slug, plan: 'platform' });
+    const create = (i: number) =>
+      call(app, 'POST', '/api/v1/webhooks', {
+        key: admin.key,
+        body: { url: `http://127.0.0.1:9/cap-${i}`, eventTypes: ['nav.published'] },
+      });
+    const answers = await Promise.all(Array.from({ length: MAX_SUBSCRIPTIONS_PER_FUND + 3 }, (_, i) => create(i)));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_SUBSCRIPTIONS_PER_FUND);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(3);
+    expect(answers.find((a) => a.status === 409)!.json.detail).toContain('delete one');
+    const listed = await call(app, 'GET', '/api/v1/webhooks', { key: admin.key });
+    expect(listed.json.items).toHaveLength(MAX_SUBSCRIPTIONS_PER_FUND);
+    // deleting one makes room; another fund was never limited by this one
+    await call(app, 'DELETE', `/api/v1/webhooks/${listed.json.items[0].id}`, { key: admin.key });
+    expect((await create(99)).status).toBe(201);
+    await subscribe('http://127.0.0.1:9/elsewhere', ['nav.published']);
   });
 });

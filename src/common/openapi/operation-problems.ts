@@ -16,7 +16,7 @@ export const DOMAIN_PROBLEMS: ProblemRule[] = [
   { match: /^POST \/api\/v1\/admin\/proposals\/\{id\}\/(approve|reject)$/, statuses: [409, 422] }, // already decided; executor rules
   { match: /^POST \/api\/v1\/admin\/nav-runs\/\{id\}\/publish$/, statuses: [409] },
   { match: /^POST \/api\/v1\/admin\/nav-runs$/, statuses: [409, 422] }, // a job already runs; range too large
-  { match: /^POST \/api\/v1\/webhooks$/, statuses: [422] }, // private target
+  { match: /^POST \/api\/v1\/webhooks$/, statuses: [409, 422] }, // the fund's subscription cap; private target
   { match: /^PATCH \/api\/v1\/webhooks\/\{id\}$/, statuses: [422] },
   { match: /^POST \/api\/v1\/webhooks\/\{id\}\/deliveries\/\{deliveryId\}\/retry$/, statuses: [409] },
   { match: /^GET \/api\/v1\/admin\/activity$/, statuses: [404] }, // keyId of another account
