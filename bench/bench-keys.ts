@@ -1,4 +1,5 @@
 import { type DataSource } from 'typeorm';
+import { CursorCodec } from '../src/common/pagination/cursor';
 import { loadConfig } from '../src/config/config';
 import { upsertPerson } from '../src/identity/people';
 import { KeysRepository } from '../src/keys/keys.repository';
@@ -6,7 +7,8 @@ import { KeysService } from '../src/keys/keys.service';
 
 /** A platform-plan key of the bench person (admin of `fundSlug` when given), minted through the one minting function. */
 export async function mintPlatformKey(db: DataSource, databaseUrl: string, scopes: string[], fundSlug: string | null) {
-  const service = new KeysService(new KeysRepository(db), loadConfig({ ...process.env, DATABASE_URL: databaseUrl }));
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl });
+  const service = new KeysService(new KeysRepository(db), config, new CursorCodec(config.cursorSecret));
   const email = 'bench@fundgate.invalid';
   await upsertPerson(db, {
     email,

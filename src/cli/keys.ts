@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { type DataSource } from 'typeorm';
 import { isScope, PLANS, type Scope } from '../common/auth/scopes';
 import { ProblemError } from '../common/errors/problem';
+import { CursorCodec } from '../common/pagination/cursor';
 import { loadConfig, type Plan } from '../config/config';
 import { createDataSource } from '../database/data-source';
 import { KeysRepository } from '../keys/keys.repository';
@@ -40,7 +41,8 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
     },
   });
   const repo = new KeysRepository(db);
-  const service = new KeysService(repo, loadConfig());
+  const config = loadConfig();
+  const service = new KeysService(repo, config, new CursorCodec(config.cursorSecret));
   if (command === 'create') {
     if (!values.email) fail('--email is required (create the person first: npm run users -- create)\n' + USAGE);
     const scopes = (values.scopes ?? '')

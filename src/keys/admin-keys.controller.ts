@@ -1,14 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { uuidParam } from '../common/validation/uuid-param';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
-import { CreatedKeyDto, CreateKeyDto, KeyListDto, RevokedKeyDto } from './dto/key.dto';
+import { CreatedKeyDto, CreateKeyDto, KeyListDto, KeyListQueryDto, RevokedKeyDto } from './dto/key.dto';
 import { keySummary } from './key-views';
 import { KeysService } from './keys.service';
-import { NoQuery } from '../common/validation/parameterless';
 
 // eslint-disable-next-line no-useless-assignment -- used by the @Param decorators below, which the rule does not see
 const uuid = uuidParam('id');
@@ -42,12 +41,12 @@ export class AdminKeysController {
   @Get()
   @ApiOperation({
     summary:
-      "With keys:manage: every key of the caller's fund; otherwise (console session) the person's own keys on the fund, or their calculator-only keys without a fund",
+      "With keys:manage: every key of the caller's fund; otherwise (console session) the person's own keys on the fund, or their calculator-only keys without a fund. Newest first, keyset-paged (limit, cursor)",
   })
   @Returns(KeyListDto)
-  async list(@CurrentPrincipal() caller: Principal, @NoQuery() _none: unknown): Promise<KeyListDto> {
-    const rows = await this.keys.listVisibleTo(caller);
-    return { items: rows.map(keySummary), total: rows.length };
+  async list(@CurrentPrincipal() caller: Principal, @Query() q: KeyListQueryDto): Promise<KeyListDto> {
+    const page = await this.keys.pageVisibleTo(caller, q);
+    return { items: page.rows.map(keySummary), total: page.total, hasMore: page.hasMore, nextCursor: page.nextCursor };
   }
 
   @Delete(':id')

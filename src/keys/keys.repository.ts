@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Plan } from '../config/config';
 import type { Role, Scope } from '../common/auth/scopes';
+import { utcMicros } from '../database/sql-fragments';
 import { SqlRepository } from '../database/sql-repository';
 
 export interface KeyRow {
@@ -91,6 +92,21 @@ const KEY_REVOKED_REASON = 'the key that created it was revoked: check the URL, 
 /** A connected OAuth app's key is listed (and revoked) as the app, not among the keys. */
 const NOT_OAUTH = 'AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.key_id = k.id)';
 
+/**
+ * Whose keys a listing covers: every key bound to a fund (what keys:manage on it sees), or one
+ * identity's own keys on a fund (or its fund-less calculator keys, `fundId` null).
+ */
+export type KeyScope = { fundId: string } | { accountId: string; fundId: string | null };
+
+function scopeWhere(scope: KeyScope): { sql: string; params: unknown[] } {
+  return 'accountId' in scope
+    ? {
+        sql: `k.account_id = $1 AND k.fund_id IS NOT DISTINCT FROM $2 ${NOT_OAUTH}`,
+        params: [scope.accountId, scope.fundId],
+      }
+    : { sql: `k.fund_id = $1 ${NOT_OAUTH}`, params: [scope.fundId] };
+}
+
 @Injectable()
 export class KeysRepository extends SqlRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {
@@ -107,17 +123,45 @@ export class KeysRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
-  /** Every key bound to a fund (what keys:manage on that fund sees). */
-  async keysOfFund(fundId: string): Promise<KeyRow[]> {
-    return this.q.query(`${KEY_SELECT} WHERE k.fund_id = $1 ${NOT_OAUTH} ORDER BY k.created_at DESC, k.id`, [fundId]);
+  /** The keys a scope holds, newest first. */
+  async keysOf(scope: KeyScope): Promise<KeyRow[]> {
+    const where = scopeWhere(scope);
+    return this.q.query(`${KEY_SELECT} WHERE ${where.sql} ORDER BY k.created_at DESC, k.id DESC`, where.params);
   }
 
-  /** One identity's own keys on a fund (or its fund-less calculator keys). */
-  async keysOfAccount(accountId: string, fundId: string | null): Promise<KeyRow[]> {
+  /** One keyset page of a scope's keys by (created_at, id) descending; `created_key` is the exact position. */
+  async keysPageOf(
+    scope: KeyScope,
+    after: { createdAt: string; id: string } | null,
+    limit: number,
+  ): Promise<(KeyRow & { created_key: string })[]> {
+    const where = scopeWhere(scope);
+    const n = where.params.length;
     return this.q.query(
-      `${KEY_SELECT} WHERE k.account_id = $1 AND k.fund_id IS NOT DISTINCT FROM $2 ${NOT_OAUTH} ORDER BY k.created_at DESC, k.id`,
-      [accountId, fundId],
+      `SELECT page.*, ${utcMicros('page.created_at')} AS created_key
+         FROM (${KEY_SELECT}
+                WHERE ${where.sql}
+                  AND ($${n + 1}::timestamptz IS NULL OR (k.created_at, k.id) < ($${n + 1}::timestamptz, $${n + 2}::uuid))
+                ORDER BY k.created_at DESC, k.id DESC LIMIT $${n + 3}) page
+        ORDER BY page.created_at DESC, page.id DESC`,
+      [...where.params, after?.createdAt ?? null, after?.id ?? null, limit],
     );
+  }
+
+  async countOf(scope: KeyScope): Promise<number> {
+    const where = scopeWhere(scope);
+    const [row] = await this.q.query(`SELECT count(*)::int AS n FROM api_keys k WHERE ${where.sql}`, where.params);
+    return row.n;
+  }
+
+  /** A key of the scope, or null (not there, or not the scope's). */
+  async keyOf(scope: KeyScope, id: string): Promise<KeyRow | null> {
+    const where = scopeWhere(scope);
+    const rows: KeyRow[] = await this.q.query(
+      `${KEY_SELECT} WHERE ${where.sql} AND k.id = $${where.params.length + 1}`,
+      [...where.params, id],
+    );
+    return rows[0] ?? null;
   }
 
   async allKeys(): Promise<KeyRow[]> {

@@ -6,15 +6,18 @@ import { ROLE_SCOPES, SERVICE_FORBIDDEN_SCOPES, type Scope } from '../common/aut
 import type { EntityManager } from 'typeorm';
 import { ProblemError } from '../common/errors/problem';
 import { displayParts, generateKey, hashKey, isWellFormedKey } from './key-format';
-import { KeyRow, KeysRepository } from './keys.repository';
+import { type KeyRow, type KeyScope, KeysRepository } from './keys.repository';
+import { CursorCodec } from '../common/pagination/cursor';
+import { keysetPage } from '../common/pagination/keyset-page';
 import { toPrincipal } from './key-principal';
+import { checkExpiry, checkFund, minterOf, refuse } from './mint-rules';
 
 import type { MaybePromise } from '../common/async/maybe-promise';
 import type { AuthResult, CredentialResolver } from '../common/auth/credential-resolver';
 
 export type { AuthResult } from '../common/auth/credential-resolver';
 
-type FundRef = { id: string; slug: string; name: string };
+export type FundRef = { id: string; slug: string; name: string };
 
 export interface MintRequest {
   name: string;
@@ -73,6 +76,7 @@ export class KeysService implements CredentialResolver {
   constructor(
     private readonly keys: KeysRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly cursors: CursorCodec,
   ) {}
 
   /** Synchronous when the key's row is cached (the hot path awaits nothing); a promise when it must be read. */
@@ -298,13 +302,35 @@ export class KeysService implements CredentialResolver {
 
   /** The caller's own keys on its fund (or its calculator-only keys without a fund). */
   ownKeys(caller: Principal): Promise<KeyRow[]> {
-    return this.keys.keysOfAccount(caller.accountId, caller.fund?.id ?? null);
+    return this.keys.keysOf({ accountId: caller.accountId, fundId: caller.fund?.id ?? null });
   }
 
   /** What the caller may see: keys:manage on a fund sees the fund's keys; anyone else, their own. */
-  async listVisibleTo(caller: Principal): Promise<KeyRow[]> {
-    if (caller.fund && caller.scopes.includes('keys:manage')) return this.keys.keysOfFund(caller.fund.id);
-    return this.ownKeys(caller);
+  private visibleScope(caller: Principal): KeyScope {
+    return caller.fund && caller.scopes.includes('keys:manage')
+      ? { fundId: caller.fund.id }
+      : { accountId: caller.accountId, fundId: caller.fund?.id ?? null };
+  }
+
+  /** Every key the caller may see (the activity log's subjects). */
+  listVisibleTo(caller: Principal): Promise<KeyRow[]> {
+    return this.keys.keysOf(this.visibleScope(caller));
+  }
+
+  /** One page of the keys the caller may see, newest first; the cursor is bound to the caller's scope. */
+  async pageVisibleTo(
+    caller: Principal,
+    q: { limit?: number; cursor?: string },
+  ): Promise<{ rows: KeyRow[]; total: number; hasMore: boolean; nextCursor: string | null }> {
+    const scope = this.visibleScope(caller);
+    const kind = `keys:${JSON.stringify(scope)}`;
+    const after = q.cursor ? this.cursors.decode(kind, q.cursor, { createdAt: 'timestamp', id: 'uuid' }) : null;
+    const limit = q.limit ?? 100;
+    const [rows, total] = await Promise.all([this.keys.keysPageOf(scope, after, limit + 1), this.keys.countOf(scope)]);
+    const page = keysetPage(rows, limit, (last) =>
+      this.cursors.encode(kind, { createdAt: last.created_key, id: last.id }),
+    );
+    return { rows: page.rows, total, hasMore: page.hasMore, nextCursor: page.nextCursor };
   }
 
   /**
@@ -317,8 +343,7 @@ export class KeysService implements CredentialResolver {
     caller: Principal,
     keyId: string,
   ): Promise<{ row: KeyRow; derivedRevoked: number; disabledWebhooks: number }> {
-    const visible = await this.listVisibleTo(caller);
-    const target = visible.find((k) => k.id === keyId);
+    const target = await this.keys.keyOf(this.visibleScope(caller), keyId);
     if (!target) throw new ProblemError('not_found', `key ${keyId} was not found`);
     if (target.is_demo) throw new ProblemError('unprocessable', 'the shared demo key is managed by seed:demo');
     const revoked = await this.keys.revokeKeyAndDerived(keyId);
@@ -336,51 +361,4 @@ interface MintTarget {
   accountName: string;
   service: boolean;
   plan: Plan;
-}
-
-function refuse(bad: string[], field: string, detail: (bad: string[]) => string): void {
-  if (bad.length === 0) return;
-  throw new ProblemError(
-    'insufficient_scope',
-    detail(bad),
-    bad.map(() => ({ field, message: detail(bad) })).slice(0, 1),
-  );
-}
-
-function checkFund(minter: Minter, requested: string | null | undefined): FundRef | null {
-  const slug = requested === undefined ? (minter.fund?.slug ?? null) : requested;
-  if (slug !== (minter.fund?.slug ?? null)) {
-    refuse(['fund'], 'fund', () => `a key can only be bound to the caller's fund (${minter.fund?.slug ?? 'none'})`);
-  }
-  return minter.fund;
-}
-
-function checkExpiry(minter: Minter, expiresAt: Date | null): void {
-  if (expiresAt && expiresAt.getTime() <= Date.now()) {
-    throw new ProblemError('invalid_parameter', 'expiresAt must be in the future', [
-      { field: 'expiresAt', message: 'must be in the future' },
-    ]);
-  }
-  if (minter.expiresAt && (!expiresAt || expiresAt > minter.expiresAt)) {
-    refuse(
-      ['expiresAt'],
-      'expiresAt',
-      () => `the key must expire no later than the minting key (${minter.expiresAt!.toISOString()})`,
-    );
-  }
-}
-
-/** The minting view of an authenticated caller. */
-export function minterOf(p: Principal): Minter {
-  return {
-    accountId: p.accountId,
-    accountName: p.accountName,
-    userId: p.userId,
-    fund: p.fund,
-    scopes: p.scopes,
-    plan: p.plan,
-    expiresAt: p.via === 'key' && p.expiresAt ? new Date(p.expiresAt) : null,
-    keyId: p.keyId,
-    personBehind: p.userId ?? p.mintedBy ?? null,
-  };
 }

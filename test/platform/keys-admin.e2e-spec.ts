@@ -1,4 +1,4 @@
-import { bootApp, call, createFund, mintKey, type TestApp } from '../utils/app';
+import { bootApp, call, createFund, mintKey, type ResponseJson, type TestApp } from '../utils/app';
 import { isWellFormedKey } from '../../src/keys/key-format';
 
 describe('admin keys and revocation (e2e)', () => {
@@ -66,6 +66,42 @@ describe('admin keys and revocation (e2e)', () => {
     expect(res.status).toBe(400);
     const fields = res.json.errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['name', 'scopes', 'plan', 'extra']));
+  });
+
+  it('lists newest first in keyset pages: every key once, a total, a cursor bound to the caller', async () => {
+    const paged = await createFund(app);
+    const admin = await mintKey(app, { scopes: ['keys:manage'], fund: paged.slug, plan: 'developer' });
+    for (let i = 0; i < 4; i++) await mintKey(app, { scopes: ['fund:read'], fund: paged.slug, plan: 'developer' });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: ResponseJson = await call(
+        app,
+        'GET',
+        `/api/v1/admin/keys?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        {
+          key: admin.key,
+        },
+      );
+      expect(page.status).toBe(200);
+      expect(page.json.total).toBe(5);
+      expect(page.json.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.json.items.map((k: { id: string }) => k.id));
+      expect(page.json.hasMore).toBe(page.json.nextCursor !== null);
+      cursor = page.json.nextCursor;
+    } while (cursor);
+    const whole = await call(app, 'GET', '/api/v1/admin/keys', { key: admin.key });
+    expect(seen).toEqual(whole.json.items.map((k: { id: string }) => k.id));
+    expect(new Set(seen).size).toBe(5);
+    const created = whole.json.items.map((k: { createdAt: string }) => k.createdAt);
+    expect(created).toEqual([...created].sort().reverse());
+    // a cursor of this fund's listing is refused under another caller's scope
+    const first = await call(app, 'GET', '/api/v1/admin/keys?limit=1', { key: admin.key });
+    const foreign = await call(app, 'GET', `/api/v1/admin/keys?cursor=${encodeURIComponent(first.json.nextCursor)}`, {
+      key: manager.key,
+    });
+    expect([foreign.status, foreign.json.errors[0].field]).toEqual([400, 'cursor']);
+    expect((await call(app, 'GET', '/api/v1/admin/keys?limit=0', { key: admin.key })).status).toBe(400);
   });
 
   it('hides keys of another fund (404 on revoke)', async () => {

@@ -219,6 +219,30 @@ describe('developer console (headless Chromium)', () => {
     expect(errors.flatMap((e) => e())).toEqual([]);
     await Promise.all([first.context().close(), second.context().close()]);
   });
+
+  it('a fund with more keys than a page shows the newest 100, then the rest on "Show more keys"', async () => {
+    const big = await createFund(suite.server.app);
+    const owner = await person(suite.server.app, big.slug, 'admin');
+    for (let i = 0; i < 102; i++) await mintKey(suite.server.app, { scopes: ['fund:read'], fund: big.slug });
+    const page = await newPage(suite.browser);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-keys-more', async () => {
+      await signIn(page, suite.server.baseUrl, owner.email);
+      const rows = page.getByTestId('key-row');
+      await rows.first().waitFor();
+      expect(await rows.count()).toBe(100);
+      const shown = await page.getByText(/100 of \d+ shown/).textContent();
+      const total = Number(/of (\d+)/.exec(shown!)![1]);
+      expect(total).toBeGreaterThanOrEqual(102);
+      await screenshot(page, 'console-keys-more');
+      await page.getByRole('button', { name: 'Show more keys' }).click();
+      await page.getByRole('button', { name: 'Show more keys' }).waitFor({ state: 'detached' });
+      expect(await rows.count()).toBe(total);
+      expect(await a11y(page)).toEqual([]);
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
 });
 
 async function expectAlert(page: Page, text: RegExp): Promise<void> {

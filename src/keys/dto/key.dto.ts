@@ -4,6 +4,7 @@ import { PLANS, ROLES, SCOPES, Scope } from '../../common/auth/scopes';
 import { IsTimestamp } from '../../common/validation/calendar-date';
 import { MaxCodePoints } from '../../common/validation/code-points';
 import type { Plan } from '../../config/config';
+import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 
 export class FundRefDto {
   @ApiProperty({ example: '6f1c2a4e-8b1d-4f0e-9a53-2c7d1e5b9f40', format: 'uuid' }) id: string;
@@ -93,8 +94,13 @@ export class RevokedKeyDto extends KeySummaryDto {
 
 export class KeyListDto {
   @ApiProperty({ type: KeySummaryDto, isArray: true }) items: KeySummaryDto[];
-  @ApiProperty({ example: 3 }) total: number;
+  @ApiProperty({ example: 3, description: 'Keys the caller may see in all, across every page' }) total: number;
+  @ApiProperty({ type: String, nullable: true, description: 'Send as cursor for the next page; null on the last' })
+  nextCursor: string | null;
+  @ApiProperty() hasMore: boolean;
 }
+
+export class KeyListQueryDto extends CursorPageQueryDto {}
 
 export class CreatedKeyDto extends KeySummaryDto {
   @ApiProperty({ description: 'The secret key. Shown only in this response; store it now.', example: 'svc_dk_…' })

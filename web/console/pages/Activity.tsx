@@ -124,7 +124,7 @@ function ActivityTable({ items, keyNames }: { items: ActivityItem[]; keyNames: M
 }
 
 export function ActivityPage() {
-  const keys = useLoad(() => consoleRequest<{ items: KeySummary[] }>('/api/v1/admin/keys'), []);
+  const keys = useLoad(() => consoleRequest<{ items: KeySummary[] }>('/api/v1/admin/keys?limit=1000'), []);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   // cursors[i] opens page i; page 0 has none. "Previous" pops back along this trail.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);

@@ -167,9 +167,28 @@ function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void 
   );
 }
 
+interface KeyPage {
+  items: KeySummary[];
+  total: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** The first `pages` pages of keys, newest first, as one list (reloaded whole after a change). */
+async function loadKeyPages(pages: number): Promise<KeyPage> {
+  let page = await consoleRequest<KeyPage>(KEYS);
+  const items = [...page.items];
+  for (let i = 1; i < pages && page.nextCursor; i++) {
+    page = await consoleRequest<KeyPage>(`${KEYS}?cursor=${encodeURIComponent(page.nextCursor)}`);
+    items.push(...page.items);
+  }
+  return { ...page, items };
+}
+
 export function KeysPage() {
   const { fund, membership } = useSession();
-  const keys = useLoad(() => consoleRequest<{ items: KeySummary[]; total: number }>(KEYS), []);
+  const [pages, setPages] = useState(1);
+  const keys = useLoad(() => loadKeyPages(pages), [pages]);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<KeySummary | null>(null);
   const [revokedMsg, setRevokedMsg] = useState<string | null>(null);
@@ -254,6 +273,16 @@ export function KeysPage() {
               </tbody>
             </table>
           </div>
+        )}
+        {keys.data?.hasMore && (
+          <p>
+            <button type="button" className="secondary" disabled={keys.loading} onClick={() => setPages((n) => n + 1)}>
+              Show more keys
+            </button>{' '}
+            <span className="muted">
+              {keys.data.items.length} of {keys.data.total} shown
+            </span>
+          </p>
         )}
       </section>
       <ConfirmDialog
