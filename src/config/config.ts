@@ -238,6 +238,14 @@ export function assertProductionSafe(config: AppConfig): void {
       'must be false in production (the demo key is published in the README)',
     );
   }
+  if (config.publicBaseUrl.startsWith('https:') && config.trustedProxies.length === 0) {
+    throw new ConfigError(
+      'TRUSTED_PROXIES',
+      'must name the TLS-terminating proxy in production when PUBLIC_BASE_URL is https: without it the ' +
+        "proxy's X-Forwarded-Proto and X-Forwarded-For are not believed, so session cookies lose Secure " +
+        "and __Host- and every client shares the proxy's address in per-IP limits",
+    );
+  }
   if (!config.secretsKeyRing) {
     throw new ConfigError(
       'SECRETS_KEY',

@@ -33,6 +33,12 @@ describe('production refuses unsafe development defaults', () => {
     ['the demo key left at its default', { DEMO_API_KEY_ENABLED: '' }, 'started'],
     ['no SECRETS_KEY', { SECRETS_KEY: '' }, 'SECRETS_KEY'],
     ['a malformed SECRETS_KEY', { SECRETS_KEY: 'k1:short' }, 'SECRETS_KEY'],
+    ['an https PUBLIC_BASE_URL with no trusted proxy', { PUBLIC_BASE_URL: 'https://fund.example' }, 'TRUSTED_PROXIES'],
+    [
+      'an https PUBLIC_BASE_URL behind a named proxy',
+      { PUBLIC_BASE_URL: 'https://fund.example', TRUSTED_PROXIES: '10.0.0.2' },
+      'started',
+    ],
   ])('%s → %s', (_name, change, variable) => {
     expect(refusal({ ...safe, ...change })).toBe(variable);
   });

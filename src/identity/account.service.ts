@@ -59,7 +59,8 @@ export class AccountService {
   }
 
   /** Starts enrolment: a new secret (sealed at rest) that is not active until confirmed with a code. */
-  async enroll(p: Principal): Promise<TotpEnrolmentDto> {
+  async enroll(p: Principal, password: string): Promise<TotpEnrolmentDto> {
+    await this.signIn.counted(p.userId!, async () => this.checkPassword(await this.me(p), password));
     const secret = newTotpSecret();
     // on the locked row: an enrolment racing a confirmation cannot switch TOTP back off after it
     const email = await this.users.transaction(async (m) => {
@@ -80,6 +81,11 @@ export class AccountService {
     });
     // One transaction on the locked row: two confirmations at once cannot both hand out recovery
     // codes, and TOTP is never on without its codes stored, the code's step used and the session verified.
+    await this.signIn.counted(p.userId!, () => this.turnOn(p, code, codes));
+    return { recoveryCodes: codes };
+  }
+
+  private async turnOn(p: Principal, code: string, codes: string[]): Promise<void> {
     await this.users.transaction(async (m) => {
       const user = await this.lockedMe(m, p);
       if (user.totp_enabled_at || !user.totp_secret)
@@ -94,8 +100,8 @@ export class AccountService {
       await users.replaceRecoveryCodes(user.id, codes.map(recoveryCodeHash));
       await users.useTotpStep(user.id, step);
       if (p.sessionId) await this.sessions.with(m).markTotpVerified(p.sessionId);
+      await this.sessions.with(m).revokeAllOf(user.id, p.sessionId ?? null); // sign-in now asks for a code
     });
-    return { recoveryCodes: codes };
   }
 
   /** Step-up: a TOTP code (or a recovery code, once) marks this session verified now. */
@@ -103,25 +109,36 @@ export class AccountService {
     const user = await this.me(p);
     if (!user.totp_enabled_at)
       throw new ProblemError('invalid_state', 'TOTP is not enabled for this account; enrol first');
-    if (!(await this.signIn.checkSecondFactor(user, code))) {
-      throw new ProblemError('invalid_credentials', 'the one-time code is not correct (or was already used)', [
-        { field: 'code', message: 'is not correct' },
-      ]);
-    }
+    await this.signIn.counted(user.id, () => this.checkCode(user, code, ' (or was already used)'));
     await this.sessions.markTotpVerified(p.sessionId!);
   }
 
-  async disable(p: Principal, code: string): Promise<void> {
+  /** Turns TOTP off: needs the password and a current (or recovery) code; other sessions end. */
+  async disable(p: Principal, code: string, password: string): Promise<void> {
     const user = await this.me(p);
     if (!user.totp_enabled_at) throw new ProblemError('invalid_state', 'TOTP is not enabled');
-    if (!(await this.signIn.checkSecondFactor(user, code))) {
-      throw new ProblemError('invalid_credentials', 'the one-time code is not correct', [
-        { field: 'code', message: 'is not correct' },
-      ]);
-    }
+    await this.signIn.counted(user.id, async () => {
+      await this.checkPassword(user, password);
+      await this.checkCode(user, code, '');
+    });
     await this.users.transaction(async (m) => {
       await this.users.with(m).setTotp(user.id, null, false);
       await this.users.with(m).replaceRecoveryCodes(user.id, []);
+      await this.sessions.with(m).revokeAllOf(user.id, p.sessionId ?? null);
     });
+  }
+
+  private async checkPassword(user: UserRow, password: string): Promise<void> {
+    if (!(await verifyPassword(password, user.password_hash)))
+      throw new ProblemError('invalid_credentials', 'the password is not correct', [
+        { field: 'password', message: 'is not correct' },
+      ]);
+  }
+
+  private async checkCode(user: UserRow, code: string, note: string): Promise<void> {
+    if (!(await this.signIn.checkSecondFactor(user, code)))
+      throw new ProblemError('invalid_credentials', `the one-time code is not correct${note}`, [
+        { field: 'code', message: 'is not correct' },
+      ]);
   }
 }

@@ -5,8 +5,15 @@ import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { AccountService } from './account.service';
-import { ChangePasswordDto, OkDto, RecoveryCodesDto, TotpCodeDto, TotpEnrolmentDto } from './dto/console.dto';
-import { NoBody } from '../common/validation/parameterless';
+import {
+  ChangePasswordDto,
+  OkDto,
+  RecoveryCodesDto,
+  TotpCodeDto,
+  TotpDisableDto,
+  TotpEnrolDto,
+  TotpEnrolmentDto,
+} from './dto/console.dto';
 
 /** The signed-in person's own account: password and TOTP. */
 @ApiTags('console')
@@ -28,15 +35,21 @@ export class ConsoleAccountController {
 
   @Post('totp/enroll')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Start TOTP enrolment: the secret and otpauth:// URL (shown once)' })
+  @ApiOperation({
+    summary:
+      'Start TOTP enrolment (needs the current password): the secret and otpauth:// URL (shown once). Wrong passwords and codes on these routes count toward a per-person lockout (5 in 15 minutes)',
+  })
   @Returns(TotpEnrolmentDto)
-  enroll(@CurrentPrincipal() p: Principal, @NoBody() _none: unknown): Promise<TotpEnrolmentDto> {
-    return this.account.enroll(p);
+  enroll(@CurrentPrincipal() p: Principal, @Body() body: TotpEnrolDto): Promise<TotpEnrolmentDto> {
+    return this.account.enroll(p, body.password);
   }
 
   @Post('totp/confirm')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Confirm enrolment with a first code; answers ten single-use recovery codes (shown once)' })
+  @ApiOperation({
+    summary:
+      "Confirm enrolment with a first code; answers ten single-use recovery codes (shown once). The person's other sessions end",
+  })
   @Returns(RecoveryCodesDto)
   confirm(@CurrentPrincipal() p: Principal, @Body() body: TotpCodeDto): Promise<RecoveryCodesDto> {
     return this.account.confirm(p, body.code);
@@ -56,10 +69,13 @@ export class ConsoleAccountController {
 
   @Post('totp/disable')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Turn TOTP off (needs a current code or a recovery code)' })
+  @ApiOperation({
+    summary:
+      "Turn TOTP off (needs the password and a current code or a recovery code); the person's other sessions end",
+  })
   @Returns(OkDto)
-  async disable(@CurrentPrincipal() p: Principal, @Body() body: TotpCodeDto): Promise<OkDto> {
-    await this.account.disable(p, body.code);
+  async disable(@CurrentPrincipal() p: Principal, @Body() body: TotpDisableDto): Promise<OkDto> {
+    await this.account.disable(p, body.code, body.password);
     return { ok: true };
   }
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { type DataSource } from 'typeorm';
 import type { Role } from '../common/auth/scopes';
 import type { Plan } from '../config/config';
-import { hashPassword } from './password';
+import { hashPassword, verifyPassword } from './password';
+import { SessionsRepository } from './sessions.repository';
 import { UsersRepository } from './users.repository';
 
 export interface PersonSpec {
@@ -18,6 +19,7 @@ export interface PersonSpec {
 /**
  * Operator-side bootstrap without a Nest container (users CLI, seed:demo, bench): creates the person
  * (and their account) when the email is new, then applies password, plan and membership. One transaction.
+ * A password that differs from the stored one ends the person's console sessions (an operator reset).
  */
 export async function upsertPerson(
   db: DataSource,
@@ -30,7 +32,11 @@ export async function upsertPerson(
     let ids: { userId: string; accountId: string };
     if (existing) {
       ids = { userId: existing.id, accountId: existing.account_id };
-      if (passwordHash) await users.with(m).setPassword(existing.id, passwordHash);
+      if (passwordHash && !(await verifyPassword(spec.password!, existing.password_hash))) {
+        // a new password from the operator (a reset): the person's sessions end, as a change in the console ends the others
+        await users.with(m).setPassword(existing.id, passwordHash);
+        await new SessionsRepository(db).with(m).revokeAllOf(existing.id);
+      }
       if (spec.plan) await users.with(m).setPlan(existing.id, spec.plan);
     } else {
       ids = await users

@@ -46,9 +46,12 @@ export class SignInService {
     body: { email: string; password: string; totpCode?: string },
   ): Promise<SessionDto> {
     this.auth.assertSameOrigin(req);
-    const counter = `signin:fail:${createHash('sha256').update(body.email.toLowerCase()).digest('hex')}`;
-    await this.reserveAttempt(counter);
-    const { user, totpVerified } = await this.credentialsOf(body).catch(async (err: unknown) => {
+    // the counter and the lookup use one spelling: PostgreSQL's lower() folds some letters JavaScript's
+    // does not (İ), and a spelling that signs in to the same person must not get a count of its own
+    const email = body.email.toLowerCase();
+    const counter = `signin:fail:${createHash('sha256').update(email).digest('hex')}`;
+    await this.reserveAttempt(counter, 'too many failed sign-ins for this email');
+    const { user, totpVerified } = await this.credentialsOf({ ...body, email }).catch(async (err: unknown) => {
       // a wrong password or code keeps its count; anything else (a TOTP code still to come, an error) gives it back
       if (!(err instanceof ProblemError && err.code === 'invalid_credentials')) await this.giveBack(counter);
       throw err;
@@ -90,7 +93,7 @@ export class SignInService {
    * failure was counted (200 guesses at once for one email were 200 password checks). An attempt
    * that ends in neither a failure nor a success gives its count back; a success clears it.
    */
-  private async reserveAttempt(counter: string): Promise<void> {
+  private async reserveAttempt(counter: string, refusal: string): Promise<void> {
     const answers = await this.redis
       .multi()
       .incr(counter)
@@ -102,17 +105,31 @@ export class SignInService {
     if (Number(answers[0][1]) <= LOCKOUT_FAILURES) return;
     await this.giveBack(counter);
     const retry = String(Math.max(1, Number(answers[2][1])));
-    throw new ProblemError(
-      'rate_limited',
-      `too many failed sign-ins for this email; try again in ${retry} s`,
-      undefined,
-      { 'Retry-After': retry },
-    );
+    throw new ProblemError('rate_limited', `${refusal}; try again in ${retry} s`, undefined, { 'Retry-After': retry });
   }
 
   /** Takes back one counted attempt, unless the window ended meanwhile (a DECR would then start a count that never expires). */
   private async giveBack(counter: string): Promise<void> {
     await this.redis.eval(GIVE_BACK, 1, counter);
+  }
+
+  /**
+   * A check a signed-in person answers with a code or their password (step-up, turning TOTP on or
+   * off), counted per person as sign-in counts per email: LOCKOUT_FAILURES wrong answers
+   * (invalid_credentials) in LOCKOUT_WINDOW_SECONDS, then 429 — a stolen session cannot guess codes
+   * at the route's rate limit. A right answer clears the count; any other error gives its count back.
+   */
+  async counted<T>(userId: string, check: () => Promise<T>): Promise<T> {
+    const counter = `account:fail:${userId}`;
+    await this.reserveAttempt(counter, 'too many wrong codes or passwords for this account');
+    try {
+      const answer = await check();
+      await this.redis.del(counter);
+      return answer;
+    } catch (err) {
+      if (!(err instanceof ProblemError && err.code === 'invalid_credentials')) await this.giveBack(counter);
+      throw err;
+    }
   }
 
   /** A TOTP code (±1 step, each step once) or an unused recovery code. */

@@ -89,6 +89,11 @@ describe('HTTP behaviour users expect', () => {
     const refused = await call(app, 'GET', '/api/v1/fund/positions');
     expect(refused.status).toBe(401);
     expect(refused.headers['cache-control']).toBe('private, no-store');
+    // no answer is content-sniffed: data, errors, unknown paths and the docs alike
+    const unknown = await inject({ method: 'GET', url: '/api/v1/nowhere' });
+    const docs = await inject({ method: 'GET', url: '/api/docs' });
+    for (const h of [live.headers, refused.headers, unknown.headers, docs.headers])
+      expect(h['x-content-type-options']).toBe('nosniff');
   });
 
   it('a known path with a wrong method is 405 problem+json with Allow; an unknown path stays 404', async () => {

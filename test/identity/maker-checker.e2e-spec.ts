@@ -2,7 +2,7 @@ import { bootApp, call, createFund, dbOf, keysMintedBy, mintKey, type TestApp, u
 import { seedBooks } from '../proposals/books-fixture';
 import { hotp, base32Decode } from '../../src/identity/totp';
 import { KeysService } from '../../src/keys/keys.service';
-import { consoleCall, person, type Session } from './console';
+import { consoleCall, PASSWORD, person, type Session } from './console';
 
 /** Maker-checker between people, over HTTP (keys and console sessions). */
 describe('maker-checker between people (e2e)', () => {
@@ -177,7 +177,9 @@ describe('maker-checker between people (e2e)', () => {
     beforeAll(async () => {
       await dbOf(app).query('UPDATE funds SET approval_requires_totp = true WHERE id = $1', [fund.fundId]);
       manager = await person(app, fund.slug, 'manager', 'platform');
-      const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', manager.session);
+      const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', manager.session, {
+        body: { password: PASSWORD },
+      });
       secret = enrol.json.secret;
       expect(
         (

@@ -1,5 +1,8 @@
-import { bootApp, call, createFund, dbOf, type TestApp, uniqueName } from '../utils/app';
+import { bootApp, call, createFund, dbOf, ensurePerson, type TestApp, uniqueName } from '../utils/app';
+import type { Redis } from 'ioredis';
+import { upsertPerson } from '../../src/identity/people';
 import { base32Decode, hotp } from '../../src/identity/totp';
+import { REDIS } from '../../src/redis/redis.module';
 import { consoleCall, cookieFrom, HOST, ORIGIN, PASSWORD, person, signIn } from './console';
 
 /** Console sign-in and sessions over HTTP: fixation, CSRF, lockout, TOTP, sign-out everywhere. */
@@ -158,9 +161,19 @@ describe('console sessions (e2e)', () => {
     expect((await signInRaw({ email: p.email, password: PASSWORD })).status).toBe(429);
   });
 
+  it('an email spelled with a letter PostgreSQL folds differently (İ) neither signs in nor gets a lockout count of its own', async () => {
+    const email = `${uniqueName('admin')}@example.com`;
+    await ensurePerson(app, email, 'developer', null, null, PASSWORD);
+    const dotted = email.replace('i', 'İ'); // PostgreSQL's lower() makes it "admin", JavaScript's "admi̇n"
+    expect((await signInRaw({ email: dotted, password: PASSWORD })).status).toBe(401);
+    expect((await signInRaw({ email: email.toUpperCase(), password: PASSWORD })).status).toBe(200);
+  });
+
   it('an attempt that is neither a failure nor a success (TOTP code missing) does not count towards the lockout', async () => {
     const p = await person(app, null, null);
-    const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', p.session);
+    const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', p.session, {
+      body: { password: PASSWORD },
+    });
     const code = hotp(base32Decode(enrol.json.secret), Math.floor(Date.now() / 30_000));
     const confirm = await consoleCall(app, 'POST', '/api/v1/console/account/totp/confirm', p.session, {
       body: { code },
@@ -175,7 +188,9 @@ describe('console sessions (e2e)', () => {
 
   it('TOTP: enrol, sign-in needs a code; ±1 step accepted, older refused, a code works once; recovery codes once', async () => {
     const p = await person(app, null, null);
-    const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', p.session);
+    const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', p.session, {
+      body: { password: PASSWORD },
+    });
     expect(enrol.json.otpauthUrl).toMatch(/^otpauth:\/\/totp\//);
     const [stored] = await dbOf(app).query('SELECT totp_secret FROM users WHERE id = $1', [p.userId]);
     expect(stored.totp_secret).toMatch(/^v1\./); // sealed at rest
@@ -248,9 +263,55 @@ describe('console sessions (e2e)', () => {
     expect((await signInRaw({ email: p.email, password: PASSWORD })).status).toBe(200);
   });
 
+  it('TOTP with a stolen session: enrolling and turning off need the password; wrong codes lock out per person; other sessions end', async () => {
+    const p = await person(app, null, null);
+    const account = (path: string, body: unknown, session = p.session) =>
+      consoleCall(app, 'POST', `/api/v1/console/account/totp/${path}`, session, { body });
+    const noPassword = await account('enroll', {});
+    expect([noPassword.status, noPassword.json.errors[0].field]).toEqual([400, 'password']);
+    const wrong = await account('enroll', { password: 'not the password' });
+    expect([wrong.status, wrong.json.code, wrong.json.errors[0].field]).toEqual([
+      401,
+      'invalid_credentials',
+      'password',
+    ]);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', p.session)).status).toBe(200); // still signed in
+    const enrol = await account('enroll', { password: PASSWORD });
+    const key = base32Decode(enrol.json.secret);
+    const other = await signIn(app, p.email);
+    const confirmed = await account('confirm', { code: hotp(key, Math.floor(Date.now() / 30_000)) });
+    expect(confirmed.status).toBe(200);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', other)).status).toBe(401); // ended
+    // step-up guesses (the count restarted at the right password): 5 wrong codes, then even a right one is 429
+    for (let i = 0; i < 5; i++) expect((await account('verify', { code: '000000' })).status).toBe(401);
+    const locked = await account('verify', { code: hotp(key, Math.floor(Date.now() / 30_000) + 1) });
+    expect([locked.status, locked.json.code]).toEqual([429, 'rate_limited']);
+    expect(locked.headers['retry-after']).toMatch(/^\d+$/);
+    await app.get<Redis>(REDIS).del(`account:fail:${p.userId}`); // the window passes
+    const offWithoutPassword = await account('disable', { code: hotp(key, Math.floor(Date.now() / 30_000) + 1) });
+    expect([offWithoutPassword.status, offWithoutPassword.json.errors[0].field]).toEqual([400, 'password']);
+    const third = await signIn(app, p.email, PASSWORD, { totpCode: confirmed.json.recoveryCodes[0] });
+    const off = await account('disable', { code: hotp(key, Math.floor(Date.now() / 30_000) + 1), password: PASSWORD });
+    expect(off.status).toBe(200);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', third)).status).toBe(401);
+    expect((await consoleCall(app, 'GET', '/api/v1/console/session', p.session)).status).toBe(200);
+  });
+
+  it("an operator password reset (users CLI) ends the person's sessions; re-applying the same password does not", async () => {
+    const p = await person(app, null, null);
+    const session = (s = p.session) => consoleCall(app, 'GET', '/api/v1/console/session', s);
+    await upsertPerson(dbOf(app), { email: p.email, displayName: 'same', password: PASSWORD });
+    expect((await session()).status).toBe(200);
+    await upsertPerson(dbOf(app), { email: p.email, displayName: 'reset', password: 'a reset by the operator' });
+    expect((await session()).status).toBe(401);
+    expect((await signInRaw({ email: p.email, password: 'a reset by the operator' })).status).toBe(200);
+  });
+
   it('two TOTP confirmations at once: one succeeds, the other finds TOTP already on (one set of recovery codes)', async () => {
     const p = await person(app, null, null);
-    const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', p.session);
+    const enrol = await consoleCall(app, 'POST', '/api/v1/console/account/totp/enroll', p.session, {
+      body: { password: PASSWORD },
+    });
     const code = hotp(base32Decode(enrol.json.secret), Math.floor(Date.now() / 30_000));
     const both = await Promise.all(
       [1, 2].map(() => consoleCall(app, 'POST', '/api/v1/console/account/totp/confirm', p.session, { body: { code } })),

@@ -17,6 +17,7 @@ import {
 } from './console-helpers';
 import { UsersRepository } from '../../src/identity/users.repository';
 import { KeysService } from '../../src/keys/keys.service';
+import { base32Decode, hotp } from '../../src/identity/totp';
 
 /**
  * Every console page at phone width (375 px) with axe-core, and the flows that start on them:
@@ -256,6 +257,34 @@ describe('console pages (headless Chromium, 375 px)', () => {
         books.completeRunId,
       ]);
       expect(run.published_at).not.toBeNull();
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
+  it('account: two-factor set-up asks for the password; a wrong one is a field error, not the end of the session', async () => {
+    const someone = await person(suite.server.app, fund.slug, 'viewer');
+    const page = await newPage(suite.browser);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-totp', async () => {
+      await signIn(page, suite.server.baseUrl, someone.email, '/console/account');
+      await settle(page, 'Account');
+      const setUp = page.getByRole('form', { name: 'Set up two-factor' });
+      await setUp.getByLabel('Your password').fill('not the password');
+      await setUp.getByRole('button', { name: 'Set up an authenticator app' }).click();
+      await setUp.getByText('is not correct').waitFor();
+      expect(page.url()).toMatch(/\/console\/account$/); // still signed in (a 401 invalid_credentials is the form's answer)
+      await screenshot(page, 'console-totp-wrong-password');
+      await setUp.getByLabel('Your password').fill(PASSWORD);
+      await setUp.getByRole('button', { name: 'Set up an authenticator app' }).click();
+      const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+      const code = hotp(base32Decode(secret), Math.floor(Date.now() / 30_000));
+      await page.getByLabel('Code from the app').fill(code);
+      await page.getByRole('button', { name: 'Turn on two-factor' }).click();
+      await page.getByTestId('recovery-codes').waitFor();
+      expect(await page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
+      expect(await a11y(page)).toEqual([]);
+      await screenshot(page, 'console-totp-on');
     });
     expect(errors()).toEqual([]);
     await page.context().close();

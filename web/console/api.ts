@@ -34,7 +34,15 @@ export async function consoleRequest<T>(path: string, opts: ConsoleRequestOption
     const res = await apiRequest<T>(path, { ...opts, method, headers });
     return res.body;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401 && !opts.expect401 && state.csrfToken) state.onSessionEnded?.();
+    // only 'unauthenticated' ends the session: a wrong password or code (invalid_credentials) is the form's answer
+    if (
+      err instanceof ApiError &&
+      err.status === 401 &&
+      err.problem.code === 'unauthenticated' &&
+      !opts.expect401 &&
+      state.csrfToken
+    )
+      state.onSessionEnded?.();
     throw err;
   }
 }

@@ -52,6 +52,8 @@ function cachingHook(
   done: (err: null, p?: unknown) => void,
 ): void {
   const route = req.routeOptions?.url ?? '';
+  // every answer is exactly its content-type (JSON, problem+json, pages): no browser guesses another
+  reply.header('x-content-type-options', 'nosniff');
   if (!route.startsWith('/api/') || reply.getHeader('cache-control')) return done(null, payload);
   const cacheable =
     hasEtag(req.method, route) && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload));

@@ -189,6 +189,20 @@ export class TotpCodeDto {
   code: string;
 }
 
+export class TotpEnrolDto {
+  @ApiProperty({ format: 'password', description: "The person's current password" })
+  @IsString()
+  @Length(1, MAX_PASSWORD_LENGTH)
+  password: string;
+}
+
+export class TotpDisableDto extends TotpCodeDto {
+  @ApiProperty({ format: 'password', description: "The person's current password" })
+  @IsString()
+  @Length(1, MAX_PASSWORD_LENGTH)
+  password: string;
+}
+
 export class RecoveryCodesDto {
   @ApiProperty({ type: String, isArray: true, description: 'Ten single-use recovery codes, shown once' })
   recoveryCodes: string[];

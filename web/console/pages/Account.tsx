@@ -38,13 +38,12 @@ function PasswordForm() {
       <h2 id="pw-title">Change password</h2>
       {done && <Notice>Password changed. Your other sessions are signed out.</Notice>}
       <ErrorMessage error={error} title="The password was not changed." />
-      <TextField
+      <CurrentPassword
         label="Current password"
-        type="password"
+        field="currentPassword"
         value={currentPassword}
         onChange={setCurrent}
-        autoComplete="current-password"
-        error={fieldError(error, 'currentPassword')}
+        error={error}
       />
       <TextField
         label="New password"
@@ -63,14 +62,38 @@ function PasswordForm() {
   );
 }
 
+/** The person's current password, asked before a change to how they sign in. */
+function CurrentPassword(props: {
+  value: string;
+  onChange: (v: string) => void;
+  error: unknown;
+  label?: string;
+  field?: string;
+}) {
+  return (
+    <TextField
+      label={props.label ?? 'Your password'}
+      type="password"
+      value={props.value}
+      onChange={props.onChange}
+      autoComplete="current-password"
+      error={fieldError(props.error, props.field ?? 'password')}
+    />
+  );
+}
+
 function TotpEnrol() {
   const { refresh } = useSession();
   const [enrolment, setEnrolment] = useState<{ secret: string; otpauthUrl: string } | null>(null);
   const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
   const [recovery, setRecovery] = useState<string[] | null>(null);
   const { error, busy, run } = useAction();
-  const start = async () =>
-    setEnrolment((await run(() => post<{ secret: string; otpauthUrl: string }>('/totp/enroll'))) ?? null);
+  const start = async (e: FormEvent) => {
+    e.preventDefault();
+    setEnrolment((await run(() => post<{ secret: string; otpauthUrl: string }>('/totp/enroll', { password }))) ?? null);
+    setPassword('');
+  };
   const confirm = async (e: FormEvent) => {
     e.preventDefault();
     const r = await run(() => post<{ recoveryCodes: string[] }>('/totp/confirm', { code: code.trim() }));
@@ -107,9 +130,12 @@ function TotpEnrol() {
     <>
       <ErrorMessage error={error} title="Two-factor enrolment failed." />
       {!enrolment && (
-        <button type="button" onClick={start} disabled={busy}>
-          Set up an authenticator app
-        </button>
+        <form onSubmit={start} noValidate aria-label="Set up two-factor">
+          <CurrentPassword value={password} onChange={setPassword} error={error} />
+          <button type="submit" disabled={busy}>
+            Set up an authenticator app
+          </button>
+        </form>
       )}
       {enrolment && (
         <form onSubmit={confirm} noValidate>
@@ -144,15 +170,17 @@ function TotpEnrol() {
 function TotpDisable() {
   const { refresh } = useSession();
   const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
   const { error, busy, run } = useAction();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if ((await run(() => post('/totp/disable', { code: code.trim() }))) !== undefined) await refresh();
+    if ((await run(() => post('/totp/disable', { code: code.trim(), password }))) !== undefined) await refresh();
   };
   return (
     <form onSubmit={submit} noValidate aria-label="Turn off two-factor">
       <h3>Turn off two-factor</h3>
       <ErrorMessage error={error} title="Two-factor is still on." />
+      <CurrentPassword value={password} onChange={setPassword} error={error} />
       <TextField
         label="Current code to turn off"
         value={code}
