@@ -48,6 +48,8 @@ export function isHeavy(def: CalculatorDefinition<any, unknown>, body: Record<st
 @Injectable()
 export class CalculatorPool implements OnModuleDestroy {
   private pool: Piscina | null = null;
+  /** Heavy calls on the pool now: running or waiting. */
+  private inFlight = 0;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -57,7 +59,6 @@ export class CalculatorPool implements OnModuleDestroy {
       filename: join(__dirname, `calculator.worker${ext}`),
       minThreads: this.config.calcWorkers,
       maxThreads: this.config.calcWorkers,
-      maxQueue: this.config.calcQueueMax,
       idleTimeout: 60_000,
       workerData: {
         nice: this.config.calcWorkerNice,
@@ -89,23 +90,43 @@ export class CalculatorPool implements OnModuleDestroy {
     return answer.ok as O;
   }
 
+  /**
+   * Runs `task` on a thread within CALC_TASK_TIMEOUT_MS (waiting included): past it piscina takes the
+   * task off the queue, or ends the thread running it (a new one replaces it), and the answer is 503 —
+   * no input, however pathological, holds a thread for longer. The bound on waiting calls is counted
+   * here: piscina keeps abortable tasks in a queue of their own that its maxQueue does not bound.
+   */
   private async onThread(task: WorkerTask): Promise<WorkerAnswer> {
+    if (this.saturated()) throw busy();
+    const signal = AbortSignal.timeout(this.config.calcTaskTimeoutMs);
+    this.inFlight++;
     try {
-      return (await this.threads().run(task)) as WorkerAnswer;
+      return (await this.threads().run(task, { signal })) as WorkerAnswer;
     } catch (err) {
-      if ((err as Error).message === 'Task queue is at limit') throw busy();
+      if (signal.aborted) throw stopped(this.config.calcTaskTimeoutMs);
       throw err;
+    } finally {
+      this.inFlight--;
     }
   }
 
   /** Every thread busy and the queue full: the next heavy call would be refused. */
   saturated(): boolean {
-    return this.pool !== null && this.config.calcQueueMax > 0 && this.pool.queueSize >= this.config.calcQueueMax;
+    return this.inFlight >= this.config.calcWorkers + this.config.calcQueueMax;
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.pool?.close({ force: true });
   }
+}
+
+function stopped(ms: number): ProblemError {
+  return new ProblemError(
+    'unavailable',
+    `the calculation did not finish within ${ms} ms and was stopped; try a smaller input`,
+    undefined,
+    { 'Retry-After': String(CALC_RETRY_AFTER_SECONDS) },
+  );
 }
 
 function busy(): ProblemError {

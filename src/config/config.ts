@@ -69,6 +69,8 @@ export interface AppConfig {
   calcWorkers: number;
   /** CALC_QUEUE_MAX: heavy calls waiting for a worker before new ones answer 503 + Retry-After. */
   calcQueueMax: number;
+  /** A heavy calculator call still running (or waiting) after this is stopped: 503 (CALC_TASK_TIMEOUT_MS). */
+  calcTaskTimeoutMs: number;
   /** CALC_WORKER_NICE: the calculator threads' nice value (0–19; default 19: fund reads on the event loop come first). */
   calcWorkerNice: number;
   /** CALC_WORKER_SCHED: `idle` (default) puts calculator threads in Linux's SCHED_IDLE class; `normal` keeps only the nice value. */
@@ -316,6 +318,7 @@ function readConfig(env: Env): AppConfig {
     demoAdminPassword,
     calcWorkers: int(env, 'CALC_WORKERS', Math.max(1, availableParallelism() - 1), 0, 64),
     calcQueueMax: int(env, 'CALC_QUEUE_MAX', 2 * Math.max(1, availableParallelism() - 1), 0, 10_000),
+    calcTaskTimeoutMs: int(env, 'CALC_TASK_TIMEOUT_MS', 10_000, 1, 600_000),
     calcWorkerNice: int(env, 'CALC_WORKER_NICE', 19, 0, 19),
     calcWorkerSched: oneOf(env, 'CALC_WORKER_SCHED', 'idle', ['idle', 'normal'] as const),
   };

@@ -129,14 +129,18 @@ export class McpService {
     const idValid =
       m.id === undefined || typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id));
     const id = (idValid && m.id !== undefined ? m.id : null) as Id;
+    // a client's response (to a server request; this server sends none) is acknowledged, never answered
+    if (m.jsonrpc === '2.0' && m.method === undefined && m.id !== undefined && ('result' in m || 'error' in m))
+      return null;
     if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || !idValid) {
       return rpcError(id, JSONRPC.INVALID_REQUEST, 'expected {"jsonrpc":"2.0","method":string,"id"?:string|number}');
     }
+    // notifications (notifications/initialized, cancelled, ...) are never answered, not even with an error
+    if (m.id === undefined) return null;
     if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null)) {
       return rpcError(id, JSONRPC.INVALID_PARAMS, 'params must be an object');
     }
     const params = (m.params ?? {}) as Record<string, unknown>;
-    if (m.id === undefined) return null; // notifications (notifications/initialized, cancelled, ...) need no answer
     const scopes = req.principal?.scopes ?? [];
     switch (m.method) {
       case 'initialize': {

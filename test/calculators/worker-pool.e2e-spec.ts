@@ -102,6 +102,21 @@ describe('calculators on the worker pool (e2e)', () => {
     expect(res.json.detail).toMatch(/^the body is not valid JSON: /);
   });
 
+  it('a heavy call not done within CALC_TASK_TIMEOUT_MS is stopped: 503 saying so, and the pool goes on', async () => {
+    const strict = await bootApp({ calcWorkers: 1, calcQueueMax: 4, calcTaskTimeoutMs: 1 });
+    try {
+      const body = { positionsCsv: positionsCsv(12_000), inputMethod: 'upload' };
+      const slow = await call(strict, 'POST', '/api/v1/calc/exposure-analysis', { body, ip: randomIp() });
+      expectProblem(slow, 503, 'unavailable');
+      expect(slow.json.detail).toContain('did not finish within 1 ms and was stopped');
+      expect(slow.headers['retry-after']).toBe('1');
+    } finally {
+      await strict.close();
+    }
+    const body = { positionsCsv: positionsCsv(3000), inputMethod: 'upload' };
+    expect((await call(pooled, 'POST', '/api/v1/calc/exposure-analysis', { body, ip: randomIp() })).status).toBe(200);
+  });
+
   it('a full queue answers 503 unavailable with Retry-After, never a growing queue; small calls still run inline', async () => {
     const body = { positionsCsv: positionsCsv(12_000), inputMethod: 'upload' };
     const burst = Array.from({ length: 16 }, () =>

@@ -163,6 +163,15 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
       const n = await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
       expect(n.status).toBe(202);
       expect(await n.text()).toBe('');
+      // never answered, even when malformed; a client's response (to no request of ours) is acknowledged
+      for (const m of [
+        { jsonrpc: '2.0', method: 'notifications/initialized', params: 'x' },
+        { jsonrpc: '2.0', id: 1, result: {} },
+        { jsonrpc: '2.0', id: 2, error: { code: -1, message: 'no' } },
+      ]) {
+        const acknowledged = await post(JSON.stringify(m));
+        expect([acknowledged.status, await acknowledged.text()]).toEqual([202, '']);
+      }
       expect(await (await post(JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'ping' }))).json()).toEqual({
         jsonrpc: '2.0',
         id: 'p',

@@ -91,6 +91,14 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       expect(await page.getByLabel('Horizon').inputValue()).toBe('ten');
       expect(await page.getByLabel('Management fee').inputValue()).toBe('150');
       expect(await page.getByLabel('Management fee').getAttribute('aria-invalid')).toBe('true');
+      // a number too large for JSON (Infinity would travel as null: "no hurdle") is sent as typed and refused
+      await page.getByLabel('Horizon').fill('10');
+      await page.getByLabel('Management fee').fill('2');
+      await page.getByLabel('Hurdle').fill('1e999');
+      const huge = await calculate(page);
+      expect(huge.status()).toBe(400);
+      expect(JSON.parse(huge.request().postData()!).hurdlePct).toBe('1e999');
+      await page.getByTestId('field-error-hurdlePct').waitFor();
       expect(await page.getByTestId('result').count()).toBe(0);
       expect(await seriousA11yViolations(page)).toEqual([]);
       await screenshot(page, 'tools-fee-field-errors');
@@ -128,6 +136,28 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       answer = await res.json();
       expect(answer.assumptions.inputMethod).toBe('manual');
       expect(await settledText(page.getByTestId('figure-shortUsd'), /^500$/)).toBe('500');
+    });
+    await page.context().close();
+  });
+
+  it('a downloaded CSV never carries a formula: a venue or class named =… from a shared link is written as text', async () => {
+    const { page } = await newToolPage(suite.browser);
+    await withScreenshotOnFailure(page, 'exposure-csv-injection', async () => {
+      const book =
+        'Asset,Value,Venue,Class\nBTC,1000,"=HYPERLINK(""http://x.example"",""y"")",@SUM(1)\nSPY,-250,IBKR,equity';
+      await page.goto(
+        `${suite.server.baseUrl}/tools/exposure-analysis?positionsCsv=${encodeURIComponent(book)}&calc=1`,
+      );
+      await page.getByTestId('result').waitFor();
+      const [csv] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download CSV' }).click(),
+      ]);
+      const text = readFileSync(await csv.path(), 'utf8');
+      expect(text).toContain(`class,'@sum(1)`);
+      expect(text).toContain(`venue,"'=HYPERLINK(""http://x.example"",""y"")"`);
+      expect(text).toContain('class,equity,0,250,-250,250,20'); // numbers (negative ones too) stay numbers
+      expect(text.split('\n').some((line) => /(^|,)[=@+]/.test(line))).toBe(false);
     });
     await page.context().close();
   });

@@ -45,10 +45,19 @@ export function toCsv(rows: readonly (readonly unknown[])[]): string {
   return rows.map((r) => r.map((c) => quote(jsonText(c))).join(',')).join('\n');
 }
 
-/** Objects to CSV: one column per key of the first row (nested values as JSON). */
+/**
+ * A downloaded text cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first: an asset or
+ * venue name from a shared link can be anything) starts with an apostrophe instead (OWASP CSV
+ * injection). Numbers stay numbers.
+ */
+function inert(v: unknown): unknown {
+  return typeof v === 'string' && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+}
+
+/** Objects to CSV for download: one column per key of the first row (nested values as JSON). */
 export function objectsToCsv(items: readonly Record<string, unknown>[]): string {
   if (items.length === 0) return '';
   const keys = Object.keys(items[0]);
-  const cell = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+  const cell = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : inert(v));
   return toCsv([keys, ...items.map((it) => keys.map((k) => cell(it[k])))]);
 }

@@ -32,7 +32,8 @@ export function toBody(fields: FieldSpec[], values: FormValues): Record<string, 
     else if (f.kind === 'number' || f.kind === 'integer') {
       const text = String(v ?? '').trim();
       if (text === '' && f.nullable) body[f.name] = null;
-      else body[f.name] = NUMBER.test(text) ? Number(text) : text;
+      // 1e999 is Infinity, which JSON would send as null ("none"): sent as typed, the calculator names the field
+      else body[f.name] = NUMBER.test(text) && Number.isFinite(Number(text)) ? Number(text) : text;
     } else body[f.name] = String(v ?? '');
   }
   return body;

@@ -58,15 +58,18 @@ export function parseAmount(raw: string): Amount | null | typeof TOO_LARGE {
   let digits = 0;
   let leadDigits = 0; // digits before the first comma
   let groupDigits = -1; // digits in the current comma group; -1 before any comma
+  let leadZero = false; // the number starts with 0
   for (; i < end; i++) {
     c = raw.charCodeAt(i);
     if (c >= 48 && c <= 57) {
+      if (leadDigits === 0 && groupDigits < 0) leadZero = c === 48;
       if (digits > 0 || c !== 48) digits++;
       hi = hi * 10 + (c - 48);
       if (groupDigits < 0) leadDigits++;
       else groupDigits++;
     } else if (c === 44) {
-      if (leadDigits === 0 || leadDigits > 3 || (groupDigits >= 0 && groupDigits !== 3)) return null;
+      // a thousands group is 1–3 digits not led by 0: "0,123" is a decimal comma, not 123
+      if (leadDigits === 0 || leadDigits > 3 || leadZero || (groupDigits >= 0 && groupDigits !== 3)) return null;
       groupDigits = 0;
     } else break;
   }

@@ -186,6 +186,9 @@ describe('parseAmount', () => {
     'NaN',
     'Infinity',
     '0x10',
+    '0,123', // a decimal comma, not 123
+    '00,123',
+    '0,000,001',
   ])('%j is not a number', (raw) => {
     expect(parseAmount(raw)).toBeNull();
   });

@@ -87,6 +87,17 @@ describe('exposure-analysis engine', () => {
     ]);
   });
 
+  it('quoted cells with spaces (as the web table writes them) are the same asset, venue and class', () => {
+    const spaced = run(
+      'Asset,Value,Venue,Class\n"BTC"," 4000000"," Kraken"," crypto"\n" USD"," 1000000"," Bank"," cash"',
+    );
+    const plain = run('Asset,Value,Venue,Class\nBTC,4000000,Kraken,crypto\nUSD,1000000,Bank,cash');
+    expect(spaced.exposure).toEqual(plain.exposure);
+    expect(spaced.exposure.cashUsd).toBe(1_000_000);
+    expect(spaced.byClass.map((g) => g.key)).toEqual(plain.byClass.map((g) => g.key));
+    expect(spaced.byVenue.map((g) => g.key)).toEqual(['Kraken', 'Bank']);
+  });
+
   it('a bad row is a 400 naming its line (counted after the blank line)', () => {
     expect.assertions(3);
     try {

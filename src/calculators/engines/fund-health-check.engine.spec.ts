@@ -98,6 +98,8 @@ describe('fund-health-check engine', () => {
     },
     { change: { perfFeePct: 25 }, section: 'fees', score: 75 },
     { change: { perfFeePct: 0, hasHwm: false, hurdlePct: null }, section: 'fees', score: 100 },
+    { change: { hurdlePct: null }, section: 'fees', score: 95 },
+    { change: { hurdlePct: 0 }, section: 'fees', score: 95 }, // a 0 % hurdle is no hurdle
   ])('one weakness at a time: $change', ({ change, section, score }) => {
     expect(scores(fundHealthCheck({ ...strong, ...change }))[section]).toBe(score);
   });

@@ -170,7 +170,8 @@ function feeRules(input: FundHealthCheckInput, add: Collector): void {
       30,
       'A performance fee without a high-water mark charges investors again for recovering their own losses.',
     );
-  if (p > 0 && input.hurdlePct === null)
+  if (p > 0 && !(input.hurdlePct !== null && input.hurdlePct > 0))
+    // a 0 % hurdle is no hurdle
     add('low', 5, 'No hurdle: the performance fee is paid on any gain, including the return of cash.');
 }
 

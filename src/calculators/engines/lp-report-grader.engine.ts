@@ -75,7 +75,8 @@ export const LP_REPORT_CRITERIA: Criterion[] = [
         pattern:
           /\b(?:MTD|QTD|YTD|ITD)\b|\b(?:month|quarter|year|inception)[- ]to[- ]date\b|\bsince inception\b|\bannuali[sz]ed\b/i,
       },
-      { name: 'a return figure in percent', pattern: /[+\-−]?\d+(?:\.\d+)?\s?%/ },
+      // digit runs start only where a number starts and are bounded: a long run of digits is linear, not quadratic
+      { name: 'a return figure in percent', pattern: /(?<![\d.])[+\-−]?\d{1,15}(?:\.\d{1,10})?\s?%/ },
       {
         name: 'a benchmark comparison',
         pattern: /\bbenchmark|\b(?:out|under)perform|\brelative to\b|\bversus\b|\bvs\.?\s/i,
@@ -109,7 +110,10 @@ export const LP_REPORT_CRITERIA: Criterion[] = [
         pattern: /\bperformance fees?\b|\bincentive (?:fees?|allocation)\b|\bcarried interest\b/i,
       },
       { name: 'fund expenses', pattern: /\b(?:fund |operating |partnership )?expenses\b|\badministration fees?\b/i },
-      { name: 'amounts in currency', pattern: /(?:\bUSD|US\$|\$)\s?\d|\d[\d,]*(?:\.\d+)?\s?(?:USD|dollars)\b/i },
+      {
+        name: 'amounts in currency',
+        pattern: /(?:\bUSD|US\$|\$)\s?\d|(?<![\d,.])\d{1,3}(?:,?\d{3})*(?:\.\d{1,10})?\s?(?:USD|dollars)\b/i,
+      },
     ],
   },
   {

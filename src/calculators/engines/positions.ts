@@ -54,15 +54,18 @@ export function parsePositions(field: string, csv: string): Position[] {
     const rawClass = text[3];
     let klass = classes.get(rawClass);
     if (klass === undefined) {
-      const assetClass = rawClass === '' ? 'unclassified' : rawClass.toLowerCase();
+      // a quoted cell keeps its spaces (" cash"): the class, like asset and venue, is compared trimmed
+      const trimmed = rawClass.trim();
+      const assetClass = trimmed === '' ? 'unclassified' : trimmed.toLowerCase();
       klass = { assetClass, isCash: CASH_CLASSES.includes(assetClass) };
       classes.set(rawClass, klass);
     }
+    const venue = text[2].trim();
     positions[r] = {
       line: row.line,
-      asset: text[0],
+      asset: text[0].trim(),
       value,
-      venue: text[2] === '' ? 'unspecified' : text[2],
+      venue: venue === '' ? 'unspecified' : venue,
       assetClass: klass.assetClass,
       isCash: klass.isCash,
     };
