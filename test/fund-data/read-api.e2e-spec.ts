@@ -295,6 +295,10 @@ describe('fund read API against the demo fund (e2e)', () => {
         'paidDate',
       ]);
     expect(keys('fee-terms')).toHaveLength(9);
+    // the label says what the engine does: (1 + h)^(days/365), not daily compounding of h/365
+    expect(bodyOf('fee-terms').hurdleCompounding).toBe(
+      'annual effective rate, accrued daily: (1 + h)^(days/365) (ACT/365)',
+    );
     for (const c of bodyOf('fee-terms').shareClasses) expect(Object.keys(c)).toHaveLength(9);
     expect(keys('trades')).toEqual(['items', 'nextCursor', 'hasMore']);
     for (const t of bodyOf('trades').items)

@@ -352,6 +352,18 @@ describe('proposals: propose, follow, review (e2e)', () => {
         description: 'before inception',
       });
       expect([early.status, early.json.errors[0].field]).toEqual([422, 'accrualDate']);
+      // nor on the inception day itself: it starts with no capital, so nothing booked on it can be allocated
+      const onInception = await propose('expense', {
+        category: 'audit',
+        vendor: 'Audit & Co',
+        amount: '1',
+        accrualDate: '2025-01-01',
+        description: 'on inception',
+      });
+      expect([onInception.status, onInception.json.errors[0].message]).toEqual([
+        422,
+        'must be after the inception 2025-01-01',
+      ]);
     } finally {
       await db.query(`UPDATE funds SET nav_restart_from = NULL, inception_date = NULL WHERE id = $1`, [books.fundId]);
       await db.query(`UPDATE nav_runs SET published_at = NULL WHERE id = $1`, [books.completeRunId]);

@@ -51,7 +51,8 @@ export class FeeTermsDto {
   @ApiProperty({ example: 'ACT/365' }) dayCountConvention: string;
   @ApiProperty({ example: 'series (per subscription lot) high-water mark' }) performanceFeeMethod: string;
   @ApiProperty({ example: 'hard' }) hurdleType: string;
-  @ApiProperty({ example: 'annual, compounded daily (ACT/365)' }) hurdleCompounding: string;
+  @ApiProperty({ example: 'annual effective rate, accrued daily: (1 + h)^(days/365) (ACT/365)' })
+  hurdleCompounding: string;
   @ApiProperty({ type: String, isArray: true, example: ['period end', 'redemption'] }) crystallizationEvents: string[];
   @ApiProperty({ type: FeeTermsShareClassDto, isArray: true }) shareClasses: FeeTermsShareClassDto[];
 }

@@ -10,21 +10,35 @@ export interface ClassAllocation {
   classResults: ClassResult[];
   lotResults: Map<string, LotResult>;
   grossNavPerUnit: Map<string, Decimal>;
+  /** Classes with units at the start of the day: their gross NAV per unit is a market price. */
+  pricedClasses: Set<string>;
 }
 
 /**
- * Step 5. Class allocation of the day's P&L and expenses, pro-rata to capital at the start of the day,
- * then each class's management fee and performance fee per lot (crystallizing at period end).
+ * Step 5. Class allocation of the day's P&L and expenses, pro-rata to each class's gross capital at
+ * the start of the day (its NAV plus the performance fee its lots have accrued and not crystallized:
+ * that money is still invested, and the class's gross NAV per unit assumes it earns the portfolio's
+ * return — weighting by NAV alone moved return from classes carrying an accrual to the others), then
+ * each class's management fee and performance fee per lot (crystallizing at period end).
  */
 export function allocateToClasses(ctx: DayContext, investmentPnl: Decimal, expenses: Decimal): ClassAllocation {
-  const { terms, openingNav, openingNavByClass, date } = ctx;
-  const weights = terms.classes.map((c) => openingNavByClass.get(c.id) ?? ZERO);
+  const { terms, openingNav, openingNavByClass, date, state } = ctx;
+  const weights = terms.classes.map((c) =>
+    (openingNavByClass.get(c.id) ?? ZERO).plus(
+      sum(state.lots.filter((l) => l.classId === c.id && l.units.gt(0)).map((l) => l.accrued)),
+    ),
+  );
   if (openingNav.lte(0) && !(investmentPnl.isZero() && expenses.isZero())) {
     throw new DayFailed(`P&L or expenses on ${date} but the fund has no capital at the start of the day`);
   }
   const pnlShares = allocateCents(investmentPnl, weights);
   const expenseShares = allocateCents(expenses, weights);
-  const allocation: ClassAllocation = { classResults: [], lotResults: new Map(), grossNavPerUnit: new Map() };
+  const allocation: ClassAllocation = {
+    classResults: [],
+    lotResults: new Map(),
+    grossNavPerUnit: new Map(),
+    pricedClasses: new Set(),
+  };
   for (const [i, classTerms] of terms.classes.entries()) {
     allocation.classResults.push(valueClass(ctx, classTerms, pnlShares[i], expenseShares[i], allocation));
   }
@@ -47,6 +61,7 @@ function valueClass(
   const gross = opening.plus(accruedBefore).plus(pnl).minus(expenses).minus(mgmtFee);
   const gnav = c.units.gt(0) ? gross.dividedBy(c.units) : classTerms.initialNavPerUnit;
   allocation.grossNavPerUnit.set(classTerms.id, gnav);
+  if (c.units.gt(0)) allocation.pricedClasses.add(classTerms.id);
   if (!mgmtFee.isZero()) {
     push(
       ctx,

@@ -142,7 +142,9 @@ function subscribe(
   const gnav = allocation.grossNavPerUnit.get(flow.classId)!;
   const key = investorKey(flow.investorId, flow.classId);
   const amount = flow.amount!;
-  const price = c.units.gt(0) ? gnav : classTerms.initialNavPerUnit;
+  // the day's GNAV whenever the class had units this morning (a class emptied by a redemption dealt
+  // just before is not relaunched); the initial price only for a class with no units all day
+  const price = c.units.gt(0) || allocation.pricedClasses.has(flow.classId) ? gnav : classTerms.initialNavPerUnit;
   const units = toUnits(amount.dividedBy(price));
   const lot: LotState = {
     lotId: uuidFromKey(`${ctx.terms.fundId}:lot:${flow.flowId}`),

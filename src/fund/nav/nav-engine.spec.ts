@@ -97,6 +97,25 @@ function run(
 
 const cls = (v: DayValuation) => v.classes[0];
 
+/** A capital flow of `investorId` into class `classId`: an amount, or (redemptions) a fraction of the holding. */
+function flowOf(
+  ref: string,
+  type: FlowEvent['type'],
+  investorId: string,
+  size: { amount: Decimal.Value } | { fraction: Decimal.Value },
+  classId = 'A',
+): FlowEvent {
+  return {
+    ref,
+    flowId: ref,
+    investorId,
+    classId,
+    type,
+    amount: 'amount' in size ? d(size.amount) : null,
+    fraction: 'fraction' in size ? d(size.fraction) : null,
+  };
+}
+
 describe('NAV engine fee scenarios (hand-computed)', () => {
   it('crystallizes at quarter end: 20 % of (110 − 100) × 10 000 units, settled by cancelling units at GNAV, HWM reset', () => {
     const days = run(fund({}), '2024-06-27', '2024-07-02', { '2024-06-30': '110' });
@@ -145,15 +164,7 @@ describe('NAV engine fee scenarios (hand-computed)', () => {
   });
 
   it('a mid-period redemption crystallizes the redeemed part of the lot fee', () => {
-    const redemption: FlowEvent = {
-      ref: 'R1',
-      flowId: 'R1',
-      investorId: 'inv',
-      classId: 'A',
-      type: 'redemption',
-      amount: null,
-      fraction: d('0.5'),
-    };
+    const redemption = flowOf('R1', 'redemption', 'inv', { fraction: '0.5' });
     const days = run(fund({}), '2024-04-28', '2024-05-20', { '2024-05-10': '120' }, { '2024-05-15': [redemption] });
     const v = days.get('2024-05-15')!;
     // Accrued 0.2 × 20 × 10 000 = 40 000; half crystallizes; the investor receives half of the net value 1 160 000.
@@ -165,6 +176,25 @@ describe('NAV engine fee scenarios (hand-computed)', () => {
     expect(v.capitalAccounts[0].closingCapital.toFixed(2)).toBe('580000.00');
     expect(v.capitalAccounts[0].redemptions.toFixed(2)).toBe('580000.00');
     expect(v.summary.nav.toFixed(2)).toBe('580000.00');
+  });
+
+  it("a class emptied by a redemption and refilled the same day prices the subscription at the day's GNAV, not the launch price", () => {
+    const out = flowOf('R1', 'redemption', 'inv', { fraction: 1 });
+    const newcomer = flowOf('S2', 'subscription', 'inv2', { amount: 1_000_000 });
+    const days = run(
+      fund({ perf: '0' }),
+      '2024-05-08',
+      '2024-05-11',
+      { '2024-05-10': '130' },
+      {
+        '2024-05-10': [out, newcomer],
+      },
+    );
+    const v = days.get('2024-05-10')!;
+    const issued = v.flows.find((f) => f.flowId === 'S2')!;
+    expect(issued.navPerUnit.toFixed(2)).toBe('130.00'); // it was 100, the launch price
+    expect(issued.units.toFixed(8)).toBe('7692.30769231');
+    expect(cls(days.get('2024-05-11')!).navPerUnit!.toFixed(2)).toBe('130.00'); // no false −23 % the next day
   });
 
   it('a fee-exempt class accrues neither management nor performance fee', () => {
@@ -247,5 +277,55 @@ describe('NAV engine fee scenarios (hand-computed)', () => {
     const trade = cover.entries.find((e) => e.source === 'trade')!;
     expect(trade.lines.find((l) => l.accountCode === '4000')!.credit.toFixed(2)).toBe('1000.00');
     expect(trade.lines.find((l) => l.accountCode === '2300')!.debit.toFixed(2)).toBe('5000.00');
+  });
+
+  it("two classes share the day's P&L by gross capital: an accrued performance fee is still the class's money at work", () => {
+    // Class A (20 %, annual) and fee-exempt Class M, 1 000 000 each at 100; all 2 000 000 in X at 100.
+    // X: 120 (A accrues 0.2 × 20 × 10 000 = 40 000), then 132 (+10 %): each class's gross assets earn 10 %.
+    const terms: FundTerms = {
+      ...fund({ freq: 'annual' }),
+      classes: [
+        { ...fund({ freq: 'annual' }).classes[0] },
+        { ...fund({ exempt: true, perf: '0' }).classes[0], id: 'M', name: 'Class M' },
+      ],
+    };
+    const subscribe = (classId: string) =>
+      flowOf(`S-${classId}`, 'subscription', `inv-${classId}`, { amount: 1_000_000 }, classId);
+    const buy = {
+      ref: 'T1',
+      executedAt: '2024-05-02T10:00:00Z',
+      connection: 'bank',
+      symbol: 'X',
+      side: 'buy' as const,
+    };
+    const days: [string, string, DayInputs['trades'], FlowEvent[]][] = [
+      ['2024-05-01', '100', [], [subscribe('A'), subscribe('M')]],
+      ['2024-05-02', '100', [{ ...buy, quantity: d(20_000), price: d(100), fee: ZERO }], []],
+      ['2024-05-03', '120', [], []],
+      ['2024-05-04', '132', [], []],
+    ];
+    let state: EngineState = emptyState();
+    let last: DayValuation | null = null;
+    for (const [date, price, trades, flows] of days) {
+      const r = valueDay(terms, state, {
+        date,
+        prices: new Map([['X', d(price)]]),
+        trades,
+        transfers: [],
+        flows,
+        expenses: [],
+        manualPnl: ZERO,
+      });
+      if (!r.ok) throw new Error(r.reason);
+      state = r.state;
+      last = r;
+    }
+    const [a, m] = [last!.classes.find((c) => c.classId === 'A')!, last!.classes.find((c) => c.classId === 'M')!];
+    expect(a.pnl.toFixed(2)).toBe('120000.00'); // by net capital it was 117 966.10
+    expect(m.pnl.toFixed(2)).toBe('120000.00');
+    expect(last!.state.lots.find((l) => l.classId === 'A')!.accrued.toFixed(2)).toBe('64000.00'); // 0.2 × 32 × 10 000
+    expect(a.nav.toFixed(2)).toBe('1256000.00');
+    expect(m.nav.toFixed(2)).toBe('1320000.00');
+    expect(last!.summary.nav.toFixed(2)).toBe('2576000.00');
   });
 });

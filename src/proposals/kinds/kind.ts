@@ -23,8 +23,8 @@ export const badShape = (errors: FieldError[]) =>
   new ProblemError('invalid_parameter', errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
 
 /**
- * A booking's date against the fund's calendar (at staging and again at approval): not before
- * inception, and after the last published NAV — the books are closed through it, and a correction
+ * A booking's date against the fund's calendar (at staging and again at approval): after the
+ * inception day, and after the last published NAV — the books are closed through it, and a correction
  * is booked after it, not into a period the investors were already told about.
  */
 export async function checkBookingDate(
@@ -34,9 +34,11 @@ export async function checkBookingDate(
   field: string,
 ): Promise<void> {
   const { inception, closedThrough } = await books.bookingDates(fundId);
-  if (inception && date < inception)
-    throw unprocessable(`${field} ${date} is before the fund's inception ${inception}`, [
-      { field, message: `must be on or after the inception ${inception}` },
+  // the inception day has no capital at its start: P&L or an expense booked on it could not be allocated
+  // (the day's NAV run would fail, and every run after it)
+  if (inception && date <= inception)
+    throw unprocessable(`${field} ${date} is not after the fund's inception ${inception}`, [
+      { field, message: `must be after the inception ${inception}` },
     ]);
   if (closedThrough && date <= closedThrough)
     throw unprocessable(
