@@ -5,7 +5,7 @@ import { PublicRoute } from '../common/auth/auth.decorators';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { ClientMetadata, ClientsService } from './clients.service';
-import { OAuthError } from './oauth-error';
+import { OAuthError, OAuthReturnError } from './oauth-error';
 import { GRANTABLE_SCOPES, mcpResource } from './oauth-tokens';
 import { bindBrowser } from './oauth-browser';
 import { AUTHORIZATION_REQUEST_SECONDS, OAuthService } from './oauth.service';
@@ -134,7 +134,29 @@ function json(reply: FastifyReply, status: number, body: unknown): void {
 }
 
 function oauthError(reply: FastifyReply, err: unknown): void {
+  if (err instanceof OAuthReturnError) return returnPage(reply, err);
   if (!(err instanceof OAuthError)) throw err;
   if (err.status === 401) reply.header('www-authenticate', 'Basic realm="fundgate"');
   json(reply, err.status, err.body());
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A refused authorization request: what was wrong, and a link (the person's choice) back to the application. */
+function returnPage(reply: FastifyReply, err: OAuthReturnError): void {
+  const host = new URL(err.returnTo).host;
+  reply
+    .status(400)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+        `<title>Authorization request refused — fundgate</title></head><body><main>` +
+        `<h1>The application's authorization request was refused</h1>` +
+        `<p>${escapeHtml(err.description)} (<code>${escapeHtml(err.error)}</code>).</p>` +
+        `<p><a href="${escapeHtml(err.returnTo)}">Return to ${escapeHtml(host)}</a> (it will be told why).</p>` +
+        `</main></body></html>`,
+    );
 }

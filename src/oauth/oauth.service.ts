@@ -6,7 +6,7 @@ import { isScope } from '../common/auth/scopes';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../common/validation/safe-text';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { ClientsService } from './clients.service';
-import { OAuthError } from './oauth-error';
+import { OAuthError, OAuthReturnError } from './oauth-error';
 import {
   ACCESS_PREFIX,
   hashSecret,
@@ -73,7 +73,8 @@ export class OAuthService {
   /**
    * GET /oauth/authorize: answers where to send the browser. An unknown client or a redirect URI
    * that is not exactly registered is an OAuthError shown to the person (never a redirect); every
-   * later problem goes back to the client's redirect URI with `error`, `state` and `iss`. A request
+   * later problem is an OAuthReturnError: a page naming the problem with a link back to the client's
+   * redirect URI carrying `error`, `state` and `iss` (never an automatic redirect: RFC 9700 §4.11.2). A request
    * that goes on to the consent page is bound to the browser (`bindBrowser`: the hash of its cookie).
    */
   async authorize(q: Params, bindBrowser: () => Buffer): Promise<string> {
@@ -89,20 +90,24 @@ export class OAuthService {
       throw new OAuthError('invalid_request', 'redirect_uri must exactly match one the client registered');
     }
     const state = str(q, 'state') ?? null;
-    const back = (error: string, description: string) =>
-      this.redirect(redirectUri, { error, error_description: description, state });
-    if (state !== null && state.length > 1000) return back('invalid_request', 'state is longer than 1000 characters');
-    if (str(q, 'response_type') !== 'code') return back('unsupported_response_type', 'response_type must be code');
+    const back: (error: string, description: string) => never = (error, description) => {
+      throw new OAuthReturnError(
+        error,
+        description,
+        this.redirect(redirectUri, { error, error_description: description, state }),
+      );
+    };
+    if (state !== null && state.length > 1000) back('invalid_request', 'state is longer than 1000 characters');
+    if (str(q, 'response_type') !== 'code') back('unsupported_response_type', 'response_type must be code');
     const challenge = str(q, 'code_challenge');
-    if (!challenge)
-      return back('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256');
+    if (!challenge) back('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256');
     if (str(q, 'code_challenge_method') !== 'S256')
-      return back('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
+      back('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
     if (!PKCE_CHALLENGE.test(challenge))
-      return back('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
+      back('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
     const resource = str(q, 'resource') ?? mcpResource(this.config);
     if (resource !== mcpResource(this.config))
-      return back('invalid_target', `this server issues tokens only for ${mcpResource(this.config)}`);
+      back('invalid_target', `this server issues tokens only for ${mcpResource(this.config)}`);
     const scope = (str(q, 'scope') ?? '').split(' ').filter(isScope);
     const id = await this.repo.insertAuthorization({
       clientId: client.client_id,

@@ -249,11 +249,18 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
         [{ code_challenge: '' }, 'invalid_request'],
         [{ resource: 'https://other.example/mcp' }, 'invalid_target'],
       ] as const) {
+        // never an automatic redirect (any registrant's URI would be an open redirect on our domain):
+        // a page of ours naming the problem, with a link back carrying error, state and iss
         const res = await authorize(extra);
-        expect(res.status).toBe(302);
-        const loc = new URL(res.headers.get('location')!);
+        expect([res.status, res.headers.get('location')]).toEqual([400, null]);
+        expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+        const page = await res.text();
+        const href = /<a href="([^"]+)">Return to ([^<]+)<\/a>/.exec(page)!;
+        const loc = new URL(href[1].replace(/&amp;/g, '&'));
         expect(`${loc.origin}${loc.pathname}`).toBe(local.redirectUri);
+        expect(href[2]).toBe(loc.host);
         expect(loc.searchParams.get('error')).toBe(error);
+        expect(loc.searchParams.get('state')).toBe('s');
         expect(loc.searchParams.get('iss')).toBe(base);
       }
       const bad = await authorize({ redirect_uri: `${local.redirectUri}/other` });
