@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type DataSource } from 'typeorm';
 import { createDataSource } from '../../src/database/data-source';
 import { generateDemoFund } from '../../src/fund/import/demo-generator';
+import { DEMO_INCEPTION_DATE } from '../../src/fund/import/demo-universe';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
 import { FundImportRepository } from '../../src/fund/import/fund-import.repository';
 import { FundImportError } from '../../src/fund/import/import-errors';
@@ -124,6 +125,22 @@ describe('fund importer', () => {
       2,
       (l: string) => l.replace(/,paid,[0-9-]+$/, ',paid,'),
       { file: 'expenses.csv', line: 2, column: 'paid_date', reason: 'is required when status is paid' },
+    ],
+    [
+      'an expense accrued on the inception day (no capital yet)',
+      'expenses.csv',
+      2,
+      (l: string) =>
+        l
+          .split(',')
+          .map((c, i) => (i === 4 ? DEMO_INCEPTION_DATE : c))
+          .join(','),
+      {
+        file: 'expenses.csv',
+        line: 2,
+        column: 'accrual_date',
+        reason: `must be after the fund's inception ${DEMO_INCEPTION_DATE}`,
+      },
     ],
     [
       'money with more than 2 decimals',

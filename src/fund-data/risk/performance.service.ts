@@ -97,6 +97,9 @@ export class PerformanceService {
     const cls = await this.repo.shareClass(fundId, shareClass ?? null);
     if (!cls) throw notFound(shareClass ? `share class ${shareClass}` : 'share class');
     const series = await this.repo.classGrossNavPerUnitSeries(fundId, cls.id);
+    // The lead lot is issued when the class first has units (the series starts there), which may be
+    // after the launch date the fund definition gives: its hurdle clock and ITD start on that day.
+    const launchDate = series.length > 0 && series[0].d > cls.launch_date ? series[0].d : cls.launch_date;
     // The investor's basis: the lead series' value per original unit, net of every fee (docs/books-figures.md).
     const values = leadSeriesValues(
       {
@@ -106,10 +109,10 @@ export class PerformanceService {
         crystallizationFrequency: cls.crystallization_frequency as CrystallizationFrequency,
         initialNavPerUnit: new Decimal(cls.initial_nav_per_unit),
       },
-      cls.launch_date,
+      launchDate,
       series.map((s) => ({ d: s.d, gnav: new Decimal(s.gnav) })),
     );
-    const launch = { d: cls.launch_date, npu: new D(cls.initial_nav_per_unit) };
+    const launch = { d: launchDate, npu: new D(cls.initial_nav_per_unit) };
     return performanceOf(
       cls.name,
       launch,

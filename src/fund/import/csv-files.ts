@@ -5,6 +5,8 @@ export interface ImportContext {
   fundId: string;
   baseCurrency: string;
   administrator: string;
+  /** The fund's inception date (null: not known yet). */
+  inceptionDate: string | null;
   instruments: Map<string, { id: string; assetClass: string }>;
   connections: Map<string, { id: string; mode: string }>;
   investors: Map<string, string>;
@@ -298,6 +300,10 @@ export const CSV_FILES: CsvFileSpec[] = [
       const vendor = r.text('vendor');
       const description = r.text('description');
       const accrual = r.date('accrual_date');
+      // the inception day starts with no capital and earlier days are never valued: such an expense
+      // failed every NAV run from inception (on the day) or was accrued only in part (before it)
+      if (accrual && ctx.inceptionDate && accrual <= ctx.inceptionDate)
+        r.reject('accrual_date', `must be after the fund's inception ${ctx.inceptionDate}`);
       const amount = r.decimal('amount', 'positive', 2);
       const currency = r.text('currency');
       if (currency && currency !== ctx.baseCurrency)

@@ -10,6 +10,7 @@ export interface ImportedFundRow {
   id: string;
   base_currency: string;
   administrator: string | null;
+  inception_date: string | null;
 }
 
 /** The importer's SQL, run on the import transaction's query runner. */
@@ -35,7 +36,10 @@ export class FundImportRepository extends SqlRepository {
 
   async lockFundBySlug(slug: string): Promise<ImportedFundRow | undefined> {
     return (
-      await this.q.query(`SELECT id, base_currency, administrator FROM funds WHERE slug = $1 FOR UPDATE`, [slug])
+      await this.q.query(
+        `SELECT id, base_currency, administrator, inception_date::text AS inception_date FROM funds WHERE slug = $1 FOR UPDATE`,
+        [slug],
+      )
     )[0];
   }
 

@@ -5,7 +5,7 @@ import { type DataSource } from 'typeorm';
 import { fundIdForSlug } from '../ids';
 import { CSV_FILES, type CsvFileSpec, type ImportContext } from './csv-files';
 import { parseFundDefinition } from './fund-definition';
-import { FundImportRepository } from './fund-import.repository';
+import { FundImportRepository, type ImportedFundRow } from './fund-import.repository';
 import { FundImportError, type ImportRowError } from './import-errors';
 import { RowReader } from './row-validation';
 
@@ -72,6 +72,7 @@ async function importInTransaction(
         id: fundIdForSlug(slug),
         base_currency: definition.baseCurrency,
         administrator: definition.administrator,
+        inception_date: definition.inceptionDate,
       };
     } else if (fund.base_currency.trim() !== definition.baseCurrency) {
       throw new FundImportError([
@@ -85,18 +86,19 @@ async function importInTransaction(
     }
     await repo.upsertFund(fund.id, slug, definition, options.synthetic ?? false);
     fund.administrator = definition.administrator;
+    fund.inception_date = definition.inceptionDate;
   } else if (!fund) {
     throw new FundImportError([
       { file: 'fund.json', line: 0, column: '(file)', reason: `is required to create the new fund "${slug}"` },
     ]);
   }
-  const ctx = await loadContext(repo, fund.id, fund.base_currency.trim(), fund.administrator ?? '');
+  const ctx = await loadContext(repo, fund, fund.base_currency.trim());
   const files: FundImportReport['files'] = [];
   for (const spec of CSV_FILES) {
     const path = join(dir, spec.file);
     if (!existsSync(path)) continue;
     files.push(await importCsv(repo, spec, path, ctx));
-    if (spec.reloadsContext) Object.assign(ctx, await loadContext(repo, fund.id, ctx.baseCurrency, ctx.administrator));
+    if (spec.reloadsContext) Object.assign(ctx, await loadContext(repo, fund, ctx.baseCurrency));
   }
   const cash = await repo.cashConnectionCode(fund.id);
   if (cash && !ctx.connections.has(cash)) {
@@ -114,10 +116,10 @@ async function importInTransaction(
 
 async function loadContext(
   repo: FundImportRepository,
-  fundId: string,
+  fund: ImportedFundRow,
   baseCurrency: string,
-  administrator: string,
 ): Promise<ImportContext> {
+  const fundId = fund.id;
   // One connection inside the import transaction: queries run one after another.
   const instruments = await repo.instruments(fundId);
   const connections = await repo.connections(fundId);
@@ -126,7 +128,8 @@ async function loadContext(
   return {
     fundId,
     baseCurrency,
-    administrator,
+    administrator: fund.administrator ?? '',
+    inceptionDate: fund.inception_date,
     instruments: new Map(instruments.map((r) => [r.symbol, { id: r.id, assetClass: r.asset_class }])),
     connections: new Map(connections.map((r) => [r.code, { id: r.id, mode: r.mode }])),
     investors: new Map(investors.map((r) => [r.external_id, r.id])),
