@@ -197,6 +197,29 @@ describe('NAV engine fee scenarios (hand-computed)', () => {
     expect(cls(days.get('2024-05-11')!).navPerUnit!.toFixed(2)).toBe('130.00'); // no false −23 % the next day
   });
 
+  it('the management fee is borne per unit held: an investor whose lot carries an accrued fee bears the same per unit', () => {
+    // inv's 10 000 units carry an accrual after X rises 20 %; inv2 buys in at that GNAV (no accrual)
+    const late = flowOf('S2', 'subscription', 'inv2', { amount: 1_200_000 });
+    const days = run(
+      fund({ mgmt: '0.02', freq: 'annual' }),
+      '2024-05-08',
+      '2024-05-13',
+      { '2024-05-10': '120' },
+      {
+        '2024-05-11': [late],
+      },
+    );
+    const v = days.get('2024-05-13')!;
+    const opening = days.get('2024-05-12')!.state.lots;
+    const units = (id: string) => opening.filter((l) => l.investorId === id).reduce((a, l) => a.plus(l.units), ZERO);
+    const fee = (id: string) => v.capitalAccounts.find((a) => a.investorId === id)!.managementFee;
+    expect(v.state.lots.find((l) => l.investorId === 'inv')!.accrued.gt(0)).toBe(true);
+    const perUnit = ['inv', 'inv2'].map((id) => fee(id).dividedBy(units(id)));
+    // equal per unit to within the cent of rounding (by net capital inv paid ≈ 1.7 % less per unit)
+    expect(perUnit[0].minus(perUnit[1]).abs().times(units('inv')).lte('0.01')).toBe(true);
+    expect(fee('inv').plus(fee('inv2')).toFixed(2)).toBe(cls(v).managementFee.toFixed(2));
+  });
+
   it('a fee-exempt class accrues neither management nor performance fee', () => {
     const days = run(fund({ mgmt: '0.02', exempt: true }), '2024-06-27', '2024-07-02', { '2024-06-30': '130' });
     for (const v of days.values()) {
