@@ -112,7 +112,8 @@ export class CalculatorPool implements OnModuleDestroy {
 
   /** Every thread busy and the queue full: the next heavy call would be refused. */
   saturated(): boolean {
-    return this.inFlight >= this.config.calcWorkers + this.config.calcQueueMax;
+    // inline (CALC_WORKERS=0) nothing waits on a pool, so nothing is ever refused for it
+    return this.config.calcWorkers > 0 && this.inFlight >= this.config.calcWorkers + this.config.calcQueueMax;
   }
 
   async onModuleDestroy(): Promise<void> {

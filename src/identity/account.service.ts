@@ -37,11 +37,7 @@ export class AccountService {
    */
   async changePassword(p: Principal, current: string, next: string): Promise<void> {
     const user = await this.me(p);
-    if (!(await verifyPassword(current, user.password_hash))) {
-      throw new ProblemError('invalid_credentials', 'the current password is not correct', [
-        { field: 'currentPassword', message: 'is not correct' },
-      ]);
-    }
+    await this.signIn.counted(user.id, () => this.checkPassword(user, current, 'currentPassword'), { clears: false });
     const newHash = await hashPassword(next);
     await this.users.transaction(async (m) => {
       const locked = await this.lockedMe(m, p);
@@ -60,7 +56,10 @@ export class AccountService {
 
   /** Starts enrolment: a new secret (sealed at rest) that is not active until confirmed with a code. */
   async enroll(p: Principal, password: string): Promise<TotpEnrolmentDto> {
-    await this.signIn.counted(p.userId!, async () => this.checkPassword(await this.me(p), password));
+    const me = await this.me(p);
+    if (me.totp_enabled_at)
+      throw new ProblemError('invalid_state', 'TOTP is already enabled; disable it first to enrol again');
+    await this.signIn.counted(me.id, () => this.checkPassword(me, password), { clears: false });
     const secret = newTotpSecret();
     // on the locked row: an enrolment racing a confirmation cannot switch TOTP back off after it
     const email = await this.users.transaction(async (m) => {
@@ -128,11 +127,13 @@ export class AccountService {
     });
   }
 
-  private async checkPassword(user: UserRow, password: string): Promise<void> {
+  private async checkPassword(user: UserRow, password: string, field = 'password'): Promise<void> {
     if (!(await verifyPassword(password, user.password_hash)))
-      throw new ProblemError('invalid_credentials', 'the password is not correct', [
-        { field: 'password', message: 'is not correct' },
-      ]);
+      throw new ProblemError(
+        'invalid_credentials',
+        `the ${field === 'password' ? '' : 'current '}password is not correct`,
+        [{ field, message: 'is not correct' }],
+      );
   }
 
   private async checkCode(user: UserRow, code: string, note: string): Promise<void> {

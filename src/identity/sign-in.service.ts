@@ -117,14 +117,17 @@ export class SignInService {
    * A check a signed-in person answers with a code or their password (step-up, turning TOTP on or
    * off), counted per person as sign-in counts per email: LOCKOUT_FAILURES wrong answers
    * (invalid_credentials) in LOCKOUT_WINDOW_SECONDS, then 429 — a stolen session cannot guess codes
-   * at the route's rate limit. A right answer clears the count; any other error gives its count back.
+   * at the route's rate limit. A right answer that includes a code clears the count; a right password
+   * alone (`clears: false`) only gives its own attempt back, so knowing the password never resets
+   * the count of wrong codes. Any other error gives its count back.
    */
-  async counted<T>(userId: string, check: () => Promise<T>): Promise<T> {
+  async counted<T>(userId: string, check: () => Promise<T>, { clears = true } = {}): Promise<T> {
     const counter = `account:fail:${userId}`;
     await this.reserveAttempt(counter, 'too many wrong codes or passwords for this account');
     try {
       const answer = await check();
-      await this.redis.del(counter);
+      if (clears) await this.redis.del(counter);
+      else await this.giveBack(counter);
       return answer;
     } catch (err) {
       if (!(err instanceof ProblemError && err.code === 'invalid_credentials')) await this.giveBack(counter);

@@ -145,7 +145,8 @@ const escapeHtml = (text: string) =>
 
 /** A refused authorization request: what was wrong, and a link (the person's choice) back to the application. */
 function returnPage(reply: FastifyReply, err: OAuthReturnError): void {
-  const host = new URL(err.returnTo).host;
+  const target = new URL(err.returnTo);
+  const host = target.host || `${target.protocol}${target.pathname}`; // a native app's private-use scheme has no host
   reply
     .status(400)
     .header('content-type', 'text/html; charset=utf-8')

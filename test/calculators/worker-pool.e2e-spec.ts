@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { CalculatorPool, HEAVY_TEXT_CHARS } from '../../src/calculators/calculator-pool';
 import { DeferredJsonBody } from '../../src/common/http/json-body';
+import { APP_CONFIG, type AppConfig } from '../../src/config/config';
 import { bootApp, call, randomIp, type TestApp } from '../utils/app';
 import { expectProblem } from './helpers';
 
@@ -100,6 +101,11 @@ describe('calculators on the worker pool (e2e)', () => {
     });
     expectProblem(res, 400, 'invalid_request');
     expect(res.json.detail).toMatch(/^the body is not valid JSON: /);
+  });
+
+  it('inline (CALC_WORKERS=0) is never saturated, whatever CALC_QUEUE_MAX says', () => {
+    const config = { ...inline.get<{ calcWorkers: number }>(APP_CONFIG), calcWorkers: 0, calcQueueMax: 0 } as AppConfig;
+    expect(new CalculatorPool(config).saturated()).toBe(false);
   });
 
   it('a heavy call not done within CALC_TASK_TIMEOUT_MS is stopped: 503 saying so, and the pool goes on', async () => {

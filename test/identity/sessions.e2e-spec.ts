@@ -288,6 +288,12 @@ describe('console sessions (e2e)', () => {
     expect([locked.status, locked.json.code]).toEqual([429, 'rate_limited']);
     expect(locked.headers['retry-after']).toMatch(/^\d+$/);
     await app.get<Redis>(REDIS).del(`account:fail:${p.userId}`); // the window passes
+    // knowing the password never resets the count of wrong codes (enrolling again is refused before any check)
+    for (let i = 0; i < 4; i++) expect((await account('verify', { code: '000000' })).status).toBe(401);
+    expect((await account('enroll', { password: PASSWORD })).status).toBe(409);
+    expect((await account('verify', { code: '000000' })).status).toBe(401);
+    expect((await account('verify', { code: hotp(key, Math.floor(Date.now() / 30_000) + 1) })).status).toBe(429);
+    await app.get<Redis>(REDIS).del(`account:fail:${p.userId}`);
     const offWithoutPassword = await account('disable', { code: hotp(key, Math.floor(Date.now() / 30_000) + 1) });
     expect([offWithoutPassword.status, offWithoutPassword.json.errors[0].field]).toEqual([400, 'password']);
     const third = await signIn(app, p.email, PASSWORD, { totpCode: confirmed.json.recoveryCodes[0] });

@@ -442,46 +442,49 @@ describe('proposals: propose, follow, review (e2e)', () => {
   });
 
   it('a redemption needs units to redeem; a soft-closed class takes subscriptions from its holders only', async () => {
-    const later = monthEndAfter(40); // a dealing date after the subscription the previous test booked
-    const redeem = (date: string) =>
+    // dealing dates past the 30-day redemption notice whatever today is: later ≥ 40 days, then the month end after it
+    const later = monthEndAfter(40);
+    const muchLater = monthEndAfter(72);
+    const newInvestor = async () => {
+      const id = randomUUID();
+      await dbOf(app).query(
+        `INSERT INTO investors (id, fund_id, external_id, display_name, investor_type, status, legal_name, email, postal_address, tax_id)
+         VALUES ($1, $2, $3, 'Investor Two', 'individual', 'active', 'Two', 'two@example.com', '2 Street', 'TAX-2')`,
+        [id, books.fundId, `INV-${id}`],
+      );
+      return id;
+    };
+    const propose2 = (investorId: string, type: string, dealingDate: string) =>
       propose('capital-activity', {
-        investorId: books.investorId,
-        type: 'redemption',
+        investorId,
+        type,
         shareClass: 'Class A',
-        fraction: '0.5',
-        dealingDate: date,
+        ...(type === 'redemption' ? { fraction: '0.5' } : { amount: '5000' }),
+        dealingDate,
       });
-    // the subscription deals on dealingDate, after redemptions: nothing is held that day
-    const sameDay = await redeem(dealingDate);
-    expect([sameDay.status, sameDay.json.errors]).toEqual([
-      422,
-      [{ field: 'investorId', message: 'holds no units of Class A on the dealing date' }],
-    ]);
-    expect((await redeem(later)).status).toBe(201);
-
-    const newcomer = randomUUID();
+    const noUnits = [{ field: 'investorId', message: 'holds no units of Class A on the dealing date' }];
+    const newcomer = await newInvestor();
+    const none = await propose2(newcomer, 'redemption', later);
+    expect([none.status, none.json.errors]).toEqual([422, noUnits]);
+    // a subscription pending for `later` (approved, not yet dealt): the same day deals redemptions first
     await dbOf(app).query(
-      `INSERT INTO investors (id, fund_id, external_id, display_name, investor_type, status, legal_name, email, postal_address, tax_id)
-       VALUES ($1, $2, $3, 'Investor Two', 'individual', 'active', 'Two', 'two@example.com', '2 Street', 'TAX-2')`,
-      [newcomer, books.fundId, `INV-${newcomer}`],
+      `INSERT INTO capital_activity (id, fund_id, external_id, investor_id, share_class_id, type, requested_amount, dealing_date, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, 'subscription', 5000, $6, 'pending', now())`,
+      [randomUUID(), books.fundId, `CA-${newcomer}`, newcomer, books.shareClassId, later],
     );
+    const sameDay = await propose2(newcomer, 'redemption', later);
+    expect([sameDay.status, sameDay.json.errors]).toEqual([422, noUnits]);
+    expect((await propose2(newcomer, 'redemption', muchLater)).status).toBe(201);
+
     await dbOf(app).query(`UPDATE share_classes SET status = 'soft_closed' WHERE id = $1`, [books.shareClassId]);
     try {
-      const subscribe = (investorId: string) =>
-        propose('capital-activity', {
-          investorId,
-          type: 'subscription',
-          shareClass: 'Class A',
-          amount: '5000',
-          dealingDate: later,
-        });
-      const refused = await subscribe(newcomer);
+      const refused = await propose2(await newInvestor(), 'subscription', later);
       expect([refused.status, refused.json.errors]).toEqual([
         422,
         [{ field: 'shareClass', message: 'soft-closed to new investors' }],
       ]);
       expect(refused.json.detail).toContain('open to its existing investors only');
-      expect((await subscribe(books.investorId)).status).toBe(201);
+      expect((await propose2(newcomer, 'subscription', muchLater)).status).toBe(201); // a holder by then
     } finally {
       await dbOf(app).query(`UPDATE share_classes SET status = 'open' WHERE id = $1`, [books.shareClassId]);
     }
