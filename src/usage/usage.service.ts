@@ -50,7 +50,11 @@ export class UsageService {
     const [days, routes, windows] = await Promise.all([
       this.activity.usageByDay(who, from, to),
       this.activity.usageByRoute(who, from, to),
-      Promise.all(POLICIES.map((p) => this.limits.peek(p, principal, ip))),
+      // calculators take keys or nothing, never a session: a session's calculator day is its
+      // address's keyless one (what the free web tools in this browser count against)
+      Promise.all(
+        POLICIES.map((p) => this.limits.peek(p, p === 'calc-daily' && !principal.keyId ? undefined : principal, ip)),
+      ),
     ]);
     const calc = windows[POLICIES.indexOf('calc-daily')];
     return {

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { upsertPerson } from '../../src/identity/people';
 import { base32Decode, hotp } from '../../src/identity/totp';
 import { REDIS } from '../../src/redis/redis.module';
-import { consoleCall, cookieFrom, HOST, ORIGIN, PASSWORD, person, signIn } from './console';
+import { CONSOLE_IP, consoleCall, cookieFrom, HOST, ORIGIN, PASSWORD, person, signIn } from './console';
 
 /** Console sign-in and sessions over HTTP: fixation, CSRF, lockout, TOTP, sign-out everywhere. */
 describe('console sessions (e2e)', () => {
@@ -404,9 +404,14 @@ describe('console sessions (e2e)', () => {
       body: { name: 'k', scopes: ['fund:read'] },
     });
     await call(app, 'GET', '/api/v1/me', { key: key.json.token });
+    const before = await consoleCall(app, 'GET', '/api/v1/usage', p.session, { fund: fund.slug });
+    // a keyless calculator call from this browser's address (the free web tools) is the session's calculator day
+    await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: {}, ip: CONSOLE_IP });
     const usage = await consoleCall(app, 'GET', '/api/v1/usage', p.session, { fund: fund.slug });
     expect(usage.status).toBe(200);
     expect(usage.json.keyId).toBeNull();
+    expect(usage.json.calculatorDaily.used).toBe(before.json.calculatorDaily.used + 1);
+    expect(usage.json.calculatorDaily.limit).toBe(500);
     expect(usage.json.routes.map((r: { route: string }) => r.route)).toEqual(
       expect.arrayContaining(['/api/v1/me', '/api/v1/admin/keys']),
     );

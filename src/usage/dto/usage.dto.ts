@@ -59,7 +59,11 @@ export class UsageDto {
     description: 'current windows per policy (this request included)',
   })
   rateLimits: RateWindowDto[];
-  @ApiProperty({ type: RateWindowDto, description: 'the calculator daily cap and its use' })
+  @ApiProperty({
+    type: RateWindowDto,
+    description:
+      "the calculator daily cap and its use: the key's, or for a console session the caller's address's keyless day (the free web tools)",
+  })
   calculatorDaily: RateWindowDto;
 }
 
