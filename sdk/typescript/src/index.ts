@@ -323,7 +323,7 @@ export interface UsageDto {
   routes: UsageRouteDto[];
   /** current windows per policy (this request included) */
   rateLimits: RateWindowDto[];
-  /** the calculator daily cap and its use */
+  /** the calculator daily cap and its use: the key's, or for a console session the caller's address's keyless day (the free web tools) */
   calculatorDaily: RateWindowDto;
 }
 
