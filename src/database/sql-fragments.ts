@@ -16,8 +16,11 @@ export const utcMicros = (column: string): string =>
  * lock of the fund: a run never values days from inputs an import is replacing, and two runs of one
  * fund never interleave.
  */
-export const navInputsLockKey = (fundId: string): string =>
-  `hashtextextended('fundgate:nav-inputs:' || (${fundId})::uuid::text, 0)`;
+export const navInputsLockKey = (fundId: string): string => fundLockKey('nav-inputs', fundId);
+
+/** The advisory-lock key of one `purpose` of a fund (`fundId`: an SQL expression of its id). */
+export const fundLockKey = (purpose: string, fundId: string): string =>
+  `hashtextextended('fundgate:${purpose}:' || (${fundId})::uuid::text, 0)`;
 
 /** A wait for a lock that gave up: lock_timeout (55P03) or statement_timeout (57014). */
 export const isLockWaitTimeout = (err: unknown): boolean => {

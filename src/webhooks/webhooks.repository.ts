@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SqlRepository } from '../database/sql-repository';
 import { utcMicros } from '../database/sql-fragments';
+import { fundLockKey } from '../database/sql-fragments';
 
 export interface SubscriptionRow {
   id: string;
@@ -74,10 +75,7 @@ export class WebhooksRepository extends SqlRepository {
    * create takes first: two creates at once cannot both pass the cap.
    */
   async lockedSubscriptionCount(fundId: string): Promise<number> {
-    await this.q.query(
-      `SELECT pg_advisory_xact_lock(hashtextextended('fundgate:webhook-subscriptions:' || $1::text, 0))`,
-      [fundId],
-    );
+    await this.q.query(`SELECT pg_advisory_xact_lock(${fundLockKey('webhook-subscriptions', '$1')})`, [fundId]);
     const [row] = await this.q.query(
       `SELECT count(*)::int AS n FROM webhook_subscriptions WHERE fund_id = $1 AND deleted_at IS NULL`,
       [fundId],

@@ -285,6 +285,9 @@ describe('console pages (headless Chromium, 375 px)', () => {
       expect(await page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
       expect(await a11y(page)).toEqual([]);
       await screenshot(page, 'console-totp-on');
+      await page.getByRole('button', { name: 'I have stored them' }).click();
+      await page.getByRole('form', { name: 'Turn off two-factor' }).getByLabel('Your password').waitFor();
+      await screenshot(page, 'console-totp-off-form');
     });
     expect(errors()).toEqual([]);
     await page.context().close();

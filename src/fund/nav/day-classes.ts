@@ -10,8 +10,6 @@ export interface ClassAllocation {
   classResults: ClassResult[];
   lotResults: Map<string, LotResult>;
   grossNavPerUnit: Map<string, Decimal>;
-  /** Classes with units at the start of the day: their gross NAV per unit is a market price. */
-  pricedClasses: Set<string>;
 }
 
 /**
@@ -22,23 +20,16 @@ export interface ClassAllocation {
  * each class's management fee and performance fee per lot (crystallizing at period end).
  */
 export function allocateToClasses(ctx: DayContext, investmentPnl: Decimal, expenses: Decimal): ClassAllocation {
-  const { terms, openingNav, openingNavByClass, date, state } = ctx;
+  const { terms, openingNav, openingNavByClass, openingAccruedByClass, date } = ctx;
   const weights = terms.classes.map((c) =>
-    (openingNavByClass.get(c.id) ?? ZERO).plus(
-      sum(state.lots.filter((l) => l.classId === c.id && l.units.gt(0)).map((l) => l.accrued)),
-    ),
+    (openingNavByClass.get(c.id) ?? ZERO).plus(openingAccruedByClass.get(c.id) ?? ZERO),
   );
   if (openingNav.lte(0) && !(investmentPnl.isZero() && expenses.isZero())) {
     throw new DayFailed(`P&L or expenses on ${date} but the fund has no capital at the start of the day`);
   }
   const pnlShares = allocateCents(investmentPnl, weights);
   const expenseShares = allocateCents(expenses, weights);
-  const allocation: ClassAllocation = {
-    classResults: [],
-    lotResults: new Map(),
-    grossNavPerUnit: new Map(),
-    pricedClasses: new Set(),
-  };
+  const allocation: ClassAllocation = { classResults: [], lotResults: new Map(), grossNavPerUnit: new Map() };
   for (const [i, classTerms] of terms.classes.entries()) {
     allocation.classResults.push(valueClass(ctx, classTerms, pnlShares[i], expenseShares[i], allocation));
   }
@@ -57,11 +48,10 @@ function valueClass(
   const opening = ctx.openingNavByClass.get(classTerms.id) ?? ZERO;
   const mgmtFee = managementFeeAccrual(classTerms.mgmtFeeAnnualRate, opening, classTerms.feeExempt);
   const lots = state.lots.filter((l) => l.classId === classTerms.id && l.units.gt(0));
-  const accruedBefore = sum(lots.map((l) => l.accrued));
+  const accruedBefore = ctx.openingAccruedByClass.get(classTerms.id) ?? ZERO;
   const gross = opening.plus(accruedBefore).plus(pnl).minus(expenses).minus(mgmtFee);
   const gnav = c.units.gt(0) ? gross.dividedBy(c.units) : classTerms.initialNavPerUnit;
   allocation.grossNavPerUnit.set(classTerms.id, gnav);
-  if (c.units.gt(0)) allocation.pricedClasses.add(classTerms.id);
   if (!mgmtFee.isZero()) {
     push(
       ctx,

@@ -82,16 +82,13 @@ function classCapitalAccounts(
   nav: Decimal,
   dealt: FlowsDealt,
 ): CapitalAccountResult[] {
-  const { openingCapital } = ctx;
+  const { openingCapital, openingUnits } = ctx;
   const ids = [...investors.keys()].sort();
   // the fee comes out of GNAV, so each unit held this morning bears the same share of it (an investor
   // whose lots carry an accrued performance fee has less net capital, not fewer units)
-  const openingUnits = new Map<string, Decimal>();
-  for (const l of ctx.previous.lots)
-    if (l.classId === r.classId) openingUnits.set(l.investorId, (openingUnits.get(l.investorId) ?? ZERO).plus(l.units));
   const mgmtShares = allocateCents(
     r.managementFee,
-    ids.map((id) => openingUnits.get(id) ?? ZERO),
+    ids.map((id) => openingUnits.get(investorKey(id, r.classId)) ?? ZERO),
   );
   return ids.map((investorId, i) => {
     const key = investorKey(investorId, r.classId);

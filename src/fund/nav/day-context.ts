@@ -29,7 +29,11 @@ export interface DayContext {
   readonly openingNavByClass: Map<string, Decimal>;
   readonly openingNav: Decimal;
   readonly openingAccrued: Map<string, Decimal>;
+  /** Per class: the performance fee its lots with units have accrued and not crystallized. */
+  readonly openingAccruedByClass: Map<string, Decimal>;
   readonly openingCapital: Map<string, Decimal>;
+  /** Per investor and class (investorKey): the units held. */
+  readonly openingUnits: Map<string, Decimal>;
 }
 
 export function openDay(terms: FundTerms, previous: EngineState, day: DayInputs, cashSymbol: string): DayContext {
@@ -55,8 +59,24 @@ export function openDay(terms: FundTerms, previous: EngineState, day: DayInputs,
     openingNavByClass,
     openingNav: sum([...openingNavByClass.values()]),
     openingAccrued: new Map(state.lots.map((l) => [l.lotId, l.accrued])),
+    openingAccruedByClass: totals(
+      state.lots.filter((l) => l.units.gt(0)),
+      (l) => l.classId,
+      (l) => l.accrued,
+    ),
     openingCapital: new Map(state.investorCapital),
+    openingUnits: totals(
+      state.lots,
+      (l) => investorKey(l.investorId, l.classId),
+      (l) => l.units,
+    ),
   };
+}
+
+function totals<T>(items: T[], keyOf: (t: T) => string, valueOf: (t: T) => Decimal): Map<string, Decimal> {
+  const out = new Map<string, Decimal>();
+  for (const t of items) out.set(keyOf(t), (out.get(keyOf(t)) ?? ZERO).plus(valueOf(t)));
+  return out;
 }
 
 /** Appends a built entry (builders answer null for an entry with nothing to post). */

@@ -144,7 +144,8 @@ function subscribe(
   const amount = flow.amount!;
   // the day's GNAV whenever the class had units this morning (a class emptied by a redemption dealt
   // just before is not relaunched); the initial price only for a class with no units all day
-  const price = c.units.gt(0) || allocation.pricedClasses.has(flow.classId) ? gnav : classTerms.initialNavPerUnit;
+  const hadUnits = ctx.previous.classes.get(flow.classId)?.units.gt(0) ?? false;
+  const price = hadUnits || c.units.gt(0) ? gnav : classTerms.initialNavPerUnit;
   const units = toUnits(amount.dividedBy(price));
   const lot: LotState = {
     lotId: uuidFromKey(`${ctx.terms.fundId}:lot:${flow.flowId}`),
