@@ -88,6 +88,7 @@ export interface Revoked {
 }
 
 const KEY_REVOKED_REASON = 'the key that created it was revoked: check the URL, rotate the secret, then re-enable it';
+const KEY_EXPIRED_REASON = 'the key that created it expired: check the URL, rotate the secret, then re-enable it';
 
 /** A connected OAuth app's key is listed (and revoked) as the app, not among the keys. */
 const NOT_OAUTH = 'AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.key_id = k.id)';
@@ -293,6 +294,29 @@ export class KeysRepository extends SqlRepository {
       total.webhooks += pass.webhooks;
       if (pass.keys === 0 && pass.webhooks === 0) return total;
     }
+  }
+
+  /**
+   * Marks the keys that have expired since the last sweep, each once. The row lock waits for a
+   * subscription being created with such a key (`lockLiveKey` holds a share lock) to commit, so
+   * the caller's next statement, in the same transaction, sees it.
+   */
+  async markExpiredSwept(): Promise<string[]> {
+    const [rows] = await this.q.query(
+      `UPDATE api_keys SET expiry_swept_at = now()
+        WHERE expires_at <= now() AND expiry_swept_at IS NULL AND revoked_at IS NULL RETURNING id`,
+    ); // an UPDATE answers [rows, count]
+    return (rows as { id: string }[]).map((r) => r.id);
+  }
+
+  /** Disables the enabled subscriptions these keys created; answers how many. */
+  async disableWebhooksOfExpiredKeys(keyIds: string[]): Promise<number> {
+    const [rows] = await this.q.query(
+      `UPDATE webhook_subscriptions SET enabled = false, disabled_reason = $2, updated_at = now()
+        WHERE created_by_key_id = ANY ($1::uuid[]) AND enabled AND deleted_at IS NULL RETURNING id`,
+      [keyIds, KEY_EXPIRED_REASON],
+    );
+    return (rows as unknown[]).length;
   }
 
   /**

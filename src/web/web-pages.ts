@@ -2,6 +2,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PAGE_POLICY } from '../common/http/page-policy';
 
 /**
  * The web surfaces built by `npm run build:web` (Vite, sources in web/) into dist/web:
@@ -17,16 +18,10 @@ const PAGES: { prefix: string; file: string }[] = [
   { prefix: '/tools', file: 'tools/index.html' },
 ];
 
-/** Pages load only their own bundles; charts draw inline SVG styles; nothing may frame them. */
 const HTML_HEADERS: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-cache',
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  'x-frame-options': 'DENY',
+  ...PAGE_POLICY,
 };
 
 export function registerWebPages(fastify: FastifyInstance, distDir: string): void {

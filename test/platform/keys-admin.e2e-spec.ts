@@ -1,5 +1,6 @@
 import { bootApp, call, createFund, mintKey, type ResponseJson, type TestApp } from '../utils/app';
 import { isWellFormedKey } from '../../src/keys/key-format';
+import { KeyExpiryJob } from '../../src/keys/key-expiry.job';
 
 describe('admin keys and revocation (e2e)', () => {
   let app: TestApp;
@@ -186,5 +187,34 @@ describe('admin keys and revocation (e2e)', () => {
     expect(enabled.json.enabled).toBe(true);
     expect((await revoke()).json.disabledWebhooks).toBe(0);
     expect((await state()).enabled).toBe(true);
+  });
+  it("a key's expiry disables the subscriptions it created, once: one re-enabled afterwards stays on", async () => {
+    const admin = await mintKey(app, { scopes: ['fund:read', 'keys:manage', 'webhooks:manage'], fund: fund.slug });
+    const mintCreator = (expiresAt?: string) =>
+      call(other, 'POST', '/api/v1/admin/keys', {
+        key: admin.key,
+        body: { name: 'hook maker', scopes: ['fund:read', 'webhooks:manage'], ...(expiresAt ? { expiresAt } : {}) },
+      });
+    const subscribe = async (token: string) =>
+      (
+        await call(other, 'POST', '/api/v1/webhooks', {
+          key: token,
+          body: { url: 'http://127.0.0.1:9/x', eventTypes: ['nav.published'] },
+        })
+      ).json.id as string;
+    const expiring = await mintCreator(new Date(Date.now() + 1500).toISOString());
+    const lasting = await mintCreator();
+    const [doomed, kept] = [await subscribe(expiring.json.token), await subscribe(lasting.json.token)];
+    const state = async (id: string) => (await call(other, 'GET', `/api/v1/webhooks/${id}`, { key: admin.key })).json;
+    const sweep = () => other.get(KeyExpiryJob).sweep();
+    await sweep(); // not expired yet: nothing happens to it
+    expect((await state(doomed)).enabled).toBe(true);
+    await new Promise((r) => setTimeout(r, 1600));
+    expect((await sweep()).webhooks).toBeGreaterThanOrEqual(1);
+    expect(await state(doomed)).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('expired') });
+    expect((await state(kept)).enabled).toBe(true);
+    await call(other, 'PATCH', `/api/v1/webhooks/${doomed}`, { key: admin.key, body: { enabled: true } });
+    await sweep();
+    expect((await state(doomed)).enabled).toBe(true);
   });
 });

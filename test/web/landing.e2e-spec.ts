@@ -43,6 +43,22 @@ describe('landing page and web shell (headless Chromium)', () => {
     expect(missing.status).toBe(404);
   });
 
+  it("/api/docs renders the API reference under the pages' policy (no framing, same-origin scripts only)", async () => {
+    const page = await suite.browser.newPage();
+    const errors = watchPageErrors(page); // a script or style the policy blocks is a console error
+    await withScreenshotOnFailure(page, 'api-docs', async () => {
+      const res = await page.goto(`${suite.server.baseUrl}/api/docs`);
+      expect(res?.status()).toBe(200);
+      expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
+      expect(res?.headers()['x-frame-options']).toBe('DENY');
+      await page.locator('.opblock').first().waitFor();
+      expect(await page.locator('.opblock').count()).toBeGreaterThan(30);
+      await screenshot(page, 'api-docs');
+    });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('keeps API 404s as problem+json', async () => {
     const res = await fetch(`${suite.server.baseUrl}/api/v1/nope`);
     expect(res.status).toBe(404);

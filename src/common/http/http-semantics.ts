@@ -4,6 +4,7 @@ import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { ProblemError } from '../errors/problem';
 import { sendProblem } from '../errors/problem.filter';
+import { PAGE_POLICY } from './page-policy';
 
 /**
  * HTTP behaviour clients and proxies expect (issue 14): gzip/br over 1 KB, ETag + If-None-Match → 304
@@ -52,8 +53,7 @@ function cachingHook(
   done: (err: null, p?: unknown) => void,
 ): void {
   const route = req.routeOptions?.url ?? '';
-  // every answer is exactly its content-type (JSON, problem+json, pages): no browser guesses another
-  reply.header('x-content-type-options', 'nosniff');
+  securityHeaders(reply);
   if (!route.startsWith('/api/') || reply.getHeader('cache-control')) return done(null, payload);
   const cacheable =
     hasEtag(req.method, route) && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload));
@@ -73,6 +73,16 @@ function cachingHook(
     return done(null, null);
   }
   done(null, payload);
+}
+
+/**
+ * Every answer is exactly its content-type (JSON, problem+json, pages): no browser guesses another.
+ * An HTML page that set no policy (the API docs, served by @nestjs/swagger) gets the pages' one.
+ */
+function securityHeaders(reply: FastifyReply): void {
+  reply.header('x-content-type-options', 'nosniff');
+  const html = String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+  if (html && !reply.hasHeader('content-security-policy')) reply.headers(PAGE_POLICY);
 }
 
 /** If-None-Match's weak comparison (RFC 9110 §13.1.2): the opaque tags compared, W/ ignored on both sides. */
