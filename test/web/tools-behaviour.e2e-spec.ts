@@ -140,6 +140,49 @@ describe('free web tools: behaviour (headless Chromium)', () => {
     await page.context().close();
   });
 
+  it('CSV table: "Add a row" adds an empty row with focus in its first cell; a row cleared cell by cell stays while editing', async () => {
+    const { page } = await newToolPage(suite.browser);
+    const errors = watchPageErrors(page);
+    await withScreenshotOnFailure(page, 'exposure-add-row', async () => {
+      const book = 'Asset,Value,Venue,Class\nBTC,1000,Kraken,crypto';
+      await page.goto(`${suite.server.baseUrl}/tools/exposure-analysis?positionsCsv=${encodeURIComponent(book)}`);
+      const rows = page.locator('.csv-table tbody tr');
+      await rows.nth(1).waitFor();
+      expect(await rows.count()).toBe(2);
+      await page.getByRole('button', { name: 'Add a row' }).click();
+      expect(await rows.count()).toBe(3);
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+      expect(await focused()).toBe('Positions: Asset, row 2');
+      for (const cell of ['ETH', '300', 'Coinbase', 'crypto']) {
+        await page.keyboard.type(cell);
+        await page.keyboard.press('Tab');
+      }
+      await expect(page.getByLabel('Positions: Venue, row 2').inputValue()).resolves.toBe('Coinbase');
+      let answer = await (await calculate(page)).json();
+      expect(answer.positionsCount).toBe(2);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshot(page, 'tools-exposure-add-row');
+
+      // the first row emptied one cell at a time: it stays on screen, the focus in the cell being edited
+      for (const column of ['Asset', 'Value', 'Venue', 'Class']) {
+        const input = page.getByLabel(`Positions: ${column}, row 1`);
+        await input.focus();
+        await page.keyboard.press('ControlOrMeta+A');
+        await page.keyboard.press('Backspace');
+        expect(await rows.count()).toBe(3);
+        expect(await focused()).toBe(`Positions: ${column}, row 1`);
+      }
+      await page.keyboard.type('X');
+      await expect(page.getByLabel('Positions: Class, row 1').inputValue()).resolves.toBe('X');
+      await page.keyboard.press('Backspace');
+      answer = await (await calculate(page)).json(); // the blank row is not a position
+      expect(answer.positionsCount).toBe(1);
+      expect(await settledText(page.getByTestId('figure-longUsd'), /^300$/)).toBe('300');
+    });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('a downloaded CSV never carries a formula: a venue or class named =… from a shared link is written as text', async () => {
     const { page } = await newToolPage(suite.browser);
     await withScreenshotOnFailure(page, 'exposure-csv-injection', async () => {

@@ -1,4 +1,4 @@
-import { useState, type ChangeEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { parseCsv, toCsv } from './csv-table';
 import { downloadText, formatBytes } from './download';
 import { jsonText } from './json-text';
@@ -62,23 +62,63 @@ function UploadControl({ props, accept, what }: { props: FieldProps; accept: str
   );
 }
 
-function TableEditor({ props, rows }: { props: FieldProps; rows: string[][] }) {
+/**
+ * The rows the table shows. They live here while the person edits, so a row just added (or whose
+ * cells were all cleared) stays on screen although its CSV line is blank; a text that changes
+ * elsewhere (the textarea, an upload, the sample) is read again.
+ */
+function useEditedRows(text: string): [string[][], (rows: string[][]) => string] {
+  const [edited, setEdited] = useState(() => ({ text, rows: parseCsv(text) }));
+  let current = edited;
+  if (edited.text !== text) {
+    current = { text, rows: parseCsv(text) };
+    setEdited(current); // derived from a new prop: React re-renders at once, before painting
+  }
+  const set = (rows: string[][]) => {
+    const csv = toCsv(rows);
+    setEdited({ text: csv, rows });
+    return csv;
+  };
+  return [current.rows, set];
+}
+
+function TableEditor({
+  props,
+  rows,
+  setRows,
+}: {
+  props: FieldProps;
+  rows: string[][];
+  setRows(rows: string[][]): string;
+}) {
   const { field, onChange, onInputMethod } = props;
   const header = rows[0] ?? [];
-  const width = Math.max(header.length, ...rows.map((r) => r.length));
+  const width = Math.max(1, header.length, ...rows.map((r) => r.length));
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const [focusRow, setFocusRow] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusRow === null) return;
+    bodyRef.current?.rows[focusRow]?.querySelector('input')?.focus();
+    setFocusRow(null); // eslint-disable-line react-hooks/set-state-in-effect -- a one-shot request, done once the row is on screen
+  }, [focusRow]);
   const update = (next: string[][]) => {
-    onChange(toCsv(next));
+    onChange(setRows(next));
     onInputMethod('manual');
   };
   const setCell = (r: number, c: number, v: string) =>
     update(
       rows.map((row, i) => (i === r ? Array.from({ length: width }, (_, j) => (j === c ? v : (row[j] ?? ''))) : row)),
     );
+  const addRow = () => {
+    const next = [...(rows.length ? rows : [header]), Array.from({ length: width }, () => '')];
+    update(next);
+    setFocusRow(next.length - 1);
+  };
   return (
     <div className="table-wrap csv-table">
       <table>
         <caption className="visually-hidden">{field.label}: editable table, first row is the header</caption>
-        <tbody>
+        <tbody ref={bodyRef}>
           {rows.map((row, r) => (
             <tr key={r}>
               {Array.from({ length: width }, (_, c) => (
@@ -112,11 +152,7 @@ function TableEditor({ props, rows }: { props: FieldProps; rows: string[][] }) {
           ))}
         </tbody>
       </table>
-      <button
-        type="button"
-        className="secondary small"
-        onClick={() => update([...(rows.length ? rows : [header]), Array.from({ length: width }, () => '')])}
-      >
+      <button type="button" className="secondary small" onClick={addRow}>
         Add a row
       </button>
     </div>
@@ -127,7 +163,7 @@ function TableEditor({ props, rows }: { props: FieldProps; rows: string[][] }) {
 export function CsvField(props: FieldProps) {
   const { field, value, error, onChange, onInputMethod } = props;
   const text = String(value);
-  const rows = parseCsv(text);
+  const [rows, setRows] = useEditedRows(text);
   const sample = jsonText(field.example ?? field.default);
   const textId = `${fieldId(field.name)}-text`;
   return (
@@ -148,7 +184,7 @@ export function CsvField(props: FieldProps) {
       {rows.length > MAX_TABLE_ROWS ? (
         <p className="muted">{rows.length - 1} rows: too many to edit as a table here; edit the text below.</p>
       ) : rows.length > 0 ? (
-        <TableEditor props={props} rows={rows} />
+        <TableEditor props={props} rows={rows} setRows={setRows} />
       ) : (
         sample && (
           <button type="button" className="secondary small" onClick={() => (onChange(sample), onInputMethod('manual'))}>

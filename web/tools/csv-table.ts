@@ -2,7 +2,9 @@ import { jsonText } from './json-text';
 
 /**
  * Just enough CSV for the paste/edit table (RFC 4180 quoting, LF/CRLF/CR). The calculator reads
- * and validates the text itself; this only turns it into cells to edit and back.
+ * and validates the text itself (it ignores all-blank rows, as this does); this only turns it into
+ * cells to edit and back. The table editor keeps its own rows while editing (a blank row being
+ * filled in is not dropped there).
  */
 export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
