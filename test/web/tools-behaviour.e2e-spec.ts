@@ -151,7 +151,7 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       expect(await rows.count()).toBe(2);
       await page.getByRole('button', { name: 'Add a row' }).click();
       expect(await rows.count()).toBe(3);
-      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+      const focused = () => page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label') ?? null");
       expect(await focused()).toBe('Positions: Asset, row 2');
       for (const cell of ['ETH', '300', 'Coinbase', 'crypto']) {
         await page.keyboard.type(cell);
