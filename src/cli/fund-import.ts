@@ -21,7 +21,11 @@ async function main(): Promise<void> {
     );
     if (!args['no-nav']) {
       const navStarted = Date.now();
-      const outcome = await new NavRunService(ds).runNavRange(report.fundId);
+      const outcome = await new NavRunService(ds)
+        .runNavRange(report.fundId)
+        .catch((err: Error) =>
+          Promise.reject(new Error(`the import was committed; the NAV run after it failed: ${err.message}`)),
+        );
       process.stdout.write(
         JSON.stringify({ msg: 'nav', ...outcome, seconds: (Date.now() - navStarted) / 1000, peakRssMb: peakRssMb() }) +
           '\n',

@@ -6,6 +6,7 @@ import { ProblemError } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor';
 import { loadConfig, type Plan } from '../config/config';
 import { createDataSource } from '../database/data-source';
+import { isIsoDate } from '../fund/dates';
 import { KeysRepository } from '../keys/keys.repository';
 import { KeysService } from '../keys/keys.service';
 import { keySummary } from '../keys/key-views';
@@ -53,11 +54,11 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
     if (bad.length > 0) fail(`--scopes: unknown scope(s) ${bad.join(', ')}`);
     const plan = (values.plan ?? 'free') as Plan;
     if (!(PLANS as readonly string[]).includes(plan)) fail(`--plan must be one of ${PLANS.join(', ')}`);
-    let expiresAt: Date | null = null;
-    if (values.expires) {
-      expiresAt = new Date(values.expires);
-      if (Number.isNaN(expiresAt.getTime())) fail('--expires must be a date or timestamp');
-    }
+    const expiresAt = values.expires ? expiryOf(values.expires) : null;
+    if (expiresAt === undefined)
+      fail(
+        '--expires must be a date YYYY-MM-DD (the end of that day, UTC) or a timestamp with its zone, like 2027-01-01T12:00:00Z',
+      );
     const minter = await service.minterForPerson({ email: values.email }, values.fund ?? null);
     const { row, ...minted } = await service.mint(minter, {
       name: values.name ?? `${values.email} key`,
@@ -103,4 +104,16 @@ if (require.main === module) {
       process.exitCode = 1;
     })
     .finally(() => db.destroy());
+}
+
+/**
+ * A calendar date is the end of that day in UTC (as the console's "Expires on"); a timestamp must say
+ * its zone. Undefined when it is neither (JavaScript would roll 2030-02-31 into March, or read a
+ * zoneless time as local).
+ */
+function expiryOf(value: string): Date | null | undefined {
+  if (isIsoDate(value)) return new Date(`${value}T23:59:59.999Z`);
+  const stamp = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.exec(value);
+  const at = stamp && isIsoDate(stamp[1]) ? new Date(value) : null;
+  return at && !Number.isNaN(at.getTime()) ? at : undefined;
 }

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/config';
 import { createDataSource } from '../database/data-source';
 import { migrate } from '../database/migrate';
-import { parseCliArgs } from '../fund/import/cli-args';
+import { parseCliArgs, wholeNumberArg } from '../fund/import/cli-args';
 import { seedDemoFund } from '../fund/import/seed-demo-fund';
 import { ensureDemoPeople } from '../identity/people';
 import { ensureDemoKey } from '../keys/demo-key';
@@ -14,6 +14,8 @@ import { KeysRepository } from '../keys/keys.repository';
  */
 async function main(): Promise<void> {
   const args = parseCliArgs(process.argv.slice(2), ['trades', 'seed']);
+  wholeNumberArg(args, 'trades'); // refused before the database is touched
+  wholeNumberArg(args, 'seed');
   const config = loadConfig();
   const started = Date.now();
   await migrate(config.databaseUrl, 'up');
@@ -21,8 +23,8 @@ async function main(): Promise<void> {
   await ds.initialize();
   try {
     const report = await seedDemoFund(ds, {
-      trades: args.trades ? Number(args.trades) : undefined,
-      seed: args.seed ? Number(args.seed) : undefined,
+      trades: wholeNumberArg(args, 'trades'),
+      seed: wholeNumberArg(args, 'seed'),
     });
     await ensureDemoKey(ds, config.demoApiKey, report.fundId);
     const slug = (await new KeysRepository(ds).slugOf(report.fundId)) as string;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { JournalEntryDraft } from '../fund/ledger/journal-entry';
 import { JournalRepository } from '../fund/ledger/journal.repository';
+import { bookingDates, restartNavFrom } from '../fund/nav/booking-calendar';
 import type { DealingFrequency } from '../fund/reporting/dealing-calendar';
 import { SqlRepository } from '../database/sql-repository';
 import { lockNavInputsForRequest } from '../database/sql-fragments';
@@ -39,15 +40,8 @@ export class ProposalBooksRepository extends SqlRepository {
   }
 
   /** The dates a booking is judged against: inception, and the last published NAV (the books are closed through it). */
-  async bookingDates(fundId: string): Promise<{ inception: string | null; closedThrough: string | null }> {
-    const [row] = await this.q.query(
-      `SELECT to_char(f.inception_date, 'YYYY-MM-DD') AS inception,
-              (SELECT to_char(max(r.valuation_date), 'YYYY-MM-DD') FROM nav_runs r
-                WHERE r.fund_id = f.id AND r.published_at IS NOT NULL) AS "closedThrough"
-         FROM funds f WHERE f.id = $1`,
-      [fundId],
-    );
-    return row ?? { inception: null, closedThrough: null };
+  bookingDates(fundId: string): Promise<{ inception: string | null; closedThrough: string | null }> {
+    return bookingDates(this.q, fundId);
   }
 
   /**
@@ -59,20 +53,9 @@ export class ProposalBooksRepository extends SqlRepository {
     await lockNavInputsForRequest(this.q, fundId, 'approve');
   }
 
-  /**
-   * A booking dated on or before a complete NAV run: the next run starts there at the latest
-   * (`funds.nav_restart_from`), superseding the runs valued without it and cascading, instead of the
-   * books and the NAV silently disagreeing. Answers whether a run must be redone.
-   */
-  async restartNavFrom(fundId: string, date: string): Promise<boolean> {
-    const [rows] = await this.q.query(
-      `UPDATE funds SET nav_restart_from = LEAST(coalesce(nav_restart_from, $2::date), $2::date)
-        WHERE id = $1 AND EXISTS (SELECT 1 FROM nav_runs r WHERE r.fund_id = $1 AND r.status = 'complete'
-                                    AND r.valuation_date >= $2::date)
-        RETURNING id`,
-      [fundId, date],
-    ); // an UPDATE answers [rows, count]
-    return rows.length > 0;
+  /** A booking dated on or before a complete NAV run: the next run starts there at the latest. */
+  restartNavFrom(fundId: string, date: string): Promise<boolean> {
+    return restartNavFrom(this.q, fundId, date);
   }
 
   /** The investor's status (active, pending, redeemed, closed), or null when the fund has no such investor. */

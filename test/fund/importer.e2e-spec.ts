@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DataSource } from 'typeorm';
@@ -168,6 +168,58 @@ describe('fund importer', () => {
         reason: expect.stringMatching(/duplicates an earlier row/),
       },
     ],
+    [
+      'a trade before inception',
+      'trades.csv',
+      2,
+      (l: string) => l.replace(/,\d{4}-\d{2}-\d{2}T/, ',2023-10-01T'),
+      {
+        file: 'trades.csv',
+        line: 2,
+        column: 'executed_at',
+        reason: "2023-10-01 is before the fund's inception 2023-10-31",
+      },
+    ],
+    [
+      'a timestamp at hour 24',
+      'trades.csv',
+      2,
+      (l: string) => l.replace(/T[0-9:]+Z,/, 'T24:00:00Z,'),
+      { file: 'trades.csv', line: 2, column: 'executed_at', reason: expect.stringMatching(/ISO 8601/) },
+    ],
+    [
+      'a year the books cannot hold',
+      'prices.csv',
+      5,
+      (l: string) => l.replace(/^\d{4}-\d{2}-\d{2}/, '0000-01-01'),
+      {
+        file: 'prices.csv',
+        line: 5,
+        column: 'date',
+        reason: expect.stringMatching(/between 1900-01-01 and 2199-12-31/),
+      },
+    ],
+    [
+      'money beyond what its column holds',
+      'admin-navs.csv',
+      3,
+      (l: string) => l.replace(/,.*$/, ',1000000000000000000.00'),
+      { file: 'admin-navs.csv', line: 3, column: 'nav', reason: expect.stringMatching(/more than 18 digits/) },
+    ],
+    [
+      'a header naming a column twice',
+      'prices.csv',
+      1,
+      (l: string) => l + ',close',
+      { file: 'prices.csv', line: 1, column: 'close', reason: 'appears twice in the header' },
+    ],
+    [
+      'a NUL character in a text field',
+      'investors.csv',
+      2,
+      (l: string) => l.replace('Investor 001', 'Investor\u0000001'),
+      { file: 'investors.csv', line: 2, column: 'display_name', reason: 'contains a NUL character' },
+    ],
     ['a bad share-class rate in fund.json', 'fund.json', 1, (l: string) => l, null],
   ])('refuses %s with file, line, column and reason, and imports nothing', async (name, file, line, edit, expected) => {
     const slug = `bad-${String(name)
@@ -264,6 +316,121 @@ describe('fund importer', () => {
     );
     await busy.rollbackTransaction();
     await busy.release();
+  });
+
+  it('refuses bytes that are not UTF-8, naming the line and column', async () => {
+    const dir = corrupt('latin1', 'investors.csv', 2, (l) => l);
+    const text = readFileSync(join(dir, 'investors.csv'), 'latin1').replace('Investor 001', 'M\u00fcller');
+    writeFileSync(join(dir, 'investors.csv'), Buffer.from(text, 'latin1')); // ü as the single byte 0xFC
+    const errors = await importErrors(ds, 'latin1', dir);
+    expect(errors[0]).toEqual({
+      file: 'investors.csv',
+      line: 2,
+      column: 'display_name',
+      reason: 'is not valid UTF-8 (save the file as UTF-8)',
+    });
+  });
+
+  it('a re-import updates what the books can take, refuses other changes, and restarts the NAV from the earliest date it moved', async () => {
+    const slug = `reimport-${process.pid}`;
+    const { fundId } = await importFundFolder(ds, slug, clean);
+    const nav = new NavRunService(ds);
+    await nav.runNavRange(fundId, { to: '2023-11-30' });
+    const header = (file: string) => readFileSync(join(clean, file), 'utf8').split('\n')[0];
+    const line = (file: string, n: number) => readFileSync(join(clean, file), 'utf8').split('\n')[n - 1];
+    /** A folder holding only `file`: its header, then these rows (an existing fund needs no fund.json). */
+    const only = (name: string, file: string, rows: string[]) => {
+      const dir = join(base, name);
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, file), [header(file), ...rows].join('\n') + '\n');
+      return dir;
+    };
+    const fileOf = (r: Awaited<ReturnType<typeof importFundFolder>>, file: string) =>
+      r.files.find((f) => f.file === file);
+
+    // a corrected close on a valued day is taken, and the NAV is redone from that day
+    const price = await importFundFolder(ds, slug, only('re-price', 'prices.csv', ['2023-11-10,BTC,35300.00']));
+    expect(fileOf(price, 'prices.csv')).toMatchObject({ inserted: 0, updated: 1 });
+    expect(price.navRestartFrom).toBe('2023-11-10');
+    const redo = await nav.runNavRange(fundId, { to: '2023-11-30' });
+    expect(redo).toMatchObject({ from: '2023-11-10', failed: null });
+    expect(redo.superseded).toBeGreaterThan(0);
+
+    // a booked trade cannot change: the line, the column and both values are named
+    const trade = line('trades.csv', 2);
+    const changed = trade.replace(/,buy,[0-9.]+,/, ',buy,342,');
+    expect(await importErrors(ds, slug, only('re-trade', 'trades.csv', [changed]))).toEqual([
+      {
+        file: 'trades.csv',
+        line: 2,
+        column: 'quantity',
+        reason: expect.stringMatching(
+          /^differs from the row already imported \(quantity: 341\.658636 stored, 342 in the file\)/,
+        ),
+      },
+    ]);
+    // nor can a file hold one trade id twice with different values
+    const twice = await importErrors(ds, slug, only('re-twice', 'trades.csv', [trade, changed]));
+    expect(twice[0]).toMatchObject({ line: 3, reason: 'repeats the key of an earlier row with other values' });
+
+    // a late trade dated inside the valued days is booked, and the NAV is redone from its date
+    const lateTrade = 'T09999999,2023-11-05T10:00:00Z,coinbase-prime,BTC,buy,1,35000.00,10.00,USD';
+    const late = await importFundFolder(ds, slug, only('re-late', 'trades.csv', [lateTrade]));
+    expect([fileOf(late, 'trades.csv')?.inserted, late.navRestartFrom]).toEqual([1, '2023-11-05']);
+    expect((await nav.runNavRange(fundId, { to: '2023-11-30' })).from).toBe('2023-11-05');
+
+    // lifecycle changes: an accrued expense paid, a pending flow cancelled, a register update
+    const expense = line('expenses.csv', 142).replace(/,accrued,$/, ',paid,2026-11-10');
+    expect(
+      fileOf(await importFundFolder(ds, slug, only('re-exp', 'expenses.csv', [expense])), 'expenses.csv'),
+    ).toMatchObject({ updated: 1 });
+    const cancelled = line('capital-flows.csv', 127).replace(',pending,', ',cancelled,');
+    const settledBack = line('capital-flows.csv', 2).replace(',settled,', ',pending,'); // the books moved it on: kept
+    const flows = await importFundFolder(ds, slug, only('re-flow', 'capital-flows.csv', [cancelled, settledBack]));
+    expect(fileOf(flows, 'capital-flows.csv')).toMatchObject({ inserted: 0, updated: 1 });
+    const uncancel = line('capital-flows.csv', 2).replace(',settled,', ',cancelled,');
+    expect((await importErrors(ds, slug, only('re-uncancel', 'capital-flows.csv', [uncancel])))[0]).toMatchObject({
+      line: 2,
+      column: 'status',
+      reason: expect.stringContaining('the flow is settled in the books; the file cannot make it cancelled'),
+    });
+    const investor = line('investors.csv', 2).replace('kai.demoford@example.com', 'kai@example.org');
+    expect(
+      fileOf(await importFundFolder(ds, slug, only('re-inv', 'investors.csv', [investor])), 'investors.csv'),
+    ).toMatchObject({ updated: 1 });
+    const [stored] = await ds.query(
+      `SELECT (SELECT close::text FROM prices p JOIN instruments i ON i.id = p.instrument_id
+                WHERE p.fund_id = $1 AND i.symbol = 'BTC' AND p.price_date = '2023-11-10') AS close,
+              (SELECT status FROM expenses WHERE fund_id = $1 AND external_id = 'EXP-2026-10-ADM') AS expense,
+              (SELECT status FROM capital_activity WHERE fund_id = $1 AND external_id = 'CF00126') AS flow,
+              (SELECT status FROM capital_activity WHERE fund_id = $1 AND external_id = 'CF00001') AS settled,
+              (SELECT email FROM investors WHERE fund_id = $1 AND external_id = 'INV001') AS email`,
+      [fundId],
+    );
+    expect(stored).toEqual({
+      close: '35300.0000000000',
+      expense: 'paid',
+      flow: 'cancelled',
+      settled: 'settled',
+      email: 'kai@example.org',
+    });
+
+    // once a NAV is published the books are closed through it: nothing new or changed may be dated inside
+    await ds.query(
+      `UPDATE nav_runs SET published_at = now() WHERE fund_id = $1 AND status = 'complete' AND valuation_date = '2023-11-30'`,
+      [fundId],
+    );
+    const inside = lateTrade.replace('T09999999,2023-11-05', 'T09999998,2023-11-20');
+    expect((await importErrors(ds, slug, only('re-closed', 'trades.csv', [inside])))[0]).toEqual({
+      file: 'trades.csv',
+      line: 2,
+      column: 'executed_at',
+      reason:
+        '2023-11-20 is on or before 2023-11-30, the last published NAV: the books are closed through it; date a correction after it',
+    });
+    const closedPrice = only('re-closed-price', 'prices.csv', ['2023-11-10,BTC,35400.00']);
+    expect((await importErrors(ds, slug, closedPrice))[0]).toMatchObject({ line: 2, column: 'close' });
   });
 
   it('a bad row in a later file rolls back the earlier files of the same import', async () => {

@@ -75,6 +75,23 @@ describe('newcomer messages when PostgreSQL or Redis is not running (e2e, child 
     expectOneClearLine(await run('src/cli/seed-demo.ts', [], { DATABASE_URL: deadPg, REDIS_URL: deadRedis }));
   });
 
+  it('seed:demo refuses a count that is not a whole number before touching anything', async () => {
+    const out = await run('src/cli/seed-demo.ts', ['--trades', 'abc'], { DATABASE_URL: deadPg, REDIS_URL: deadRedis });
+    expect([out.code, out.stderr.trim()]).toEqual([1, 'seed:demo failed: --trades must be a whole number, got "abc"']);
+  });
+
+  it('keys create refuses an expiry that is not a real date or a zoned timestamp', async () => {
+    for (const expires of ['2030-02-31', '2030-01-01 10:00']) {
+      const out = await run(
+        'src/cli/keys.ts',
+        ['create', '--email', 'nobody@example.com', '--scopes', 'fund:read', '--expires', expires],
+        { DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: deadRedis },
+      );
+      expect(out.code).toBe(2);
+      expect(out.stderr).toContain('--expires must be a date YYYY-MM-DD (the end of that day, UTC)');
+    }
+  });
+
   it('the server', async () => {
     expectOneClearLine(
       await run('src/main.ts', [], { DATABASE_URL: deadPg, REDIS_URL: deadRedis, PORT: '0', HOST: '127.0.0.1' }),

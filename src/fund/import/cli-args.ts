@@ -20,3 +20,11 @@ export function parseCliArgs(
   }
   return out;
 }
+
+/** A whole-number option (undefined when absent); anything else is refused naming the option. */
+export function wholeNumberArg(args: Record<string, string | undefined>, name: string): number | undefined {
+  const v = args[name];
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new Error(`--${name} must be a whole number, got "${v}"`);
+  return Number(v);
+}

@@ -1,29 +1,29 @@
 import { fundScopedId } from '../ids';
+import { endOfMonth } from '../dates';
+import type { ChangeVerdict, ImportContext, StoredChange } from './import-rules';
+import { expenseChange, flowChange, notBeforeInception } from './import-rules';
 import { type RowReader } from './row-validation';
 
-export interface ImportContext {
-  fundId: string;
-  baseCurrency: string;
-  administrator: string;
-  /** The fund's inception date (null: not known yet). */
-  inceptionDate: string | null;
-  instruments: Map<string, { id: string; assetClass: string }>;
-  connections: Map<string, { id: string; mode: string }>;
-  investors: Map<string, string>;
-  shareClasses: Map<string, string>;
-}
+export type { ChangeVerdict, ImportContext, StoredChange };
 
 export interface CsvFileSpec {
   file: string;
   table: string;
   columns: string[];
-  /** SQL column name and the PostgreSQL array type its values are sent as. */
-  insert: [string, string][];
+  /** SQL column name, the PostgreSQL array type its values are sent as, and the CSV column it comes from when named otherwise. */
+  insert: [string, string, string?][];
   conflict: string;
   /** Values in `insert` order (fund_id excluded), or null when the reader found a problem. */
   parse(r: RowReader, ctx: ImportContext): (string | null)[] | null;
   /** Reference data later files resolve against: reload after this file. */
   reloadsContext?: boolean;
+  /** The `insert` index of the date from which a new row moves the books (the NAV is redone from it). */
+  navDate?: number;
+  /** Columns a re-import may change, and the rule that says when. */
+  updatable?: string[];
+  reimport?(c: StoredChange): ChangeVerdict;
+  /** Columns not compared on re-import (informational, taken from fund.json at the time). */
+  unchecked?: string[];
 }
 
 const SYMBOL = /^[A-Z0-9][A-Z0-9.-]{0,19}$/;
@@ -89,17 +89,20 @@ export const CSV_FILES: CsvFileSpec[] = [
     columns: ['investor_id', 'display_name', 'investor_type', 'status', 'legal_name', 'email', 'address', 'tax_id'],
     insert: [
       ['id', 'uuid'],
-      ['external_id', 'text'],
+      ['external_id', 'text', 'investor_id'],
       ['display_name', 'text'],
       ['investor_type', 'text'],
       ['status', 'text'],
       ['legal_name', 'text'],
       ['email', 'text'],
-      ['postal_address', 'text'],
+      ['postal_address', 'text', 'address'],
       ['tax_id', 'text'],
     ],
     conflict: '(fund_id, external_id)',
     reloadsContext: true,
+    // the register's static data: a re-import updates it (nothing in the books depends on it)
+    updatable: ['display_name', 'investor_type', 'status', 'legal_name', 'email', 'postal_address', 'tax_id'],
+    reimport: () => ({ update: true, navDate: null }),
     parse(r, ctx) {
       const id = r.pattern('investor_id', EXTERNAL_ID, 'an investor id like INV001');
       const values = [
@@ -121,11 +124,15 @@ export const CSV_FILES: CsvFileSpec[] = [
     table: 'prices',
     columns: ['date', 'symbol', 'close'],
     insert: [
-      ['instrument_id', 'uuid'],
-      ['price_date', 'date'],
+      ['instrument_id', 'uuid', 'symbol'],
+      ['price_date', 'date', 'date'],
       ['close', 'numeric'],
     ],
     conflict: '(fund_id, instrument_id, price_date)',
+    navDate: 1,
+    // a corrected close: the NAV is redone from its date
+    updatable: ['close'],
+    reimport: (c) => ({ update: true, navDate: c.stored.price_date }),
     parse(r, ctx) {
       const date = r.date('date');
       const instrument = r.ref('symbol', ctx.instruments, 'instrument');
@@ -139,11 +146,11 @@ export const CSV_FILES: CsvFileSpec[] = [
     table: 'trades',
     columns: ['trade_id', 'executed_at', 'connection', 'symbol', 'side', 'quantity', 'price', 'fee', 'fee_currency'],
     insert: [
-      ['external_id', 'text'],
+      ['external_id', 'text', 'trade_id'],
       ['executed_at', 'timestamptz'],
-      ['trade_date', 'date'],
-      ['connection_id', 'uuid'],
-      ['instrument_id', 'uuid'],
+      ['trade_date', 'date', 'executed_at'],
+      ['connection_id', 'uuid', 'connection'],
+      ['instrument_id', 'uuid', 'symbol'],
       ['side', 'text'],
       ['quantity', 'numeric'],
       ['price', 'numeric'],
@@ -151,9 +158,11 @@ export const CSV_FILES: CsvFileSpec[] = [
       ['fee_currency', 'text'],
     ],
     conflict: '(fund_id, external_id)',
+    navDate: 2,
     parse(r, ctx) {
       const id = r.pattern('trade_id', EXTERNAL_ID, 'a trade id');
       const executedAt = r.timestamp('executed_at');
+      notBeforeInception(r, 'executed_at', executedAt.slice(0, 10), ctx);
       const connection = r.ref('connection', ctx.connections, 'connection');
       const instrument = r.ref('symbol', ctx.instruments, 'instrument');
       if (instrument?.assetClass === 'cash') r.reject('symbol', 'cash is moved with transfers, not traded');
@@ -184,17 +193,19 @@ export const CSV_FILES: CsvFileSpec[] = [
     columns: ['transfer_id', 'date', 'from_connection', 'to_connection', 'symbol', 'quantity'],
     insert: [
       ['id', 'uuid'],
-      ['external_id', 'text'],
-      ['transfer_date', 'date'],
-      ['from_connection_id', 'uuid'],
-      ['to_connection_id', 'uuid'],
-      ['instrument_id', 'uuid'],
+      ['external_id', 'text', 'transfer_id'],
+      ['transfer_date', 'date', 'date'],
+      ['from_connection_id', 'uuid', 'from_connection'],
+      ['to_connection_id', 'uuid', 'to_connection'],
+      ['instrument_id', 'uuid', 'symbol'],
       ['quantity', 'numeric'],
     ],
     conflict: '(fund_id, external_id)',
+    navDate: 2,
     parse(r, ctx) {
       const id = r.pattern('transfer_id', EXTERNAL_ID, 'a transfer id');
       const date = r.date('date');
+      notBeforeInception(r, 'date', date, ctx);
       const from = r.ref('from_connection', ctx.connections, 'connection');
       const to = r.ref('to_connection', ctx.connections, 'connection');
       if (from && to && from.id === to.id) r.reject('to_connection', 'must differ from from_connection');
@@ -229,17 +240,20 @@ export const CSV_FILES: CsvFileSpec[] = [
     ],
     insert: [
       ['id', 'uuid'],
-      ['external_id', 'text'],
+      ['external_id', 'text', 'flow_id'],
       ['investor_id', 'uuid'],
-      ['share_class_id', 'uuid'],
+      ['share_class_id', 'uuid', 'share_class'],
       ['type', 'text'],
-      ['requested_amount', 'numeric'],
-      ['requested_fraction', 'numeric'],
+      ['requested_amount', 'numeric', 'amount'],
+      ['requested_fraction', 'numeric', 'fraction'],
       ['dealing_date', 'date'],
       ['status', 'text'],
       ['created_at', 'timestamptz'],
     ],
     conflict: '(fund_id, external_id)',
+    navDate: 7,
+    updatable: ['status'],
+    reimport: flowChange,
     parse(r, ctx) {
       const id = r.pattern('flow_id', EXTERNAL_ID, 'a flow id');
       const investor = r.ref('investor_id', ctx.investors, 'investor');
@@ -259,7 +273,7 @@ export const CSV_FILES: CsvFileSpec[] = [
         type,
         amount,
         fraction,
-        r.date('dealing_date'),
+        notBeforeInception(r, 'dealing_date', r.date('dealing_date'), ctx),
         r.oneOf('status', ['pending', 'running', 'executed', 'settled', 'cancelled', 'failed']),
         r.timestamp('created_at'),
       ];
@@ -282,18 +296,21 @@ export const CSV_FILES: CsvFileSpec[] = [
     ],
     insert: [
       ['id', 'uuid'],
-      ['external_id', 'text'],
+      ['external_id', 'text', 'expense_id'],
       ['category', 'text'],
       ['vendor', 'text'],
       ['description', 'text'],
       ['accrual_date', 'date'],
-      ['period_end', 'date'],
+      ['period_end', 'date', 'accrual_date'],
       ['amount', 'numeric'],
       ['currency', 'text'],
       ['status', 'text'],
       ['paid_date', 'date'],
     ],
     conflict: '(fund_id, external_id)',
+    navDate: 5,
+    updatable: ['status', 'paid_date'],
+    reimport: expenseChange,
     parse(r, ctx) {
       const id = r.pattern('expense_id', EXTERNAL_ID, 'an expense id');
       const category = r.oneOf('category', ['administration', 'audit', 'legal', 'other']);
@@ -314,7 +331,7 @@ export const CSV_FILES: CsvFileSpec[] = [
       if (status === 'accrued' && paid !== null)
         r.reject('paid_date', 'must be empty while the expense is only accrued');
       if (paid && accrual && paid < accrual) r.reject('paid_date', 'is before accrual_date');
-      const periodEnd = accrual ? endOfMonthOf(accrual) : null;
+      const periodEnd = accrual ? endOfMonth(accrual) : null;
       return ok(r, [
         fundScopedId(ctx.fundId, 'expense', id),
         id,
@@ -335,13 +352,18 @@ export const CSV_FILES: CsvFileSpec[] = [
     table: 'admin_navs',
     columns: ['date', 'nav'],
     insert: [
-      ['valuation_date', 'date'],
-      ['net_asset_value', 'numeric'],
+      ['valuation_date', 'date', 'date'],
+      ['net_asset_value', 'numeric', 'nav'],
       ['administrator', 'text'],
     ],
     conflict: '(fund_id, valuation_date)',
+    // the administrator restated its NAV: reconciliation reads the new figure (the shadow NAV is ours)
+    updatable: ['net_asset_value'],
+    reimport: () => ({ update: true, navDate: null }),
+    unchecked: ['administrator'],
     parse(r, ctx) {
-      return ok(r, [r.date('date'), r.decimal('nav', 'positive', 2), ctx.administrator]);
+      const date = notBeforeInception(r, 'date', r.date('date'), ctx);
+      return ok(r, [date, r.decimal('nav', 'positive', 2), ctx.administrator]);
     },
   },
   {
@@ -350,7 +372,7 @@ export const CSV_FILES: CsvFileSpec[] = [
     columns: ['report_id', 'period_start', 'period_end', 'status', 'preview', 'distributed_at'],
     insert: [
       ['id', 'uuid'],
-      ['external_id', 'text'],
+      ['external_id', 'text', 'report_id'],
       ['period_start', 'date'],
       ['period_end', 'date'],
       ['status', 'text'],
@@ -372,9 +394,3 @@ export const CSV_FILES: CsvFileSpec[] = [
     },
   },
 ];
-
-function endOfMonthOf(date: string): string {
-  const y = Number(date.slice(0, 4));
-  const m = Number(date.slice(5, 7));
-  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
-}

@@ -1,6 +1,7 @@
 import { fundScopedId } from '../ids';
 import { chartWithOverrides } from '../ledger/chart-of-accounts';
-import type { CsvFileSpec } from './csv-files';
+import type { CsvFileSpec, StoredChange } from './csv-files';
+import { bookingDates, restartNavFrom } from '../nav/booking-calendar';
 import type { FundDefinition } from './fund-definition';
 import { STRESS_PRESETS } from './stress-presets';
 import { SqlRepository } from '../../database/sql-repository';
@@ -151,6 +152,71 @@ export class FundImportRepository extends SqlRepository {
     return this.q.query(`SELECT id, name FROM share_classes WHERE fund_id = $1`, [fundId]);
   }
 
+  /** Inception and the last published NAV (the books are closed through it). */
+  bookingDates(fundId: string): Promise<{ inception: string | null; closedThrough: string | null }> {
+    return bookingDates(this.q, fundId);
+  }
+
+  /** The NAV is redone from `date` when a complete run valued it without what this import brought. */
+  restartNavFrom(fundId: string, date: string): Promise<boolean> {
+    return restartNavFrom(this.q, fundId, date);
+  }
+
+  /**
+   * The batch's rows whose natural key is already stored, by ordinal (1-based): the compared columns
+   * that differ, and both rows as text when any does (numbers without trailing zeros).
+   */
+  async storedRows(
+    spec: CsvFileSpec,
+    fundId: string,
+    columns: (string | null)[][],
+  ): Promise<Map<number, StoredChange>> {
+    const names = spec.insert.map(([c]) => c);
+    const keys = keyColumns(spec);
+    const compared = names.filter((c) => !keys.includes(c) && !(spec.unchecked ?? []).includes(c));
+    const text = (side: string) =>
+      spec.insert
+        .map(([c, t]) => `'${c}', ${t === 'numeric' ? `trim_scale(${side}.${c})` : `${side}.${c}`}::text`)
+        .join(', ');
+    const rows: {
+      ord: number;
+      changed: string[];
+      stored: StoredChange['stored'] | null;
+      incoming: StoredChange['incoming'] | null;
+    }[] = await this.q.query(
+      `WITH b AS (SELECT * FROM unnest(${spec.insert.map(([, t], i) => `$${i + 2}::${t}[]`).join(', ')})
+                      WITH ORDINALITY AS b(${names.join(', ')}, ord)),
+              d AS (SELECT b.ord, array_remove(ARRAY[${compared
+                .map((c) => `CASE WHEN t.${c} IS DISTINCT FROM b.${c} THEN '${c}' END`)
+                .join(', ')}]::text[], NULL) AS changed, t AS t, b AS b
+                      FROM b JOIN ${spec.table} t ON t.fund_id = $1 AND ${keys.map((k) => `t.${k} = b.${k}`).join(' AND ')})
+         SELECT d.ord::int AS ord, d.changed,
+                CASE WHEN cardinality(d.changed) > 0 THEN json_build_object(${text('(d.t)')}) END AS stored,
+                CASE WHEN cardinality(d.changed) > 0 THEN json_build_object(${text('(d.b)')}) END AS incoming
+           FROM d`,
+      [fundId, ...columns],
+    );
+    return new Map(
+      rows.map((r) => [r.ord, { changed: r.changed, stored: r.stored ?? {}, incoming: r.incoming ?? {} }]),
+    );
+  }
+
+  /** Writes the file's updatable columns of the rows at these ordinals (1-based) of the batch; answers how many. */
+  async updateRows(spec: CsvFileSpec, fundId: string, columns: (string | null)[][], ords: number[]): Promise<number> {
+    if (ords.length === 0 || !spec.updatable?.length) return 0;
+    const pick = columns.map((col) => ords.map((o) => col[o - 1]));
+    const names = spec.insert.map(([c]) => c);
+    const [rows] = await this.q.query(
+      `UPDATE ${spec.table} t SET ${spec.updatable.map((c) => `${c} = b.${c}`).join(', ')}
+         FROM unnest(${spec.insert.map(([, t], i) => `$${i + 2}::${t}[]`).join(', ')}) AS b(${names.join(', ')})
+        WHERE t.fund_id = $1 AND ${keyColumns(spec)
+          .map((k) => `t.${k} = b.${k}`)
+          .join(' AND ')} RETURNING 1`,
+      [fundId, ...pick],
+    ); // an UPDATE answers [rows, count]
+    return (rows as unknown[]).length;
+  }
+
   /** One batch of a CSV file's rows (column arrays), ON CONFLICT DO NOTHING on its natural key; answers how many were new. */
   async insertBatch(spec: CsvFileSpec, fundId: string, columns: (string | null)[][]): Promise<number> {
     const sql = `WITH ins AS (
@@ -161,4 +227,13 @@ export class FundImportRepository extends SqlRepository {
     const result: { n: number }[] = await this.q.query(sql, [fundId, ...columns]);
     return result[0].n;
   }
+}
+
+/** The natural key's columns (the conflict target without fund_id). */
+export function keyColumns(spec: CsvFileSpec): string[] {
+  return spec.conflict
+    .replace(/[()]/g, '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== 'fund_id');
 }

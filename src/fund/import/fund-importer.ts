@@ -8,21 +8,25 @@ import { parseFundDefinition } from './fund-definition';
 import { FundImportRepository, type ImportedFundRow } from './fund-import.repository';
 import { FundImportError, type ImportRowError } from './import-errors';
 import { RowReader } from './row-validation';
+import { type ImportBooks, PendingBatch } from './import-batch';
 
 export interface FundImportReport {
   fundId: string;
   slug: string;
   created: boolean;
-  files: { file: string; rows: number; inserted: number }[];
+  files: { file: string; rows: number; inserted: number; updated: number }[];
+  /** The date the next NAV run starts from because rows dated on or before a complete run came in (null: none did). */
+  navRestartFrom: string | null;
 }
 
-const BATCH_ROWS = 5000;
 const MAX_ERRORS = 50;
 
 /**
  * Imports a fund's folder of raw events in ONE transaction: a file with a bad row imports
- * nothing. Rows are streamed and inserted in batches with ON CONFLICT DO NOTHING on their
- * natural keys, so re-importing the same rows changes nothing.
+ * nothing. Rows are streamed and written in batches keyed on their natural keys: re-importing the
+ * same rows changes nothing, a changed row is updated or refused by its file's rule, and a row that
+ * moves the books on or before a complete NAV run restarts the NAV from its date (refused inside
+ * the published, closed books).
  */
 export async function importFundFolder(
   ds: DataSource,
@@ -36,6 +40,16 @@ export async function importFundFolder(
     ]);
   if (!existsSync(dir))
     throw new FundImportError([{ file: dir, line: 0, column: '(folder)', reason: 'does not exist' }]);
+  const known = ['fund.json', ...CSV_FILES.map((f) => f.file)];
+  if (!known.some((f) => existsSync(join(dir, f))))
+    throw new FundImportError([
+      {
+        file: dir,
+        line: 0,
+        column: '(folder)',
+        reason: `holds none of the files an import reads (${known.join(', ')})`,
+      },
+    ]);
   const imports = new FundImportRepository(ds);
   const qr = ds.createQueryRunner();
   await qr.connect();
@@ -93,11 +107,12 @@ async function importInTransaction(
     ]);
   }
   const ctx = await loadContext(repo, fund, fund.base_currency.trim());
+  const books: ImportBooks = { closedThrough: (await repo.bookingDates(fund.id)).closedThrough, restartFrom: null };
   const files: FundImportReport['files'] = [];
   for (const spec of CSV_FILES) {
     const path = join(dir, spec.file);
     if (!existsSync(path)) continue;
-    files.push(await importCsv(repo, spec, path, ctx));
+    files.push(await importCsv(repo, spec, path, ctx, books));
     if (spec.reloadsContext) Object.assign(ctx, await loadContext(repo, fund, ctx.baseCurrency));
   }
   const cash = await repo.cashConnectionCode(fund.id);
@@ -111,7 +126,8 @@ async function importInTransaction(
       },
     ]);
   }
-  return { fundId: fund.id, slug, created, files };
+  const restarted = books.restartFrom ? await repo.restartNavFrom(fund.id, books.restartFrom) : false;
+  return { fundId: fund.id, slug, created, files, navRestartFrom: restarted ? books.restartFrom : null };
 }
 
 async function loadContext(
@@ -137,46 +153,19 @@ async function loadContext(
   };
 }
 
-/** Rows waiting to be inserted, one array per insert column; nothing more is written once the file has an error. */
-class PendingBatch {
-  inserted = 0;
-  private columns: (string | null)[][];
-  private rows = 0;
-
-  constructor(
-    private readonly repo: FundImportRepository,
-    private readonly spec: CsvFileSpec,
-    private readonly fundId: string,
-    private readonly errors: ImportRowError[],
-  ) {
-    this.columns = spec.insert.map(() => []);
-  }
-
-  async add(values: (string | null)[]): Promise<void> {
-    values.forEach((v, i) => this.columns[i].push(v));
-    this.rows++;
-    if (this.rows >= BATCH_ROWS) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    if (this.rows === 0 || this.errors.length) return;
-    this.inserted += await this.repo.insertBatch(this.spec, this.fundId, this.columns);
-    this.columns = this.spec.insert.map(() => []);
-    this.rows = 0;
-  }
-}
-
 async function importCsv(
   repo: FundImportRepository,
   spec: CsvFileSpec,
   path: string,
   ctx: ImportContext,
-): Promise<{ file: string; rows: number; inserted: number }> {
+  books: ImportBooks,
+): Promise<FundImportReport['files'][number]> {
   const errors: ImportRowError[] = [];
+  const columns = (names: string[]) => checkHeader(spec, names); // called for the header line, rows or not
   const parser = createReadStream(path).pipe(
-    parse({ columns: true, skip_empty_lines: true, trim: false, info: true, bom: true, relax_column_count: false }),
+    parse({ columns, skip_empty_lines: true, trim: false, info: true, bom: true, relax_column_count: false }),
   );
-  const batch = new PendingBatch(repo, spec, ctx.fundId, errors);
+  const batch = new PendingBatch(repo, spec, ctx.fundId, books, errors);
   const seen = new Set<string>();
   let rows = 0;
   try {
@@ -184,7 +173,6 @@ async function importCsv(
       record: Record<string, string>;
       info: { lines: number };
     }>) {
-      if (rows === 0) checkHeader(spec, record);
       rows++;
       const reader = new RowReader(record);
       const values = spec.parse(reader, ctx);
@@ -194,28 +182,33 @@ async function importCsv(
         if (errors.length >= MAX_ERRORS) break;
         continue;
       }
-      await batch.add(values!);
+      await batch.add(values!, info.lines);
     }
   } catch (err) {
-    if (err instanceof FundImportError) throw err;
     const e = err as { code?: string; lines?: number; message: string };
+    if (!e.code?.startsWith('CSV_')) throw err; // ours, or the database's: not the file's syntax
     throw new FundImportError([
       { file: spec.file, line: e.lines ?? 0, column: '(row)', reason: `is not valid CSV: ${e.message}` },
     ]);
   }
   if (errors.length) throw new FundImportError(errors);
   await batch.flush();
-  return { file: spec.file, rows, inserted: batch.inserted };
+  if (errors.length) throw new FundImportError(errors);
+  return { file: spec.file, rows, inserted: batch.inserted, updated: batch.updated };
 }
 
-/** The first record's keys must include every column the file defines. */
-function checkHeader(spec: CsvFileSpec, record: Record<string, string>): void {
-  const missing = spec.columns.filter((c) => !(c in record));
-  if (missing.length) {
-    throw new FundImportError(
-      missing.map((c) => ({ file: spec.file, line: 1, column: c, reason: 'missing column in the header' })),
-    );
-  }
+/** The header names every column the file defines, each once (a repeated one would silently win). */
+function checkHeader(spec: CsvFileSpec, names: string[]): string[] {
+  const problems = [
+    ...spec.columns
+      .filter((c) => !names.includes(c))
+      .map((c) => ({ column: c, reason: 'missing column in the header' })),
+    ...names
+      .filter((c, i) => names.indexOf(c) !== i)
+      .map((c) => ({ column: c, reason: 'appears twice in the header' })),
+  ];
+  if (problems.length) throw new FundImportError(problems.map((p) => ({ file: spec.file, line: 1, ...p })));
+  return names;
 }
 
 /** The problem with one parsed row (not valid, or a duplicate of an earlier row of the file), or null. */

@@ -1,6 +1,9 @@
 import { isIsoDate } from '../dates';
 
 const DECIMAL = /^-?\d{1,20}(\.\d{1,10})?$/;
+/** Dates the books can hold and a fund can mean (PostgreSQL refuses year 0). */
+const MIN_DATE = '1900-01-01';
+const MAX_DATE = '2199-12-31';
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 /** Reads one CSV record column by column, collecting the first problem as {column, reason}. */
@@ -18,12 +21,19 @@ export class RowReader {
     const v = (this.record[column] ?? '').trim();
     if (v === '') return this.fail(column, 'is required');
     if (v.length > maxLength) return this.fail(column, `is longer than ${maxLength} characters`);
-    return v;
+    return this.storable(column, v);
   }
 
   optional(column: string): string | null {
     const v = (this.record[column] ?? '').trim();
-    return v === '' ? null : v;
+    return v === '' ? null : this.storable(column, v);
+  }
+
+  /** PostgreSQL stores no NUL, and a byte sequence that was not UTF-8 arrives as U+FFFD: both are refused. */
+  private storable(column: string, v: string): string {
+    if (v.includes('\u0000')) return this.fail(column, 'contains a NUL character');
+    if (v.includes('\uFFFD')) return this.fail(column, 'is not valid UTF-8 (save the file as UTF-8)');
+    return v;
   }
 
   pattern(column: string, re: RegExp, description: string): string {
@@ -41,22 +51,29 @@ export class RowReader {
 
   date(column: string): string {
     const v = this.text(column);
-    if (v && !isIsoDate(v)) return this.fail(column, `must be a calendar date YYYY-MM-DD, got "${v}"`);
-    return v;
+    return v ? this.checkDate(column, v) : v;
   }
 
   optionalDate(column: string): string | null {
     const v = this.optional(column);
-    if (v !== null && !isIsoDate(v)) return this.fail(column, `must be a calendar date YYYY-MM-DD, got "${v}"`);
+    return v === null ? null : this.checkDate(column, v);
+  }
+
+  private checkDate(column: string, v: string): string {
+    if (!isIsoDate(v)) return this.fail(column, `must be a calendar date YYYY-MM-DD, got "${v}"`);
+    if (v < MIN_DATE || v > MAX_DATE)
+      return this.fail(column, `must be between ${MIN_DATE} and ${MAX_DATE}, got "${v}"`);
     return v;
   }
 
   timestamp(column: string): string {
     const v = this.text(column);
-    if (v && (!TIMESTAMP.test(v) || Number.isNaN(Date.parse(v)) || !isIsoDate(v.slice(0, 10)))) {
-      return this.fail(column, `must be an ISO 8601 UTC timestamp like 2024-01-31T14:00:00Z, got "${v}"`);
-    }
-    return v;
+    // the round trip refuses hour 24 and second 60, which Date.parse accepts
+    const exact =
+      TIMESTAMP.test(v) && !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().slice(0, 19) === v.slice(0, 19);
+    if (!v) return v;
+    if (!exact) return this.fail(column, `must be an ISO 8601 UTC timestamp like 2024-01-31T14:00:00Z, got "${v}"`);
+    return this.checkDate(column, v.slice(0, 10)) ? v : '';
   }
 
   optionalTimestamp(column: string): string | null {
@@ -83,8 +100,12 @@ export class RowReader {
     maxDecimals: number,
   ): string {
     if (!DECIMAL.test(v)) return this.fail(column, `must be a decimal number, got "${v}"`);
-    const decimals = v.includes('.') ? v.split('.')[1].length : 0;
-    if (decimals > maxDecimals) return this.fail(column, `has more than ${maxDecimals} decimals: "${v}"`);
+    const [whole, fraction = ''] = v.replace('-', '').split('.');
+    if (fraction.length > maxDecimals) return this.fail(column, `has more than ${maxDecimals} decimals: "${v}"`);
+    // money is numeric(20,2), quantities and prices numeric(30,10): what the column can hold
+    const digits = maxDecimals <= 2 ? 18 : 20;
+    if (whole.replace(/^0+(?=\d)/, '').length > digits)
+      return this.fail(column, `has more than ${digits} digits before the point: "${v}"`);
     const negative = v.startsWith('-');
     const zero = /^-?0+(\.0+)?$/.test(v);
     if (sign === 'positive' && (negative || zero)) return this.fail(column, `must be greater than zero, got "${v}"`);

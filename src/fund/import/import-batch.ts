@@ -1,0 +1,128 @@
+import type { CsvFileSpec, StoredChange } from './csv-files';
+import { type FundImportRepository, keyColumns } from './fund-import.repository';
+import type { ImportRowError } from './import-errors';
+
+const BATCH_ROWS = 5000;
+
+/** What the import knows of the fund's books, and the earliest date it moved them on or before a run. */
+export interface ImportBooks {
+  /** The last published NAV: rows dated on or before it are refused (the books are closed through it). */
+  closedThrough: string | null;
+  restartFrom: string | null;
+}
+
+/**
+ * Rows waiting to be written, one array per insert column, with their lines. A flush compares them
+ * with the rows already stored under the same natural key: an identical row changes nothing, a
+ * changed one is updated, kept or refused by the file's rule (`reimport`), and a new or changed row
+ * dated inside the closed books is refused. Nothing is written once the file has an error.
+ */
+export class PendingBatch {
+  inserted = 0;
+  updated = 0;
+  private columns: (string | null)[][];
+  private lines: number[] = [];
+  private byKey = new Map<string, string>();
+
+  constructor(
+    private readonly repo: FundImportRepository,
+    private readonly spec: CsvFileSpec,
+    private readonly fundId: string,
+    private readonly books: ImportBooks,
+    private readonly errors: ImportRowError[],
+  ) {
+    this.columns = spec.insert.map(() => []);
+  }
+
+  async add(values: (string | null)[], line: number): Promise<void> {
+    if (this.duplicate(values, line)) return;
+    values.forEach((v, i) => this.columns[i].push(v));
+    this.lines.push(line);
+    if (this.lines.length >= BATCH_ROWS) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.lines.length === 0 || this.errors.length) return;
+    const stored = await this.repo.storedRows(this.spec, this.fundId, this.columns);
+    const updates: number[] = [];
+    this.lines.forEach((line, i) => {
+      const change = stored.get(i + 1);
+      const verdict = change ? this.judgeChange(change, line) : this.judgeNew(i, line);
+      if (verdict === 'update') updates.push(i + 1);
+    });
+    if (this.errors.length) return;
+    this.inserted += await this.repo.insertBatch(this.spec, this.fundId, this.columns);
+    this.updated += await this.repo.updateRows(this.spec, this.fundId, this.columns, updates);
+    this.columns = this.spec.insert.map(() => []);
+    this.lines = [];
+    this.byKey.clear();
+  }
+
+  /** A second row of the batch with the same key: identical is dropped, different is refused. */
+  private duplicate(values: (string | null)[], line: number): boolean {
+    const names = this.spec.insert.map(([c]) => c);
+    const key = keyColumns(this.spec)
+      .map((k) => values[names.indexOf(k)])
+      .join('\u0000');
+    const whole = values.join('\u0000');
+    const earlier = this.byKey.get(key);
+    this.byKey.set(key, earlier ?? whole);
+    if (earlier === undefined) return false;
+    if (earlier !== whole)
+      this.refuse(line, this.spec.columns[0], 'repeats the key of an earlier row with other values');
+    return true;
+  }
+
+  private judgeNew(i: number, line: number): 'insert' | 'refused' {
+    const at = this.spec.navDate;
+    if (at === undefined) return 'insert';
+    return this.dated(this.columns[at][i], line, this.csvColumn(this.spec.insert[at][0])) ? 'insert' : 'refused';
+  }
+
+  private judgeChange(change: StoredChange, line: number): 'same' | 'update' | 'refused' {
+    if (change.changed.length === 0) return 'same';
+    const column = this.csvColumn(change.changed[0]);
+    const verdict = this.spec.reimport?.(change) ?? { refuse: 'an imported row cannot change; add a new one' };
+    if ('keep' in verdict) return 'same';
+    if ('refuse' in verdict) {
+      this.refuse(line, column, `differs from the row already imported (${describe(change)}): ${verdict.refuse}`);
+      return 'refused';
+    }
+    return this.dated(verdict.navDate, line, column) ? 'update' : 'refused';
+  }
+
+  /** A row that moves the books from `date`: refused inside the closed books, else the NAV is redone from it. */
+  private dated(date: string | null, line: number, column: string): boolean {
+    if (!date) return true;
+    if (this.books.closedThrough && date <= this.books.closedThrough) {
+      this.refuse(
+        line,
+        column,
+        `${date} is on or before ${this.books.closedThrough}, the last published NAV: the books are closed through it; date a correction after it`,
+      );
+      return false;
+    }
+    if (!this.books.restartFrom || date < this.books.restartFrom) this.books.restartFrom = date;
+    return true;
+  }
+
+  private csvColumn(sqlColumn: string): string {
+    const entry = this.spec.insert.find(([c]) => c === sqlColumn);
+    return entry?.[2] ?? sqlColumn;
+  }
+
+  private refuse(line: number, column: string, reason: string): void {
+    this.errors.push({ file: this.spec.file, line, column, reason });
+  }
+}
+
+/** "close: 40000 stored, 40100 in the file" for the changed columns (references by name only). */
+function describe(c: StoredChange): string {
+  return c.changed
+    .map((col) =>
+      /_id$/.test(col)
+        ? `${col} differs`
+        : `${col}: ${c.stored[col] ?? 'empty'} stored, ${c.incoming[col] ?? 'empty'} in the file`,
+    )
+    .join('; ');
+}
