@@ -626,6 +626,11 @@ describe('fund read API against the demo fund (e2e)', () => {
       expect(r.difference).toBe(D(r.shadowNav!).minus(r.administratorNav).toFixed(2));
       expect(r.withinTolerance).toBe(D(r.differenceRatio!).abs().lte('0.0005'));
     }
+    // a date without a complete run is not a break: the status says which it is
+    for (const r of recon.items) {
+      const expected = r.shadowNav === null ? 'not_valued' : r.withinTolerance ? 'within_tolerance' : 'break';
+      expect([r.valuationDate, (r as { status?: string }).status]).toEqual([r.valuationDate, expected]);
+    }
   });
 
   it('lists: totals count every matching record, limit cuts the page, filters apply', async () => {

@@ -242,7 +242,7 @@ describe('fund importer', () => {
         file: 'fund.json',
         line: 1,
         column: 'shareClasses[1].perfFeeRate',
-        reason: 'must be a rate as a fraction of 1, got "20%"',
+        reason: 'must be a rate as a fraction of 1 (0.02 for 2 %), got "20%"',
       });
     expect(await counts(slug)).toEqual({ funds: 0, trades: 0, prices: 0, flows: 0 });
   });
@@ -316,6 +316,55 @@ describe('fund importer', () => {
     );
     await busy.rollbackTransaction();
     await busy.release();
+  });
+
+  it('refuses fund.json terms the books cannot mean, naming each JSON path', async () => {
+    const dir = corrupt('bad-terms', 'fund.json', 1, (l) => l);
+    const json = JSON.parse(readFileSync(join(dir, 'fund.json'), 'utf8'));
+    json.shareClasses[0].mgmtFeeAnnualRate = '2'; // 2 % typed as a percentage: 200 % a year
+    json.shareClasses[1].currency = 'EUR';
+    json.shareClasses[1].initialNavPerUnit = '0';
+    json.shareClasses[2].name = json.shareClasses[0].name;
+    json.chartOfAccounts = [{ code: '9999', name: 'Nowhere' }];
+    writeFileSync(join(dir, 'fund.json'), JSON.stringify(json));
+    const errors = await importErrors(ds, 'bad-terms', dir);
+    expect(errors.map((e) => [e.column, e.reason])).toEqual([
+      ['shareClasses[0].mgmtFeeAnnualRate', 'must be a rate as a fraction of 1 (0.02 for 2 %), got "2"'],
+      ['shareClasses[1].currency', `must be the base currency ${json.baseCurrency}: the books model no FX`],
+      ['shareClasses[1].initialNavPerUnit', 'must be greater than zero'],
+      ['shareClasses[2].name', `names the class "${json.shareClasses[0].name}" a second time`],
+      ['chartOfAccounts[0].code', 'names no account of the chart: 9999'],
+    ]);
+  });
+
+  it("a re-imported fund.json may change a class's status, not the terms or the inception the books rest on", async () => {
+    const slug = `terms-${process.pid}`;
+    const { fundId } = await importFundFolder(ds, slug, clean);
+    await new NavRunService(ds).runNavRange(fundId, { to: '2023-11-05' });
+    const edit = (
+      name: string,
+      change: (json: { inceptionDate: string; shareClasses: Record<string, string>[] }) => void,
+    ) => {
+      const dir = corrupt(name, 'fund.json', 1, (l) => l);
+      const json = JSON.parse(readFileSync(join(dir, 'fund.json'), 'utf8'));
+      change(json);
+      writeFileSync(join(dir, 'fund.json'), JSON.stringify(json));
+      return dir;
+    };
+    const terms = edit('terms-changed', (json) => {
+      json.inceptionDate = '2023-10-01';
+      json.shareClasses[0].perfFeeRate = '0.25';
+    });
+    expect((await importErrors(ds, slug, terms)).map((e) => e.column)).toEqual([
+      'inceptionDate',
+      'shareClasses[0].perfFeeRate',
+    ]);
+    const status = edit('terms-status', (json) => (json.shareClasses[0].status = 'soft_closed'));
+    await importFundFolder(ds, slug, status);
+    const [row] = await ds.query(`SELECT status FROM share_classes WHERE fund_id = $1 ORDER BY sort_order LIMIT 1`, [
+      fundId,
+    ]);
+    expect(row.status).toBe('soft_closed');
   });
 
   it('refuses bytes that are not UTF-8, naming the line and column', async () => {

@@ -82,8 +82,18 @@ export class ReconciliationRowDto {
     string | null;
   @DecimalProperty('ratio', { example: '0.00002991', nullable: true, description: 'difference / administrator NAV' })
   differenceRatio: string | null;
-  @ApiProperty({ example: true, description: '|differenceRatio| ≤ toleranceRatio (false when there is no shadow NAV)' })
+  @ApiProperty({
+    example: true,
+    description: '|differenceRatio| (as served, 8 decimals) ≤ toleranceRatio; false when there is no shadow NAV',
+  })
   withinTolerance: boolean;
+  @ApiProperty({
+    enum: ['within_tolerance', 'break', 'not_valued', 'stale'],
+    example: 'within_tolerance',
+    description:
+      "within_tolerance or break: the comparison; not_valued: no complete NAV run on that date (not run yet, or it failed), not a break; stale: the run predates something booked on or before its date and the next NAV run supersedes it (the figures shown are the stale run's)",
+  })
+  status: 'within_tolerance' | 'break' | 'not_valued' | 'stale';
 }
 
 export class ReconciliationDto {

@@ -61,13 +61,14 @@ export class NavRepository extends SqlRepository {
   administratorVsShadow(fundId: string, before: string | null, limit: number) {
     return this.q.query(
       `SELECT to_char(a.valuation_date, 'YYYY-MM-DD') AS valuation_date, a.net_asset_value::text AS administrator_nav,
-              r.net_asset_value::text AS shadow_nav
+              r.net_asset_value::text AS shadow_nav, coalesce(a.valuation_date >= f.nav_restart_from, false) AS stale
          FROM admin_navs a
+         JOIN funds f ON f.id = a.fund_id
          LEFT JOIN nav_runs r ON r.fund_id = a.fund_id AND r.valuation_date = a.valuation_date AND r.status = 'complete'
         WHERE a.fund_id = $1 AND ($2::date IS NULL OR a.valuation_date < $2::date)
         ORDER BY a.valuation_date DESC
         LIMIT $3`,
       [fundId, before, limit],
-    ) as Promise<{ valuation_date: string; administrator_nav: string; shadow_nav: string | null }[]>;
+    ) as Promise<{ valuation_date: string; administrator_nav: string; shadow_nav: string | null; stale: boolean }[]>;
   }
 }

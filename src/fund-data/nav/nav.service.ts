@@ -82,15 +82,17 @@ export class NavService {
             difference: null,
             differenceRatio: null,
             withinTolerance: false,
+            status: 'not_valued' as const,
           };
         }
         // The books' own reconciliation rule (difference = shadow − administrator, ratio over the administrator's NAV).
-        return reconcile(
+        const row = reconcile(
           r.valuation_date,
           new Decimal(r.shadow_nav),
           new Decimal(r.administrator_nav),
           new Decimal(this.config.navToleranceRatio),
         );
+        return r.stale ? { ...row, status: 'stale' as const } : row;
       }),
       nextCursor: page.nextCursor,
       hasMore: page.hasMore,

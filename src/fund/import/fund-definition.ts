@@ -1,5 +1,6 @@
 import { isIsoDate } from '../dates';
 import { type ImportRowError } from './import-errors';
+import { DEFAULT_CHART } from '../ledger/chart-of-accounts';
 
 export interface ShareClassDefinition {
   name: string;
@@ -26,7 +27,9 @@ export interface FundDefinition {
   chartOfAccounts: { code: string; name: string }[];
 }
 
-const RATE = /^\d(\.\d{1,8})?$/;
+/** A rate as a fraction of 1, at most 1: "2" for 2 % would be 200 % a year. */
+const RATE = /^(0(\.\d{1,8})?|1(\.0{1,8})?)$/;
+const RATE_WHAT = 'a rate as a fraction of 1 (0.02 for 2 %)';
 const DECIMAL = /^\d{1,20}(\.\d{1,10})?$/;
 
 /** Reads fields of one document, collecting a problem (named by JSON path) for each bad one. */
@@ -94,13 +97,30 @@ export function parseFundDefinition(
   for (const [i, c] of (Array.isArray(raw?.shareClasses) ? raw.shareClasses : []).entries()) {
     definition.shareClasses.push(parseShareClass(read, `shareClasses[${i}]`, c));
   }
+  checkClasses(read, definition);
   for (const [i, a] of (Array.isArray(raw?.chartOfAccounts) ? raw.chartOfAccounts : []).entries()) {
-    definition.chartOfAccounts.push({
-      code: read.str(`chartOfAccounts[${i}].code`, a?.code, /^\d{4}$/, 'a 4-digit account code'),
-      name: read.str(`chartOfAccounts[${i}].name`, a?.name),
-    });
+    const code = read.str(`chartOfAccounts[${i}].code`, a?.code, /^\d{4}$/, 'a 4-digit account code');
+    // entries rename the chart's accounts; a code outside it would be dropped without a word
+    if (/^\d{4}$/.test(code) && !DEFAULT_CHART.some((c) => c.code === code))
+      read.fail(`chartOfAccounts[${i}].code`, `names no account of the chart: ${code}`);
+    definition.chartOfAccounts.push({ code, name: read.str(`chartOfAccounts[${i}].name`, a?.name) });
   }
   return read.errors.length ? { errors: read.errors } : { definition, errors: read.errors };
+}
+
+/**
+ * Classes are named once, priced in the base currency (the books model no FX: a EUR class would show
+ * USD figures under a EUR label) and launched at a positive price.
+ */
+function checkClasses(read: FieldReader, d: FundDefinition): void {
+  d.shareClasses.forEach((c, i) => {
+    if (d.shareClasses.findIndex((o) => o.name === c.name) !== i)
+      read.fail(`shareClasses[${i}].name`, `names the class "${c.name}" a second time`);
+    if (c.currency && d.baseCurrency && c.currency !== d.baseCurrency)
+      read.fail(`shareClasses[${i}].currency`, `must be the base currency ${d.baseCurrency}: the books model no FX`);
+    if (/^0*(\.0*)?$/.test(c.initialNavPerUnit))
+      read.fail(`shareClasses[${i}].initialNavPerUnit`, 'must be greater than zero');
+  });
 }
 
 function parseDealing(read: FieldReader, dealing: any): FundDefinition['dealing'] {
@@ -120,13 +140,13 @@ function parseDealing(read: FieldReader, dealing: any): FundDefinition['dealing'
 /** One entry of `shareClasses`, `p` its JSON path. */
 function parseShareClass(read: FieldReader, p: string, c: any): ShareClassDefinition {
   const hurdle = c?.hurdleAnnualRate ?? null;
-  if (hurdle !== null) read.str(`${p}.hurdleAnnualRate`, hurdle, RATE, 'a rate as a fraction of 1 or null');
+  if (hurdle !== null) read.str(`${p}.hurdleAnnualRate`, hurdle, RATE, `${RATE_WHAT} or null`);
   if (typeof c?.feeExempt !== 'boolean') read.fail(`${p}.feeExempt`, 'must be true or false');
   return {
     name: read.str(`${p}.name`, c?.name),
     currency: read.str(`${p}.currency`, c?.currency, /^[A-Z]{3}$/, 'a 3-letter currency code'),
-    mgmtFeeAnnualRate: read.str(`${p}.mgmtFeeAnnualRate`, c?.mgmtFeeAnnualRate, RATE, 'a rate as a fraction of 1'),
-    perfFeeRate: read.str(`${p}.perfFeeRate`, c?.perfFeeRate, RATE, 'a rate as a fraction of 1'),
+    mgmtFeeAnnualRate: read.str(`${p}.mgmtFeeAnnualRate`, c?.mgmtFeeAnnualRate, RATE, RATE_WHAT),
+    perfFeeRate: read.str(`${p}.perfFeeRate`, c?.perfFeeRate, RATE, RATE_WHAT),
     hurdleAnnualRate: hurdle,
     crystallizationFrequency: read.str(
       `${p}.crystallizationFrequency`,

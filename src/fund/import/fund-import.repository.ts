@@ -61,6 +61,43 @@ export class FundImportRepository extends SqlRepository {
       .cash_connection_code;
   }
 
+  /**
+   * What a re-imported fund.json would change that the books already rest on: each stored class's
+   * terms (JSON path, stored value), and the inception date once a NAV run exists.
+   */
+  async termChanges(fundId: string, d: FundDefinition): Promise<{ path: string; stored: string }[]> {
+    const terms: [string, string, string, (c: FundDefinition['shareClasses'][number]) => unknown][] = [
+      ['currency', 'currency', 'text', (c) => c.currency],
+      ['mgmt_fee_annual_rate', 'mgmtFeeAnnualRate', 'numeric', (c) => c.mgmtFeeAnnualRate],
+      ['perf_fee_rate', 'perfFeeRate', 'numeric', (c) => c.perfFeeRate],
+      ['hurdle_annual_rate', 'hurdleAnnualRate', 'numeric', (c) => c.hurdleAnnualRate],
+      ['crystallization_frequency', 'crystallizationFrequency', 'text', (c) => c.crystallizationFrequency],
+      ['fee_exempt', 'feeExempt', 'boolean', (c) => c.feeExempt],
+      ['launch_date', 'launchDate', 'date', (c) => c.launchDate],
+      ['initial_nav_per_unit', 'initialNavPerUnit', 'numeric', (c) => c.initialNavPerUnit],
+    ];
+    const rows: { i: number; term: string; stored: string }[] = await this.q.query(
+      `SELECT c.i::int - 1 AS i, t.term, t.stored FROM unnest($2::text[], ${terms.map(([, , type], k) => `$${k + 3}::${type}[]`).join(', ')})
+               WITH ORDINALITY AS c(name, ${terms.map(([col]) => col).join(', ')}, i)
+         JOIN share_classes s ON s.fund_id = $1 AND s.name = c.name
+         CROSS JOIN LATERAL (VALUES ${terms
+           .map(
+             ([col, path, type]) =>
+               `('${path}', s.${col} IS DISTINCT FROM c.${col}, ${type === 'numeric' ? `trim_scale(s.${col})` : `s.${col}`}::text)`,
+           )
+           .join(', ')}) AS t(term, changed, stored)
+        WHERE t.changed ORDER BY c.i`,
+      [fundId, d.shareClasses.map((c) => c.name), ...terms.map(([, , , of]) => d.shareClasses.map(of))],
+    );
+    const [fund] = await this.q.query(
+      `SELECT inception_date::text AS inception, EXISTS (SELECT 1 FROM nav_runs WHERE fund_id = $1) AS valued FROM funds WHERE id = $1`,
+      [fundId],
+    );
+    const inception =
+      fund?.valued && fund.inception !== d.inceptionDate ? [{ path: 'inceptionDate', stored: fund.inception }] : [];
+    return [...inception, ...rows.map((r) => ({ path: `shareClasses[${r.i}].${r.term}`, stored: r.stored ?? 'null' }))];
+  }
+
   /** The fund, its share classes, chart of accounts and stress presets from fund.json (re-import updates). */
   async upsertFund(fundId: string, slug: string, d: FundDefinition, synthetic: boolean): Promise<void> {
     await this.q.query(

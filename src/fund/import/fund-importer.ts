@@ -4,7 +4,7 @@ import { parse } from 'csv-parse';
 import { type DataSource } from 'typeorm';
 import { fundIdForSlug } from '../ids';
 import { CSV_FILES, type CsvFileSpec, type ImportContext } from './csv-files';
-import { parseFundDefinition } from './fund-definition';
+import { type FundDefinition, parseFundDefinition } from './fund-definition';
 import { FundImportRepository, type ImportedFundRow } from './fund-import.repository';
 import { FundImportError, type ImportRowError } from './import-errors';
 import { RowReader } from './row-validation';
@@ -98,6 +98,7 @@ async function importInTransaction(
         },
       ]);
     }
+    if (!created) await refuseTermChanges(repo, fund.id, definition);
     await repo.upsertFund(fund.id, slug, definition, options.synthetic ?? false);
     fund.administrator = definition.administrator;
     fund.inception_date = definition.inceptionDate;
@@ -128,6 +129,20 @@ async function importInTransaction(
   }
   const restarted = books.restartFrom ? await repo.restartNavFrom(fund.id, books.restartFrom) : false;
   return { fundId: fund.id, slug, created, files, navRestartFrom: restarted ? books.restartFrom : null };
+}
+
+/** A class's terms, and the inception date once the NAV has run, are what the books rest on: they do not change. */
+async function refuseTermChanges(repo: FundImportRepository, fundId: string, d: FundDefinition): Promise<void> {
+  const changes = await repo.termChanges(fundId, d);
+  if (changes.length === 0) return;
+  throw new FundImportError(
+    changes.map((c) => ({
+      file: 'fund.json',
+      line: 1,
+      column: c.path,
+      reason: `is ${c.stored} in the books, which rest on it: it cannot change${c.path.startsWith('shareClasses') ? ' (a new share class takes new terms)' : ''}`,
+    })),
+  );
 }
 
 async function loadContext(

@@ -8,7 +8,15 @@ export interface ReconciliationRow {
   difference: string;
   differenceRatio: string;
   withinTolerance: boolean;
+  status: ReconciliationStatus;
 }
+
+/**
+ * within_tolerance / break: the comparison; not_valued: no complete run on that date (not run yet,
+ * or it failed); stale: the run predates something booked on or before its date (funds.nav_restart_from)
+ * and will be superseded by the next run.
+ */
+export type ReconciliationStatus = 'within_tolerance' | 'break' | 'not_valued' | 'stale';
 
 /** Shadow NAV vs the administrator's: difference = shadow − administrator, ratio over the administrator's NAV. */
 export function reconcile(
@@ -19,13 +27,17 @@ export function reconcile(
 ): ReconciliationRow {
   const difference = shadowNav.minus(administratorNav);
   const ratio = administratorNav.isZero() ? new Decimal(0) : difference.dividedBy(administratorNav);
+  // judged on the ratio as served, so the flag never contradicts the figures beside it
+  const served = ratio.toDecimalPlaces(8);
+  const within = served.abs().lte(toleranceRatio);
   return {
     valuationDate,
     shadowNav: shadowNav.toFixed(2),
     administratorNav: administratorNav.toFixed(2),
     difference: difference.toFixed(2),
-    differenceRatio: ratio.toDecimalPlaces(8).toFixed(8),
-    withinTolerance: ratio.abs().lte(toleranceRatio),
+    differenceRatio: served.toFixed(8),
+    withinTolerance: within,
+    status: within ? 'within_tolerance' : 'break',
   };
 }
 
