@@ -45,7 +45,8 @@ export function performanceOf(className: string, launch: Point, points: Point[])
   const ret = (from: Point) => last.npu.dividedBy(from.npu).minus(1);
   const itd = ret(launch);
   const days = daysBetween(launch.d, last.d);
-  const annualizedItd = days > 0 ? itd.plus(1).pow(new D(365).dividedBy(days)).minus(1) : null;
+  // a return over less than a year is not annualised (GIPS; ten days at +2 % would read +106 % a year)
+  const annualizedItd = days >= 365 ? itd.plus(1).pow(new D(365).dividedBy(days)).minus(1) : null;
 
   const monthly: { month: string; return: string }[] = [];
   let prevEnd = launch;
@@ -97,9 +98,9 @@ export class PerformanceService {
     const cls = await this.repo.shareClass(fundId, shareClass ?? null);
     if (!cls) throw notFound(shareClass ? `share class ${shareClass}` : 'share class');
     const series = await this.repo.classGrossNavPerUnitSeries(fundId, cls.id);
-    // The lead lot is issued when the class first has units (the series starts there), which may be
-    // after the launch date the fund definition gives: its hurdle clock and ITD start on that day.
-    const launchDate = series.length > 0 && series[0].d > cls.launch_date ? series[0].d : cls.launch_date;
+    // The lead lot is issued when the class first has units, whatever launch date the fund definition
+    // gives (later: the hurdle clock and ITD start there; earlier: the first months are not dropped).
+    const launchDate = series.find((s) => s.gnav !== null)?.d ?? cls.launch_date;
     // The investor's basis: the lead series' value per original unit, net of every fee (docs/books-figures.md).
     const values = leadSeriesValues(
       {
@@ -110,7 +111,7 @@ export class PerformanceService {
         initialNavPerUnit: new Decimal(cls.initial_nav_per_unit),
       },
       launchDate,
-      series.map((s) => ({ d: s.d, gnav: new Decimal(s.gnav) })),
+      series.map((s) => ({ d: s.d, gnav: s.gnav === null ? null : new Decimal(s.gnav) })),
     );
     const launch = { d: launchDate, npu: new D(cls.initial_nav_per_unit) };
     return performanceOf(

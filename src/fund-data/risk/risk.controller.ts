@@ -64,7 +64,7 @@ export class RiskController {
   @FundRead(
     'performance',
     PerformanceDto,
-    'Net-of-fee performance of a share class from its NAV per unit: period returns, monthly table, volatility, drawdown',
+    'Net-of-fee performance of a share class from its lead series (the value per original unit of a lot issued when the class first had units, net of every fee): period returns, monthly table, volatility, drawdown',
   )
   performance(@CurrentPrincipal() p: Principal, @Query() q: PerformanceQueryDto): Promise<PerformanceDto> {
     return this.perf.performance(fundIdOf(p), q.shareClass);

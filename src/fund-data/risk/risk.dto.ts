@@ -137,10 +137,15 @@ export class PeriodReturnsDto {
   @DecimalProperty('ratio', {
     example: '0.61000000',
     nullable: true,
-    description: 'since the class launch (initial NAV per unit)',
+    description: 'since the class first had units (from its initial NAV per unit)',
   })
   itd: string | null;
-  @DecimalProperty('ratio', { example: '0.17250000', nullable: true }) annualizedItd: string | null;
+  @DecimalProperty('ratio', {
+    example: '0.17250000',
+    nullable: true,
+    description: '(1 + itd)^(365 / days) − 1; null under a year of history (a shorter return is not annualised)',
+  })
+  annualizedItd: string | null;
 }
 
 export class MonthlyReturnDto {
@@ -155,7 +160,8 @@ export class PerformanceDto {
   @ApiProperty({
     type: MonthlyReturnDto,
     isArray: true,
-    description: 'net of fees, month-end NAV per unit over the previous month-end',
+    description:
+      'net of every fee: the lead series value per original unit at month end over the previous month end (not class NAV per unit, which jumps back at each crystallization; docs/books-figures.md)',
   })
   monthly: MonthlyReturnDto[];
   @DecimalProperty('ratio', {
@@ -167,7 +173,7 @@ export class PerformanceDto {
   @DecimalProperty('ratio', {
     example: '-0.22310000',
     nullable: true,
-    description: 'worst peak-to-trough fall of NAV per unit (≤ 0)',
+    description: 'worst peak-to-trough fall of the lead series value per original unit (≤ 0)',
   })
   maxDrawdown: string | null;
 }

@@ -11,8 +11,11 @@ const NOTIONAL_UNITS = new Decimal(1_000_000);
 
 export interface GnavPoint {
   d: IsoDate;
-  /** The class's NAV per unit after management fee, before performance fee (GNAV) on that date. */
-  gnav: Decimal;
+  /**
+   * The class's NAV per unit after management fee, before performance fee (GNAV) on that date; null
+   * on a day the class had no units (emptied by redemptions).
+   */
+  gnav: Decimal | null;
 }
 
 export interface SeriesValue {
@@ -34,14 +37,32 @@ type FeeTerms = Pick<
  * investor bears: management fee and expenses (inside GNAV), accrued and crystallized
  * performance fees (the cancelled units). Class NAV per unit is not: it jumps back up to GNAV at
  * each crystallization. Points must be in date order; those before `launchDate` are ignored.
+ *
+ * A class emptied by redemptions and later relaunched (it reissues at its initial NAV per unit) is
+ * chain-linked with a zero return over the days it had no units: the lead lot is reissued at the
+ * initial price for the value it had, with a new HWM at that price — nobody lost anything across
+ * the gap, and a track record that carried the old lot into the new price would show a false loss.
  */
 export function leadSeriesValues(terms: FeeTerms, launchDate: IsoDate, points: GnavPoint[]): SeriesValue[] {
   let units = NOTIONAL_UNITS;
   let hwmPerUnit = terms.initialNavPerUnit;
   let hwmDate = launchDate;
+  let emptied = false;
   const out: SeriesValue[] = [];
   for (const p of points) {
     if (p.d < launchDate) continue;
+    if (p.gnav === null) {
+      emptied = out.length > 0;
+      continue;
+    }
+    if (emptied) {
+      const value = out[out.length - 1].valuePerOriginalUnit;
+      units = value.times(NOTIONAL_UNITS).dividedBy(terms.initialNavPerUnit);
+      [hwmPerUnit, hwmDate, emptied] = [terms.initialNavPerUnit, p.d, false];
+      // reissued today: nothing accrues on the issue date
+      out.push({ d: p.d, valuePerOriginalUnit: units.times(p.gnav).dividedBy(NOTIONAL_UNITS) });
+      continue;
+    }
     if (p.d === launchDate) {
       // issued today at the day's price: nothing accrues on the issue date
       out.push({ d: p.d, valuePerOriginalUnit: p.gnav });
