@@ -199,6 +199,25 @@ describe('cursor pages on every fund-data listing (e2e)', () => {
     return c ?? '';
   };
 
+  it('before the first complete NAV run there is no live book (trades alone would show cash spent that never came in)', async () => {
+    const fund = await createFund(app);
+    const db = dbOf(app);
+    await db.query(
+      `WITH c AS (INSERT INTO connections (id, fund_id, code, name, venue, source_type, mode)
+                  VALUES (gen_random_uuid(), $1, 'ex', 'Exchange', 'Ex', 'exchange', 'live') RETURNING id),
+            i AS (INSERT INTO instruments (id, fund_id, symbol, name, asset_class, currency)
+                  VALUES (gen_random_uuid(), $1, 'BTC', 'Bitcoin', 'crypto', 'USD') RETURNING id)
+       INSERT INTO trades (fund_id, external_id, executed_at, trade_date, connection_id, instrument_id, side, quantity, price, fee, fee_currency)
+       SELECT $1, 'T1', '2026-03-01T10:00:00Z', '2026-03-01', c.id, i.id, 'buy', 10, 60000, 30, 'USD' FROM c, i`,
+      [fund.id],
+    );
+    const body = (await get(app, '/api/v1/fund/positions', await fundKey(app, fund.slug))).json as {
+      positions: unknown[];
+      totalMarketValue: string;
+    };
+    expect([body.positions, body.totalMarketValue]).toEqual([[], '0.00']);
+  });
+
   it("expenses and investors resume after the cursor's row is gone: the position travels in the cursor", async () => {
     const fund = await createFund(app);
     const db = dbOf(app);

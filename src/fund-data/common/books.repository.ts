@@ -52,7 +52,9 @@ export class BooksRepository extends SqlRepository {
   /**
    * Live holdings per live connection and instrument: the latest complete run's positions plus
    * the trades and transfers dated after it (cash legs included, booked in cents as the books
-   * book them), priced at each instrument's latest close. Paper connections never appear.
+   * book them), priced at each instrument's latest close. Paper connections never appear. Before
+   * the first complete run there is no book: subscriptions reach cash only through the NAV engine,
+   * so trades and transfers alone would show cash spent that never came in.
    */
   async liveHoldings(fundId: string): Promise<{ runDate: string | null; rows: LiveHoldingRow[] }> {
     const rows: (LiveHoldingRow & { run_date: string | null })[] = await this.q.query(
@@ -61,7 +63,7 @@ export class BooksRepository extends SqlRepository {
           WHERE fund_id = $1 AND status = 'complete'
           ORDER BY valuation_date DESC LIMIT 1
        ),
-       since AS (SELECT COALESCE((SELECT valuation_date FROM run), '-infinity'::date) AS d),
+       since AS (SELECT (SELECT valuation_date FROM run) AS d),
        cash AS (
          SELECT i.id FROM instruments i JOIN funds f ON f.id = i.fund_id
           WHERE i.fund_id = $1 AND i.symbol = f.base_currency
@@ -94,7 +96,7 @@ export class BooksRepository extends SqlRepository {
        SELECT h.connection_id, c.venue, c.source_type, i.symbol, i.asset_class, h.quantity::text AS quantity,
               (CASE WHEN i.asset_class = 'cash' THEN 1 ELSE COALESCE(pr.close, h.run_price) END)::text AS price,
               CASE WHEN i.asset_class = 'cash' THEN NULL ELSE to_char(pr.price_date, 'YYYY-MM-DD') END AS price_date,
-              (SELECT to_char(d, 'YYYY-MM-DD') FROM since WHERE d <> '-infinity') AS run_date
+              (SELECT to_char(d, 'YYYY-MM-DD') FROM since) AS run_date
          FROM held h
          JOIN connections c ON c.id = h.connection_id AND c.fund_id = $1 AND c.mode = 'live'
          JOIN instruments i ON i.id = h.instrument_id AND i.fund_id = $1

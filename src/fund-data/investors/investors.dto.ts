@@ -19,7 +19,8 @@ export class InvestorDto {
   openLots: number;
   @DecimalProperty('units', {
     example: '1523.40912345',
-    description: 'units held in the latest complete run (all classes)',
+    description:
+      "units held in the latest complete run, summed over the investor's share classes (units of different classes are priced differently: per class, see /fund/capital-accounts)",
   })
   units: string;
 }
