@@ -128,6 +128,12 @@ export class NavCheckDto {
   @ApiProperty() message: string;
   @ApiProperty({ type: 'number', nullable: true }) expected: number | null;
   @ApiProperty({ type: 'number', nullable: true }) actual: number | null;
+  @ApiProperty({
+    enum: ['usd', 'percent', 'count'],
+    description:
+      'what expected and actual are in: USD (roll-forward, LP sums), a rate in percent (fee checks), or a count (investor rows)',
+  })
+  unit: 'usd' | 'percent' | 'count';
 }
 
 class CheckSummary {

@@ -45,6 +45,21 @@ describe('nav-validator engine', () => {
     expect(a.disclaimer).toMatch(/not accounting or tax advice/);
   });
 
+  it('says what each check measures: USD, a rate in percent, or a count', () => {
+    const lpRowsCsv = 'investor,opening,contributions,withdrawals,closing\nA,10000000,250000,0,10510054.79';
+    const a = navValidator({ ...NAV_VALIDATOR_DEFAULTS, lpRowsCsv });
+    const units = Object.fromEntries(a.checks.map((c) => [c.id, c.unit]));
+    expect(units).toMatchObject({
+      'roll-forward': 'usd',
+      'mgmt-fee-rate': 'percent',
+      'perf-fee-rate': 'percent',
+      'lp-closing-sum': 'usd',
+      'lp-withdrawals-covered': 'count',
+    });
+    expect(a.checks.every((c) => c.unit !== undefined)).toBe(true);
+    expect(check(a, 'mgmt-fee-rate').expected).toBe(NAV_VALIDATOR_DEFAULTS.mgmtFeePct); // percent, not USD
+  });
+
   // breakBp = break / reported closing × 10 000
   it.each([
     { name: 'one cent is rounding', delta: 0.01, status: 'pass', breakUsd: 0.01, breakBp: 0 },

@@ -68,7 +68,27 @@ export interface NavCheck {
   message: string;
   expected: number | null;
   actual: number | null;
+  /** What `expected` and `actual` are in: USD, a rate in percent, or a count (rows, investors). */
+  unit: CheckUnit;
 }
+
+export type CheckUnit = 'usd' | 'percent' | 'count';
+
+/** A check as its rule builds it; its unit follows from its id. */
+type CheckFacts = Omit<NavCheck, 'unit'>;
+
+const CHECK_UNITS: Record<string, CheckUnit> = {
+  'roll-forward': 'usd',
+  'closing-nav-non-negative': 'usd',
+  'mgmt-fee-rate': 'percent',
+  'perf-fee-rate': 'percent',
+  'lp-rows': 'count',
+  'lp-opening-sum': 'usd',
+  'lp-contributions-sum': 'usd',
+  'lp-withdrawals-sum': 'usd',
+  'lp-closing-sum': 'usd',
+  'lp-withdrawals-covered': 'count',
+};
 
 export interface NavValidatorAnswer {
   assumptions: Omit<NavValidatorInput, 'lpRowsCsv'> & {
@@ -124,18 +144,19 @@ export function navValidator(input: NavValidatorInput): NavValidatorAnswer {
   const breakUsd = reported.minus(expectedClosing);
   const breakRatio = reported.abs().lt(BREAK_PASS_USD) ? null : breakUsd.div(reported.abs());
 
-  const checks: NavCheck[] = [];
-  checks.push(rollForwardCheck(expectedClosing, reported, breakUsd, breakRatio));
-  checks.push(closingPositiveCheck(expectedClosing));
+  const facts: CheckFacts[] = [];
+  facts.push(rollForwardCheck(expectedClosing, reported, breakUsd, breakRatio));
+  facts.push(closingPositiveCheck(expectedClosing));
 
   const feeBase = opening.plus(netFlows.div(2));
-  checks.push(mgmtFeeCheck(input, mgmtFee, feeBase, days));
-  checks.push(perfFeeCheck(input, perfFee, grossPnl.minus(mgmtFee).minus(other)));
+  facts.push(mgmtFeeCheck(input, mgmtFee, feeBase, days));
+  facts.push(perfFeeCheck(input, perfFee, grossPnl.minus(mgmtFee).minus(other)));
 
   const lpRows = input.lpRowsCsv.trim() === '' ? [] : parseCsvTable('lpRowsCsv', input.lpRowsCsv, LP_ROW_COLUMNS);
   if (input.lpRowsCsv.trim() !== '') {
-    checks.push(...lpRowChecks(lpRows, opening, contributions, withdrawals, reported));
+    facts.push(...lpRowChecks(lpRows, opening, contributions, withdrawals, reported));
   }
+  const checks: NavCheck[] = facts.map((c) => ({ ...c, unit: CHECK_UNITS[c.id] }));
 
   const summary = { pass: 0, warn: 0, fail: 0 };
   for (const c of checks) summary[c.status]++;
@@ -175,7 +196,7 @@ function rollForwardCheck(
   reported: Decimal,
   breakUsd: Decimal,
   breakRatio: Decimal | null,
-): NavCheck {
+): CheckFacts {
   const absBreak = breakUsd.abs();
   const bpText = breakRatio === null ? 'n/a bp' : `${bpOf(breakRatio)} bp`;
   let status: CheckStatus;
@@ -193,7 +214,7 @@ function rollForwardCheck(
   return { id: 'roll-forward', status, message, expected: cents(expected), actual: cents(reported) };
 }
 
-function closingPositiveCheck(expected: Decimal): NavCheck {
+function closingPositiveCheck(expected: Decimal): CheckFacts {
   const ok = !expected.isNegative() || expected.isZero();
   return {
     id: 'closing-nav-non-negative',
@@ -211,7 +232,7 @@ function withinFeeTolerance(actual: Decimal, expected: Decimal): boolean {
   return diff.lte(BREAK_PASS_USD) || diff.lte(expected.abs().times(FEE_RELATIVE_TOLERANCE));
 }
 
-function mgmtFeeCheck(input: NavValidatorInput, booked: Decimal, base: Decimal, days: number): NavCheck {
+function mgmtFeeCheck(input: NavValidatorInput, booked: Decimal, base: Decimal, days: number): CheckFacts {
   const rate = dec(input.mgmtFeePct).div(HUNDRED);
   const expected365 = base.times(rate).times(days).div(365);
   const id = 'mgmt-fee-rate';
@@ -258,7 +279,7 @@ function mgmtFeeCheck(input: NavValidatorInput, booked: Decimal, base: Decimal, 
   };
 }
 
-function perfFeeCheck(input: NavValidatorInput, booked: Decimal, netGain: Decimal): NavCheck {
+function perfFeeCheck(input: NavValidatorInput, booked: Decimal, netGain: Decimal): CheckFacts {
   const id = 'perf-fee-rate';
   const expectedPct = input.perfFeePct;
   if (!netGain.isPositive() || netGain.isZero()) {
@@ -326,7 +347,7 @@ function lpRowChecks(
   contributions: Decimal,
   withdrawals: Decimal,
   reported: Decimal,
-): NavCheck[] {
+): CheckFacts[] {
   if (rows.length === 0) {
     return [
       {
@@ -345,7 +366,7 @@ function lpRowChecks(
     ['lp-withdrawals-sum', LP_WITHDRAWALS, 'withdrawals', withdrawals],
     ['lp-closing-sum', LP_CLOSING, 'reported closing NAV', reported],
   ];
-  const checks: NavCheck[] = pairs.map(([id, at, label, fund]) => {
+  const checks: CheckFacts[] = pairs.map(([id, at, label, fund]) => {
     const column = LP_ROW_COLUMNS[at].name;
     const lpSum = total(at);
     const diff = lpSum.minus(fund);

@@ -9,6 +9,7 @@ interface Check {
   message: string;
   expected: number | null;
   actual: number | null;
+  unit: 'usd' | 'percent' | 'count';
 }
 interface NavAnswer {
   status: string;
@@ -16,6 +17,8 @@ interface NavAnswer {
   checks: Check[];
   summary: { pass: number; warn: number; fail: number };
 }
+
+const UNIT_LABELS: Record<Check['unit'], string> = { usd: 'USD', percent: '%', count: 'count' };
 
 const STEPS: [string, string][] = [
   ['openingNavUsd', 'Opening NAV'],
@@ -137,6 +140,7 @@ function NavResult({ answer }: { answer: NavAnswer }) {
           { key: 'status', label: 'Status', render: (c) => <StatusBadge status={c.status} /> },
           { key: 'expected', label: 'Expected', num: true },
           { key: 'actual', label: 'Actual', num: true },
+          { key: 'unit', label: 'In', render: (c) => UNIT_LABELS[c.unit] },
         ]}
       />
     </>
