@@ -77,18 +77,11 @@ export type CheckUnit = 'usd' | 'percent' | 'count';
 /** A check as its rule builds it; its unit follows from its id. */
 type CheckFacts = Omit<NavCheck, 'unit'>;
 
-const CHECK_UNITS: Record<string, CheckUnit> = {
-  'roll-forward': 'usd',
-  'closing-nav-non-negative': 'usd',
-  'mgmt-fee-rate': 'percent',
-  'perf-fee-rate': 'percent',
-  'lp-rows': 'count',
-  'lp-opening-sum': 'usd',
-  'lp-contributions-sum': 'usd',
-  'lp-withdrawals-sum': 'usd',
-  'lp-closing-sum': 'usd',
-  'lp-withdrawals-covered': 'count',
-};
+/** The fee checks compare rates; the investor-row count checks count; the rest compare USD. */
+function unitOf(id: string): CheckUnit {
+  if (id.endsWith('-fee-rate')) return 'percent';
+  return id === 'lp-rows' || id === 'lp-withdrawals-covered' ? 'count' : 'usd';
+}
 
 export interface NavValidatorAnswer {
   assumptions: Omit<NavValidatorInput, 'lpRowsCsv'> & {
@@ -156,7 +149,7 @@ export function navValidator(input: NavValidatorInput): NavValidatorAnswer {
   if (input.lpRowsCsv.trim() !== '') {
     facts.push(...lpRowChecks(lpRows, opening, contributions, withdrawals, reported));
   }
-  const checks: NavCheck[] = facts.map((c) => ({ ...c, unit: CHECK_UNITS[c.id] }));
+  const checks: NavCheck[] = facts.map((c) => ({ ...c, unit: unitOf(c.id) }));
 
   const summary = { pass: 0, warn: 0, fail: 0 };
   for (const c of checks) summary[c.status]++;
