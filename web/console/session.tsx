@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ApiError, describeError } from '../shared/api';
 import { configureConsoleApi, consoleRequest, type Membership, type SessionInfo } from './api';
 
@@ -56,8 +56,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [fund, setFundState] = useState<string | null>(null);
   const [endedMessage, setEndedMessage] = useState<string | null>(null);
 
+  // The fund this tab works on, as wanted: undefined until a session is adopted (then the browser's
+  // remembered choice is read), NO_FUND for "no fund" chosen. A refresh (step-up, role change) keeps
+  // it: localStorage is shared by every tab, and another tab may have chosen another fund since.
+  const wantedFund = useRef<string | null | undefined>(undefined);
+
   const adopt = useCallback((s: SessionInfo) => {
-    const chosen = pickFund(s, storedFund());
+    const wanted = wantedFund.current === undefined ? storedFund() : wantedFund.current;
+    const chosen = pickFund(s, wanted);
+    wantedFund.current = chosen ?? (wanted === NO_FUND ? NO_FUND : null);
     configureConsoleApi({ csrfToken: s.csrfToken, fund: chosen });
     setSession(s);
     setFundState(chosen);
@@ -66,6 +73,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const dropSession = useCallback((message: string | null) => {
+    wantedFund.current = undefined; // the next person to sign in here starts from the remembered choice
     configureConsoleApi({ csrfToken: null, fund: null });
     setSession(null);
     setStatus('signed-out');
@@ -104,6 +112,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         } catch {
           /* private mode: the choice lasts this page only */
         }
+        wantedFund.current = slug ?? NO_FUND;
         configureConsoleApi({ fund: slug });
         setFundState(slug);
       },

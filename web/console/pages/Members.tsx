@@ -71,12 +71,17 @@ function RoleSelect({
         value={value}
         onChange={(e) => onChange(e.target.value as Role)}
         aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
       >
         {ROLES.map((r) => (
           <option key={r}>{r}</option>
         ))}
       </select>
-      {error && <div className="field-error">{error}</div>}
+      {error && (
+        <div className="field-error" id={`${id}-error`}>
+          {error}
+        </div>
+      )}
     </div>
   );
 }
@@ -131,7 +136,7 @@ function MemberRow({
 }: {
   m: Member;
   isMe: boolean;
-  onChanged(msg: string): void;
+  onChanged(msg: string, concernsMe: boolean): void;
   onRemove(m: Member): void;
 }) {
   const [role, setRole] = useState<Role>(m.role);
@@ -141,7 +146,7 @@ function MemberRow({
     if (
       await action.run(() => consoleRequest(`/api/v1/console/members/${m.userId}`, { method: 'PATCH', body: { role } }))
     )
-      onChanged(`${m.displayName} is now ${role}.`);
+      onChanged(isMe ? `You are now ${role} on this fund.` : `${m.displayName} is now ${role}.`, isMe);
   };
   return (
     <tr data-testid="member-row">
@@ -221,14 +226,18 @@ function PendingInvitations({
 }
 
 export function MembersPage() {
-  const { session, membership } = useSession();
+  const { session, membership, refresh } = useSession();
   const members = useLoad(() => consoleRequest<Members>('/api/v1/console/members'), []);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const remove = useAction();
-  const changed = (msg: string) => {
+  const changed = (msg: string, concernsMe = false) => {
     setMessage(msg);
-    members.reload();
+    // the signed-in person's own role changed or ended: the session's memberships (the pages listed,
+    // the fund switcher) are re-read, so the console stops offering what the server now refuses (an
+    // admin's own change always ends their admin role here, so the members list is not theirs to reload)
+    if (concernsMe) void refresh();
+    else members.reload();
   };
   const confirmRemove = async () => {
     if (!removing) return;
@@ -236,8 +245,8 @@ export function MembersPage() {
       consoleRequest<Removed>(`/api/v1/console/members/${removing.userId}`, { method: 'DELETE' }),
     );
     if (done) {
-      changed(removedMessage(removing.displayName, done));
       setRemoving(null);
+      changed(removedMessage(removing.displayName, done), removing.userId === session?.user.id);
     }
   };
   return (
