@@ -18,6 +18,8 @@ interface ProposalRowBase {
   proposed_by_key_id: string;
   /** The person behind the proposing account (null: a service identity). */
   proposed_by_user_id: string | null;
+  /** That person's display name (null: a service identity). */
+  proposed_by_display_name: string | null;
   /** The person who minted the proposing key (a service key's admin; null: unknown, minted before this was recorded). */
   proposing_key_minted_by: string | null;
   created_at: Date;
@@ -26,6 +28,7 @@ interface ProposalRowBase {
   decided_by_account_id: string | null;
   decided_by_key_id: string | null;
   decided_by_user_id: string | null;
+  decided_by_display_name: string | null;
   decision_note: string | null;
   execution_ref: string | null;
 }
@@ -33,7 +36,9 @@ interface ProposalRowBase {
 const COLUMNS = `id, fund_id, kind, status, payload, proposed_by_account_id, proposed_by_key_id,
   (SELECT a.user_id FROM accounts a WHERE a.id = proposed_by_account_id) AS proposed_by_user_id,
   (SELECT k.created_by_user_id FROM api_keys k WHERE k.id = proposed_by_key_id) AS proposing_key_minted_by, created_at, ${utcMicros('created_at')} AS created_key,
-  decided_at, decided_by_account_id, decided_by_key_id, decided_by_user_id, decision_note, execution_ref`;
+  (SELECT u.display_name FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.id = proposed_by_account_id) AS proposed_by_display_name,
+  decided_at, decided_by_account_id, decided_by_key_id, decided_by_user_id,
+  (SELECT u.display_name FROM users u WHERE u.id = decided_by_user_id) AS decided_by_display_name, decision_note, execution_ref`;
 
 /** Fund-scoped proposal queries. */
 @Injectable()

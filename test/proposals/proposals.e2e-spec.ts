@@ -70,6 +70,13 @@ describe('proposals: propose, follow, review (e2e)', () => {
       `SELECT type, body FROM webhook_events WHERE body::jsonb -> 'data' ->> 'proposalId' = $1 ORDER BY seq`,
       [proposalId],
     );
+  /** The display name of the person behind an account (what proposedBy/decidedBy show reviewers). */
+  const displayNameOf = async (accountId: string): Promise<string> =>
+    (
+      await dbOf(app).query(`SELECT u.display_name FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.id = $1`, [
+        accountId,
+      ])
+    )[0].display_name;
   const entriesFor = (proposalId: string) =>
     dbOf(app).query(`SELECT id FROM journal_entries WHERE source_ref = $1`, [`proposal:${proposalId}`]);
 
@@ -97,8 +104,9 @@ describe('proposals: propose, follow, review (e2e)', () => {
       decidedBy: null,
       decisionNote: null,
       executionRef: null,
-      proposedBy: { accountId: agent.accountId, keyId: agent.id },
+      proposedBy: { accountId: agent.accountId, keyId: agent.id, displayName: await displayNameOf(agent.accountId) },
     });
+    expect(res.json.proposedBy.displayName).toMatch(/^agent-/); // the person's name, for reviewers
     expect(res.json.payload.lines).toEqual([
       { accountCode: '5500', debit: '125.50', credit: '0.00', description: null },
       { accountCode: '5600', debit: '0.00', credit: '125.50', description: 'from other' },
@@ -284,8 +292,13 @@ describe('proposals: propose, follow, review (e2e)', () => {
     expect(res.json).toMatchObject({
       status: 'approved',
       decisionNote: 'checked against invoice',
-      decidedBy: { accountId: manager.accountId, keyId: manager.id },
+      decidedBy: {
+        accountId: manager.accountId,
+        keyId: manager.id,
+        displayName: await displayNameOf(manager.accountId),
+      },
     });
+    expect(res.json.decidedBy.displayName).toMatch(/^manager-/);
     expect(res.json.executionRef).toMatch(/^journal-entry:[0-9a-f-]{36}$/);
     const entryId = res.json.executionRef.split(':')[1];
     const lines = await dbOf(app).query(

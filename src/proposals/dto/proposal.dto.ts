@@ -56,6 +56,13 @@ export class ActorDto {
     description: 'The person (null for a service identity)',
   })
   userId: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Ada Lovelace',
+    description: "The person's display name, for reviewers (null for a service identity's key)",
+  })
+  displayName: string | null;
 }
 
 export class ProposalDto {

@@ -1,9 +1,11 @@
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { consoleRequest, query, type Page } from '../api';
+import { ApiError } from '../../shared/api';
 import {
   ConfirmDialog,
   ErrorMessage,
+  fieldError,
   formatDateTime,
   Loading,
   Notice,
@@ -60,11 +62,14 @@ function Decide({
   decision,
   onClose,
   onDone,
+  onStale,
 }: {
   proposal: Proposal;
   decision: 'approve' | 'reject';
   onClose(): void;
   onDone(p: Proposal): void;
+  /** The proposal was decided elsewhere (409): the lists are out of date. */
+  onStale(): void;
 }) {
   const [text, setText] = useState('');
   const action = useAction();
@@ -72,14 +77,18 @@ function Decide({
   const approve = decision === 'approve';
   const submit = async () => {
     const body = approve ? (text.trim() ? { note: text.trim() } : {}) : { reason: text.trim() };
-    const done = await action.run(() =>
-      consoleRequest<Proposal>(`${BASE}/${proposal.id}/${decision}`, { method: 'POST', body }),
-    );
+    const done = await action.run(async () => {
+      try {
+        return await consoleRequest<Proposal>(`${BASE}/${proposal.id}/${decision}`, { method: 'POST', body });
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 409) onStale();
+        throw err;
+      }
+    });
     if (done) onDone(done);
   };
-  const fieldErr = action.error
-    ? (action.error as { fieldErrors?: () => Record<string, string> }).fieldErrors?.()[approve ? 'note' : 'reason']
-    : undefined;
+  const fieldErr = fieldError(action.error, approve ? 'note' : 'reason');
+  const stale = action.error instanceof ApiError && action.error.status === 409;
   return (
     <ConfirmDialog
       open
@@ -102,13 +111,19 @@ function Decide({
           maxLength={2000}
           required={!approve}
           aria-invalid={fieldErr ? true : undefined}
+          aria-describedby={fieldErr ? `${id}-error` : undefined}
         />
-        {fieldErr && <div className="field-error">{fieldErr}</div>}
+        {fieldErr && (
+          <div className="field-error" id={`${id}-error`}>
+            {fieldErr}
+          </div>
+        )}
       </div>
       <ErrorMessage
         error={action.error}
         title={approve ? 'The proposal was not approved.' : 'The proposal was not rejected.'}
       />
+      {stale && <p className="notice">It was decided elsewhere: the pending list is reloaded.</p>}
       {needsStepUp(action.error) && <StepUp onVerified={() => action.setError(null)} />}
     </ConfirmDialog>
   );
@@ -138,11 +153,62 @@ function PendingRow({ p, onDecide }: { p: Proposal; onDecide(p: Proposal, d: 'ap
   );
 }
 
+const PAGE_SIZE = 50;
+const DECIDED = ['approved', 'rejected'] as const;
+
+interface Stream {
+  items: Proposal[];
+  cursor: string | null;
+  more: boolean;
+}
+
+function newer(a: Proposal, b: Proposal): boolean {
+  return a.createdAt === b.createdAt ? a.id > b.id : a.createdAt > b.createdAt;
+}
+
+/**
+ * The newest `count` decided proposals: the API filters by one status, so the approved and the
+ * rejected ones are read page by page (newest first, as the API orders them) and merged.
+ */
+async function loadDecided(count: number): Promise<{ items: Proposal[]; hasMore: boolean }> {
+  const streams: Stream[] = DECIDED.map(() => ({ items: [], cursor: null, more: true }));
+  const items: Proposal[] = [];
+  while (items.length < count) {
+    await Promise.all(
+      streams.map(async (st, i) => {
+        if (st.items.length > 0 || !st.more) return;
+        const page = await consoleRequest<Page<Proposal>>(
+          `${BASE}${query({ status: DECIDED[i], cursor: st.cursor, limit: PAGE_SIZE })}`,
+        );
+        streams[i] = { items: page.items, cursor: page.nextCursor, more: page.hasMore && page.nextCursor !== null };
+      }),
+    );
+    const heads = streams.filter((st) => st.items.length > 0);
+    if (heads.length === 0) break;
+    const next = heads.reduce((a, b) => (newer(b.items[0], a.items[0]) ? b : a));
+    items.push(next.items.shift()!);
+  }
+  return { items, hasMore: streams.some((st) => st.items.length > 0 || st.more) };
+}
+
+/** The first `pages` pages of the pending queue as one list (reloaded whole after a change). */
+async function loadPending(pages: number): Promise<Page<Proposal>> {
+  let page = await consoleRequest<Page<Proposal>>(`${BASE}${query({ status: 'pending', limit: PAGE_SIZE })}`);
+  const items = [...page.items];
+  for (let i = 1; i < pages && page.hasMore && page.nextCursor; i++) {
+    page = await consoleRequest<Page<Proposal>>(
+      `${BASE}${query({ status: 'pending', cursor: page.nextCursor, limit: PAGE_SIZE })}`,
+    );
+    items.push(...page.items);
+  }
+  return { ...page, items };
+}
+
 function History() {
   const { session } = useSession();
-  const [cursor, setCursor] = useState<string | null>(null);
-  const list = useLoad(() => consoleRequest<Page<Proposal>>(`${BASE}${query({ cursor, limit: 50 })}`), [cursor]);
-  const decided = list.data?.items.filter((p) => p.status !== 'pending') ?? [];
+  const [pages, setPages] = useState(1);
+  const list = useLoad(() => loadDecided(pages * PAGE_SIZE), [pages]);
+  const decided = list.data?.items ?? [];
   return (
     <section className="panel" aria-labelledby="history">
       <h2 id="history">Decided</h2>
@@ -157,7 +223,8 @@ function History() {
                 <th scope="col">Decided</th>
                 <th scope="col">Kind</th>
                 <th scope="col">Outcome</th>
-                <th scope="col">By</th>
+                <th scope="col">Staged by</th>
+                <th scope="col">Decided by</th>
                 <th scope="col">Note or reason</th>
                 <th scope="col">In the books</th>
               </tr>
@@ -170,6 +237,7 @@ function History() {
                   <td>
                     <span className={p.status === 'approved' ? 'badge ok' : 'badge bad'}>{p.status}</span>
                   </td>
+                  <td>{actorName(p.proposedBy, session?.user.id)}</td>
                   <td>{actorName(p.decidedBy, session?.user.id)}</td>
                   <td>{p.decisionNote ?? ''}</td>
                   <td className="mono small">{p.executionRef ?? ''}</td>
@@ -180,8 +248,8 @@ function History() {
         </div>
       )}
       {list.data?.hasMore && (
-        <button type="button" className="secondary" onClick={() => setCursor(list.data!.nextCursor)}>
-          Older
+        <button type="button" className="secondary" disabled={list.loading} onClick={() => setPages((n) => n + 1)}>
+          Show more decided
         </button>
       )}
     </section>
@@ -220,10 +288,8 @@ function TotpRequirement() {
 }
 
 export function ProposalsPage() {
-  const pending = useLoad(
-    () => consoleRequest<Page<Proposal>>(`${BASE}${query({ status: 'pending', limit: 100 })}`),
-    [],
-  );
+  const [pendingPages, setPendingPages] = useState(1);
+  const pending = useLoad(() => loadPending(pendingPages), [pendingPages]);
   const [deciding, setDeciding] = useState<{ p: Proposal; d: 'approve' | 'reject' } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [historyKey, setHistoryKey] = useState(0);
@@ -250,10 +316,29 @@ export function ProposalsPage() {
         {pending.data?.items.map((p) => (
           <PendingRow key={p.id} p={p} onDecide={(x, d) => setDeciding({ p: x, d })} />
         ))}
+        {pending.data?.hasMore && (
+          <button
+            type="button"
+            className="secondary"
+            disabled={pending.loading}
+            onClick={() => setPendingPages((n) => n + 1)}
+          >
+            Show more pending
+          </button>
+        )}
       </section>
       <History key={historyKey} />
       {deciding && (
-        <Decide proposal={deciding.p} decision={deciding.d} onClose={() => setDeciding(null)} onDone={done} />
+        <Decide
+          proposal={deciding.p}
+          decision={deciding.d}
+          onClose={() => setDeciding(null)}
+          onDone={done}
+          onStale={() => {
+            pending.reload();
+            setHistoryKey((k) => k + 1);
+          }}
+        />
       )}
     </>
   );
