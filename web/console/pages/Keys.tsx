@@ -26,8 +26,57 @@ export function keyLabel(k: Pick<KeySummary, 'displayPrefix' | 'lastFour'>): str
   return `${k.displayPrefix}…${k.lastFour}`;
 }
 
+interface ServiceAccount {
+  id: string;
+  name: string;
+}
+
+/** The fund's service identities, for an admin (they may mint keys into them); empty for anyone else. */
+function useServiceAccounts(): ServiceAccount[] {
+  const { membership } = useSession();
+  const isAdmin = membership?.role === 'admin';
+  const list = useLoad(
+    () =>
+      isAdmin
+        ? consoleRequest<{ items: ServiceAccount[] }>('/api/v1/console/service-accounts')
+        : Promise.resolve({ items: [] }),
+    [isAdmin],
+  );
+  return list.data?.items ?? [];
+}
+
+function OwnerSelect({
+  value,
+  onChange,
+  services,
+}: {
+  value: string;
+  onChange(v: string): void;
+  services: ServiceAccount[];
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>Owner</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={`${id}-help`}>
+        <option value="">You</option>
+        {services.map((a) => (
+          <option key={a.id} value={a.name}>
+            service: {a.name}
+          </option>
+        ))}
+      </select>
+      <div className="help" id={`${id}-help`}>
+        A service identity’s key keeps working when people change; you are recorded as the one who minted it.
+      </div>
+    </div>
+  );
+}
+
 function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
   const { session, membership, fund } = useSession();
+  const services = useServiceAccounts();
+  const [owner, setOwner] = useState('');
   const allowedScopes = SCOPES.filter((s) => membership?.scopes.includes(s));
   const allowedPlans = PLANS.slice(
     0,
@@ -39,6 +88,8 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
   const [plan, setPlan] = useState<string>(allowedPlans[allowedPlans.length - 1]);
   const { error, busy, run } = useAction();
   const planId = useId();
+  const planError = fieldError(error, 'plan');
+  const scopesError = fieldError(error, 'scopes');
 
   const toggle = (scope: string, on: boolean) => setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
   const submit = async (e: FormEvent) => {
@@ -47,6 +98,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
       name,
       scopes,
       plan,
+      ...(owner ? { account: owner } : {}),
       ...(expiry ? { expiresAt: new Date(`${expiry}T23:59:59Z`).toISOString() } : {}),
     };
     const created = await run(() => consoleRequest<CreatedKey>(KEYS, { method: 'POST', body }));
@@ -74,18 +126,24 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
         help="What it is for, e.g. “Reporting agent”."
         error={fieldError(error, 'name')}
       />
+      {fund && services.length > 0 && <OwnerSelect value={owner} onChange={setOwner} services={services} />}
       {fund && (
-        <fieldset aria-describedby={fieldError(error, 'scopes') ? 'scopes-error' : undefined}>
+        <fieldset aria-describedby={scopesError ? `${planId}-scopes-error` : undefined}>
           <legend>Scopes</legend>
           {allowedScopes.map((s) => (
             <label className="checkbox" key={s}>
-              <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => toggle(s, e.target.checked)} />
+              <input
+                type="checkbox"
+                checked={scopes.includes(s)}
+                aria-invalid={scopesError ? true : undefined}
+                onChange={(e) => toggle(s, e.target.checked)}
+              />
               {s}
             </label>
           ))}
-          {fieldError(error, 'scopes') && (
-            <div className="field-error" id="scopes-error">
-              {fieldError(error, 'scopes')}
+          {scopesError && (
+            <div className="field-error" id={`${planId}-scopes-error`}>
+              {scopesError}
             </div>
           )}
         </fieldset>
@@ -100,7 +158,13 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
       />
       <div className="field">
         <label htmlFor={planId}>Plan</label>
-        <select id={planId} value={plan} onChange={(e) => setPlan(e.target.value)} aria-describedby={`${planId}-help`}>
+        <select
+          id={planId}
+          value={plan}
+          onChange={(e) => setPlan(e.target.value)}
+          aria-invalid={planError ? true : undefined}
+          aria-describedby={planError ? `${planId}-help ${planId}-error` : `${planId}-help`}
+        >
           {allowedPlans.map((p) => (
             <option key={p}>{p}</option>
           ))}
@@ -108,7 +172,11 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
         <div className="help" id={`${planId}-help`}>
           Up to your account’s plan ({session?.user.plan}); it sets the rate limits and the calculator daily cap.
         </div>
-        {fieldError(error, 'plan') && <div className="field-error">{fieldError(error, 'plan')}</div>}
+        {planError && (
+          <div className="field-error" id={`${planId}-error`}>
+            {planError}
+          </div>
+        )}
       </div>
       <div className="actions">
         <button type="submit" disabled={busy}>
@@ -132,7 +200,7 @@ function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void 
             {k.owner.kind === 'service' &&
               (k.mintedBy
                 ? `, minted by ${k.mintedBy.displayName}`
-                : ', minted before fundgate recorded by whom: rotate it')}
+                : ', minted before fundgate recorded by whom: replace it (Create a key, Owner: this service), then revoke this one')}
           </div>
         )}
       </td>
@@ -152,7 +220,7 @@ function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void 
         )}
       </td>
       <td>
-        {!revoked && (
+        {!revoked && !k.isDemo && (
           <button
             type="button"
             className="secondary small"
@@ -197,7 +265,9 @@ export function KeysPage() {
   const confirmRevoke = async () => {
     if (!revoking) return;
     const done = await revoke.run(() =>
-      consoleRequest<KeySummary & { derivedRevoked: number }>(`${KEYS}/${revoking.id}`, { method: 'DELETE' }),
+      consoleRequest<KeySummary & { derivedRevoked: number; disabledWebhooks: number }>(`${KEYS}/${revoking.id}`, {
+        method: 'DELETE',
+      }),
     );
     if (done) {
       const n = done.derivedRevoked;
@@ -207,8 +277,15 @@ export function KeysPage() {
           : n === 1
             ? ' The key minted with it is revoked too.'
             : ` The ${n} keys minted with it are revoked too.`;
+      const w = done.disabledWebhooks;
+      const webhooks =
+        w === 0
+          ? ''
+          : w === 1
+            ? ' 1 webhook subscription was disabled (it was created with these keys).'
+            : ` ${w} webhook subscriptions were disabled (they were created with these keys).`;
       setRevokedMsg(
-        `Revoked ${done.name} (${keyLabel(done)}).${derived} It stops working on every instance within 5 seconds.`,
+        `Revoked ${done.name} (${keyLabel(done)}).${derived}${webhooks} It stops working on every instance within 5 seconds.`,
       );
       setRevoking(null);
       keys.reload();
