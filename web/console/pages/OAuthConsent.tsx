@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { consoleRequest } from '../api';
-import { ErrorMessage, fieldError, Loading, PageTitle, useAction, useLoad } from '../components';
+import { ErrorMessage, fieldError, Loading, PageTitle, problemCode, useAction, useLoad } from '../components';
 import { StepUp } from './StepUp';
 
 interface ConsentView {
@@ -42,6 +42,9 @@ export function OAuthConsentPage() {
   }, [requestId]);
   const action = useAction();
   const fundId = useId();
+  const scopesErrorId = useId();
+  // The 10-minute two-factor window can lapse while the page is open: the server then answers totp_required.
+  const stepUpNeeded = problemCode(action.error) === 'totp_required';
   const chosen = view.data?.funds.find((f) => f.slug === fund);
 
   const decide = async (approve: boolean) => {
@@ -57,9 +60,22 @@ export function OAuthConsentPage() {
   };
   const toggle = (s: string, on: boolean) => setScopes((x) => (on ? [...x, s] : x.filter((y) => y !== s)));
 
-  if (view.loading && !view.data) return <Loading what="the authorization request" />;
-  if (!view.data) return <ErrorMessage error={view.error} title="This authorization request cannot be answered." />;
+  if (!view.data)
+    return (
+      <section className="panel narrow" aria-labelledby="consent-title">
+        <PageTitle title="Connect an app">
+          <span id="consent-title">Connect an app to fundgate</span>
+        </PageTitle>
+        {view.loading ? (
+          <Loading what="the authorization request" />
+        ) : (
+          <ErrorMessage error={view.error} title="This authorization request cannot be answered." />
+        )}
+      </section>
+    );
   const v = view.data;
+  const fundError = fieldError(action.error, 'fund');
+  const scopesError = fieldError(action.error, 'scopes');
   return (
     <section className="panel narrow" aria-labelledby="consent-title">
       <PageTitle title="Connect an app">
@@ -79,7 +95,14 @@ export function OAuthConsentPage() {
           </>
         )}
       </p>
-      {v.totpRequired && <StepUp onVerified={view.reload} />}
+      {(v.totpRequired || stepUpNeeded) && (
+        <StepUp
+          onVerified={() => {
+            action.setError(null);
+            view.reload();
+          }}
+        />
+      )}
       {v.funds.length === 0 && (
         <p className="notice">
           You are not a member of any fund, so there is nothing to connect. Ask a fund admin to invite you.
@@ -98,6 +121,8 @@ export function OAuthConsentPage() {
             <label htmlFor={fundId}>Fund</label>
             <select
               id={fundId}
+              aria-invalid={fundError ? true : undefined}
+              aria-describedby={fundError ? `${fundId}-error` : undefined}
               value={fund}
               onChange={(e) => {
                 setFund(e.target.value);
@@ -110,23 +135,34 @@ export function OAuthConsentPage() {
                 </option>
               ))}
             </select>
-            {fieldError(action.error, 'fund') && <div className="field-error">{fieldError(action.error, 'fund')}</div>}
+            {fundError && (
+              <div className="field-error" id={`${fundId}-error`}>
+                {fundError}
+              </div>
+            )}
           </div>
-          <fieldset>
+          <fieldset aria-describedby={scopesError ? scopesErrorId : undefined}>
             <legend>What the app may do</legend>
             {(chosen?.grantableScopes ?? []).map((s) => (
               <label className="checkbox" key={s}>
-                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => toggle(s, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(s)}
+                  aria-invalid={scopesError ? true : undefined}
+                  onChange={(e) => toggle(s, e.target.checked)}
+                />
                 {s}: {SCOPE_HELP[s] ?? s}
               </label>
             ))}
-            {fieldError(action.error, 'scopes') && (
-              <div className="field-error">{fieldError(action.error, 'scopes')}</div>
+            {scopesError && (
+              <div className="field-error" id={scopesErrorId}>
+                {scopesError}
+              </div>
             )}
             <p className="muted small">Approving proposals and managing keys are never given to an app.</p>
           </fieldset>
           <div className="actions">
-            <button type="submit" disabled={action.busy || v.totpRequired || scopes.length === 0}>
+            <button type="submit" disabled={action.busy || v.totpRequired || stepUpNeeded || scopes.length === 0}>
               Approve
             </button>
             <button type="button" className="secondary" disabled={action.busy} onClick={() => void decide(false)}>

@@ -61,11 +61,20 @@ function statusBadge(status: string) {
   return <span className={cls}>{status}</span>;
 }
 
-/** A subscription's deliveries, newest first, each with every attempt; failed ones can be retried. */
+/** The API queues a delivery again when it failed or was cancelled (e.g. its subscription was disabled). */
+const RETRYABLE = new Set(['failed', 'cancelled']);
+
+/**
+ * A subscription's deliveries, newest first, each with every attempt; failed and cancelled ones can
+ * be retried. Paged by cursor with a trail (Newer steps back, Newest and Refresh go to the first page).
+ */
 export function Deliveries({ webhookId }: { webhookId: string }) {
-  const [cursor, setCursor] = useState<string | null>(null);
+  // cursors[i] opens page i; page 0 has none
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const cursor = cursors[cursors.length - 1];
   const base = `/api/v1/webhooks/${webhookId}/deliveries`;
   const list = useLoad(() => consoleRequest<Page<Delivery>>(`${base}${query({ cursor, limit: 20 })}`), [cursor]);
+  const newest = () => (cursors.length > 1 ? setCursors([null]) : list.reload());
   const retry = useAction();
   const [message, setMessage] = useState<string | null>(null);
 
@@ -79,7 +88,7 @@ export function Deliveries({ webhookId }: { webhookId: string }) {
   return (
     <section aria-label="Deliveries" className="deliveries">
       <div className="actions">
-        <button type="button" className="secondary small" onClick={list.reload}>
+        <button type="button" className="secondary small" onClick={newest}>
           Refresh deliveries
         </button>
       </div>
@@ -97,17 +106,36 @@ export function Deliveries({ webhookId }: { webhookId: string }) {
             </span>
           </p>
           <AttemptsTable attempts={d.attempts} />
-          {d.status === 'failed' && (
+          {RETRYABLE.has(d.status) && (
             <button type="button" className="secondary small" onClick={() => retryOne(d)} disabled={retry.busy}>
               Retry delivery of {d.eventId}
             </button>
           )}
         </div>
       ))}
-      {list.data?.hasMore && (
-        <button type="button" className="secondary small" onClick={() => setCursor(list.data!.nextCursor)}>
-          Older deliveries
-        </button>
+      {(cursors.length > 1 || list.data?.hasMore) && (
+        <div className="actions" role="group" aria-label="Delivery pages">
+          <button type="button" className="secondary small" disabled={cursors.length < 2} onClick={newest}>
+            Newest
+          </button>
+          <button
+            type="button"
+            className="secondary small"
+            disabled={cursors.length < 2}
+            onClick={() => setCursors((c) => c.slice(0, -1))}
+          >
+            Newer
+          </button>
+          <span className="muted small">Page {cursors.length}</span>
+          <button
+            type="button"
+            className="secondary small"
+            disabled={!list.data?.hasMore || !list.data.nextCursor}
+            onClick={() => setCursors((c) => [...c, list.data!.nextCursor])}
+          >
+            Older deliveries
+          </button>
+        </div>
       )}
     </section>
   );
