@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, PublicRoute, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
@@ -17,6 +17,12 @@ import {
 import { MembersService } from './members.service';
 import { SignInService } from './sign-in.service';
 import { NoQuery } from '../common/validation/parameterless';
+import { APP_CONFIG, AppConfig } from '../config/config';
+
+/** Whether anyone may create an account (CONSOLE_SIGNUP): the sign-in page links to sign-up only then. */
+export class SignUpAvailabilityDto {
+  @ApiProperty({ description: 'POST /api/v1/console/sign-up accepts new people (CONSOLE_SIGNUP)' }) enabled: boolean;
+}
 
 /** Console sign-in, sign-up, sessions and invitation acceptance (session cookie; CSRF on state changes). */
 @ApiTags('console')
@@ -26,6 +32,7 @@ export class ConsoleController {
   constructor(
     private readonly signIn: SignInService,
     private readonly members: MembersService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post('sign-in')
@@ -55,6 +62,14 @@ export class ConsoleController {
     @Body() body: SignUpDto,
   ): Promise<SessionDto> {
     return this.signIn.signUp(req, reply, body);
+  }
+
+  @Get('sign-up')
+  @PublicRoute()
+  @ApiOperation({ summary: 'Whether sign-up is open (CONSOLE_SIGNUP), for the sign-in page before anyone signs in' })
+  @Returns(SignUpAvailabilityDto)
+  signUpAvailability(@NoQuery() _none: unknown): SignUpAvailabilityDto {
+    return { enabled: this.config.consoleSignup };
   }
 
   @Get('session')

@@ -5,7 +5,7 @@ import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
-import { ConsentService } from './consent.service';
+import { ConsentService, hostOf } from './consent.service';
 import { browserOf } from './oauth-browser';
 import {
   ApproveConsentDto,
@@ -80,7 +80,7 @@ export class ConsentController {
         clientId: g.client_id,
         clientName: g.client_name,
         clientKind: g.client_kind,
-        redirectHost: new URL(g.redirect_uris[0]).host,
+        redirectHost: hostOf(g.redirect_uris[0]),
         fund: { slug: g.fund_slug, name: g.fund_name },
         scopes: g.scopes,
         createdAt: g.created_at.toISOString(),

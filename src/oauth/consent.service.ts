@@ -167,7 +167,8 @@ function pending(a: AuthorizationRow | null, browser: Buffer | null): Authorizat
   return a;
 }
 
-function hostOf(uri: string): string {
+/** The host a redirect URI returns to; a native app's private-use scheme (no host) as `scheme://`. */
+export function hostOf(uri: string): string {
   const url = new URL(uri);
   return url.host || `${url.protocol}//`;
 }

@@ -137,7 +137,7 @@ describe('route declarations (walks every registered route)', () => {
       .map((r) => r.route);
     for (const route of open) {
       expect(route).toMatch(
-        /^(GET \/health(\/ready)?|POST \/api\/v1\/calc\/[a-z-]+|(POST|GET|DELETE) \/api\/mcp\/public(\/mcp)?|GET \/\.well-known\/oauth-(protected-resource(\/api\/mcp)?|authorization-server)|GET \/oauth\/authorize|POST \/oauth\/(token|revoke|register)|POST \/api\/v1\/console\/(sign-in|sign-up|invitations\/:token\/accept)|GET \/api\/v1\/console\/invitations\/:token)$/,
+        /^(GET \/health(\/ready)?|POST \/api\/v1\/calc\/[a-z-]+|(POST|GET|DELETE) \/api\/mcp\/public(\/mcp)?|GET \/\.well-known\/oauth-(protected-resource(\/api\/mcp)?|authorization-server)|GET \/oauth\/authorize|POST \/oauth\/(token|revoke|register)|POST \/api\/v1\/console\/(sign-in|sign-up|invitations\/:token\/accept)|GET \/api\/v1\/console\/(invitations\/:token|sign-up))$/,
       );
     }
   });

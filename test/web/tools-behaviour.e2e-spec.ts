@@ -183,6 +183,27 @@ describe('free web tools: behaviour (headless Chromium)', () => {
     await page.context().close();
   });
 
+  it('a number field names its "Allowed: …" bounds in aria-describedby; an unknown tool has a title and a heading', async () => {
+    const { page } = await newToolPage(suite.browser);
+    const errors = watchPageErrors(page);
+    await withScreenshotOnFailure(page, 'tools-a11y-audit', async () => {
+      await page.goto(`${suite.server.baseUrl}/tools/fee-calculator`);
+      const horizon = page.getByLabel('Horizon');
+      await horizon.waitFor();
+      const ids = (await horizon.getAttribute('aria-describedby'))!.split(' ');
+      const notes = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()));
+      expect(notes.some((n) => /^Allowed: /.test(n ?? ''))).toBe(true);
+
+      await page.goto(`${suite.server.baseUrl}/tools/no-such-thing`);
+      await page.getByRole('heading', { level: 1, name: 'No such tool' }).waitFor();
+      expect(await page.title()).toBe('No such tool — fundgate free tools');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshot(page, 'tools-no-such-tool');
+    });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('a downloaded CSV never carries a formula: a venue or class named =… from a shared link is written as text', async () => {
     const { page } = await newToolPage(suite.browser);
     await withScreenshotOnFailure(page, 'exposure-csv-injection', async () => {

@@ -7,6 +7,7 @@ import {
   type DependencyList,
   type InputHTMLAttributes,
   type ReactNode,
+  type Ref,
 } from 'react';
 import { ApiError, describeError } from '../shared/api';
 
@@ -70,10 +71,11 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'on
   onChange(value: string): void;
   error?: string;
   help?: ReactNode;
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** A labelled input with its help and its field error wired by aria-describedby. */
-export function TextField({ label, value, onChange, error, help, type = 'text', ...rest }: TextFieldProps) {
+export function TextField({ label, value, onChange, error, help, type = 'text', ref, ...rest }: TextFieldProps) {
   const id = useId();
   const described = [help ? `${id}-help` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
@@ -81,6 +83,7 @@ export function TextField({ label, value, onChange, error, help, type = 'text', 
       <label htmlFor={id}>{label}</label>
       <input
         id={id}
+        ref={ref}
         type={type}
         value={value}
         onChange={(e) => onChange(e.target.value)}
@@ -116,6 +119,9 @@ export function SecretReveal({
 }) {
   const [copied, setCopied] = useState<string | null>(null);
   const ref = useRef<HTMLElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // it appears after an action: focus moves to it, so screen readers announce it and keyboards start there
+  useEffect(() => headingRef.current?.focus(), []);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
@@ -130,7 +136,9 @@ export function SecretReveal({
   };
   return (
     <div className="secret panel" role="region" aria-label={label}>
-      <h2>{label}</h2>
+      <h2 tabIndex={-1} ref={headingRef}>
+        {label}
+      </h2>
       <p className="notice">Copy it now: it is shown only once and cannot be recovered.</p>
       <code className="secret-value" data-testid={testId} ref={ref}>
         {value}

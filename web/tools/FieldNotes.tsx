@@ -28,7 +28,8 @@ export function FieldNotes({ field, error, after }: { field: FieldSpec; error?: 
   );
 }
 
-export function describedBy(field: FieldSpec, error?: string): string {
+/** The ids a control names in aria-describedby: its help, any extra notes (e.g. its bounds), its error. */
+export function describedBy(field: FieldSpec, error?: string, extra: string[] = []): string {
   const id = fieldId(field.name);
-  return error ? `${id}-help ${id}-error` : `${id}-help`;
+  return [`${id}-help`, ...extra, ...(error ? [`${id}-error`] : [])].join(' ');
 }

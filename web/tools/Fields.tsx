@@ -12,6 +12,7 @@ function bounds(f: FieldSpec): string | null {
 
 function NumberInput({ field, value, error, onChange }: FieldProps) {
   const id = fieldId(field.name);
+  const allowed = bounds(field);
   return (
     <div className="field">
       <label htmlFor={id}>
@@ -27,16 +28,16 @@ function NumberInput({ field, value, error, onChange }: FieldProps) {
         value={String(value)}
         placeholder={field.nullable ? 'none' : undefined}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(field, error)}
+        aria-describedby={describedBy(field, error, allowed ? [`${id}-bounds`] : [])}
         onChange={(e) => onChange(e.target.value)}
       />
       <FieldNotes
         field={field}
         error={error}
         after={
-          bounds(field) && (
-            <div className="help">
-              Allowed: {bounds(field)}
+          allowed && (
+            <div className="help" id={`${id}-bounds`}>
+              Allowed: {allowed}
               {field.nullable ? '; empty for none' : ''}.
             </div>
           )

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Link, Route, Routes, useParams } from 'react-router';
 import '../shared/styles.css';
@@ -8,18 +8,23 @@ import { toolByName } from './catalog';
 import { ToolPage } from './ToolPage';
 import { ToolsIndex } from './ToolsIndex';
 
+function NoSuchTool() {
+  useEffect(() => {
+    document.title = 'No such tool — fundgate free tools';
+  }, []);
+  return (
+    <>
+      <h1>No such tool</h1>
+      <p>
+        See <Link to="/">the list of free tools</Link>.
+      </p>
+    </>
+  );
+}
+
 function ToolRoute() {
   const tool = toolByName(useParams().name);
-  if (!tool) {
-    return (
-      <>
-        <h1>No such tool</h1>
-        <p>
-          See <Link to="/">the list of free tools</Link>.
-        </p>
-      </>
-    );
-  }
+  if (!tool) return <NoSuchTool />;
   return <ToolPage key={tool.name} tool={tool} />;
 }
 

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { consoleRequest, type SessionInfo } from '../api';
-import { ErrorMessage, fieldError, Notice, PageTitle, problemCode, TextField, useAction } from '../components';
+import { ErrorMessage, fieldError, Notice, PageTitle, problemCode, TextField, useAction, useLoad } from '../components';
 import { useSession } from '../session';
 
 /** Where to go after signing in: a console path from ?next=, never another site. */
@@ -18,7 +18,17 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   const [totpCode, setTotpCode] = useState('');
   const [needsTotp, setNeedsTotp] = useState(false);
+  const codeRef = useRef<HTMLInputElement>(null);
+  // the code field appears after the first answer (totp_required): the person types there next
+  useEffect(() => {
+    if (needsTotp) codeRef.current?.focus();
+  }, [needsTotp]);
   const { error, busy, run } = useAction();
+  // sign-up may be off (CONSOLE_SIGNUP=false): the link is offered only when the server takes new people
+  const signUp = useLoad(
+    () => consoleRequest<{ enabled: boolean }>('/api/v1/console/sign-up', { noFund: true, expect401: true }),
+    [],
+  );
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -70,6 +80,7 @@ export function SignInPage() {
         {needsTotp && (
           <TextField
             label="Authentication code"
+            ref={codeRef}
             value={totpCode}
             onChange={setTotpCode}
             inputMode="numeric"
@@ -84,10 +95,14 @@ export function SignInPage() {
           </button>
         </div>
       </form>
-      <p>
-        New here? <Link to="/sign-up">Create an account</Link> for calculator keys; an admin of a fund can invite you to
-        it.
-      </p>
+      {signUp.data?.enabled ? (
+        <p>
+          New here? <Link to="/sign-up">Create an account</Link> for calculator keys; an admin of a fund can invite you
+          to it.
+        </p>
+      ) : (
+        signUp.data && <p>New here? An admin of a fund can invite you to it.</p>
+      )}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { consoleRequest } from '../api';
 import {
   ConfirmDialog,
@@ -34,6 +34,8 @@ function CreateWebhookForm({ onCreated }: { onCreated(hook: Webhook & { signingS
   const [types, setTypes] = useState<string[]>(['proposal.approved']);
   const [description, setDescription] = useState('');
   const { error, busy, run } = useAction();
+  const typesError = fieldError(error, 'eventTypes');
+  const typesErrorId = useId();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const body = { url, eventTypes: types, ...(description ? { description } : {}) };
@@ -60,19 +62,24 @@ function CreateWebhookForm({ onCreated }: { onCreated(hook: Webhook & { signingS
         error={fieldError(error, 'url')}
         help="Deliveries are signed (Standard Webhooks) and retried with back-off; a 410 answer disables the subscription."
       />
-      <fieldset>
+      <fieldset aria-describedby={typesError ? typesErrorId : undefined}>
         <legend>Event types</legend>
         {EVENT_TYPES.map((t) => (
           <label className="checkbox" key={t}>
             <input
               type="checkbox"
               checked={types.includes(t)}
+              aria-invalid={typesError ? true : undefined}
               onChange={(e) => setTypes((x) => (e.target.checked ? [...x, t] : x.filter((y) => y !== t)))}
             />
             {t}
           </label>
         ))}
-        {fieldError(error, 'eventTypes') && <div className="field-error">{fieldError(error, 'eventTypes')}</div>}
+        {typesError && (
+          <div className="field-error" id={typesErrorId}>
+            {typesError}
+          </div>
+        )}
       </fieldset>
       <TextField
         label="Description (optional)"
