@@ -203,6 +203,59 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
     });
   });
 
+  describe('null where a member may only be absent → 400 naming it (it reached the service: a 500)', () => {
+    const cases: [string, 'POST', string, Record<string, unknown>, string][] = [
+      ['an LP report id', 'POST', '/api/v1/fund/proposals/lp-report', { lpReportId: null }, 'lpReportId'],
+      [
+        'a journal line debit',
+        'POST',
+        '/api/v1/fund/proposals/journal-entry',
+        {
+          entryDate: '2026-01-31',
+          description: 'x',
+          lines: [
+            { accountCode: '6100', debit: null, credit: '1.00' },
+            { accountCode: '1000', debit: '1.00' },
+          ],
+        },
+        'lines.0.debit',
+      ],
+      [
+        'a key expiry',
+        'POST',
+        '/api/v1/admin/keys',
+        { name: 'k', scopes: ['fund:read'], expiresAt: null },
+        'expiresAt',
+      ],
+      [
+        'a webhook description',
+        'POST',
+        '/api/v1/webhooks',
+        { url: 'https://example.com/h', eventTypes: ['nav.published'], description: null },
+        'description',
+      ],
+    ];
+    it.each(cases)('%s', async (_name, method, url, body, field) => {
+      const res = await call(app, method, url, { key: manager.key, body });
+      expectFieldError(res, field);
+    });
+
+    it('over MCP: a tool error naming the field', async () => {
+      const res = await rawCall(app, '/api/mcp', {
+        key: manager.key,
+        headers: { accept: 'application/json, text/event-stream' },
+        body: {
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'tools/call',
+          params: { name: 'propose_lp_report', arguments: { lpReportId: null } },
+        },
+      });
+      expect(res.json.result.isError).toBe(true);
+      expect(res.json.result.content[0].text).toMatch(/lpReportId/);
+    });
+  });
+
   describe('bodies that are not objects', () => {
     it.each([['null'], ['[]'], ['[1,2]'], ['42'], ['"text"'], ['true']])(
       '%s → 400 invalid_request naming the body',

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsIn, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { PLANS, ROLES, SCOPES } from '../../common/auth/scopes';
 import { MaxCodePoints } from '../../common/validation/code-points';
 import { DeliberatelyServed } from '../../common/redaction/redact';
@@ -23,7 +24,7 @@ export class SignInDto {
   @ApiProperty({ example: 'demo-admin@fundgate.dev' }) @IsString() @Length(3, 320) email: string;
   @ApiProperty({ format: 'password' }) @IsString() @Length(1, MAX_PASSWORD_LENGTH) password: string;
   @ApiPropertyOptional({ description: 'TOTP code (or a recovery code) when the account has TOTP enabled' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(6, 40)
   totpCode?: string;
@@ -83,13 +84,13 @@ export class InvitationPreviewDto {
 
 export class AcceptInvitationDto {
   @ApiPropertyOptional({ description: 'For a new person' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 200)
   @MaxCodePoints(200)
   displayName?: string;
   @ApiPropertyOptional({ format: 'password', description: 'For a new person', minLength: MIN_PASSWORD_LENGTH })
-  @IsOptional()
+  @Optional()
   @NewPassword()
   password?: string;
 }

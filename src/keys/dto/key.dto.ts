@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { PLANS, ROLES, SCOPES, Scope } from '../../common/auth/scopes';
 import { IsTimestamp } from '../../common/validation/calendar-date';
 import { MaxCodePoints } from '../../common/validation/code-points';
@@ -133,7 +134,7 @@ export class CreateKeyDto {
   fund?: string | null;
 
   @ApiPropertyOptional({ enum: PLANS, default: 'free' })
-  @IsOptional()
+  @Optional()
   @IsIn(PLANS)
   plan?: Plan;
 
@@ -142,13 +143,13 @@ export class CreateKeyDto {
       "Owning identity: omit for the caller's own; a fund admin may name a service identity of the fund. Any other account is refused.",
     example: 'demo/reporting-bot',
   })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 200)
   account?: string;
 
   @ApiPropertyOptional({ format: 'date-time', example: '2027-01-01T00:00:00Z' })
-  @IsOptional()
+  @Optional()
   @IsTimestamp()
   expiresAt?: string;
 }

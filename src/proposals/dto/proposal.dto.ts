@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 
 export const PROPOSAL_KINDS = ['journal-entry', 'expense', 'capital-activity', 'lp-report'] as const;
@@ -100,7 +101,7 @@ export class ProposalListQueryDto extends CursorPageQueryDto {
 
 export class ApproveProposalDto {
   @ApiPropertyOptional({ maxLength: 2000 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 2000)
   note?: string;

@@ -5,13 +5,13 @@ import {
   ArrayMinSize,
   IsArray,
   IsIn,
-  IsOptional,
   IsString,
   IsUUID,
   Length,
   Matches,
   ValidateNested,
 } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { ENGINE_CONTROLLED_ACCOUNTS } from '../../fund/ledger/chart-of-accounts';
 
@@ -34,19 +34,19 @@ export class JournalLineInputDto {
   accountCode: string;
 
   @ApiPropertyOptional({ example: '1250.00', description: 'Exactly one of debit and credit, positive' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Matches(MONEY, money)
   debit?: string;
 
   @ApiPropertyOptional({ example: '1250.00' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Matches(MONEY, money)
   credit?: string;
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 500)
   description?: string;
@@ -100,7 +100,7 @@ export class ExpenseProposalDto {
     example: '2026-03-31',
     description: 'Last day the expense accrues over (default: accrualDate)',
   })
-  @IsOptional()
+  @Optional()
   @IsCalendarDate()
   periodEnd?: string;
 
@@ -128,13 +128,13 @@ export class CapitalActivityProposalDto {
     example: '250000.00',
     description: 'Exactly one of amount and fraction; a subscription needs an amount',
   })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Matches(MONEY, money)
   amount?: string;
 
   @ApiPropertyOptional({ example: '0.5', description: 'Redemptions only: fraction of the holding, 0 < f ≤ 1' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Matches(FRACTION, { message: 'must be a decimal fraction 0 < f ≤ 1 with at most 8 decimals' })
   fraction?: string;
@@ -152,22 +152,22 @@ export class LpReportProposalDto {
     format: 'uuid',
     description: 'Distribute this existing draft report; or give periodStart, periodEnd and narrative for a new one',
   })
-  @IsOptional()
+  @Optional()
   @IsUUID()
   lpReportId?: string;
 
   @ApiPropertyOptional({ example: '2026-01-01' })
-  @IsOptional()
+  @Optional()
   @IsCalendarDate()
   periodStart?: string;
 
   @ApiPropertyOptional({ example: '2026-03-31' })
-  @IsOptional()
+  @Optional()
   @IsCalendarDate()
   periodEnd?: string;
 
   @ApiPropertyOptional({ maxLength: 20000 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 20000)
   narrative?: string;

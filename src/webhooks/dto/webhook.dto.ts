@@ -1,15 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  ArrayUnique,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, Length } from 'class-validator';
+import { Optional } from '../../common/validation/optional';
 import { EVENT_TYPES } from '../event-types';
 import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 
@@ -32,7 +23,7 @@ export class CreateWebhookDto {
   eventTypes: string[];
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(0, 500)
   description?: string;
@@ -40,13 +31,13 @@ export class CreateWebhookDto {
 
 export class UpdateWebhookDto {
   @ApiPropertyOptional({ maxLength: 2048 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 2048)
   url?: string;
 
   @ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(EVENT_TYPES.length)
@@ -55,13 +46,13 @@ export class UpdateWebhookDto {
   eventTypes?: string[];
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(0, 500)
   description?: string;
 
   @ApiPropertyOptional({ description: 'Re-enable a subscription disabled by a 410, or pause one' })
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   enabled?: boolean;
 }
