@@ -304,7 +304,7 @@ export class KeysRepository extends SqlRepository {
   async markExpiredSwept(): Promise<string[]> {
     const [rows] = await this.q.query(
       `UPDATE api_keys SET expiry_swept_at = now()
-        WHERE expires_at <= now() AND expiry_swept_at IS NULL AND revoked_at IS NULL RETURNING id`,
+        WHERE expires_at <= clock_timestamp() AND expiry_swept_at IS NULL AND revoked_at IS NULL RETURNING id`,
     ); // an UPDATE answers [rows, count]
     return (rows as { id: string }[]).map((r) => r.id);
   }
@@ -326,7 +326,9 @@ export class KeysRepository extends SqlRepository {
    */
   async lockLiveKey(id: string): Promise<boolean> {
     const rows = await this.q.query(
-      `SELECT 1 FROM api_keys WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+      // clock_timestamp, not the transaction's start: a check that waited behind the expiry sweep's row
+      // lock is re-evaluated after it, and must then see the key expired
+      `SELECT 1 FROM api_keys WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > clock_timestamp())
           FOR SHARE`,
       [id],
     );

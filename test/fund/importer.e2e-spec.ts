@@ -25,9 +25,9 @@ function corrupt(name: string, file: string, line: number, edit: (text: string) 
   return dir;
 }
 
-async function importErrors(ds: DataSource, slug: string, dir: string) {
+async function importErrors(ds: DataSource, slug: string, dir: string, options: { batchRows?: number } = {}) {
   try {
-    await importFundFolder(ds, slug, dir);
+    await importFundFolder(ds, slug, dir, options);
   } catch (err) {
     if (err instanceof FundImportError) return err.errors;
     throw err;
@@ -367,6 +367,29 @@ describe('fund importer', () => {
     expect(row.status).toBe('soft_closed');
   });
 
+  it('a key repeated with other values is refused across batch boundaries too (prices and trades)', async () => {
+    const price = corrupt('dup-price', 'prices.csv', 1, (l) => l);
+    const prices = readFileSync(join(price, 'prices.csv'), 'utf8').trimEnd().split('\n');
+    writeFileSync(join(price, 'prices.csv'), [...prices, prices[1].replace(/,[^,]+$/, ',1.00')].join('\n') + '\n');
+    expect((await importErrors(ds, 'dup-price', price))[0]).toMatchObject({
+      line: prices.length + 1,
+      reason: expect.stringMatching(/^duplicates an earlier row of this file \(the same symbol on \d{4}-/),
+    });
+    const trade = corrupt('dup-trade', 'trades.csv', 1, (l) => l);
+    const trades = readFileSync(join(trade, 'trades.csv'), 'utf8').trimEnd().split('\n');
+    const again = [...trades, trades[1], trades[2].replace(/,(buy|sell),[0-9.]+,/, ',$1,1,')];
+    writeFileSync(join(trade, 'trades.csv'), again.join('\n') + '\n');
+    const errors = await importErrors(ds, 'dup-trade', trade, { batchRows: 100 }); // a new fund: the batch-less path
+    expect(errors).toEqual([
+      {
+        file: 'trades.csv',
+        line: trades.length + 2, // the identical repeat on the line before is dropped
+        column: 'trade_id',
+        reason: 'repeats the key of an earlier row with other values',
+      },
+    ]);
+  });
+
   it('refuses bytes that are not UTF-8, naming the line and column', async () => {
     const dir = corrupt('latin1', 'investors.csv', 2, (l) => l);
     const text = readFileSync(join(dir, 'investors.csv'), 'latin1').replace('Investor 001', 'M\u00fcller');
@@ -480,6 +503,20 @@ describe('fund importer', () => {
     });
     const closedPrice = only('re-closed-price', 'prices.csv', ['2023-11-10,BTC,35400.00']);
     expect((await importErrors(ds, slug, closedPrice))[0]).toMatchObject({ line: 2, column: 'close' });
+    // market history before inception moves nothing: taken, closed books or not, and the NAV is not redone
+    const history = await importFundFolder(ds, slug, only('re-history', 'prices.csv', ['2023-01-15,BTC,21000.00']));
+    expect([fileOf(history, 'prices.csv')?.inserted, history.navRestartFrom]).toEqual([1, null]);
+    // a report distributed through fundgate stays distributed when the file still says draft
+    await ds.query(
+      `UPDATE lp_reports SET status = 'distributed', distributed_at = now() WHERE fund_id = $1 AND external_id = 'LPR-2026-09'`,
+      [fundId],
+    );
+    const reports = await importFundFolder(
+      ds,
+      slug,
+      only('re-reports', 'lp-reports.csv', [line('lp-reports.csv', 13)]),
+    );
+    expect(fileOf(reports, 'lp-reports.csv')).toMatchObject({ inserted: 0, updated: 0 });
   });
 
   it('a bad row in a later file rolls back the earlier files of the same import', async () => {

@@ -175,11 +175,14 @@ export class RiskRepository extends SqlRepository {
   }
 
   /** The class's GNAV (NAV per unit after management fee, before performance fee) on each complete run where it has units. */
-  /** The class's GNAV per unit on each complete run, null on a day it had no units. */
+  /**
+   * The class's GNAV per unit on each complete run; null on a day it had no units all day. The day
+   * everyone redeems has no NAV per unit at its close, but its GNAV is the price they were paid.
+   */
   classGrossNavPerUnitSeries(fundId: string, classId: string) {
     return this.q.query(
       `SELECT to_char(r.valuation_date, 'YYYY-MM-DD') AS d,
-              CASE WHEN c.nav_per_unit IS NOT NULL THEN c.gross_nav_per_unit::text END AS gnav
+              CASE WHEN c.nav_per_unit IS NOT NULL OR c.opening_nav > 0 THEN c.gross_nav_per_unit::text END AS gnav
          FROM nav_run_classes c JOIN nav_runs r ON r.id = c.nav_run_id AND r.fund_id = $1 AND r.status = 'complete'
         WHERE c.fund_id = $1 AND c.share_class_id = $2
         ORDER BY r.valuation_date`,

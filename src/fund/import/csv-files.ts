@@ -1,7 +1,7 @@
 import { fundScopedId } from '../ids';
 import { endOfMonth } from '../dates';
 import type { ChangeVerdict, ImportContext, StoredChange } from './import-rules';
-import { expenseChange, flowChange, notBeforeInception } from './import-rules';
+import { expenseChange, flowChange, lpReportChange, notBeforeInception } from './import-rules';
 import { type RowReader } from './row-validation';
 
 export type { ChangeVerdict, ImportContext, StoredChange };
@@ -380,6 +380,7 @@ export const CSV_FILES: CsvFileSpec[] = [
       ['distributed_at', 'timestamptz'],
     ],
     conflict: '(fund_id, external_id)',
+    reimport: lpReportChange,
     parse(r, ctx) {
       const id = r.pattern('report_id', EXTERNAL_ID, 'a report id');
       const start = r.date('period_start');

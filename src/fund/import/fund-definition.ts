@@ -62,6 +62,7 @@ class FieldReader {
   date(path: string, v: unknown): string {
     const s = this.str(path, v);
     if (s && !isIsoDate(s)) this.fail(path, `must be a calendar date YYYY-MM-DD, got "${s}"`);
+    else if (s && (s < '1900-01-01' || s > '2199-12-31')) this.fail(path, `must be between 1900-01-01 and 2199-12-31`);
     return s;
   }
 }

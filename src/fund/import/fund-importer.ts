@@ -8,7 +8,7 @@ import { type FundDefinition, parseFundDefinition } from './fund-definition';
 import { FundImportRepository, type ImportedFundRow } from './fund-import.repository';
 import { FundImportError, type ImportRowError } from './import-errors';
 import { RowReader } from './row-validation';
-import { type ImportBooks, PendingBatch } from './import-batch';
+import { BATCH_ROWS, type ImportBooks, PendingBatch } from './import-batch';
 
 export interface FundImportReport {
   fundId: string;
@@ -32,7 +32,7 @@ export async function importFundFolder(
   ds: DataSource,
   slug: string,
   dir: string,
-  options: { synthetic?: boolean } = {},
+  options: { synthetic?: boolean; batchRows?: number } = {},
 ): Promise<FundImportReport> {
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug))
     throw new FundImportError([
@@ -71,7 +71,7 @@ async function importInTransaction(
   repo: FundImportRepository,
   slug: string,
   dir: string,
-  options: { synthetic?: boolean },
+  options: { synthetic?: boolean; batchRows?: number },
 ): Promise<FundImportReport> {
   const fundJson = join(dir, 'fund.json');
   await repo.lockNavInputs({ slug }); // waits for a NAV run of the fund in progress; before the row lock
@@ -108,7 +108,9 @@ async function importInTransaction(
     ]);
   }
   const ctx = await loadContext(repo, fund, fund.base_currency.trim());
-  const books: ImportBooks = { closedThrough: (await repo.bookingDates(fund.id)).closedThrough, restartFrom: null };
+  const { closedThrough, inception } = await repo.bookingDates(fund.id);
+  const batchRows = options.batchRows ?? BATCH_ROWS;
+  const books: ImportBooks = { closedThrough, inception, fresh: created, batchRows, restartFrom: null };
   const files: FundImportReport['files'] = [];
   for (const spec of CSV_FILES) {
     const path = join(dir, spec.file);
@@ -249,14 +251,18 @@ function rowProblem(
       file: spec.file,
       line,
       column: spec.columns[0],
-      reason: `duplicates an earlier row of this file (${key})`,
+      reason: `duplicates an earlier row of this file (${spec.file === 'prices.csv' ? `the same symbol on ${values[1]}` : key})`,
     };
   seen.add(key);
   return null;
 }
 
-/** Duplicate detection inside one file, for the small files only (large files rely on the unique key). */
+/**
+ * Duplicate detection inside one file, for every file but trades.csv (a key repeated with other
+ * values there is refused by its batch or, across batches, against the row already written).
+ */
 function naturalKey(spec: CsvFileSpec, values: (string | null)[]): string | null {
-  if (spec.file === 'trades.csv' || spec.file === 'prices.csv') return null;
+  if (spec.file === 'trades.csv') return null;
+  if (spec.file === 'prices.csv') return `${values[0]} ${values[1]}`; // instrument and date
   return spec.file === 'admin-navs.csv' ? values[0] : (values[1] ?? values[0]);
 }

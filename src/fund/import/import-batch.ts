@@ -2,12 +2,18 @@ import type { CsvFileSpec, StoredChange } from './csv-files';
 import { type FundImportRepository, keyColumns } from './fund-import.repository';
 import type { ImportRowError } from './import-errors';
 
-const BATCH_ROWS = 5000;
+export const BATCH_ROWS = 5000;
 
 /** What the import knows of the fund's books, and the earliest date it moved them on or before a run. */
 export interface ImportBooks {
   /** The last published NAV: rows dated on or before it are refused (the books are closed through it). */
   closedThrough: string | null;
+  /** Rows dated before it move nothing (prices kept as market history: the NAV starts at inception). */
+  inception: string | null;
+  /** A fund this import creates has no stored rows to compare a batch with. */
+  fresh: boolean;
+  /** Rows per batch (5 000; smaller in tests, to cross batch boundaries with a small folder). */
+  batchRows: number;
   restartFrom: string | null;
 }
 
@@ -35,14 +41,15 @@ export class PendingBatch {
   }
 
   async add(values: (string | null)[], line: number): Promise<void> {
-    if (this.duplicate(values, line)) return;
+    if (this.errors.length || this.duplicate(values, line)) return; // nothing more is written: nothing to hold
     values.forEach((v, i) => this.columns[i].push(v));
     this.lines.push(line);
-    if (this.lines.length >= BATCH_ROWS) await this.flush();
+    if (this.lines.length >= this.books.batchRows) await this.flush();
   }
 
   async flush(): Promise<void> {
     if (this.lines.length === 0 || this.errors.length) return;
+    if (this.books.fresh) return this.flushFresh();
     const stored = await this.repo.storedRows(this.spec, this.fundId, this.columns);
     const updates: number[] = [];
     this.lines.forEach((line, i) => {
@@ -53,6 +60,28 @@ export class PendingBatch {
     if (this.errors.length) return;
     this.inserted += await this.repo.insertBatch(this.spec, this.fundId, this.columns);
     this.updated += await this.repo.updateRows(this.spec, this.fundId, this.columns, updates);
+    this.reset();
+  }
+
+  /**
+   * A new fund: nothing is stored to compare with (one query per batch saved on a 1 M-trade
+   * import). A key an earlier batch of the file already wrote is the only conflict; when there is
+   * one, the stored rows are read back and a repeat with other values is refused.
+   */
+  private async flushFresh(): Promise<void> {
+    const inserted = await this.repo.insertBatch(this.spec, this.fundId, this.columns);
+    if (inserted < this.lines.length) {
+      const stored = await this.repo.storedRows(this.spec, this.fundId, this.columns);
+      this.lines.forEach((line, i) => {
+        if (stored.get(i + 1)?.changed.length)
+          this.refuse(line, this.spec.columns[0], 'repeats the key of an earlier row with other values');
+      });
+    }
+    this.inserted += inserted;
+    this.reset();
+  }
+
+  private reset(): void {
     this.columns = this.spec.insert.map(() => []);
     this.lines = [];
     this.byKey.clear();
@@ -93,7 +122,7 @@ export class PendingBatch {
 
   /** A row that moves the books from `date`: refused inside the closed books, else the NAV is redone from it. */
   private dated(date: string | null, line: number, column: string): boolean {
-    if (!date) return true;
+    if (!date || (this.books.inception && date < this.books.inception)) return true;
     if (this.books.closedThrough && date <= this.books.closedThrough) {
       this.refuse(
         line,

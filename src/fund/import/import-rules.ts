@@ -55,3 +55,10 @@ export function expenseChange(c: StoredChange): ChangeVerdict {
     return { update: true, navDate: c.incoming.paid_date };
   return { refuse: 'an imported expense cannot change, except an accrued one marked paid' };
 }
+
+/** A report distributed through fundgate (an approved proposal) stays distributed; nothing else changes. */
+export function lpReportChange(c: StoredChange): ChangeVerdict {
+  const distributedHere = c.changed.every((col) => col === 'status' || col === 'distributed_at');
+  if (distributedHere && c.stored.status === 'distributed' && c.incoming.status === 'draft') return { keep: true };
+  return { refuse: 'an imported report cannot change, except by its distribution through fundgate' };
+}
