@@ -640,7 +640,7 @@ class FundgateClient(_Transport):
         )
 
     def get_performance(self, *, share_class: Optional[str] = None, timeout: Optional[float] = None) -> 'PerformanceDto':
-        """Net-of-fee performance of a share class from its NAV per unit: period returns, monthly table, volatility, drawdown
+        """Net-of-fee performance of a share class from its lead series (the value per original unit of a lot issued when the class first had units, net of every fee): period returns, monthly table, volatility, drawdown
 
         GET /api/v1/fund/performance (scope fund:read)
         """

@@ -823,6 +823,7 @@ ReconciliationRowDto = TypedDict(
         "difference": Optional[str],
         "differenceRatio": Optional[str],
         "withinTolerance": bool,
+        "status": Literal["within_tolerance", "break", "not_valued", "stale"],
     },
 )
 
@@ -894,6 +895,7 @@ ActorDto = TypedDict(
         "accountId": str,
         "keyId": Optional[str],
         "userId": Optional[str],
+        "displayName": Optional[str],
     },
 )
 

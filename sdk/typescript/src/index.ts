@@ -560,9 +560,9 @@ export interface PeriodReturnsDto {
   qtd: string | null;
   /** decimal string, fraction of 1, 8 decimals */
   ytd: string | null;
-  /** since the class launch (initial NAV per unit) (decimal string, fraction of 1, 8 decimals) */
+  /** since the class first had units (from its initial NAV per unit) (decimal string, fraction of 1, 8 decimals) */
   itd: string | null;
-  /** decimal string, fraction of 1, 8 decimals */
+  /** (1 + itd)^(365 / days) − 1; null under a year of history (a shorter return is not annualised) (decimal string, fraction of 1, 8 decimals) */
   annualizedItd: string | null;
 }
 
@@ -576,11 +576,11 @@ export interface PerformanceDto {
   shareClass: string;
   asOf: string | null;
   returns: PeriodReturnsDto;
-  /** net of fees, month-end NAV per unit over the previous month-end */
+  /** net of every fee: the lead series value per original unit at month end over the previous month end (not class NAV per unit, which jumps back at each crystallization; docs/books-figures.md) */
   monthly: MonthlyReturnDto[];
   /** stdev of daily returns × sqrt(365) (decimal string, fraction of 1, 8 decimals) */
   annualizedVolatility: string | null;
-  /** worst peak-to-trough fall of NAV per unit (≤ 0) (decimal string, fraction of 1, 8 decimals) */
+  /** worst peak-to-trough fall of the lead series value per original unit (≤ 0) (decimal string, fraction of 1, 8 decimals) */
   maxDrawdown: string | null;
 }
 
@@ -760,7 +760,7 @@ export interface InvestorDto {
   investorType: string;
   /** subscription lots holding units in the latest complete run */
   openLots: number;
-  /** units held in the latest complete run (all classes) (decimal string, 8 decimals) */
+  /** units held in the latest complete run, summed over the investor's share classes (units of different classes are priced differently: per class, see /fund/capital-accounts) (decimal string, 8 decimals) */
   units: string;
 }
 
@@ -975,8 +975,10 @@ export interface ReconciliationRowDto {
   difference: string | null;
   /** difference / administrator NAV (decimal string, fraction of 1, 8 decimals) */
   differenceRatio: string | null;
-  /** |differenceRatio| ≤ toleranceRatio (false when there is no shadow NAV) */
+  /** |differenceRatio| (as served, 8 decimals) ≤ toleranceRatio; false when there is no shadow NAV */
   withinTolerance: boolean;
+  /** within_tolerance or break: the comparison; not_valued: no complete NAV run on that date (not run yet, or it failed), not a break; stale: the run predates something booked on or before its date and the next NAV run supersedes it (the figures shown are the stale run's) */
+  status: "within_tolerance" | "break" | "not_valued" | "stale";
 }
 
 export interface ReconciliationDto {
@@ -1039,6 +1041,8 @@ export interface ActorDto {
   keyId: string | null;
   /** The person (null for a service identity) */
   userId: string | null;
+  /** The person's display name, for reviewers (null for a service identity's key) */
+  displayName: string | null;
 }
 
 export interface ProposalDto {
@@ -1495,7 +1499,7 @@ export class FundgateClient extends FundgateTransport {
   }
 
   /**
-   * Net-of-fee performance of a share class from its NAV per unit: period returns, monthly table, volatility, drawdown
+   * Net-of-fee performance of a share class from its lead series (the value per original unit of a lot issued when the class first had units, net of every fee): period returns, monthly table, volatility, drawdown
    * `GET /api/v1/fund/performance` (scope fund:read)
    */
   getPerformance(params?: GetPerformanceParams, options?: RequestOptions): Promise<PerformanceDto> {
