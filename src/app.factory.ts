@@ -80,27 +80,43 @@ function createAdapter(config: AppConfig): FastifyAdapter {
   });
 }
 
-/** Every answered request goes to the activity log: who, which route or MCP tool, status and duration. */
+/**
+ * Every answered request goes to the activity log: who, which route, status and duration; an MCP
+ * request writes a row per tool call it made, with the tool's name and its own status (the HTTP
+ * answer is 200 whatever the tools did).
+ */
 function logActivity(fastify: FastifyInstance, activity: ActivityLogWriter): void {
   fastify.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const p = req.principal;
-    const ua = req.headers['user-agent'];
-    activity.record({
-      occurredAt: new Date(),
-      requestId: String(req.id),
-      keyId: p?.keyId ?? null,
-      accountId: p?.accountId ?? null,
-      userId: p?.userId ?? null,
-      fundId: p?.fund?.id ?? null,
-      method: req.method,
-      route: req.routeOptions?.url ?? '(unmatched)',
-      tool: req.toolName ?? null,
-      status: reply.statusCode,
-      durationMs: reply.elapsedTime,
-      clientIp: req.ip ?? null,
-      userAgent: typeof ua === 'string' ? sanitizeForDisplay(ua, 200) : null,
-    });
+    const calls = req.mcpCalls;
+    if (calls === undefined) logCall(activity, req, reply, null, reply.statusCode);
+    else for (const c of calls) logCall(activity, req, reply, c.tool, c.status);
     done();
+  });
+}
+
+function logCall(
+  activity: ActivityLogWriter,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  tool: string | null,
+  status: number,
+): void {
+  const p = req.principal;
+  const ua = req.headers['user-agent'];
+  activity.record({
+    occurredAt: new Date(),
+    requestId: String(req.id),
+    keyId: p?.keyId ?? null,
+    accountId: p?.accountId ?? null,
+    userId: p?.userId ?? null,
+    fundId: p?.fund?.id ?? null,
+    method: req.method,
+    route: req.routeOptions?.url ?? '(unmatched)',
+    tool,
+    status,
+    durationMs: reply.elapsedTime,
+    clientIp: req.ip ?? null,
+    userAgent: typeof ua === 'string' ? sanitizeForDisplay(ua, 200) : null,
   });
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toProblemError } from '../common/errors/problem.filter';
+import { sanitizeForDisplay } from '../common/validation/safe-text';
 import { memoPerObject, sharedJson } from '../common/http/shared-json';
 import { ToolInvoker } from './tool-invoker';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
@@ -180,8 +181,10 @@ export class McpService {
         if (typeof args !== 'object' || args === null || Array.isArray(args))
           return rpcError(id, JSONRPC.INVALID_PARAMS, 'params.arguments must be an object');
         const tool = this.catalog.find(server, name, scopes);
-        if (!tool) return rpcError(id, JSONRPC.INVALID_PARAMS, `unknown tool: ${name}`);
-        req.toolName = tool.name;
+        if (!tool) {
+          noteCall(req, sanitizeForDisplay(name, 100), 404); // probing for tools shows in the log
+          return rpcError(id, JSONRPC.INVALID_PARAMS, `unknown tool: ${name}`);
+        }
         return this.callTool(id, tool, req, reply, args as Record<string, unknown>);
       }
       default:
@@ -207,9 +210,13 @@ export class McpService {
       case 'resources/read': {
         const resource = FUND_RESOURCES.find((r) => r.uri === params.uri);
         const tool = resource && this.catalog.byName(resource.tool);
-        if (!resource || !tool) return rpcError(id, -32002, `resource not found: ${quotedInput(params.uri)}`);
+        if (!resource || !tool) {
+          noteCall(req, 'resources/read', 404);
+          return rpcError(id, -32002, `resource not found: ${quotedInput(params.uri)}`);
+        }
         try {
           const body = await this.invoker.invoke(tool, req, reply, {});
+          noteCall(req, tool.name, 200);
           return {
             jsonrpc: '2.0',
             id,
@@ -217,6 +224,7 @@ export class McpService {
           };
         } catch (err) {
           const problem = toProblemError(err, req);
+          noteCall(req, tool.name, problem.status);
           return rpcError(
             id,
             problem.status >= 500 ? JSONRPC.INTERNAL : JSONRPC.INVALID_REQUEST,
@@ -247,15 +255,22 @@ export class McpService {
   ): Promise<JsonRpcResponse | SerializedToolResult> {
     try {
       const body = await this.invoker.invoke(tool, req, reply, args);
+      noteCall(req, tool.name, 200);
       return SerializedToolResult.of(id, body, tool.wrapsArray);
     } catch (err) {
       const problem = toProblemError(err, req);
+      noteCall(req, tool.name, problem.status);
       if (problem.status >= 500 && problem.code !== 'unavailable')
         return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);
       if (problem.headers) reply.headers(problem.headers);
       return problemResult(id, problem);
     }
   }
+}
+
+/** One row of the activity log per tool call, with the status the same call answers over REST. */
+function noteCall(req: FastifyRequest, tool: string, status: number): void {
+  (req.mcpCalls ??= []).push({ tool, status });
 }
 
 interface ProblemLike {

@@ -236,6 +236,24 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
       );
     });
 
+    it('writes an activity row per tool call of a batch, with the tool and its own status (probes included)', async () => {
+      const k = await mintKey(app, { scopes: [], plan: 'developer' });
+      const batch = JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'back_office_savings', arguments: {} } },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'fee_calculator', arguments: { x: 1 } } },
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } },
+      ]);
+      const res = await post(batch, { 'mcp-protocol-version': '2025-03-26', authorization: `Bearer ${k.key}` });
+      expect(res.status).toBe(200); // the HTTP answer is 200 whatever the tools did
+      await app.get(ActivityLogWriter).flush();
+      const rows = await dbOf(app).query('SELECT tool, status FROM activity_log WHERE key_id = $1 ORDER BY id', [k.id]);
+      expect(rows).toEqual([
+        { tool: 'back_office_savings', status: 200 },
+        { tool: 'fee_calculator', status: 400 },
+        { tool: 'no_such_tool', status: 404 },
+      ]);
+    });
+
     it('serves the same public server at /api/mcp/public/mcp', async () => {
       const tools = await (
         await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {}, '/api/mcp/public/mcp')

@@ -57,7 +57,10 @@ export function fundIdOf(principal: Principal): string {
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
-    /** Set by MCP when a tools/call runs, so the activity log records the tool name. */
-    toolName?: string;
+    /**
+     * The MCP tool calls (and resource reads) this request made, with the status each would have
+     * answered over REST: the activity log writes a row per call (a JSON-RPC batch holds several).
+     */
+    mcpCalls?: { tool: string; status: number }[];
   }
 }
