@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Reflector } from '@nestjs/core';
-import { Controller, Get } from '@nestjs/common';
-import { redact, RedactionError, WALLET_FORMAT } from './redact';
-import { redactAnswer, redactingHandler, redactionOf, Returns } from './redaction.interceptor';
+import { NestFactory, Reflector } from '@nestjs/core';
+import { Controller, Get, Module } from '@nestjs/common';
+import { forbiddenProperty, redact, RedactionError, WALLET_FORMAT } from './redact';
+import { installRouteRedaction, redactAnswer, redactingHandler, redactionOf, Returns } from './redaction.interceptor';
 import { RequiresScopes } from '../auth/auth.decorators';
 import { ProblemError } from '../errors/problem';
 import { markShared, sharedJson } from '../http/shared-json';
@@ -47,6 +47,23 @@ describe('redaction', () => {
     expect(() => redact({ id: '1', email: 'a@b.c' }, LeakyDto as never)).toThrow(RedactionError);
   });
 
+  it('knows a PII or secret member in any spelling: SQL column names, kebab case, compounds', () => {
+    const refused = ['legal_name', 'tax_id', 'postal_address', 'investorEmail', 'contact-email', 'billingAddress'];
+    const more = ['bank_account', 'api_secret', 'signingSecret', 'API_KEY', 'address', 'phoneNumber', 'date_of_birth'];
+    expect([...refused, ...more].filter((n) => !forbiddenProperty(n))).toEqual([]);
+    const served = [
+      'displayName',
+      'investorId',
+      'previousSecretExpiresAt',
+      'classNavPerUnit',
+      'addressedTo',
+      'clientIp',
+      'keyId',
+      'tinted',
+    ];
+    expect(served.filter((n) => forbiddenProperty(n))).toEqual([]);
+  });
+
   it('refuses a value that does not fit the schema (object where a string was declared)', () => {
     expect(() => redact({ ...investor, displayName: { legalName: 'x' } }, InvestorDto as never)).toThrow(
       RedactionError,
@@ -54,6 +71,21 @@ describe('redaction', () => {
     expect(() => redact({ ...investor, returns: { BTC: { nested: 1 } } }, InvestorDto as never)).toThrow(
       RedactionError,
     );
+  });
+
+  it('refuses at boot a route whose schema declares a PII member (not at its first request)', async () => {
+    @Controller('leaky')
+    @RequiresScopes('fund:read')
+    class LeakyController {
+      @Get() @Returns(LeakyDto) leak() {
+        return { id: '1', email: 'a@b.c' };
+      }
+    }
+    @Module({ controllers: [LeakyController] })
+    class LeakyModule {}
+    const context = await NestFactory.createApplicationContext(LeakyModule, { logger: false });
+    expect(() => installRouteRedaction(context)).toThrow(/LeakyDto.email may carry PII or a secret/);
+    await context.close();
   });
 
   describe('redacting handlers (fail-closed)', () => {

@@ -9,8 +9,35 @@ const DECORATORS = {
  * in OpenAPI: only declared properties are copied, recursively. Anything else is dropped.
  * Property names that may carry PII or secrets are refused even if declared.
  */
-export const FORBIDDEN_PROPERTY =
-  /^(email|emailAddress|legalName|fullName|taxId|tin|ssn|address|postalAddress|street|iban|bankAccount|bankDetails|accountNumber|routingNumber|apiSecret|apiKey|secret|password|keyHash|key_hash|passport|phone|dateOfBirth)$/i;
+/** PII wherever the words appear in a member's name. */
+const PERSONAL = new Set(
+  (
+    'email emailaddress legalname fullname taxid tin ssn address postaladdress streetaddress street iban ' +
+    'bankaccount bankdetails accountnumber routingnumber passport phone phonenumber dateofbirth'
+  ).split(' '),
+);
+/** Secrets when the name ends with them (signingSecret), not a fact about one (previousSecretExpiresAt). */
+const SECRET = new Set('secret apisecret apikey password keyhash'.split(' '));
+
+/**
+ * Whether a member's name may carry PII or a secret, in any spelling: the name is split into its
+ * words (camelCase, snake_case, kebab-case) and every run of up to three adjacent words is looked
+ * up, so legal_name, tax-id, investorEmail, billingAddress and signingSecret are caught, and
+ * classNavPerUnit (which holds the letters "ssn") is not.
+ */
+export function forbiddenProperty(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  for (let i = 0; i < words.length; i++)
+    for (let j = i + 1; j <= Math.min(words.length, i + 3); j++) {
+      const run = words.slice(i, j).join('');
+      if (PERSONAL.has(run) || (j === words.length && SECRET.has(run))) return true;
+    }
+  return false;
+}
 export const WALLET_FORMAT = 'wallet-address';
 
 export class RedactionError extends Error {}
@@ -64,7 +91,7 @@ function planFor(dto: Ctor): Plan {
   try {
     for (const raw of names) {
       const name = raw.replace(/^:/, '');
-      if (FORBIDDEN_PROPERTY.test(name) && !Reflect.getMetadata(DELIBERATE, dto.prototype, name))
+      if (forbiddenProperty(name) && !Reflect.getMetadata(DELIBERATE, dto.prototype, name))
         throw new RedactionError(`${dto.name}.${name} may carry PII or a secret`);
       const meta: Record<string, unknown> =
         Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype, name) ?? {};
@@ -130,6 +157,11 @@ function apply(value: unknown, plan: Plan, isArray: boolean): unknown {
 }
 
 /** Copies only what `dto` declares. Throws RedactionError when the value does not fit. */
+/** Builds (and caches) a schema's redaction plan now: throws RedactionError for a member that may carry PII or a secret. */
+export function checkRedactable(dto: Ctor): void {
+  planFor(dto);
+}
+
 export function redact(value: unknown, dto: Ctor, isArray = false): unknown {
   return apply(value, planFor(dto), isArray);
 }

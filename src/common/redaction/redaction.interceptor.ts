@@ -5,7 +5,7 @@ import { ApiResponse } from '@nestjs/swagger';
 import { AUTH_MODE, type AuthMode } from '../auth/auth.decorators';
 import { ProblemError } from '../errors/problem';
 import { isShared, markShared } from '../http/shared-json';
-import { redact } from './redact';
+import { checkRedactable, redact } from './redact';
 
 export const RESPONSE_SCHEMA = 'fundgate:response-schema';
 export const SKIP_REDACTION = 'fundgate:skip-redaction';
@@ -119,6 +119,8 @@ export function installRouteRedaction(app: INestApplicationContext): number {
           continue;
         const rule = redactionOf(reflector, fn, cls);
         if (!rule.redacted) continue;
+        // at boot, not at the first request: a schema declaring a PII or secret member stops the service
+        if (rule.schema) checkRedactable(rule.schema.dto);
         count++;
         if (!(fn as unknown as Record<symbol, boolean>)[WRAPPED])
           proto[name] = redactingHandler(fn as (...args: unknown[]) => unknown, rule);

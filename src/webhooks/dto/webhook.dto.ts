@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, Length } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
+import { DeliberatelyServed } from '../../common/redaction/redact';
 import { EVENT_TYPES } from '../event-types';
 import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 
@@ -81,6 +82,7 @@ export class CreatedWebhookDto extends WebhookDto {
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     description: 'Standard Webhooks secret. Shown only in this response.',
   })
+  @DeliberatelyServed('the signing secret, shown once to whoever creates the subscription')
   signingSecret: string;
 }
 
@@ -90,6 +92,7 @@ export class RotatedSecretDto {
     description:
       'The new secret, shown only in this response. The previous one keeps signing until previousSecretExpiresAt.',
   })
+  @DeliberatelyServed('the new signing secret, shown once to whoever rotates it')
   signingSecret: string;
   @ApiProperty({ format: 'date-time' }) previousSecretExpiresAt: string;
 }
