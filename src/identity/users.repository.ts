@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Role } from '../common/auth/scopes';
+import { NOT_DEMO_IDENTITY } from '../keys/keys.repository';
 import type { Plan } from '../config/config';
 import { SqlRepository } from '../database/sql-repository';
 
@@ -175,7 +176,8 @@ export class UsersRepository extends SqlRepository {
 
   async serviceAccounts(fundId: string): Promise<{ id: string; name: string; created_at: Date }[]> {
     return this.q.query(
-      `SELECT id, name, created_at FROM accounts WHERE kind = 'service' AND owner_fund_id = $1 ORDER BY name`,
+      `SELECT a.id, a.name, a.created_at FROM accounts a
+        WHERE a.kind = 'service' AND a.owner_fund_id = $1 AND ${NOT_DEMO_IDENTITY} ORDER BY a.name`,
       [fundId],
     );
   }

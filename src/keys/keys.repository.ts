@@ -90,6 +90,12 @@ export interface Revoked {
 const KEY_REVOKED_REASON = 'the key that created it was revoked: check the URL, rotate the secret, then re-enable it';
 const KEY_EXPIRED_REASON = 'the key that created it expired: check the URL, rotate the secret, then re-enable it';
 
+/**
+ * The shared demo key's identity (seed:demo) is public: nobody mints into it or sees it offered
+ * among the fund's service identities (`a` is the accounts row).
+ */
+export const NOT_DEMO_IDENTITY = 'NOT EXISTS (SELECT 1 FROM api_keys dk WHERE dk.account_id = a.id AND dk.is_demo)';
+
 /** A connected OAuth app's key is listed (and revoked) as the app, not among the keys. */
 const NOT_OAUTH = 'AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.key_id = k.id)';
 
@@ -232,7 +238,8 @@ export class KeysRepository extends SqlRepository {
     const rows = await this.q.query(
       `SELECT a.id AS account_id, a.name AS account_name, a.kind, a.owner_fund_id, a.user_id, NULL AS plan, NULL AS status
          FROM accounts a JOIN funds f ON f.id = a.owner_fund_id
-        WHERE a.kind = 'service' AND a.owner_fund_id = $1 AND (a.name = $2 OR a.name = f.slug || '/' || $2)`,
+        WHERE a.kind = 'service' AND a.owner_fund_id = $1 AND (a.name = $2 OR a.name = f.slug || '/' || $2)
+          AND ${NOT_DEMO_IDENTITY}`,
       [fundId, name],
     );
     return rows[0] ?? null;

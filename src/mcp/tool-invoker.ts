@@ -41,7 +41,7 @@ export class ToolInvoker {
       throw invalid('idempotencyKey', tool.acceptsIdempotencyKey ? 'must be a string' : 'is not a known field');
     }
     const input = await this.inputOf(tool, rest);
-    const call: CallContext = { idempotencyKey: idempotencyKey, header: NO_HEADERS };
+    const call: CallContext = { idempotencyKey, idempotencyField: 'idempotencyKey', header: NO_HEADERS };
     return route.handler.apply(route.instance, argumentsOf(route.binding, req, input, call));
   }
 

@@ -40,14 +40,21 @@ export function requestFingerprint(route: string, body: unknown): string {
 export class IdempotencyService {
   constructor(private readonly rows: IdempotencyRepository) {}
 
-  parseKey(raw: string | string[] | undefined): string | null {
+  /** `field`: what the caller calls the key (the header over HTTP, the tool argument over MCP). */
+  parseKey(raw: string | string[] | undefined, field = 'Idempotency-Key'): string | null {
     if (raw === undefined) return null;
     if (Array.isArray(raw) || !KEY_FORMAT.test(raw))
-      throw invalidParameter('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+      throw invalidParameter(field, 'must be 1 to 255 visible ASCII characters');
     return raw;
   }
 
-  async begin(keyId: string, key: string, route: string, fingerprint: string): Promise<IdempotencyClaim> {
+  async begin(
+    keyId: string,
+    key: string,
+    route: string,
+    fingerprint: string,
+    field = 'Idempotency-Key',
+  ): Promise<IdempotencyClaim> {
     for (let round = 0; round < 3; round++) {
       const token = randomUUID();
       if (
@@ -68,8 +75,8 @@ export class IdempotencyService {
       if (row.fingerprint !== fingerprint) {
         throw new ProblemError(
           'idempotency_key_reused',
-          'this Idempotency-Key was already used with a different request; use a new key for a new request',
-          [{ field: 'Idempotency-Key', message: 'already used with a different request' }],
+          `this ${field} was already used with a different request; use a new key for a new request`,
+          [{ field, message: 'already used with a different request' }],
         );
       }
       if (row.state === 'in_progress') {

@@ -37,7 +37,10 @@ export class ProposalsController {
   constructor(private readonly proposals: ProposalsService) {}
 
   private async stage(p: Principal, request: KindedInput, call: CallContext): Promise<ProposalDto> {
-    const outcome = await this.proposals.propose(p, request, call.idempotencyKey);
+    const outcome = await this.proposals.propose(p, request, {
+      key: call.idempotencyKey,
+      field: call.idempotencyField,
+    });
     if (outcome.replayed) call.header(REPLAYED_HEADER, 'true');
     return outcome.record;
   }

@@ -38,14 +38,19 @@ export class ProposalsService {
     private readonly cursors: CursorCodec,
   ) {}
 
-  async propose(p: Principal, request: KindedInput, rawKey: string | string[] | undefined): Promise<ProposeOutcome> {
+  async propose(
+    p: Principal,
+    request: KindedInput,
+    idempotency: { key: string | string[] | undefined; field: string },
+  ): Promise<ProposeOutcome> {
     const fundId = fundIdOf(p);
     const keyId = keyIdOf(p);
-    const key = this.idempotency.parseKey(rawKey);
+    const key = this.idempotency.parseKey(idempotency.key, idempotency.field);
     if (key === null) return { record: await this.stage(p, fundId, request, null), replayed: false };
     const { kind, input } = request;
 
-    const claim = await this.idempotency.begin(keyId, key, `POST proposals/${kind}`, requestFingerprint(kind, input));
+    const route = `POST proposals/${kind}`;
+    const claim = await this.idempotency.begin(keyId, key, route, requestFingerprint(kind, input), idempotency.field);
     if (!claim.fresh) return { record: this.idempotency.replay<ProposalDto>(claim), replayed: true };
     try {
       const record = await this.stage(p, fundId, request, (m, rec) =>

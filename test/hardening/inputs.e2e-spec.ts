@@ -256,6 +256,50 @@ describe('hostile input is a 400 naming the field, never a 500 (e2e)', () => {
     });
   });
 
+  it('over MCP an idempotency refusal names the tool argument, not the HTTP header', async () => {
+    const propose = (id: number, idempotencyKey: string, vendor: string) =>
+      rawCall(app, '/api/mcp', {
+        key: manager.key,
+        headers: { accept: 'application/json, text/event-stream' },
+        body: {
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: {
+            name: 'propose_expense',
+            arguments: {
+              category: 'legal',
+              vendor,
+              amount: '1.00',
+              accrualDate: '2026-01-31',
+              description: 'x',
+              idempotencyKey,
+            },
+          },
+        },
+      });
+    const blank = await propose(20, ' ', 'A');
+    expect(blank.json.result.content[0].text).toMatch(/^invalid_parameter: idempotencyKey: /);
+    const key = `k-${Date.now()}`;
+    await propose(21, key, 'A');
+    const reused = await propose(22, key, 'B');
+    expect(reused.json.result.content[0].text).toMatch(/idempotencyKey: already used with a different request/);
+  });
+
+  it('a blank narrative, vendor or description is a 400 naming it (a whitespace narrative distributed an empty report)', async () => {
+    const report = await call(app, 'POST', '/api/v1/fund/proposals/lp-report', {
+      key: manager.key,
+      body: { periodStart: '2026-01-01', periodEnd: '2026-03-31', narrative: '  \n ' },
+    });
+    expectFieldError(report, 'narrative');
+    const expense = await call(app, 'POST', '/api/v1/fund/proposals/expense', {
+      key: manager.key,
+      body: { category: 'legal', vendor: ' ', amount: '1.00', accrualDate: '2026-01-31', description: '\t' },
+    });
+    expectFieldError(expense, 'vendor');
+    expectFieldError(expense, 'description');
+  });
+
   describe('bodies that are not objects', () => {
     it.each([['null'], ['[]'], ['[1,2]'], ['42'], ['"text"'], ['true']])(
       '%s → 400 invalid_request naming the body',

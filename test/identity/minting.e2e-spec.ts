@@ -200,6 +200,28 @@ describe('minting rules (e2e)', () => {
     expect(refused.json.errors[0].field).toBe('account');
   });
 
+  it("the shared demo key's identity is neither offered nor minted into", async () => {
+    const admin = await person(app, demo.slug, 'admin', 'platform');
+    await consoleCall(app, 'POST', '/api/v1/console/service-accounts', admin.session, {
+      fund: demo.slug,
+      body: { name: 'shared' },
+    });
+    const shared = await consoleCall(app, 'POST', '/api/v1/admin/keys', admin.session, {
+      fund: demo.slug,
+      body: { name: 'shared key', scopes: ['fund:read'], account: 'shared' },
+    });
+    await dbOf(app).query('UPDATE api_keys SET is_demo = true WHERE id = $1', [shared.json.id]); // as seed:demo makes it
+    const listed = await consoleCall(app, 'GET', '/api/v1/console/service-accounts', admin.session, {
+      fund: demo.slug,
+    });
+    expect(listed.json.items.map((a: { name: string }) => a.name)).not.toContain(`${demo.slug}/shared`);
+    const into = await consoleCall(app, 'POST', '/api/v1/admin/keys', admin.session, {
+      fund: demo.slug,
+      body: { name: 'x', scopes: ['fund:read'], account: 'shared' },
+    });
+    expect([into.status, into.json.errors[0].field]).toEqual([403, 'account']);
+  });
+
   it('a service key minted before lineage was recorded cannot mint (its children could not be traced to a person)', async () => {
     const admin = await person(app, demo.slug, 'admin', 'platform');
     await consoleCall(app, 'POST', '/api/v1/console/service-accounts', admin.session, {

@@ -687,6 +687,56 @@ describe('proposals: propose, follow, review (e2e)', () => {
     expect((await call(app, 'GET', '/api/v1/fund/proposals?limit=0', { key: agent.key })).status).toBe(400);
   });
 
+  it("a proposal that waits out the lock timeout behind an import's hold on the fund is a 409 to retry, not a 500", async () => {
+    const impatient = await bootApp({ role: 'api' }, { DB_LOCK_TIMEOUT_MS: '300' });
+    const importing = dbOf(app).createQueryRunner(); // an import holds the fund's row for its whole transaction
+    await importing.connect();
+    try {
+      await importing.startTransaction();
+      await importing.query(`SELECT 1 FROM funds WHERE id = $1 FOR UPDATE`, [books.fundId]);
+      const res = await call(impatient, 'POST', '/api/v1/fund/proposals/expense', {
+        key: agent.key,
+        body: { category: 'legal', vendor: 'Busy LLP', amount: '1.00', accrualDate: '2025-04-15', description: 'x' },
+      });
+      expect([res.status, res.json.code, res.headers['retry-after']]).toEqual([409, 'invalid_state', '5']);
+      expect(res.json.detail).toContain('nothing was written');
+    } finally {
+      await importing.rollbackTransaction();
+      await importing.release();
+      await impatient.close();
+    }
+  });
+
+  it('an approval waits for a publication in flight, then refuses a booking dated inside the books it closed', async () => {
+    const staged = await propose('expense', {
+      category: 'legal',
+      vendor: 'Late LLP',
+      amount: '120.00',
+      accrualDate: '2025-03-31',
+      description: 'accrued while the NAV was being published',
+    });
+    expect(staged.status).toBe(201);
+    // a publication of the 2025-03-31 run, in flight: it holds the fund's NAV-inputs lock
+    const publication = dbOf(app).createQueryRunner();
+    await publication.connect();
+    try {
+      await publication.startTransaction();
+      await publication.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('$1')})`, [books.fundId]);
+      const pending = approve(staged.json.id);
+      const raced = await Promise.race([pending.then(() => 'answered'), sleep(400).then(() => 'waiting')]);
+      expect(raced).toBe('waiting');
+      await publication.query(`UPDATE nav_runs SET published_at = now() WHERE id = $1`, [books.completeRunId]);
+      await publication.commitTransaction();
+      const refused = await pending; // it checked the date only after the publication committed
+      expect([refused.status, refused.json.errors?.[0]?.field]).toEqual([422, 'accrualDate']);
+      expect(refused.json.detail).toContain('the books are closed through 2025-03-31');
+    } finally {
+      await publication.release();
+      await dbOf(app).query(`UPDATE nav_runs SET published_at = NULL WHERE id = $1`, [books.completeRunId]);
+    }
+    await reject(staged.json.id);
+  });
+
   it('publication waits for an approval holding the NAV inputs, and refuses the run that approval made stale', async () => {
     const publish = () =>
       call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, { key: publisher.key });

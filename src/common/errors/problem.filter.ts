@@ -50,6 +50,8 @@ export function toProblemError(exception: unknown, req: FastifyRequest): Problem
   if (exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400) {
     return notJson(exception);
   }
+  const busy = databaseBusy(exception);
+  if (busy) return busy;
   logger.error(
     JSON.stringify({
       msg: 'unhandled error',
@@ -106,4 +108,31 @@ export class ProblemFilter implements ExceptionFilter {
     }
     sendProblem(http.getResponse<FastifyReply>(), req, problem);
   }
+}
+
+/**
+ * A statement that gave up waiting (PostgreSQL's lock_timeout, 55P03, or statement_timeout, 57014) is
+ * something to retry, not an internal error: an import holds the fund's row for its whole
+ * transaction, and a request needing that row (a proposal's insert checks it) waits, then gives up.
+ * Nothing was written: the request's transaction rolled back.
+ */
+function databaseBusy(exception: unknown): ProblemError | null {
+  const code = (exception as { code?: unknown } | null)?.code;
+  if (code === '55P03')
+    return new ProblemError(
+      'invalid_state',
+      'the fund is busy: an import, a NAV run or another change holds what this request needs; nothing was written, try again shortly',
+      undefined,
+      { 'retry-after': '5' },
+    );
+  if (code === '57014')
+    return new ProblemError(
+      'unavailable',
+      'the request took longer than allowed; nothing was written, try again',
+      undefined,
+      {
+        'retry-after': '5',
+      },
+    );
+  return null;
 }

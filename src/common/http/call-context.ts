@@ -9,6 +9,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export interface CallContext {
   /** The Idempotency-Key as sent (validated by the idempotency service), or undefined. */
   idempotencyKey: string | string[] | undefined;
+  /** What the caller calls it, for refusals: the header over HTTP, the tool argument over MCP. */
+  idempotencyField: string;
   /** Adds a header to the answer (MCP tool results carry no headers: ignored there). */
   header(name: string, value: string): void;
 }
@@ -16,6 +18,7 @@ export interface CallContext {
 export function httpCallContext(req: FastifyRequest, reply: FastifyReply): CallContext {
   return {
     idempotencyKey: req.headers['idempotency-key'],
+    idempotencyField: 'Idempotency-Key',
     header: (name, value) => void reply.header(name, value),
   };
 }

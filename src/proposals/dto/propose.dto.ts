@@ -49,6 +49,7 @@ export class JournalLineInputDto {
   @Optional()
   @IsString()
   @Length(1, 500)
+  @Matches(/\S/, { message: 'must not be blank' })
   description?: string;
 }
 
@@ -60,6 +61,7 @@ export class JournalEntryProposalDto {
   @ApiProperty({ example: 'Reclassify Q1 legal fees', maxLength: 500 })
   @IsString()
   @Length(1, 500)
+  @Matches(/\S/, { message: 'must not be blank' })
   description: string;
 
   @ApiProperty({
@@ -85,6 +87,7 @@ export class ExpenseProposalDto {
   @ApiProperty({ example: 'Acme Fund Services', maxLength: 200 })
   @IsString()
   @Length(1, 200)
+  @Matches(/\S/, { message: 'must not be blank' })
   vendor: string;
 
   @ApiProperty({ example: '4200.00' })
@@ -107,6 +110,7 @@ export class ExpenseProposalDto {
   @ApiProperty({ example: 'Q1 administration fee', maxLength: 500 })
   @IsString()
   @Length(1, 500)
+  @Matches(/\S/, { message: 'must not be blank' })
   description: string;
 }
 
@@ -170,5 +174,6 @@ export class LpReportProposalDto {
   @Optional()
   @IsString()
   @Length(1, 20000)
+  @Matches(/\S/, { message: 'must not be blank' })
   narrative?: string;
 }

@@ -21,6 +21,7 @@ export const EXPENSE_ACCOUNT: Record<string, string> = {
 export const ACCRUED_EXPENSES = '2100';
 
 export const expense: ProposalKindRules<ExpenseProposalDto, ExpensePayload> = {
+  booksIntoNav: true,
   validate(b) {
     const periodEnd = b.periodEnd ?? b.accrualDate;
     if (new Decimal(b.amount).isZero()) throw badShape([{ field: 'amount', message: 'must be positive' }]);

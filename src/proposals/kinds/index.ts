@@ -71,6 +71,8 @@ export async function executeProposal(
   proposalId: string,
   stored: KindedPayload,
 ): Promise<Execution> {
+  // before the checks: a publication in flight commits first, and the check then sees the books closed through it
+  if (RULES[stored.kind].booksIntoNav) await books.holdNavInputs(fundId);
   const checked = await checkKind(books, fundId, stored.kind, stored.payload, true);
   return executeKind(books, fundId, `proposal:${proposalId}`, checked.kind, checked.payload);
 }

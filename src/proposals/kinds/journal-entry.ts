@@ -12,6 +12,7 @@ export interface JournalPayload {
 }
 
 export const journalEntry: ProposalKindRules<JournalEntryProposalDto, JournalPayload> = {
+  booksIntoNav: true,
   validate(b) {
     const errors: FieldError[] = [];
     const lines = b.lines.map((l, i) => {

@@ -17,6 +17,11 @@ export interface ProposalKindRules<I, P> {
   check(books: ProposalBooksRepository, fundId: string, payload: P, lock: boolean): Promise<P>;
   /** The effect of approval, inside the approval transaction (after `check` with lock). `ref` names the proposal. */
   execute(books: ProposalBooksRepository, fundId: string, ref: string, payload: P): Promise<Execution>;
+  /**
+   * Books into dated NAV inputs (`bookDated`): approval takes the fund's NAV-inputs lock before `check`,
+   * so a publication in flight commits wholly before the check reads the closed-through date.
+   */
+  booksIntoNav?: true;
 }
 
 export const badShape = (errors: FieldError[]) =>
@@ -48,8 +53,9 @@ export async function checkBookingDate(
 }
 
 /**
- * Books a dated effect under the fund's NAV-inputs lock, and marks the NAV to be redone from `date`
- * when a complete run already valued that day without it.
+ * Books a dated effect (its kind says `booksIntoNav`: the approval holds the NAV-inputs lock since
+ * before its checks), and marks the NAV to be redone from `date` when a complete run already valued
+ * that day without it.
  */
 export async function bookDated<T>(
   books: ProposalBooksRepository,
@@ -57,7 +63,6 @@ export async function bookDated<T>(
   date: string,
   book: () => Promise<T>,
 ): Promise<T> {
-  await books.holdNavInputs(fundId);
   const booked = await book();
   await books.restartNavFrom(fundId, date);
   return booked;
