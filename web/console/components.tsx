@@ -2,6 +2,7 @@ import {
   useCallback,
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
   type DependencyList,
@@ -105,22 +106,29 @@ export function TextField({ label, value, onChange, error, help, type = 'text', 
   );
 }
 
-/** A secret shown once: the value, a copy button and a warning that it will not be shown again. */
-export function SecretReveal({
-  label,
-  value,
-  testId,
-  onDone,
-}: {
+interface SecretRevealProps {
   label: string;
   value: string;
   testId: string;
   onDone?: () => void;
-}) {
+}
+
+/**
+ * A secret shown once: the value, a copy button and a warning that it will not be shown again.
+ * Keyed by the value: a second secret shown in its place (a key minted while one shows, a second
+ * rotation) is a new panel, so focus moves to it again and the copy message starts over.
+ */
+export function SecretReveal(props: SecretRevealProps) {
+  return <SecretPanel key={props.value} {...props} />;
+}
+
+function SecretPanel({ label, value, testId, onDone }: SecretRevealProps) {
   const [copied, setCopied] = useState<string | null>(null);
   const ref = useRef<HTMLElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   // it appears after an action: focus moves to it, so screen readers announce it and keyboards start there
+  // (a ConfirmDialog that led here closes in a layout effect, before this runs: while a modal dialog is
+  // open the page is inert and cannot take focus, and closing it returns focus to its opener)
   useEffect(() => headingRef.current?.focus(), []);
   const copy = async () => {
     try {
@@ -174,7 +182,9 @@ export function ConfirmDialog(props: {
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useEffect(() => {
+  // a layout effect: the dialog opens and closes in the commit that changes `open`, before any passive
+  // effect of that commit (a panel it reveals focusing itself) runs; close() returns focus to the opener
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (props.open && !dialog.open) dialog.showModal();
