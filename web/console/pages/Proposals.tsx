@@ -57,6 +57,23 @@ function needsStepUp(err: unknown): boolean {
   return e?.problem?.code === 'maker_checker_violation' && /totp|two-factor|step-up/i.test(e.problem.detail ?? '');
 }
 
+/**
+ * The proposal's status now, read from the fund's list of proposals (newest first, every status) down
+ * to where it sits: null when it is not found there.
+ */
+async function statusNow(p: Proposal): Promise<string | null> {
+  let cursor: string | null = null;
+  for (let i = 0; i < 20; i++) {
+    const page: Page<Proposal> = await consoleRequest<Page<Proposal>>(`${BASE}${query({ cursor, limit: 100 })}`);
+    const found = page.items.find((x) => x.id === p.id);
+    if (found) return found.status;
+    const last = page.items[page.items.length - 1];
+    if (!page.hasMore || !page.nextCursor || !last || newer(p, last)) return null;
+    cursor = page.nextCursor;
+  }
+  return null;
+}
+
 function Decide({
   proposal,
   decision,
@@ -68,27 +85,37 @@ function Decide({
   decision: 'approve' | 'reject';
   onClose(): void;
   onDone(p: Proposal): void;
-  /** The proposal was decided elsewhere (409): the lists are out of date. */
+  /** A 409: the lists may be out of date (the proposal decided elsewhere), they are reloaded. */
   onStale(): void;
 }) {
   const [text, setText] = useState('');
+  // after a 409, the proposal's status as re-read (a 409 is also "a NAV run, an import or an approval
+  // of this fund is in progress": the proposal is then still pending); undefined while not known
+  const [statusAfter409, setStatusAfter409] = useState<string | null | undefined>(undefined);
   const action = useAction();
   const id = useId();
   const approve = decision === 'approve';
   const submit = async () => {
     const body = approve ? (text.trim() ? { note: text.trim() } : {}) : { reason: text.trim() };
+    setStatusAfter409(undefined);
+    let conflict = false;
     const done = await action.run(async () => {
       try {
         return await consoleRequest<Proposal>(`${BASE}/${proposal.id}/${decision}`, { method: 'POST', body });
       } catch (err) {
-        if (err instanceof ApiError && err.status === 409) onStale();
+        conflict = err instanceof ApiError && err.status === 409;
         throw err;
       }
     });
     if (done) onDone(done);
+    else if (conflict) {
+      setStatusAfter409(await statusNow(proposal).catch(() => null));
+      onStale();
+    }
   };
   const fieldErr = fieldError(action.error, approve ? 'note' : 'reason');
-  const stale = action.error instanceof ApiError && action.error.status === 409;
+  const conflict = action.error instanceof ApiError && action.error.status === 409;
+  const decidedElsewhere = conflict && typeof statusAfter409 === 'string' && statusAfter409 !== 'pending';
   return (
     <ConfirmDialog
       open
@@ -123,7 +150,10 @@ function Decide({
         error={action.error}
         title={approve ? 'The proposal was not approved.' : 'The proposal was not rejected.'}
       />
-      {stale && <p className="notice">It was decided elsewhere: the pending list is reloaded.</p>}
+      {decidedElsewhere && (
+        <p className="notice">It was decided elsewhere ({statusAfter409}): the pending list is reloaded.</p>
+      )}
+      {conflict && statusAfter409 === 'pending' && <p className="notice">It is still pending: nothing was decided.</p>}
       {needsStepUp(action.error) && <StepUp onVerified={() => action.setError(null)} />}
     </ConfirmDialog>
   );
