@@ -67,6 +67,8 @@ export const SCOPES = [
   'webhooks:manage',
   'keys:manage',
 ] as const;
+/** Scopes a service identity's key never holds (the server refuses them: a proposal's checker is a person). */
+export const SERVICE_FORBIDDEN_SCOPES: readonly string[] = ['proposals:review'];
 export const PLANS = ['free', 'developer', 'platform'] as const;
 
 export interface FundRef {

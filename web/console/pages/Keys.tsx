@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { consoleRequest, PLANS, SCOPES, type KeySummary } from '../api';
+import { consoleRequest, PLANS, SCOPES, SERVICE_FORBIDDEN_SCOPES, type KeySummary } from '../api';
 import {
   ConfirmDialog,
   ErrorMessage,
@@ -67,7 +67,9 @@ function OwnerSelect({
         ))}
       </select>
       <div className="help" id={`${id}-help`}>
-        A service identity’s key keeps working when people change; you are recorded as the one who minted it.
+        A service identity’s key is not tied to one person’s sign-in, but you are recorded as the one who minted it: it
+        never does more than your current role allows, and if you leave the fund it is revoked. A service key cannot
+        review proposals.
       </div>
     </div>
   );
@@ -77,7 +79,10 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
   const { session, membership, fund } = useSession();
   const services = useServiceAccounts();
   const [owner, setOwner] = useState('');
-  const allowedScopes = SCOPES.filter((s) => membership?.scopes.includes(s));
+  // the server refuses proposals:review for a service identity's key (a checker is a person)
+  const allowedScopes = SCOPES.filter(
+    (s) => membership?.scopes.includes(s) && !(owner && SERVICE_FORBIDDEN_SCOPES.includes(s)),
+  );
   const allowedPlans = PLANS.slice(
     0,
     Math.max(1, PLANS.indexOf((session?.user.plan ?? 'free') as (typeof PLANS)[number]) + 1),
@@ -96,7 +101,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
     e.preventDefault();
     const body = {
       name,
-      scopes,
+      scopes: scopes.filter((s) => (allowedScopes as readonly string[]).includes(s)), // a scope ticked before a service owner was chosen
       plan,
       ...(owner ? { account: owner } : {}),
       ...(expiry ? { expiresAt: new Date(`${expiry}T23:59:59Z`).toISOString() } : {}),
@@ -113,7 +118,9 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
       <h2 id="create-key-title">Create a key</h2>
       <p className="muted">
         {fund
-          ? `The key is yours, bound to ${membership?.fund.name}; it can hold only the scopes of your role (${membership?.role}).`
+          ? owner
+            ? `The key belongs to the service identity ${owner}, bound to ${membership?.fund.name}, minted by you: it can hold only the scopes of your role (${membership?.role}), never proposals:review, and it is revoked if you leave the fund.`
+            : `The key is yours, bound to ${membership?.fund.name}; it can hold only the scopes of your role (${membership?.role}).`
           : 'Without a fund the key is calculator-only: it calls /api/v1/calc and the public MCP tools with your plan’s daily cap.'}
       </p>
       <ErrorMessage error={error} title="The key was not created." />
