@@ -63,12 +63,20 @@ function statusBadge(status: string) {
 
 /** The API queues a delivery again when it failed or was cancelled (e.g. its subscription was disabled). */
 const RETRYABLE = new Set(['failed', 'cancelled']);
+/** Test events are sent to a disabled subscription too; its other deliveries are not (a retry is 409). */
+const TEST_EVENT_TYPE = 'webhook.test';
+
+/** Whether the API would queue this delivery again now. */
+function retryable(d: Delivery, subscriptionEnabled: boolean): boolean {
+  return RETRYABLE.has(d.status) && (subscriptionEnabled || d.eventType === TEST_EVENT_TYPE);
+}
 
 /**
  * A subscription's deliveries, newest first, each with every attempt; failed and cancelled ones can
- * be retried. Paged by cursor with a trail (Newer steps back, Newest and Refresh go to the first page).
+ * be retried while the subscription is enabled (test events at any time). Paged by cursor with a
+ * trail (Newer steps back, Newest and Refresh go to the first page).
  */
-export function Deliveries({ webhookId }: { webhookId: string }) {
+export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled: boolean }) {
   // cursors[i] opens page i; page 0 has none
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1];
@@ -106,7 +114,7 @@ export function Deliveries({ webhookId }: { webhookId: string }) {
             </span>
           </p>
           <AttemptsTable attempts={d.attempts} />
-          {RETRYABLE.has(d.status) && (
+          {retryable(d, enabled) && (
             <button type="button" className="secondary small" onClick={() => retryOne(d)} disabled={retry.busy}>
               Retry delivery of {d.eventId}
             </button>
@@ -130,8 +138,13 @@ export function Deliveries({ webhookId }: { webhookId: string }) {
           <button
             type="button"
             className="secondary small"
-            disabled={!list.data?.hasMore || !list.data.nextCursor}
-            onClick={() => setCursors((c) => [...c, list.data!.nextCursor])}
+            // while a page loads, the list still holds the previous page: its cursor would be pushed twice
+            // (a second click can come before the disabled state is drawn: the push is idempotent too)
+            disabled={list.loading || !list.data?.hasMore || !list.data.nextCursor}
+            onClick={() => {
+              const next = list.data!.nextCursor;
+              setCursors((c) => (c[c.length - 1] === next ? c : [...c, next]));
+            }}
           >
             Older deliveries
           </button>

@@ -188,7 +188,7 @@ function WebhookCard({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
           Delete
         </button>
       </div>
-      {showDeliveries && <Deliveries webhookId={hook.id} />}
+      {showDeliveries && <Deliveries webhookId={hook.id} enabled={hook.enabled} />}
       <ConfirmDialog
         open={confirm === 'rotate'}
         title="Rotate the signing secret?"
