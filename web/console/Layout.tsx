@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { SiteFooter, SiteHeader } from '../shared/SiteHeader';
-import { Loading } from './components';
+import { Loading, Notice } from './components';
 import { NO_FUND, useSession } from './session';
 
 /** The console's pages, and what the chosen fund's role must grant for each to be listed. */
@@ -70,7 +70,7 @@ function ConsoleNav() {
 
 /** Signed-in pages: the fund switcher, the page list, and the page (remounted when the fund changes). */
 export function ConsoleLayout() {
-  const { status, session, fund } = useSession();
+  const { status, session, fund, notice } = useSession();
   const location = useLocation();
   if (status === 'loading') {
     return (
@@ -93,6 +93,7 @@ export function ConsoleLayout() {
         </div>
       </div>
       <main id="main" key={fund ?? NO_FUND}>
+        {notice && notice.locationKey === location.key && <Notice>{notice.text}</Notice>}
         <Outlet />
       </main>
       <SiteFooter />

@@ -19,6 +19,13 @@ export interface SessionContextValue {
   membership: Membership | null;
   /** Why the person was sent back to sign-in (expired session), shown there once. */
   endedMessage: string | null;
+  /**
+   * A message about a change to the person's own access (their role changed, they left a fund), kept
+   * here because the page that made the change is replaced when the session is re-read. Shown by the
+   * layout while the browser stays at the location it was set at (`locationKey`).
+   */
+  notice: { text: string; locationKey: string } | null;
+  setNotice(text: string | null, locationKey?: string): void;
   setFund(slug: string | null): void;
   signedIn(session: SessionInfo): void;
   refresh(): Promise<void>;
@@ -55,6 +62,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<SessionInfo | null>(null);
   const [fund, setFundState] = useState<string | null>(null);
   const [endedMessage, setEndedMessage] = useState<string | null>(null);
+  const [notice, setNoticeState] = useState<{ text: string; locationKey: string } | null>(null);
 
   // The fund this tab works on, as wanted: undefined until a session is adopted (then the browser's
   // remembered choice is read), NO_FUND for "no fund" chosen. A refresh (step-up, role change) keeps
@@ -78,6 +86,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setSession(null);
     setStatus('signed-out');
     setEndedMessage(message);
+    setNoticeState(null);
   }, []);
 
   const refresh = useCallback(async () => {
@@ -106,6 +115,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       fund,
       membership,
       endedMessage,
+      notice,
+      setNotice(text, locationKey = '') {
+        setNoticeState(text === null ? null : { text, locationKey });
+      },
       setFund(slug) {
         try {
           localStorage.setItem(FUND_STORAGE, slug ?? NO_FUND);
@@ -115,10 +128,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         wantedFund.current = slug ?? NO_FUND;
         configureConsoleApi({ fund: slug });
         setFundState(slug);
+        setNoticeState(null); // it spoke of the fund chosen before
       },
       signedIn(s) {
         if (s && s.csrfToken) adopt(s);
-        else void refresh();
+        else refresh().catch((err) => dropSession(`Your session could not be loaded: ${describeError(err)}`));
       },
       refresh,
       async signOut(everywhere = false) {
@@ -131,7 +145,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       can: (scope) => membership?.scopes.includes(scope) ?? false,
     };
-  }, [status, session, fund, endedMessage, adopt, refresh, dropSession]);
+  }, [status, session, fund, endedMessage, notice, adopt, refresh, dropSession]);
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -88,7 +88,7 @@ function TotpEnrol() {
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [recovery, setRecovery] = useState<string[] | null>(null);
-  const { error, busy, run } = useAction();
+  const { error, busy, run, setError } = useAction();
   const start = async (e: FormEvent) => {
     e.preventDefault();
     setEnrolment((await run(() => post<{ secret: string; otpauthUrl: string }>('/totp/enroll', { password }))) ?? null);
@@ -118,7 +118,8 @@ function TotpEnrol() {
           type="button"
           onClick={() => {
             setRecovery(null);
-            void refresh();
+            // the session says two-factor is on once re-read; a failure is shown, not left unhandled
+            refresh().catch((err: unknown) => setError(err));
           }}
         >
           I have stored them

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router';
 import { consoleRequest, ROLES, type Role } from '../api';
 import {
   ConfirmDialog,
@@ -14,6 +15,7 @@ import {
   useLoad,
 } from '../components';
 import { useSession } from '../session';
+import { describeError } from '../../shared/api';
 
 interface Member {
   userId: string;
@@ -39,12 +41,17 @@ interface Removed {
   disabledWebhooks: number;
 }
 
-/** What a removal did, in one sentence per kind of thing it ended. */
-function removedMessage(name: string, r: Removed): string {
-  const parts = [`${name} was removed; ${r.revokedKeys} key(s) they held or minted on this fund are revoked.`];
-  if (r.cancelledInvitations) parts.push(`${r.cancelledInvitations} invitation(s) they sent are cancelled.`);
+/** What a removal did, in one sentence per kind of thing it ended (`name` null: the person removed themselves). */
+function removedMessage(name: string | null, fundName: string, r: Removed): string {
+  const parts = [
+    name === null
+      ? `You left ${fundName}; ${r.revokedKeys} key(s) you held or minted on it are revoked.`
+      : `${name} was removed; ${r.revokedKeys} key(s) they held or minted on this fund are revoked.`,
+  ];
+  const who = name === null ? 'you' : 'they';
+  if (r.cancelledInvitations) parts.push(`${r.cancelledInvitations} invitation(s) ${who} sent are cancelled.`);
   if (r.disabledWebhooks)
-    parts.push(`${r.disabledWebhooks} webhook(s) they created are disabled: check, rotate the secret, re-enable.`);
+    parts.push(`${r.disabledWebhooks} webhook(s) ${who} created are disabled: check, rotate the secret, re-enable.`);
   return parts.join(' ');
 }
 
@@ -142,11 +149,12 @@ function MemberRow({
   const [role, setRole] = useState<Role>(m.role);
   const action = useAction();
   const id = useId();
+  const fundName = useSession().membership?.fund.name ?? 'this fund';
   const save = async () => {
     if (
       await action.run(() => consoleRequest(`/api/v1/console/members/${m.userId}`, { method: 'PATCH', body: { role } }))
     )
-      onChanged(isMe ? `You are now ${role} on this fund.` : `${m.displayName} is now ${role}.`, isMe);
+      onChanged(isMe ? `You are now ${role} on ${fundName}.` : `${m.displayName} is now ${role}.`, isMe);
   };
   return (
     <tr data-testid="member-row">
@@ -226,18 +234,29 @@ function PendingInvitations({
 }
 
 export function MembersPage() {
-  const { session, membership, refresh } = useSession();
+  const { session, membership, refresh, setNotice } = useSession();
+  const location = useLocation();
   const members = useLoad(() => consoleRequest<Members>('/api/v1/console/members'), []);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const remove = useAction();
   const changed = (msg: string, concernsMe = false) => {
-    setMessage(msg);
+    if (!concernsMe) {
+      setMessage(msg);
+      members.reload();
+      return;
+    }
     // the signed-in person's own role changed or ended: the session's memberships (the pages listed,
     // the fund switcher) are re-read, so the console stops offering what the server now refuses (an
-    // admin's own change always ends their admin role here, so the members list is not theirs to reload)
-    if (concernsMe) void refresh();
-    else members.reload();
+    // admin's own change always ends their admin role here, so the members list is not theirs to
+    // reload). This page is then replaced (or remounted on another fund): the message is the session's.
+    setNotice(msg, location.key);
+    refresh().catch((err: unknown) =>
+      setNotice(
+        `${msg} Your session could not be re-read (${describeError(err)}): reload the page to see what you may do now.`,
+        location.key,
+      ),
+    );
   };
   const confirmRemove = async () => {
     if (!removing) return;
@@ -246,7 +265,8 @@ export function MembersPage() {
     );
     if (done) {
       setRemoving(null);
-      changed(removedMessage(removing.displayName, done), removing.userId === session?.user.id);
+      const me = removing.userId === session?.user.id;
+      changed(removedMessage(me ? null : removing.displayName, membership?.fund.name ?? 'the fund', done), me);
     }
   };
   return (
