@@ -15,7 +15,9 @@ import { freePort, LocalClientServer } from '../oauth/oauth-client';
 import { seedBooks } from '../proposals/books-fixture';
 import { base32Decode, hotp } from '../../src/identity/totp';
 import { UsersRepository } from '../../src/identity/users.repository';
+import { navInputsLockKey } from '../../src/database/sql-fragments';
 import { a11y, CONSOLE_TEST_ENV, newPage, pageErrors, PASSWORD, person, signIn, type Person } from './console-helpers';
+import { settledValue } from './wait';
 
 /**
  * The console audit's findings, each in the browser: invitations for someone else, the proposals
@@ -199,6 +201,11 @@ describe('console audit fixes (headless Chromium)', () => {
       await row.getByRole('button', { name: 'Save role' }).click();
       await page.getByRole('link', { name: 'Members' }).waitFor({ state: 'detached' });
       await page.getByText('Your role on this fund (viewer) does not include the admin role').waitFor();
+      // the page that made the change is gone: the message outlives it
+      await page
+        .getByRole('status')
+        .filter({ hasText: `You are now viewer on Fund ${own.slug}.` })
+        .waitFor({ timeout: 5000 });
       await screenshot(page, 'console-members-self-demoted');
       await page.context().clearCookies();
 
@@ -211,7 +218,15 @@ describe('console audit fixes (headless Chromium)', () => {
         .locator(`option[value="${own.slug}"]`)
         .waitFor({ state: 'detached' });
       expect(await page.getByLabel('Fund', { exact: true }).inputValue()).toBe(fund.slug);
+      await page
+        .getByRole('status')
+        .filter({ hasText: `You left Fund ${own.slug};` })
+        .waitFor({ timeout: 5000 });
       await screenshot(page, 'console-members-self-removed');
+      // it belongs to where it was said: another page does not repeat it
+      await page.getByRole('link', { name: 'Keys' }).click();
+      await page.getByRole('heading', { name: /API keys/ }).waitFor();
+      expect(await page.getByText('You left').count()).toBe(0);
     });
     expect(errors()).toEqual([]);
     await page.context().close();
@@ -241,7 +256,7 @@ describe('console audit fixes (headless Chromium)', () => {
       await fresh.getByLabel('Password', { exact: true }).fill(PASSWORD);
       await fresh.getByRole('button', { name: 'Sign in' }).click();
       await fresh.getByLabel('Authentication code').waitFor();
-      expect(await focusedLabel(fresh)).toBe('Authentication code');
+      expect(await settledValue(() => focusedLabel(fresh), 'Authentication code')).toBe('Authentication code');
       await fresh.keyboard.type(hotp(base32Decode(secret), Math.floor(Date.now() / 30_000) + 1));
       await fresh.keyboard.press('Enter');
       await fresh.locator('.console-nav').waitFor();
@@ -286,10 +301,26 @@ describe('console audit fixes (headless Chromium)', () => {
       );
       // the advice can be followed here: a key minted into the service identity
       await page.getByLabel('Key name').fill('Bot replacement');
+      expect(await page.getByRole('checkbox', { name: 'proposals:review' }).count()).toBe(1); // an admin's own key
       await page.getByLabel('Owner').selectOption(`${own.slug}/legacy-bot`);
+      // what is true of a service key: bounded by the minter's role, revoked when they leave, never a checker
+      expect(await page.getByRole('checkbox', { name: 'proposals:review' }).count()).toBe(0);
+      expect(await page.locator('#create-key-title + p').textContent()).toBe(
+        `The key belongs to the service identity ${own.slug}/legacy-bot, bound to Fund ${own.slug}, minted by you: it can hold only the scopes of your role (admin), never proposals:review, and it is revoked if you leave the fund.`,
+      );
+      const ownerHelp = await page.getByLabel('Owner').evaluate((e) => e.getAttribute('aria-describedby'));
+      const helpText = (await page.locator(`[id="${ownerHelp}"]`).textContent()) ?? '';
+      expect(helpText).not.toContain('keeps working when people change');
+      expect(helpText).toContain(
+        'never does more than your current role allows, and if you leave the fund it is revoked',
+      );
+      await screenshot(page, 'console-keys-service-owner');
       await page.getByRole('button', { name: 'Create key' }).click();
       await page.getByTestId('key-secret').waitFor();
-      expect(await focusedLabel(page)).toBe('Secret of “Bot replacement”'); // the one-time secret is announced
+      // the one-time secret is announced
+      expect(await settledValue(() => focusedLabel(page), 'Secret of “Bot replacement”')).toBe(
+        'Secret of “Bot replacement”',
+      );
       await page
         .getByTestId('key-row')
         .filter({ hasText: 'Bot replacement' })
@@ -297,6 +328,12 @@ describe('console audit fixes (headless Chromium)', () => {
         .waitFor();
       expect(await a11y(page)).toEqual([]);
       await screenshot(page, 'console-keys-audit');
+
+      // a second key minted while the first secret shows: focus moves to the new secret too
+      await page.getByLabel('Owner').selectOption('');
+      await page.getByLabel('Key name').fill('Second key');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      expect(await settledValue(() => focusedLabel(page), 'Secret of “Second key”')).toBe('Secret of “Second key”');
 
       const hookRow = page.getByTestId('key-row').filter({ hasText: 'Hook key' });
       await hookRow.getByRole('button', { name: /Revoke/ }).click();
@@ -310,7 +347,83 @@ describe('console audit fixes (headless Chromium)', () => {
     await page.context().close();
   });
 
-  it('webhook deliveries: Retry on a cancelled one too; Older, Newer and Newest walk a cursor trail', async () => {
+  it('webhooks: after rotating a secret, focus is on the one-time secret (the dialog closes first)', async () => {
+    const own = await createFund(suite.server.app);
+    const owner = await person(suite.server.app, own.slug, 'admin');
+    const key = await mintKey(suite.server.app, { fund: own.slug, scopes: ['webhooks:manage'], account: owner.email });
+    const url = 'http://127.0.0.1:9/rotate-focus';
+    expect(
+      (await api(suite.server, key.key, 'POST', '/api/v1/webhooks', { url, eventTypes: ['nav.published'] })).status,
+    ).toBe(201);
+    const page = await newPage(suite.browser);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-rotate-focus', async () => {
+      await signIn(page, suite.server.baseUrl, owner.email, '/console/webhooks');
+      const card = page.getByTestId('webhook').filter({ hasText: url });
+      let previous = '';
+      for (const round of [1, 2]) {
+        // round 2: a second rotation while the first secret shows is a new secret: focus moves to it again
+        await card.getByRole('button', { name: 'Rotate secret' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Rotate secret' }).click();
+        const secret = card.getByTestId('webhook-secret');
+        await (previous ? secret.filter({ hasNotText: previous }) : secret).waitFor();
+        previous = (await secret.textContent()) ?? '';
+        expect(await settledValue(() => focusedLabel(page), 'New signing secret')).toBe('New signing secret');
+        expect([round, await page.getByRole('dialog').count()]).toEqual([round, 0]);
+      }
+      await screenshot(page, 'console-rotate-focus');
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
+  it('proposals: a 409 while a NAV run, import or approval holds the fund shows the server’s detail and says it is still pending', async () => {
+    const own = await createFund(suite.server.app);
+    await seedBooks(suite.server.app, own.id);
+    const manager = await person(suite.server.app, own.slug, 'manager');
+    const stager = await mintKey(suite.server.app, { fund: own.slug, scopes: ['fund:read', 'fund:propose'] });
+    const staged = await api(suite.server, stager.key, 'POST', '/api/v1/fund/proposals/journal-entry', {
+      entryDate: '2025-03-31',
+      description: 'waits for a NAV run',
+      lines: [
+        { accountCode: '5500', debit: '10.00' },
+        { accountCode: '5600', credit: '10.00' },
+      ],
+    });
+    expect(staged.status).toBe(201);
+    const page = await newPage(suite.browser);
+    const errors = pageErrors(page, [401, 409]);
+    const run = dbOf(suite.server.app).createQueryRunner(); // a NAV run of the fund, holding its inputs
+    await run.connect();
+    try {
+      await withScreenshotOnFailure(page, 'console-proposals-busy', async () => {
+        await signIn(page, suite.server.baseUrl, manager.email, '/console/proposals');
+        const row = page.locator(`[aria-labelledby="proposal-${staged.json!.id as string}"]`);
+        await row.getByRole('button', { name: 'Approve' }).click();
+        await run.startTransaction();
+        await run.query(`SELECT pg_advisory_xact_lock(${navInputsLockKey('$1')})`, [own.id]);
+        const dialog = page.getByRole('dialog');
+        await dialog.getByRole('button', { name: 'Approve proposal' }).click();
+        await dialog.getByText('It is still pending: nothing was decided.').waitFor({ timeout: 15_000 });
+        expect(await dialog.getByRole('alert').textContent()).toContain(
+          'A NAV run, an import or an approval of this fund is in progress; approve again when it has finished',
+        );
+        expect(await dialog.getByText('decided elsewhere').count()).toBe(0);
+        await screenshot(page, 'console-proposals-busy');
+        await run.rollbackTransaction(); // the run has finished: approving again works
+        await dialog.getByRole('button', { name: 'Approve proposal' }).click();
+        await page.getByRole('status').filter({ hasText: 'Journal entry approved' }).waitFor();
+        await row.waitFor({ state: 'detached' });
+      });
+    } finally {
+      if (run.isTransactionActive) await run.rollbackTransaction();
+      await run.release();
+    }
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
+  it('webhook deliveries: Retry on a cancelled one too (not while the subscription is paused); Older, Newer and Newest walk a cursor trail, a double click on Older steps one page', async () => {
     const own = await createFund(suite.server.app);
     const owner = await person(suite.server.app, own.slug, 'admin');
     const receiver: Server = createServer((_req, res) => res.writeHead(204).end());
@@ -322,14 +435,15 @@ describe('console audit fixes (headless Chromium)', () => {
     for (let i = 0; i < 23; i++)
       expect((await api(suite.server, key.key, 'POST', `/api/v1/webhooks/${subId}/test`)).status).toBeLessThan(300);
     const db = dbOf(suite.server.app);
-    for (let i = 0; i < 100; i++) {
-      const [{ n }] = await db.query(
-        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND status = 'pending'`,
-        [subId],
-      );
-      if (n === 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const unsettled = async (): Promise<number> =>
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE subscription_id = $1 AND status <> 'succeeded'`,
+          [subId],
+        )
+      )[0].n;
+    // every delivery answered (204): no worker writes to them any more, so the status set below stays
+    expect(await settledValue(unsettled, 0, 20_000)).toBe(0);
     // the newest delivery was cancelled (as when its subscription is disabled mid-flight)
     await db.query(
       `UPDATE webhook_deliveries SET status = 'cancelled', completed_at = now() WHERE id =
@@ -363,6 +477,46 @@ describe('console audit fixes (headless Chromium)', () => {
         await card.getByRole('button', { name: 'Older deliveries' }).click();
         await card.getByRole('button', { name: 'Newest' }).click();
         expect(await settledText(pageNo, /Page 1/)).toBe('Page 1');
+
+        // a double click on Older steps one page (the page shown while the next loads has the same cursor)
+        await card.getByRole('button', { name: 'Older deliveries' }).dblclick();
+        expect(await settledText(pageNo, /Page 2/)).toBe('Page 2');
+        await card.locator('.proposal').nth(2).waitFor();
+        expect(await pageNo.textContent()).toBe('Page 2');
+        await card.getByRole('button', { name: 'Newer' }).click();
+        expect(await settledText(pageNo, /Page 1/)).toBe('Page 1');
+        expect(await a11y(page)).toEqual([]);
+
+        // a paused subscription's deliveries are not sent, so the API refuses their retry (409): no Retry
+        // on a cancelled nav.published delivery; test events are still sent, and still offered
+        expect(await settledValue(unsettled, 0, 20_000)).toBe(0); // the retried one too
+        await db.query(
+          `UPDATE webhook_events SET type = 'nav.published' WHERE id =
+             (SELECT event_id FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at DESC, id DESC OFFSET 1 LIMIT 1)`,
+          [subId],
+        );
+        await db.query(
+          `UPDATE webhook_deliveries SET status = 'cancelled', completed_at = now() WHERE subscription_id = $1
+             AND id IN (SELECT id FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at DESC, id DESC LIMIT 3)`,
+          [subId],
+        );
+        await card.getByRole('button', { name: 'Pause' }).click();
+        await card.locator('.badge.bad').filter({ hasText: 'disabled' }).waitFor();
+        await card.getByRole('button', { name: 'Refresh deliveries' }).click();
+        const navDelivery = card.locator('.proposal').filter({ hasText: 'nav.published' });
+        await navDelivery.filter({ hasText: 'cancelled' }).waitFor();
+        const testCancelled = card
+          .locator('.proposal')
+          .filter({ hasText: 'webhook.test' })
+          .filter({ hasText: 'cancelled' });
+        await testCancelled
+          .first()
+          .getByRole('button', { name: /Retry delivery of/ })
+          .waitFor();
+        expect(await navDelivery.getByRole('button', { name: /Retry delivery of/ }).count()).toBe(0);
+        await screenshot(page, 'console-deliveries-paused');
+        await card.getByRole('button', { name: 'Re-enable' }).click();
+        await navDelivery.getByRole('button', { name: /Retry delivery of/ }).waitFor();
         expect(await a11y(page)).toEqual([]);
       });
     } finally {
@@ -403,7 +557,9 @@ describe('console audit fixes (headless Chromium)', () => {
       await page.goto(`${suite.server.baseUrl}/console/oauth/consent?request=not-a-request`);
       await page.getByRole('alert').waitFor();
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Connect an app to fundgate');
-      expect(await page.title()).toBe('Connect an app — fundgate console');
+      expect(await settledValue(() => page.title(), 'Connect an app — fundgate console')).toBe(
+        'Connect an app — fundgate console',
+      );
       expect(await a11y(page)).toEqual([]);
       await screenshot(page, 'console-consent-error');
     });

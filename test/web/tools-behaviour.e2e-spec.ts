@@ -12,6 +12,7 @@ import {
 } from '../utils/browser';
 import { mintKey, randomIp, type ResponseJson } from '../utils/app';
 import { calculate, newToolPage } from './tools-helpers';
+import { settledValue } from './wait';
 
 async function restAnswer(server: WebServer, name: string, body: unknown): Promise<ResponseJson> {
   const res = await fetch(`${server.baseUrl}/api/v1/calc/${name}`, {
@@ -152,7 +153,7 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       await page.getByRole('button', { name: 'Add a row' }).click();
       expect(await rows.count()).toBe(3);
       const focused = () => page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label') ?? null");
-      expect(await focused()).toBe('Positions: Asset, row 2');
+      expect(await settledValue(focused, 'Positions: Asset, row 2')).toBe('Positions: Asset, row 2');
       for (const cell of ['ETH', '300', 'Coinbase', 'crypto']) {
         await page.keyboard.type(cell);
         await page.keyboard.press('Tab');
@@ -170,7 +171,7 @@ describe('free web tools: behaviour (headless Chromium)', () => {
         await page.keyboard.press('ControlOrMeta+A');
         await page.keyboard.press('Backspace');
         expect(await rows.count()).toBe(3);
-        expect(await focused()).toBe(`Positions: ${column}, row 1`);
+        expect(await settledValue(focused, `Positions: ${column}, row 1`)).toBe(`Positions: ${column}, row 1`);
       }
       await page.keyboard.type('X');
       await expect(page.getByLabel('Positions: Class, row 1').inputValue()).resolves.toBe('X');
@@ -196,7 +197,9 @@ describe('free web tools: behaviour (headless Chromium)', () => {
 
       await page.goto(`${suite.server.baseUrl}/tools/no-such-thing`);
       await page.getByRole('heading', { level: 1, name: 'No such tool' }).waitFor();
-      expect(await page.title()).toBe('No such tool — fundgate free tools');
+      expect(await settledValue(() => page.title(), 'No such tool — fundgate free tools')).toBe(
+        'No such tool — fundgate free tools',
+      );
       expect(await seriousA11yViolations(page)).toEqual([]);
       await screenshot(page, 'tools-no-such-tool');
     });
