@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isLockWaitTimeout } from '../../database/sql-fragments';
 import { ProblemCode, ProblemError, problemBody } from './problem';
 import { notJson } from '../http/json-body';
 
@@ -117,22 +118,20 @@ export class ProblemFilter implements ExceptionFilter {
  * Nothing was written: the request's transaction rolled back.
  */
 function databaseBusy(exception: unknown): ProblemError | null {
-  const code = (exception as { code?: unknown } | null)?.code;
-  if (code === '55P03')
+  if (!exception || !isLockWaitTimeout(exception)) return null;
+  if ((exception as { code: string }).code === '55P03')
     return new ProblemError(
       'invalid_state',
       'the fund is busy: an import, a NAV run or another change holds what this request needs; nothing was written, try again shortly',
       undefined,
       { 'retry-after': '5' },
     );
-  if (code === '57014')
-    return new ProblemError(
-      'unavailable',
-      'the request took longer than allowed; nothing was written, try again',
-      undefined,
-      {
-        'retry-after': '5',
-      },
-    );
-  return null;
+  return new ProblemError(
+    'unavailable',
+    'the request took longer than allowed; nothing was written, try again',
+    undefined,
+    {
+      'retry-after': '5',
+    },
+  );
 }

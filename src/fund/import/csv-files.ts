@@ -17,8 +17,8 @@ export interface CsvFileSpec {
   parse(r: RowReader, ctx: ImportContext): (string | null)[] | null;
   /** Reference data later files resolve against: reload after this file. */
   reloadsContext?: boolean;
-  /** The `insert` index of the date from which a new row moves the books (the NAV is redone from it). */
-  navDate?: number;
+  /** The `insert` column of the date from which a new row moves the books (the NAV is redone from it). */
+  navDate?: string;
   /** Columns a re-import may change, and the rule that says when. */
   updatable?: string[];
   reimport?(c: StoredChange): ChangeVerdict;
@@ -129,7 +129,7 @@ export const CSV_FILES: CsvFileSpec[] = [
       ['close', 'numeric'],
     ],
     conflict: '(fund_id, instrument_id, price_date)',
-    navDate: 1,
+    navDate: 'price_date',
     // a corrected close: the NAV is redone from its date
     updatable: ['close'],
     reimport: (c) => ({ update: true, navDate: c.stored.price_date }),
@@ -158,7 +158,7 @@ export const CSV_FILES: CsvFileSpec[] = [
       ['fee_currency', 'text'],
     ],
     conflict: '(fund_id, external_id)',
-    navDate: 2,
+    navDate: 'trade_date',
     parse(r, ctx) {
       const id = r.pattern('trade_id', EXTERNAL_ID, 'a trade id');
       const executedAt = r.timestamp('executed_at');
@@ -201,7 +201,7 @@ export const CSV_FILES: CsvFileSpec[] = [
       ['quantity', 'numeric'],
     ],
     conflict: '(fund_id, external_id)',
-    navDate: 2,
+    navDate: 'transfer_date',
     parse(r, ctx) {
       const id = r.pattern('transfer_id', EXTERNAL_ID, 'a transfer id');
       const date = r.date('date');
@@ -251,7 +251,7 @@ export const CSV_FILES: CsvFileSpec[] = [
       ['created_at', 'timestamptz'],
     ],
     conflict: '(fund_id, external_id)',
-    navDate: 7,
+    navDate: 'dealing_date',
     updatable: ['status'],
     reimport: flowChange,
     parse(r, ctx) {
@@ -308,7 +308,7 @@ export const CSV_FILES: CsvFileSpec[] = [
       ['paid_date', 'date'],
     ],
     conflict: '(fund_id, external_id)',
-    navDate: 5,
+    navDate: 'accrual_date',
     updatable: ['status', 'paid_date'],
     reimport: expenseChange,
     parse(r, ctx) {

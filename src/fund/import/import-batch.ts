@@ -29,6 +29,9 @@ export class PendingBatch {
   private columns: (string | null)[][];
   private lines: number[] = [];
   private byKey = new Map<string, string>();
+  /** Where the natural key's values and the NAV date sit in a row (worked out once, not per row). */
+  private readonly keyAt: number[];
+  private readonly navAt: number;
 
   constructor(
     private readonly repo: FundImportRepository,
@@ -38,6 +41,9 @@ export class PendingBatch {
     private readonly errors: ImportRowError[],
   ) {
     this.columns = spec.insert.map(() => []);
+    const names = spec.insert.map(([c]) => c);
+    this.keyAt = keyColumns(spec).map((k) => names.indexOf(k));
+    this.navAt = spec.navDate === undefined ? -1 : names.indexOf(spec.navDate);
   }
 
   async add(values: (string | null)[], line: number): Promise<void> {
@@ -89,10 +95,7 @@ export class PendingBatch {
 
   /** A second row of the batch with the same key: identical is dropped, different is refused. */
   private duplicate(values: (string | null)[], line: number): boolean {
-    const names = this.spec.insert.map(([c]) => c);
-    const key = keyColumns(this.spec)
-      .map((k) => values[names.indexOf(k)])
-      .join('\u0000');
+    const key = this.keyAt.map((at) => values[at]).join('\u0000');
     const whole = values.join('\u0000');
     const earlier = this.byKey.get(key);
     this.byKey.set(key, earlier ?? whole);
@@ -103,9 +106,9 @@ export class PendingBatch {
   }
 
   private judgeNew(i: number, line: number): 'insert' | 'refused' {
-    const at = this.spec.navDate;
-    if (at === undefined) return 'insert';
-    return this.dated(this.columns[at][i], line, this.csvColumn(this.spec.insert[at][0])) ? 'insert' : 'refused';
+    if (this.navAt < 0) return 'insert';
+    const column = this.csvColumn(this.spec.insert[this.navAt][0]);
+    return this.dated(this.columns[this.navAt][i], line, column) ? 'insert' : 'refused';
   }
 
   private judgeChange(change: StoredChange, line: number): 'same' | 'update' | 'refused' {
