@@ -367,6 +367,29 @@ describe('fund importer', () => {
     expect(row.status).toBe('soft_closed');
   });
 
+  it('before any NAV run, the inception may move earlier, not past rows the books already hold', async () => {
+    const slug = `inception-${process.pid}`;
+    const { fundId } = await importFundFolder(ds, slug, clean);
+    const fundOnly = (name: string, inceptionDate: string) => {
+      const dir = join(base, name);
+      mkdirSync(dir, { recursive: true });
+      const json = JSON.parse(readFileSync(join(clean, 'fund.json'), 'utf8'));
+      writeFileSync(join(dir, 'fund.json'), JSON.stringify({ ...json, inceptionDate }));
+      return dir;
+    };
+    expect(await importErrors(ds, slug, fundOnly('inception-later', '2023-11-15'))).toEqual([
+      {
+        file: 'fund.json',
+        line: 1,
+        column: 'inceptionDate',
+        reason: `cannot move to 2023-11-15: the books hold rows dated from ${DEMO_INCEPTION_DATE}, before it`,
+      },
+    ]);
+    await importFundFolder(ds, slug, fundOnly('inception-earlier', '2023-10-01'));
+    const [fund] = await ds.query(`SELECT inception_date::text AS d FROM funds WHERE id = $1`, [fundId]);
+    expect(fund.d).toBe('2023-10-01');
+  });
+
   it('a key repeated with other values is refused across batch boundaries too (prices and trades)', async () => {
     const price = corrupt('dup-price', 'prices.csv', 1, (l) => l);
     const prices = readFileSync(join(price, 'prices.csv'), 'utf8').trimEnd().split('\n');

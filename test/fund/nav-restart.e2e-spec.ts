@@ -7,6 +7,11 @@ import { generateDemoFund } from '../../src/fund/import/demo-generator';
 import { DEMO_INCEPTION_DATE } from '../../src/fund/import/demo-universe';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
+import { CursorCodec } from '../../src/common/pagination/cursor';
+import { loadConfig } from '../../src/config/config';
+import type { ReadReplica } from '../../src/database/read-replica';
+import { NavRepository } from '../../src/fund-data/nav/nav.repository';
+import { NavService } from '../../src/fund-data/nav/nav.service';
 
 const day = (n: number) => addDays(DEMO_INCEPTION_DATE, n);
 
@@ -54,5 +59,29 @@ describe('a NAV run that stops midway is taken up where it stopped (e2e)', () =>
     const next = await nav.runNavRange(fundId, { to: day(11) });
     expect([next.from, next.to, next.completed, next.superseded]).toEqual([day(5), day(11), 7, 6]);
     expect(await restartFrom()).toBeNull();
+  });
+
+  it('reconciliation calls an administrator NAV the restart marker reaches stale, not a break', async () => {
+    const monthEnd = '2023-11-30';
+    await new NavRunService(ds).runNavRange(fundId, { to: monthEnd });
+    const config = loadConfig({ ...process.env, NAV_TOLERANCE_RATIO: '0.00000001' }); // every valued date is a break
+    const service = new NavService(
+      new NavRepository(ds as unknown as ReadReplica),
+      config,
+      new CursorCodec('x'.repeat(32)),
+    );
+    const statuses = async () =>
+      Object.fromEntries(
+        (await service.reconciliation(fundId, {})).items
+          .filter((i) => i.valuationDate <= monthEnd)
+          .map((i) => [i.valuationDate, i.status]),
+      );
+    expect(await statuses()).toEqual({ [monthEnd]: 'break', [DEMO_INCEPTION_DATE]: 'break' });
+    await ds.query(`UPDATE funds SET nav_restart_from = $2 WHERE id = $1`, [fundId, day(20)]);
+    try {
+      expect(await statuses()).toEqual({ [monthEnd]: 'stale', [DEMO_INCEPTION_DATE]: 'break' });
+    } finally {
+      await ds.query(`UPDATE funds SET nav_restart_from = NULL WHERE id = $1`, [fundId]);
+    }
   });
 });

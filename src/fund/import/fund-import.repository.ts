@@ -15,6 +15,13 @@ export interface ImportedFundRow {
 }
 
 /** The importer's SQL, run on the import transaction's query runner. */
+/** A fund.json value the books rest on, as stored; `reason` when the refusal needs its own words. */
+export interface TermChange {
+  path: string;
+  stored: string;
+  reason?: string;
+}
+
 export class FundImportRepository extends SqlRepository {
   /**
    * Takes the fund's NAV-inputs lock for this transaction (waiting for a NAV run in progress), before
@@ -65,7 +72,7 @@ export class FundImportRepository extends SqlRepository {
    * What a re-imported fund.json would change that the books already rest on: each stored class's
    * terms (JSON path, stored value), and the inception date once a NAV run exists.
    */
-  async termChanges(fundId: string, d: FundDefinition): Promise<{ path: string; stored: string }[]> {
+  async termChanges(fundId: string, d: FundDefinition): Promise<TermChange[]> {
     const terms: [string, string, string, (c: FundDefinition['shareClasses'][number]) => unknown][] = [
       ['currency', 'currency', 'text', (c) => c.currency],
       ['mgmt_fee_annual_rate', 'mgmtFeeAnnualRate', 'numeric', (c) => c.mgmtFeeAnnualRate],
@@ -89,13 +96,38 @@ export class FundImportRepository extends SqlRepository {
         WHERE t.changed ORDER BY c.i`,
       [fundId, d.shareClasses.map((c) => c.name), ...terms.map(([, , , of]) => d.shareClasses.map(of))],
     );
+    const inception = await this.inceptionChange(fundId, d.inceptionDate);
+    return [
+      ...(inception ? [inception] : []),
+      ...rows.map((r) => ({ path: `shareClasses[${r.i}].${r.term}`, stored: r.stored ?? 'null' })),
+    ];
+  }
+
+  /**
+   * A new inception date is refused once a NAV run exists, and before that when stored rows would
+   * fall before it (the rows the import refuses before inception: trades, transfers, flows,
+   * administrator NAVs, and expenses accrued on or before it).
+   */
+  private async inceptionChange(fundId: string, next: string): Promise<TermChange | null> {
     const [fund] = await this.q.query(
-      `SELECT inception_date::text AS inception, EXISTS (SELECT 1 FROM nav_runs WHERE fund_id = $1) AS valued FROM funds WHERE id = $1`,
+      `SELECT f.inception_date::text AS inception, EXISTS (SELECT 1 FROM nav_runs WHERE fund_id = f.id) AS valued,
+              LEAST((SELECT min(trade_date) FROM trades WHERE fund_id = f.id),
+                    (SELECT min(transfer_date) FROM transfers WHERE fund_id = f.id),
+                    (SELECT min(dealing_date) FROM capital_activity WHERE fund_id = f.id),
+                    (SELECT min(valuation_date) FROM admin_navs WHERE fund_id = f.id),
+                    (SELECT min(accrual_date) - 1 FROM expenses WHERE fund_id = f.id))::text AS first_booked
+         FROM funds f WHERE f.id = $1`,
       [fundId],
     );
-    const inception =
-      fund?.valued && fund.inception !== d.inceptionDate ? [{ path: 'inceptionDate', stored: fund.inception }] : [];
-    return [...inception, ...rows.map((r) => ({ path: `shareClasses[${r.i}].${r.term}`, stored: r.stored ?? 'null' }))];
+    if (!fund || fund.inception === next) return null;
+    if (fund.valued) return { path: 'inceptionDate', stored: fund.inception };
+    if (fund.first_booked && fund.first_booked < next)
+      return {
+        path: 'inceptionDate',
+        stored: fund.inception,
+        reason: `cannot move to ${next}: the books hold rows dated from ${fund.first_booked}, before it`,
+      };
+    return null;
   }
 
   /** The fund, its share classes, chart of accounts and stress presets from fund.json (re-import updates). */

@@ -142,7 +142,9 @@ async function refuseTermChanges(repo: FundImportRepository, fundId: string, d: 
       file: 'fund.json',
       line: 1,
       column: c.path,
-      reason: `is ${c.stored} in the books, which rest on it: it cannot change${c.path.startsWith('shareClasses') ? ' (a new share class takes new terms)' : ''}`,
+      reason:
+        c.reason ??
+        `is ${c.stored} in the books, which rest on it: it cannot change${c.path.startsWith('shareClasses') ? ' (a new share class takes new terms)' : ''}`,
     })),
   );
 }
