@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL primary + streaming replica for the read-replica test and bench
 # (issue 17 item 6). Leaves the shared server alone: both clusters live under $DIR on their own
-# ports, trust auth on 127.0.0.1 only. Usage: scripts/replica-pair.sh up|down [dir] [primary-port]
+# ports, trust auth on 127.0.0.1 only. Usage: scripts/replica-pair.sh up|down|stop-replica|start-replica [dir] [primary-port]
 # `up` prints `PRIMARY_URL=... REPLICA_URL=...` on its last line; exits non-zero if it cannot build them.
 set -euo pipefail
 CMD=${1:-up}
@@ -11,6 +11,14 @@ RPORT=$((PPORT + 1))
 BIN=$(dirname "$(readlink -f "$(command -v initdb)")")
 as_pg() { if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi; }
 
+if [ "$CMD" = stop-replica ]; then # an outage of the replica alone (immediate: as if it crashed)
+  as_pg "$BIN/pg_ctl" -D "$DIR/replica" -m immediate stop >/dev/null
+  exit 0
+fi
+if [ "$CMD" = start-replica ]; then
+  as_pg "$BIN/pg_ctl" -D "$DIR/replica" -l "$DIR/replica.log" -w start >/dev/null
+  exit 0
+fi
 if [ "$CMD" = down ]; then
   for c in replica primary; do [ -d "$DIR/$c" ] && as_pg "$BIN/pg_ctl" -D "$DIR/$c" -m immediate stop >/dev/null 2>&1 || true; done
   rm -rf "$DIR"

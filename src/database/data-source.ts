@@ -11,6 +11,13 @@ export interface PoolTimeouts {
   statementTimeoutMs: number;
   /** PostgreSQL lock_timeout: how long a statement may wait for a row or table lock (ms). */
   lockTimeoutMs: number;
+  /**
+   * Client-side bounds for a server that may vanish (the read replica): how long opening a
+   * connection may take, and how long a query may go unanswered (a silently dropped network
+   * answers nothing, and statement_timeout is the server's own clock).
+   */
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -42,6 +49,8 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 20, timeouts?:
         ? {
             statement_timeout: timeouts.statementTimeoutMs,
             lock_timeout: timeouts.lockTimeoutMs,
+            connectionTimeoutMillis: timeouts.connectTimeoutMs,
+            query_timeout: timeouts.queryTimeoutMs,
           }
         : {}),
     },

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource } from 'typeorm';
+import { isConnectionError } from '../common/startup/reachability';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { dataSourceOptions } from './data-source';
 import { type Queryable } from './queryable';
@@ -9,8 +10,27 @@ import { type Queryable } from './queryable';
 /** How often the replica's progress is compared with the primary's WAL position. */
 export const REPLICA_PROBE_MS = 250;
 
-const PRIMARY_LSN = `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS lsn`;
+// The insert position, not the write position: with synchronous_commit = off a commit returns
+// before its WAL is written, so a transaction committed before the probe may lie past
+// pg_current_wal_lsn() and the bound would not hold for it.
+const PRIMARY_LSN = `SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::text AS lsn`;
 const REPLAYED_LSN = `SELECT pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0')::text AS lsn, pg_is_in_recovery() AS standby`;
+
+/** How long opening a replica connection may take before the read goes to the primary. */
+const REPLICA_CONNECT_TIMEOUT_MS = 2000;
+
+/**
+ * A failure of the replica as a server, which the primary would not share: connection errors
+ * (refused, reset, timed out, terminated), SQLSTATE class 08, 57P01-57P03 (shutting down,
+ * starting), and 40001, which a hot standby raises when it cancels a query that conflicts with
+ * replay. A statement timeout or a bad query is not one: the primary would do the same.
+ */
+function replicaFailure(err: unknown): boolean {
+  const e = (err as { driverError?: unknown }).driverError ?? err;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string' && /^(08...|57P0[123]|40001)$/.test(code)) return true;
+  return isConnectionError(e) || /Connection terminated|Query read timeout/i.test((e as Error)?.message ?? '');
+}
 
 /**
  * DATABASE_READ_URL: read routes whose answer may lag query a PostgreSQL streaming replica.
@@ -27,27 +47,30 @@ const REPLAYED_LSN = `SELECT pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '0/0')::t
 export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ReadReplica');
   private readonly replica: DataSource | null;
+  /** One connection of its own to the primary for the probe: a busy pool would age the marks it takes. */
+  private readonly primaryProbe: DataSource | null;
   private readonly marks: { at: number; lsn: bigint }[] = [];
   private freshAsOf = -Infinity;
   private timer: NodeJS.Timeout | null = null;
   private probing = false;
   private failing = false;
-  private readonly pin = new AsyncLocalStorage<DataSource>();
+  private readonly pin = new AsyncLocalStorage<{ source: DataSource }>();
   readonly reads = { replica: 0, primary: 0 };
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly primary: DataSource,
   ) {
-    this.replica = config.databaseReadUrl
-      ? new DataSource({
-          ...dataSourceOptions(config.databaseReadUrl, 10, {
-            statementTimeoutMs: config.dbStatementTimeoutMs,
-            lockTimeoutMs: config.dbLockTimeoutMs,
-          }),
-          migrations: [],
-        })
-      : null;
+    const timeouts = {
+      statementTimeoutMs: config.dbStatementTimeoutMs,
+      lockTimeoutMs: config.dbLockTimeoutMs,
+      connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS,
+      queryTimeoutMs: config.dbStatementTimeoutMs + REPLICA_CONNECT_TIMEOUT_MS,
+    };
+    const pool = (url: string, size: number) =>
+      new DataSource({ ...dataSourceOptions(url, size, timeouts), migrations: [] });
+    this.replica = config.databaseReadUrl ? pool(config.databaseReadUrl, 10) : null;
+    this.primaryProbe = config.databaseReadUrl ? pool(config.databaseUrl, 1) : null;
   }
 
   async onModuleInit(): Promise<void> {
@@ -60,6 +83,7 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     if (this.replica?.isInitialized) await this.replica.destroy();
+    if (this.primaryProbe?.isInitialized) await this.primaryProbe.destroy();
   }
 
   /** Milliseconds of primary commits the replica may be missing right now (Infinity: unusable). */
@@ -70,7 +94,7 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
   /** The source for one read that may lag: the replica while it is within the bound, else the primary. */
   dataSource(): DataSource {
     const pinned = this.pin.getStore();
-    if (pinned) return pinned;
+    if (pinned) return pinned.source;
     if (this.replica?.isInitialized && this.lagMs() <= this.config.readReplicaMaxLagMs) {
       this.reads.replica++;
       return this.replica;
@@ -86,11 +110,43 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
    */
   pinned<T>(read: () => Promise<T>): Promise<T> {
     if (!this.replica) return read();
-    return this.pin.getStore() ? read() : this.pin.run(this.dataSource(), read);
+    return this.pin.getStore() ? read() : this.pin.run({ source: this.dataSource() }, read);
   }
 
+  /**
+   * One query on the source of the moment. A replica that fails as a server (down, unreachable,
+   * restarting, or cancelling the query for a conflict with replay) is left at once: the query
+   * runs again on the primary, the rest of a pinned read follows it there, and every read goes to
+   * the primary until a probe sees the replica within the bound again.
+   */
   query(sql: string, parameters?: unknown[]): ReturnType<Queryable['query']> {
-    return this.dataSource().query(sql, parameters);
+    return this.run((db) => db.query(sql, parameters));
+  }
+
+  /** `read` against the source of the moment (for reads through a pool of their own on the same database). */
+  run<T>(read: (db: DataSource) => Promise<T>): Promise<T> {
+    const source = this.dataSource();
+    return source === this.primary ? read(source) : this.onReplica(source, read);
+  }
+
+  private async onReplica<T>(source: DataSource, read: (db: DataSource) => Promise<T>): Promise<T> {
+    try {
+      return await read(source);
+    } catch (err) {
+      if (!replicaFailure(err)) throw err;
+      this.unusable(err);
+      const pinned = this.pin.getStore();
+      if (pinned) pinned.source = this.primary;
+      this.reads.primary++;
+      return read(this.primary);
+    }
+  }
+
+  private unusable(err: unknown): void {
+    this.freshAsOf = -Infinity;
+    if (!this.failing)
+      this.logger.warn(`read replica failed (${(err as Error).message}); reads go to the primary until it answers`);
+    this.failing = true;
   }
 
   /** Notes the primary's position, then moves `freshAsOf` to the newest noted position the replica has replayed. */
@@ -99,8 +155,9 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
     this.probing = true;
     try {
       if (!this.replica.isInitialized) await this.replica.initialize();
+      if (!this.primaryProbe!.isInitialized) await this.primaryProbe!.initialize();
       const at = Date.now();
-      const [p] = await this.primary.query<{ lsn: string }[]>(PRIMARY_LSN);
+      const [p] = await this.primaryProbe!.query<{ lsn: string }[]>(PRIMARY_LSN);
       this.marks.push({ at, lsn: BigInt(p.lsn) });
       const [r] = await this.replica.query<{ lsn: string | null; standby: boolean }[]>(REPLAYED_LSN);
       const replayed = r.standby && r.lsn !== null ? BigInt(r.lsn) : -1n;
@@ -109,9 +166,7 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
       if (this.failing) this.logger.log('replica probe answers again');
       this.failing = false;
     } catch (err) {
-      if (!this.failing)
-        this.logger.warn(`replica probe failed (${(err as Error).message}); reads go to the primary until it answers`);
-      this.failing = true;
+      this.unusable(err);
     } finally {
       this.probing = false;
     }

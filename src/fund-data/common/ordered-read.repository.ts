@@ -17,7 +17,7 @@ const ORDERED_POOL_SIZE = 5;
  *
  * The settings are those of a small pool of its own per database (startup options), so a read is
  * one statement and one round trip — no BEGIN / SET LOCAL / COMMIT around it — and the app's main
- * pool never sees them. Same database, statement and lock timeouts as the DataSource it reads.
+ * pool never sees them. Same database, statement, lock and client-side timeouts as the DataSource it reads.
  */
 @Injectable()
 export class OrderedReads implements OnModuleDestroy {
@@ -32,7 +32,15 @@ export class OrderedReads implements OnModuleDestroy {
     let pool = this.pools.get(db);
     if (!pool) {
       // dataSourceOptions (src/database/data-source.ts): the URL, and the timeouts under `extra`
-      const options = db.options as { url?: string; extra?: { statement_timeout?: number; lock_timeout?: number } };
+      const options = db.options as {
+        url?: string;
+        extra?: {
+          statement_timeout?: number;
+          lock_timeout?: number;
+          connectionTimeoutMillis?: number;
+          query_timeout?: number;
+        };
+      };
       const extra = options.extra ?? {};
       pool = new Pool({
         connectionString: options.url,
@@ -40,6 +48,8 @@ export class OrderedReads implements OnModuleDestroy {
         application_name: 'fundgate-ordered',
         statement_timeout: extra.statement_timeout,
         lock_timeout: extra.lock_timeout,
+        connectionTimeoutMillis: extra.connectionTimeoutMillis,
+        query_timeout: extra.query_timeout,
         options: ORDERED_SETTINGS,
         idleTimeoutMillis: 30_000,
       });

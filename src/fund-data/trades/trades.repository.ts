@@ -41,7 +41,7 @@ export class TradesRepository extends SqlRepository {
    * Read through `OrderedReads` so the plan is that index walk even without planner statistics.
    */
   tradesForFund(fundId: string, f: TradeFilter): Promise<TradeRow[]> {
-    return this.ordered.read<TradeRow>(this.reads.dataSource(), PAGE_SQL, [
+    const params = [
       fundId,
       f.fromTs,
       f.toTs,
@@ -50,7 +50,8 @@ export class TradesRepository extends SqlRepository {
       f.after?.executedAt ?? null,
       f.after?.id ?? null,
       f.limit,
-    ]);
+    ];
+    return this.reads.run((db) => this.ordered.read<TradeRow>(db, PAGE_SQL, params));
   }
 }
 
