@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CalculatorsModule } from './calculators/calculators.module';
 import { AuthGuard } from './common/auth/auth.guard';
 import { ProblemFilter } from './common/errors/problem.filter';
+import { HttpDrain } from './common/http/http-drain';
 import { developmentKeyRing, SecretSealer } from './common/crypto/sealer';
 import { CursorCodec } from './common/pagination/cursor';
 import { APP_CONFIG, AppConfig } from './config/config';
@@ -73,6 +74,7 @@ export class AppModule {
       ],
       controllers: [HealthController],
       providers: [
+        HttpDrain, // first destroy hook of all: requests in flight finish before any pool closes
         HealthRepository,
         // Order matters: authenticate (and check scopes), then count against the rate limit.
         { provide: APP_GUARD, useClass: AuthGuard },
