@@ -23,7 +23,11 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   await connectAdmin(databaseUrl, client);
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+    // two processes starting together may both find it missing: the second one's CREATE loses the race
+    if (found.rowCount === 0)
+      await client.query(`CREATE DATABASE "${name}"`).catch((err: { code?: string }) => {
+        if (err.code !== '42P04' && err.code !== '23505') throw err;
+      });
   } finally {
     await client.end();
   }

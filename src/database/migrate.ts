@@ -1,21 +1,87 @@
+import { DataSource, type QueryRunner } from 'typeorm';
 import { loadConfig } from '../config/config';
-import { createDataSource } from './data-source';
+import { dataSourceOptions } from './data-source';
 import { ensureDatabase } from './ensure-database';
+import { isLockWaitTimeout } from './sql-fragments';
 
-/** `npm run db:migrate` (up, creating the database if missing) and `npm run db:revert` (one step down). */
-export async function migrate(databaseUrl: string, direction: 'up' | 'down' = 'up'): Promise<string[]> {
+/** The advisory lock every migrating process takes first: migrations run one process at a time. */
+const MIGRATION_LOCK = `hashtextextended('fundgate:migrations', 0)`;
+
+export interface MigrateOptions {
+  /**
+   * How long one migration statement may wait for a table lock (PostgreSQL lock_timeout): an ALTER
+   * queued behind a long NAV run would otherwise hold every read of that table behind itself.
+   */
+  lockTimeoutMs?: number;
+  /** Tries of a migration that gave up waiting (its transaction rolled back), `retryAfterMs` apart. */
+  attempts?: number;
+  retryAfterMs?: number;
+}
+
+/**
+ * `npm run db:migrate` (up, creating the database if missing) and `npm run db:revert` (one step
+ * down). Processes started together (a deploy of several replicas) migrate one after another:
+ * the first applies what is pending, the others find nothing left to do.
+ */
+export async function migrate(
+  databaseUrl: string,
+  direction: 'up' | 'down' = 'up',
+  options: MigrateOptions = {},
+): Promise<string[]> {
   if (direction === 'up') await ensureDatabase(databaseUrl);
-  const ds = createDataSource(databaseUrl, 2);
+  const base = dataSourceOptions(databaseUrl, 3);
+  const lockTimeout = options.lockTimeoutMs ?? 5000;
+  const ds = new DataSource({ ...base, extra: { ...base.extra, lock_timeout: lockTimeout } });
   await ds.initialize();
+  const holder = ds.createQueryRunner();
   try {
-    if (direction === 'down') {
-      await ds.undoLastMigration({ transaction: 'each' });
-      return ['reverted one migration'];
-    }
-    const ran = await ds.runMigrations({ transaction: 'each' });
-    return ran.map((m) => m.name);
+    await waitForLock(holder);
+    return await withRetries(options, lockTimeout, () => step(ds, direction));
   } finally {
+    await holder.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
+    await holder.release();
     await ds.destroy();
+  }
+}
+
+/**
+ * Takes the migration lock for the session, waiting for another migrating process however long it
+ * takes. Asked again every 200 ms rather than waited on in one statement: a waiting statement holds
+ * a snapshot, and the running migration's CREATE INDEX CONCURRENTLY waits for every older snapshot
+ * to end — each would wait for the other.
+ */
+async function waitForLock(holder: QueryRunner): Promise<void> {
+  for (;;) {
+    const [row] = await holder.query(`SELECT pg_try_advisory_lock(${MIGRATION_LOCK}) AS taken`);
+    if (row.taken) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function step(ds: DataSource, direction: 'up' | 'down'): Promise<string[]> {
+  if (direction === 'up') return (await ds.runMigrations({ transaction: 'each' })).map((m) => m.name);
+  const [table] = await ds.query(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`);
+  const [last] = table.present ? await ds.query(`SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1`) : [];
+  if (!last) return [];
+  await ds.undoLastMigration({ transaction: 'each' });
+  return [`reverted ${last.name}`];
+}
+
+async function withRetries(options: MigrateOptions, lockTimeoutMs: number, run: () => Promise<string[]>) {
+  const attempts = options.attempts ?? 5;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isLockWaitTimeout(err)) throw err;
+      if (attempt >= attempts)
+        throw new Error(
+          `a migration waited ${lockTimeoutMs} ms for a table lock ${attempts} times and gave up (${(err as Error).message}); ` +
+            'a long NAV run, import or open transaction holds it: run the migration again once it has finished',
+          { cause: err },
+        );
+      await new Promise((r) => setTimeout(r, options.retryAfterMs ?? 2000));
+    }
   }
 }
 

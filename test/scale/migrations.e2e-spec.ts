@@ -1,0 +1,60 @@
+import { Client } from 'pg';
+import { dropDatabase, ensureDatabase } from '../../src/database/ensure-database';
+import { migrate } from '../../src/database/migrate';
+
+/** Migrating processes started together (replicas of one deploy) apply each migration once. */
+describe('migrations (e2e)', () => {
+  const url = process.env.DATABASE_URL!.replace(/\/[^/]+$/, `/fundgate_migrate_${process.pid}`);
+  const sql = async (text: string) => {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(text)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  afterAll(() => dropDatabase(url));
+
+  it('three processes migrating a new database at once: all succeed, each migration is applied once', async () => {
+    const runs = await Promise.all([migrate(url), migrate(url), migrate(url)]);
+    const applied = runs.map((names) => names.length).sort((a, b) => b - a);
+    expect(applied[0]).toBeGreaterThan(10);
+    expect(applied.slice(1)).toEqual([0, 0]); // the first applied everything; the others found nothing left
+    const rows = await sql(`SELECT count(*)::int AS n, count(DISTINCT name)::int AS distinct FROM schema_migrations`);
+    expect(rows).toEqual([{ n: applied[0], distinct: applied[0] }]);
+  }, 120_000);
+
+  it('a migration waits for a table lock only within lock_timeout, tries again, then says why it gave up', async () => {
+    const [reverted] = await migrate(url, 'down');
+    expect(reverted).toMatch(/^reverted \w+/);
+    const holder = new Client({ connectionString: url });
+    await holder.connect();
+    try {
+      // an open transaction that has read every table (a long import or report): the ALTERs of the migration must wait
+      await holder.query('BEGIN');
+      await holder.query(`DO $$ DECLARE t text; BEGIN
+        FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' LOOP EXECUTE format('LOCK TABLE %I IN ACCESS SHARE MODE', t); END LOOP;
+      END $$`);
+      const started = Date.now();
+      await expect(migrate(url, 'up', { lockTimeoutMs: 200, attempts: 2, retryAfterMs: 100 })).rejects.toThrow(
+        /waited 200 ms for a table lock 2 times and gave up/,
+      );
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    expect((await migrate(url, 'up')).length).toBe(1); // once the lock is gone, it applies
+  }, 60_000);
+
+  it('reverting with nothing left to revert reverts nothing (it printed "reverted one migration")', async () => {
+    const empty = url.replace(/_(\d+)$/, '_empty_$1');
+    await ensureDatabase(empty);
+    try {
+      expect(await migrate(empty, 'down')).toEqual([]);
+    } finally {
+      await dropDatabase(empty);
+    }
+  });
+});
