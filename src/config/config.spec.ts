@@ -30,9 +30,26 @@ describe('config', () => {
     ['RATE_LIMITS', '{"bogus":{}}'],
     ['WEBHOOK_RETRY_DELAYS', '5s,soon'],
     ['WEBHOOK_ALLOW_PRIVATE', 'maybe'],
+    ['TRUSTED_PROXIES', 'nginx'], // a host name is not resolved: it crashed at boot with a TypeError
+    ['TRUSTED_PROXIES', '10.0.0.0/33'],
+    ['HOST', 'http://0.0.0.0'],
+    ['MCP_ALLOWED_ORIGINS', 'https://agent.example/'], // a trailing slash never matched an Origin
+    ['MCP_ALLOWED_ORIGINS', '*'],
   ])('a bad %s (%s) stops with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('takes addresses, ranges and proxy-addr names as trusted proxies, and names and addresses as HOST', () => {
+    const c = loadConfig({
+      TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback',
+      HOST: '::',
+      MCP_ALLOWED_ORIGINS: 'https://agent.example,http://localhost:5173',
+    });
+    expect(c.trustedProxies).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'loopback']);
+    expect(c.host).toBe('::');
+    expect(c.mcpAllowedOrigins).toEqual(['https://agent.example', 'http://localhost:5173']);
+    expect(loadConfig({ HOST: 'localhost' }).host).toBe('localhost');
   });
 
   it('merges RATE_LIMITS over the defaults', () => {

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { parseKeyRing, type SealingKey } from '../common/crypto/sealer';
 
 /**
@@ -181,14 +182,20 @@ export function parseRateLimits(raw: string | undefined): RateLimits {
   return merged;
 }
 
-/** `*` or browser origins (`https://example.com`, `http://localhost:5173`): scheme, host and port only. */
-export function parseCorsOrigins(raw: string): string[] {
-  const origins = raw
+const list = (raw: string) =>
+  raw
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+
+/**
+ * `*` or browser origins (`https://example.com`, `http://localhost:5173`): scheme, host and port
+ * only. MCP_ALLOWED_ORIGINS takes named origins only (`*` is not an origin there).
+ */
+export function parseCorsOrigins(raw: string, name = 'CORS_ORIGINS'): string[] {
+  const origins = list(raw);
   for (const o of origins) {
-    if (o === '*') continue;
+    if (o === '*' && name === 'CORS_ORIGINS') continue;
     let parsed: URL | null;
     try {
       parsed = new URL(o);
@@ -197,12 +204,50 @@ export function parseCorsOrigins(raw: string): string[] {
     }
     if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== o) {
       throw new ConfigError(
-        'CORS_ORIGINS',
-        `must list * or origins like https://example.com (no path or trailing slash), got "${o}"`,
+        name,
+        `must list ${name === 'CORS_ORIGINS' ? '* or ' : ''}origins like https://example.com (no path or trailing slash), got "${o}"`,
       );
     }
   }
   return origins;
+}
+
+/** Fastify's trustProxy list (proxy-addr): addresses, CIDR ranges, or its names for special ranges. */
+export function parseTrustedProxies(raw: string): string[] {
+  const entries = list(raw);
+  for (const e of entries) {
+    const ok = PROXY_ADDR_NAMES.includes(e) || ipaddr.isValid(e) || isCidr(e);
+    if (!ok)
+      throw new ConfigError(
+        'TRUSTED_PROXIES',
+        `must list IP addresses or CIDR ranges (or ${PROXY_ADDR_NAMES.join(', ')}), got "${e}"; a host name is not resolved`,
+      );
+  }
+  return entries;
+}
+
+const PROXY_ADDR_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isCidr(value: string): boolean {
+  try {
+    ipaddr.parseCIDR(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** HOST: the address to listen on — an IP address or a host name (localhost), nothing else. */
+function listenHost(env: Env): string {
+  const host = str(env, 'HOST', '0.0.0.0');
+  if (
+    !ipaddr.isValid(host) &&
+    !/^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(
+      host,
+    )
+  )
+    throw new ConfigError('HOST', `must be an IP address or a host name to listen on, got "${host}"`);
+  return host;
 }
 
 function keyRing(env: Env): SealingKey[] | null {
@@ -277,15 +322,12 @@ function readConfig(env: Env): AppConfig {
     readReplicaMaxLagMs: int(env, 'READ_REPLICA_MAX_LAG_MS', 5_000, 0, 600_000),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379/0', ['redis:', 'rediss:']),
     port,
-    host: str(env, 'HOST', '0.0.0.0'),
+    host: listenHost(env),
     role: oneOf<AppRole>(env, 'APP_ROLE', 'all', ['all', 'api', 'worker']),
     demoApiKey,
     production: isProduction(env),
     demoApiKeyEnabled: bool(env, 'DEMO_API_KEY_ENABLED', !isProduction(env)),
-    trustedProxies: str(env, 'TRUSTED_PROXIES', '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    trustedProxies: parseTrustedProxies(str(env, 'TRUSTED_PROXIES', '')),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error', 'silent']),
     rateLimits: parseRateLimits(env.RATE_LIMITS),
     keyCacheSeconds: int(env, 'KEY_CACHE_SECONDS', 2, 0, 5),
@@ -305,10 +347,7 @@ function readConfig(env: Env): AppConfig {
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookRequireHttps: bool(env, 'WEBHOOK_REQUIRE_HTTPS', isProduction(env)),
     oauthClientMetadataAllowPrivate: bool(env, 'OAUTH_CLIENT_METADATA_ALLOW_PRIVATE', false),
-    mcpAllowedOrigins: str(env, 'MCP_ALLOWED_ORIGINS', '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    mcpAllowedOrigins: parseCorsOrigins(str(env, 'MCP_ALLOWED_ORIGINS', ''), 'MCP_ALLOWED_ORIGINS'),
     corsOrigins: parseCorsOrigins(str(env, 'CORS_ORIGINS', '*')),
     cursorSecret,
     secretsKeyRing: keyRing(env),
