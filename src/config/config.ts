@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { parseKeyRing, type SealingKey } from '../common/crypto/sealer';
+import { redactUrl } from '../common/startup/reachability';
 
 /**
  * The one typed configuration object. Built once at boot from the environment; nothing else in
@@ -20,6 +21,8 @@ export interface AppConfig {
   /** READ_REPLICA_MAX_LAG_MS: above this replay lag the replica is skipped and the primary answers. */
   readReplicaMaxLagMs: number;
   redisUrl: string;
+  /** REDIS_CLUSTER_NODES: seed nodes of a Redis Cluster (redis:// URLs); empty: the one server of REDIS_URL. */
+  redisClusterNodes: string[];
   port: number;
   host: string;
   role: AppRole;
@@ -237,6 +240,20 @@ function isCidr(value: string): boolean {
   }
 }
 
+/** REDIS_CLUSTER_NODES: redis:// or rediss:// URLs of some of the cluster's nodes, without a database index (a cluster has one). */
+function clusterNodes(env: Env): string[] {
+  const nodes = list(str(env, 'REDIS_CLUSTER_NODES', ''));
+  for (const node of nodes) {
+    url({ REDIS_CLUSTER_NODES: node }, 'REDIS_CLUSTER_NODES', '', ['redis:', 'rediss:']);
+    if (!/^\/?0?$/.test(new URL(node).pathname))
+      throw new ConfigError(
+        'REDIS_CLUSTER_NODES',
+        `names a database index in "${redactUrl(node)}": a Redis Cluster has only database 0`,
+      );
+  }
+  return nodes;
+}
+
 /** HOST: the address to listen on — an IP address or a host name (localhost), nothing else. */
 function listenHost(env: Env): string {
   const host = str(env, 'HOST', '0.0.0.0');
@@ -321,6 +338,7 @@ function readConfig(env: Env): AppConfig {
     databaseReadUrl: env.DATABASE_READ_URL ? url(env, 'DATABASE_READ_URL', '', ['postgres:', 'postgresql:']) : null,
     readReplicaMaxLagMs: int(env, 'READ_REPLICA_MAX_LAG_MS', 5_000, 0, 600_000),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379/0', ['redis:', 'rediss:']),
+    redisClusterNodes: clusterNodes(env),
     port,
     host: listenHost(env),
     role: oneOf<AppRole>(env, 'APP_ROLE', 'all', ['all', 'api', 'worker']),

@@ -6,13 +6,16 @@ import { bullPrefix, shutDownBull } from './bull-connections';
 const hashTag = (key: string) => /\{([^{}]+)\}/.exec(key)?.[1] ?? key;
 
 describe('bullPrefix', () => {
-  const prefix = bullPrefix({
+  const config = {
     redisUrl: 'redis://127.0.0.1:6379/4',
+    redisClusterNodes: [],
     databaseUrl: 'postgres://postgres@127.0.0.1:5432/fundgate_x',
-  });
+  };
+  const prefix = bullPrefix(config);
+  const tag = prefix.slice(1, -1);
 
   it('is one hash tag naming the Redis index and the database', () => {
-    expect(prefix).toBe('{fundgate:r4:fundgate_x}');
+    expect(prefix).toMatch(/^\{fundgate:r4:fundgate_x:[0-9a-f]{8}\}$/);
   });
 
   it('puts every key of every queue in one cluster slot', () => {
@@ -22,13 +25,17 @@ describe('bullPrefix', () => {
       'nav-runs:active',
       'idempotency-expiry:repeat:x',
     ].map((k) => `${prefix}:${k}`);
-    expect(new Set(keys.map(hashTag))).toEqual(new Set(['fundgate:r4:fundgate_x']));
+    expect(new Set(keys.map(hashTag))).toEqual(new Set([tag]));
   });
 
-  it('differs between databases sharing one Redis', () => {
-    expect(bullPrefix({ redisUrl: 'redis://h/4', databaseUrl: 'postgres://h/a' })).not.toBe(
-      bullPrefix({ redisUrl: 'redis://h/4', databaseUrl: 'postgres://h/b' }),
-    );
+  it('differs between databases sharing one Redis, also when both are called fundgate', () => {
+    const of = (databaseUrl: string) => bullPrefix({ ...config, databaseUrl });
+    expect(of('postgres://h/a')).not.toBe(of('postgres://h/b'));
+    expect(of('postgres://staging-db:5432/fundgate')).not.toBe(of('postgres://prod-db:5432/fundgate'));
+  });
+
+  it('on a Redis Cluster names database 0 (a cluster has no other)', () => {
+    expect(bullPrefix({ ...config, redisClusterNodes: ['redis://n1:7000'] })).toMatch(/^\{fundgate:r0:fundgate_x:/);
   });
 });
 

@@ -1,27 +1,30 @@
 import type { Queue, Worker } from 'bullmq';
-import Redis, { type RedisOptions } from 'ioredis';
+import type Redis from 'ioredis';
+import { type RedisOptions } from 'ioredis';
 import { type AppConfig } from '../config/config';
+import { databaseNamespace, redisClient, redisLabel, type RedisTarget } from '../redis/redis-client';
 import { watchRedis } from '../redis/redis-state';
 
 /**
- * BullMQ keys live under a prefix naming the Redis database index and the PostgreSQL database,
- * so that two deployments (or two test runs) sharing one Redis never take each other's jobs:
- * a job only makes sense against the database its delivery rows live in.
+ * BullMQ keys live under a prefix naming the Redis database index and the PostgreSQL database
+ * (its name, and a hash of its host, port and name: two deployments' databases are often both
+ * called fundgate), so that two deployments (or two test runs) sharing one Redis never take each
+ * other's jobs: a job only makes sense against the database its delivery rows live in.
  * The prefix is one Redis Cluster hash tag (`{...}`): every key of every queue hashes to the same
  * slot, so BullMQ's multi-key Lua scripts run on Redis Cluster (BullMQ's own guidance).
  */
-export function bullPrefix(config: Pick<AppConfig, 'redisUrl' | 'databaseUrl'>): string {
-  const redisDb = new URL(config.redisUrl).pathname.replace(/^\//, '') || '0';
+export function bullPrefix(config: Pick<AppConfig, 'redisUrl' | 'redisClusterNodes' | 'databaseUrl'>): string {
+  const redisDb = config.redisClusterNodes.length ? '0' : new URL(config.redisUrl).pathname.replace(/^\//, '') || '0';
   const pgDb = decodeURIComponent(new URL(config.databaseUrl).pathname.replace(/^\//, '')) || 'postgres';
-  return `{fundgate:r${redisDb}:${pgDb}}`;
+  return `{fundgate:r${redisDb}:${pgDb}:${databaseNamespace(config.databaseUrl).slice(0, 8)}}`;
 }
 
 /** A blocking connection for a BullMQ Worker (BullMQ requires maxRetriesPerRequest: null). */
-export function workerConnection(redisUrl: string): Redis {
+export function workerConnection(target: RedisTarget): Redis {
   return watchRedis(
-    new Redis(redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true }),
+    redisClient(target, { maxRetriesPerRequest: null, enableReadyCheck: true }),
     'bullmq worker',
-    redisUrl,
+    redisLabel(target),
   );
 }
 
@@ -29,14 +32,14 @@ export function workerConnection(redisUrl: string): Redis {
  * A producer connection that fails fast when Redis is away: the caller (the outbox dispatcher)
  * keeps the rows in PostgreSQL and tries again later, so nothing waits in process memory.
  */
-export function producerConnection(redisUrl: string): Redis {
+export function producerConnection(target: RedisTarget): Redis {
   const opts: RedisOptions = {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     commandTimeout: 5000,
     connectTimeout: 2000,
   };
-  return watchRedis(new Redis(redisUrl, opts), 'bullmq producer', redisUrl);
+  return watchRedis(redisClient(target, opts), 'bullmq producer', redisLabel(target));
 }
 
 /** Closes a BullMQ object, waiting at most `ms` (its close never ends while Redis is unreachable). */

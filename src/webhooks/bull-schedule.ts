@@ -15,13 +15,13 @@ export interface ScheduledJob {
  * schedule that cannot be written (Redis away) is written at the next start.
  */
 export function startScheduledJob(
-  config: Pick<AppConfig, 'role' | 'redisUrl' | 'databaseUrl'>,
+  config: Pick<AppConfig, 'role' | 'redisUrl' | 'redisClusterNodes' | 'databaseUrl'>,
   spec: { queue: string; name: string; everyMs: number; run: () => Promise<unknown> },
 ): ScheduledJob | null {
   if (config.role === 'api') return null;
   const logger = new Logger(spec.queue);
   const prefix = bullPrefix(config);
-  const connections: Redis[] = [producerConnection(config.redisUrl), workerConnection(config.redisUrl)];
+  const connections: Redis[] = [producerConnection(config), workerConnection(config)];
   for (const c of connections) c.on('error', () => undefined);
   const queue = new Queue(spec.queue, { connection: connections[0], prefix });
   queue.on('error', () => undefined);

@@ -91,7 +91,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;
     const delays = this.config.webhookRetryDelaysMs;
-    this.connection = workerConnection(this.config.redisUrl);
+    this.connection = workerConnection(this.config);
     this.connection.on('error', () => undefined);
     this.worker = new Worker<DeliveryJobData>(DELIVERY_QUEUE, (job) => this.process(job), {
       connection: this.connection,

@@ -115,7 +115,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): void {
     if (this.config.role === 'api') return;
-    this.connection = producerConnection(this.config.redisUrl);
+    this.connection = producerConnection(this.config);
     this.connection.on('error', () => undefined); // reported per tick instead
     this.queue = new Queue(DELIVERY_QUEUE, { connection: this.connection, prefix: bullPrefix(this.config) });
     this.queue.on('error', () => undefined);

@@ -38,13 +38,13 @@ export class NavJobQueue implements OnApplicationBootstrap, OnApplicationShutdow
   ) {}
 
   onApplicationBootstrap(): void {
-    const producer = producerConnection(this.config.redisUrl);
+    const producer = producerConnection(this.config);
     producer.on('error', () => undefined);
     this.connections.push(producer);
     this.queue = new Queue(NAV_RUN_QUEUE, { connection: producer, prefix: bullPrefix(this.config) });
     this.queue.on('error', () => undefined);
     if (this.config.role === 'api') return;
-    const connection = workerConnection(this.config.redisUrl);
+    const connection = workerConnection(this.config);
     connection.on('error', () => undefined);
     this.connections.push(connection);
     this.worker = new Worker(NAV_RUN_QUEUE, (job: Job<{ jobId: string }>) => this.process(job.data.jobId), {
