@@ -1,4 +1,4 @@
-import { toJsonSchema } from './json-schema';
+import { argumentTypeCheck, toJsonSchema } from './json-schema';
 
 describe('OpenAPI → JSON Schema for MCP', () => {
   const components = {
@@ -44,5 +44,49 @@ describe('OpenAPI → JSON Schema for MCP', () => {
       type: 'number',
       minimum: 0,
     });
+  });
+});
+
+describe('argument type check of a read tool', () => {
+  const input = {
+    type: 'object',
+    properties: {
+      symbol: { type: 'string' },
+      limit: { type: 'integer', minimum: 1 },
+      confidence: { type: 'string', enum: ['0.95', '0.99'] },
+      days: { type: 'integer', enum: [1, 10] },
+      rate: { type: ['number', 'null'] },
+      free: { description: 'no type: left to the DTO' },
+    },
+    additionalProperties: false,
+  };
+  const check = argumentTypeCheck(input)!;
+
+  it('is null for a tool without typed parameters (nothing runs per call)', () => {
+    expect(argumentTypeCheck({ type: 'object', properties: {}, additionalProperties: false })).toBeNull();
+    expect(argumentTypeCheck({ type: 'object', properties: { x: {} } })).toBeNull();
+  });
+
+  it('names every argument of the wrong JSON type, integer-ness or enum value', () => {
+    expect(check({ symbol: true, limit: '5', confidence: 0.99, days: 1.5, rate: 'x' })).toEqual([
+      { field: 'symbol', message: 'must be a string' },
+      { field: 'limit', message: 'must be an integer number' },
+      { field: 'confidence', message: 'must be a string: one of "0.95", "0.99"' },
+      { field: 'days', message: 'must be an integer number: one of 1, 10' },
+      { field: 'rate', message: 'must be a number' },
+    ]);
+    expect(check({ confidence: '0.9', days: 2 })).toEqual([
+      { field: 'confidence', message: 'must be one of the following values: 0.95, 0.99' },
+      { field: 'days', message: 'must be one of the following values: 1, 10' },
+    ]);
+    expect(check({ limit: Infinity, rate: NaN })).toEqual([
+      { field: 'limit', message: 'must be an integer number' },
+      { field: 'rate', message: 'must be a number' },
+    ]);
+  });
+
+  it("passes well-typed, absent, null and unknown arguments (bounds and unknown names are the DTO's)", () => {
+    expect(check({ symbol: 'BTC', limit: 0, confidence: '0.95', days: 10, rate: 2.5, free: [1] })).toEqual([]);
+    expect(check({ symbol: null, limit: undefined, bogus: {} })).toEqual([]);
   });
 });

@@ -62,3 +62,55 @@ export function toJsonSchema(schema: Schema, components: Record<string, Schema>,
   }
   return out;
 }
+
+/** A field a tool's arguments fail, as the validation pipe names one. */
+export interface ArgumentError {
+  field: string;
+  message: string;
+}
+
+const JSON_TYPES: Record<string, { is: (v: unknown) => boolean; name: string }> = {
+  string: { is: (v) => typeof v === 'string', name: 'a string' },
+  integer: { is: (v) => Number.isInteger(v), name: 'an integer number' },
+  number: { is: (v) => typeof v === 'number' && Number.isFinite(v), name: 'a number' },
+  boolean: { is: (v) => typeof v === 'boolean', name: 'a boolean value' },
+};
+
+/**
+ * The JSON type (and enum) check of a tool's arguments against its input schema, built once per tool.
+ * A read tool's arguments become query text for the route's DTO, which reads every value from a
+ * string: without this, `true` passed as a symbol, `0.99` as the enum "0.99" and `"5"` as an integer.
+ * Only what the text loses is checked here (JSON type, integer-ness, enum membership); bounds, formats
+ * and unknown fields stay with the DTO. Absent and null arguments are left to the DTO, as a body's are
+ * (`@IsOptional` takes null as absent). Null when the schema declares no typed property (no work per call).
+ */
+export function argumentTypeCheck(input: Schema): ((args: Record<string, unknown>) => ArgumentError[]) | null {
+  const checks = Object.entries((input.properties ?? {}) as Record<string, Schema>).flatMap(([field, schema]) => {
+    const check = valueCheck(schema);
+    return check ? [{ field, check }] : [];
+  });
+  if (checks.length === 0) return null;
+  return (args) => {
+    const errors: ArgumentError[] = [];
+    for (const { field, check } of checks) {
+      const value = args[field];
+      const message = value === undefined || value === null ? null : check(value);
+      if (message) errors.push({ field, message });
+    }
+    return errors;
+  };
+}
+
+function valueCheck(schema: Schema): ((value: unknown) => string | null) | null {
+  const declared = Array.isArray(schema.type) ? (schema.type as unknown[]) : [schema.type];
+  const types = declared.flatMap((t) => (typeof t === 'string' && JSON_TYPES[t] ? [JSON_TYPES[t]] : []));
+  const allowed: unknown[] | null = Array.isArray(schema.enum) ? schema.enum.filter((v) => v !== null) : null;
+  if (types.length === 0 && !allowed) return null;
+  const oneOf = allowed ? `: one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : '';
+  const typeMessage = `must be ${types.map((t) => t.name).join(' or ')}${oneOf}`;
+  const enumMessage = allowed && `must be one of the following values: ${allowed.join(', ')}`;
+  return (value) => {
+    if (types.length > 0 && !types.some((t) => t.is(value))) return typeMessage;
+    return allowed && !allowed.includes(value) ? enumMessage : null;
+  };
+}

@@ -6,7 +6,7 @@ import type { Scope } from '../common/auth/scopes';
 import { redactionOf } from '../common/redaction/redaction.interceptor';
 import type { PolicyName } from '../config/config';
 import { RATE_POLICY } from '../usage/rate-limit/rate-limit.decorator';
-import { toJsonSchema } from './json-schema';
+import { type ArgumentError, argumentTypeCheck, toJsonSchema } from './json-schema';
 
 export type McpServerName = 'public' | 'fund';
 type Schema = Record<string, unknown>;
@@ -42,6 +42,12 @@ export interface McpTool {
   scopes: Scope[];
   route: ToolRoute;
   inputSchema: Schema;
+  /**
+   * Read tools: the JSON type check of the arguments against `inputSchema` (built once, at boot), run
+   * before they become the route's query text; null when there is nothing to check (no parameters)
+   * and for POST tools, whose body DTO sees the JSON types itself.
+   */
+  checkArguments: ((args: Record<string, unknown>) => ArgumentError[]) | null;
   outputSchema: Schema;
   /** REST answers that are arrays are wrapped as { items } (structuredContent must be an object). */
   wrapsArray: boolean;
@@ -137,6 +143,7 @@ export class McpCatalog {
     const summary = typeof op.summary === 'string' ? op.summary : name;
     const detail = typeof op.description === 'string' && op.description ? ` ${op.description}` : '';
     const readOnly = method === 'get' || server === 'public';
+    const inputSchema = inputSchemaOf(method, op, components, acceptsIdempotencyKey);
     return {
       name,
       title: summary.split(/[.;(]/)[0].trim().slice(0, 80),
@@ -146,7 +153,8 @@ export class McpCatalog {
       path,
       scopes: scopes ?? [],
       route,
-      inputSchema: inputSchemaOf(method, op, components, acceptsIdempotencyKey),
+      inputSchema,
+      checkArguments: method === 'get' ? argumentTypeCheck(inputSchema) : null,
       outputSchema: output,
       wrapsArray,
       acceptsIdempotencyKey,

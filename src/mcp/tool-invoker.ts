@@ -50,6 +50,8 @@ export class ToolInvoker {
     const type = inputTypeOf(tool.route);
     if (tool.method === 'POST')
       return this.validation.transform(args, { type: 'body', metatype: type, data: undefined });
+    const wrong = tool.checkArguments?.(args);
+    if (wrong?.length) throw new ProblemError('invalid_parameter', wrong.map(fieldText).join('; '), wrong);
     const query = queryFromArguments(args);
     if (type === Object) return this.noQuery.transform(query);
     return this.validation.transform(query, { type: 'query', metatype: type, data: undefined });
@@ -71,7 +73,10 @@ export function inputTypeOf(route: ToolRoute): ToolRoute['paramTypes'][number] {
   return route.paramTypes[route.binding === 'input' ? 0 : 1];
 }
 
-/** Tool arguments as the query string a REST client would send (values as strings). */
+/**
+ * Tool arguments as the query string a REST client would send (values as strings), once their JSON
+ * types have passed the tool's check (`McpTool.checkArguments`): the text no longer says whether 5 was "5".
+ */
 function queryFromArguments(args: Record<string, unknown>): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(args)) {
@@ -82,6 +87,8 @@ function queryFromArguments(args: Record<string, unknown>): Record<string, strin
   }
   return query;
 }
+
+const fieldText = (e: { field: string; message: string }): string => `${e.field}: ${e.message}`;
 
 function invalid(field: string, message: string): ProblemError {
   return new ProblemError('invalid_parameter', `${field}: ${message}`, [{ field, message }]);

@@ -62,7 +62,7 @@ describe('newcomer messages when PostgreSQL or Redis is not running (e2e, child 
     expect(lines[0]).toContain('DATABASE_URL=postgres://postgres:***@127.0.0.1:');
     expect(lines[0]).not.toContain('hunter2');
     expect(lines[0]).toContain('ECONNREFUSED');
-    expect(lines[0]).toContain('docker compose -f docker/compose.yml up -d postgres redis');
+    expect(lines[0]).toContain('docker run -d -p 127.0.0.1:5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:15');
     expect(lines[0]).toContain('apt-get install -y postgresql redis-server');
     expect(out.stderr + out.stdout).not.toMatch(/\n\s+at /);
   }
@@ -118,7 +118,9 @@ describe('newcomer messages when PostgreSQL or Redis is not running (e2e, child 
     const redis = lines.filter((l) => l.includes('redis unreachable'));
     expect(redis).toHaveLength(1);
     expect(JSON.parse(redis[0]).msg).toContain('REDIS_URL');
-    expect(JSON.parse(redis[0]).msg).toContain('docker compose -f docker/compose.yml up -d postgres redis');
+    expect(JSON.parse(redis[0]).msg).toContain(
+      'docker run -d -p 127.0.0.1:5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:15',
+    );
     expect(out.stderr).not.toContain('[ioredis] Unhandled error event');
   });
 });

@@ -100,7 +100,7 @@ describe('Redis outage: fast 503 with Retry-After, one JSON log line per change,
     const parsed = JSON.parse(down[0]);
     expect(parsed).toMatchObject({ level: 'warn', context: 'Redis' });
     expect(parsed.msg).toContain(`127.0.0.1:${port}`);
-    expect(parsed.msg).toContain('docker compose -f docker/compose.yml up -d postgres redis');
+    expect(parsed.msg).toContain('docker run -d -p 127.0.0.1:5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:15');
     expect(stderr.join('\n')).not.toContain('[ioredis] Unhandled error event');
     for (const l of lines.filter((x) => x.trim())) expect(() => JSON.parse(l)).not.toThrow();
   });

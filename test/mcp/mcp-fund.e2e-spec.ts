@@ -186,6 +186,50 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     await client.close();
   });
 
+  it("checks each argument's JSON type against the tool's inputSchema before it becomes query text", async () => {
+    const client = await connect(readKey);
+    const answer = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      return {
+        isError: result.isError ?? false,
+        text: result.isError ? (result.content as { text: string }[])[0].text : '',
+      };
+    };
+    // each was answered as if the value had been sent as text: true as "true", 0.99 as "0.99", "5" as 5
+    expect(await answer('get_fund_trades', { symbol: true })).toEqual({
+      isError: true,
+      text: 'invalid_parameter: symbol: must be a string',
+    });
+    expect(await answer('get_fund_risk_var', { confidence: 0.99 })).toEqual({
+      isError: true,
+      text: 'invalid_parameter: confidence: must be a string: one of "0.95", "0.99"',
+    });
+    expect(await answer('get_fund_investors', { limit: '5' })).toEqual({
+      isError: true,
+      text: 'invalid_parameter: limit: must be an integer number',
+    });
+    // every failing argument at once, in the schema's order; an enum is checked on the JSON value
+    expect(await answer('get_fund_trades', { limit: 2.5, side: 'hold', symbol: 7, from: 20250101 })).toEqual({
+      isError: true,
+      text: 'invalid_parameter: from: must be a string; symbol: must be a string; side: must be one of the following values: buy, sell; limit: must be an integer number',
+    });
+    expect(await answer('get_fund_risk_var', { horizonDays: '10' })).toEqual({
+      isError: true,
+      text: 'invalid_parameter: horizonDays: must be an integer number: one of 1, 10',
+    });
+    // well-typed arguments still reach the route's DTO, which checks their values as REST does
+    expect(await answer('get_fund_investors', { limit: 5 })).toEqual({ isError: false, text: '' });
+    expect(await answer('get_fund_trades', { symbol: 'BTC', side: 'buy', limit: 3 })).toEqual({
+      isError: false,
+      text: '',
+    });
+    expect(await answer('get_fund_investors', { limit: 5000 })).toEqual({
+      isError: true,
+      text: 'invalid_parameter: limit: must not be greater than 1000',
+    });
+    await client.close();
+  });
+
   it("hides and refuses tools the key's scopes do not allow", async () => {
     const proposeOnly = (await mintKey(app, { scopes: ['fund:propose'], fund: DEMO_SLUG })).key;
     const client = await connect(proposeOnly);

@@ -2,7 +2,8 @@ import { connect } from 'node:net';
 
 /** How a newcomer starts the two services fundgate needs. */
 export const START_SERVICES_HINT =
-  'Start them with "docker compose -f docker/compose.yml up -d postgres redis", or on Debian/Ubuntu ' +
+  'Start them with "docker run -d -p 127.0.0.1:5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:15" and ' +
+  '"docker run -d -p 127.0.0.1:6379:6379 redis:7", or on Debian/Ubuntu ' +
   '"sudo apt-get install -y postgresql redis-server" (then "sudo service postgresql start; sudo service redis-server start").';
 
 /** Query parameters that carry credentials in a connection URL (pg and ioredis both read `?password=`). */
