@@ -1,3 +1,4 @@
+import { FIRST_DATE, isCalendarDate, LAST_DATE } from '../common/validation/calendar-date';
 import { quotedInput } from '../common/validation/safe-text';
 
 /**
@@ -118,17 +119,27 @@ export function promptsListResult(): { prompts: object[] } {
   };
 }
 
-/** The `prompts/get` result for `params`, or the reason the params are refused (unknown prompt, bad date). */
+/**
+ * The `prompts/get` result for `params`, or the reason the params are refused: an unknown prompt,
+ * arguments that are not an object, an argument of the prompt that is not a string (MCP prompt
+ * arguments are strings), a date that is not a real calendar date. Arguments a prompt does not take
+ * are ignored.
+ */
 export function promptGetResult(params: Record<string, unknown>): { result: object } | { refused: string } {
   const prompt = FUND_PROMPTS.find((p) => p.name === params.name);
   if (!prompt) return { refused: `unknown prompt: ${quotedInput(params.name)}` };
-  const raw = (params.arguments ?? {}) as Record<string, unknown>;
-  const known = (k: string) => prompt.arguments.some((a) => a.name === k);
-  const args = Object.fromEntries(Object.entries(raw).filter(([k, v]) => typeof v === 'string' && known(k))) as Record<
-    string,
-    string
-  >;
-  if (args.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(args.date)) return { refused: 'date must be YYYY-MM-DD' };
+  const raw = params.arguments ?? {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { refused: 'params.arguments must be an object' };
+  const args: Record<string, string> = {};
+  for (const { name } of prompt.arguments) {
+    const value = (raw as Record<string, unknown>)[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') return { refused: `${name} must be a string` };
+    args[name] = value;
+  }
+  if (args.date !== undefined && !isCalendarDate(args.date))
+    return { refused: `date must be a real calendar date YYYY-MM-DD from ${FIRST_DATE} to ${LAST_DATE}` };
   const messages = [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }];
   return { result: { description: prompt.description, messages } };
 }

@@ -230,6 +230,37 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     await client.close();
   });
 
+  it('prompts/get refuses a date that is not a real calendar date, or not a string, naming date', async () => {
+    const promptGet = async (args: unknown) =>
+      (
+        await call(app, 'POST', '/api/mcp', {
+          key: readKey,
+          headers: { accept: 'application/json, text/event-stream' },
+          body: {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'prompts/get',
+            params: { name: 'explain_pnl_attribution', arguments: args },
+          },
+        })
+      ).json as RpcAnswer & { result: { messages: { content: { text: string } }[] } };
+    for (const date of ['2025-02-30', '2025-13-01', '0999-01-01', 20250101, null, ['2025-01-31']]) {
+      const answer = await promptGet({ date });
+      expect({ date, error: answer.error }).toEqual({
+        date,
+        error: { code: -32602, message: expect.stringMatching(/^date must be a /) },
+      });
+    }
+    expect((await promptGet('2025-01-31')).error).toEqual({
+      code: -32602,
+      message: 'params.arguments must be an object',
+    });
+    const ok = await promptGet({ date: '2024-02-29' });
+    expect(ok.result.messages[0].content.text).toContain('for 2024-02-29');
+    const latest = await promptGet({});
+    expect(latest.result.messages[0].content.text).toContain('get_fund_pnl_attribution_dates');
+  });
+
   it("hides and refuses tools the key's scopes do not allow", async () => {
     const proposeOnly = (await mintKey(app, { scopes: ['fund:propose'], fund: DEMO_SLUG })).key;
     const client = await connect(proposeOnly);
