@@ -6,6 +6,7 @@ import type { Scope } from '../common/auth/scopes';
 import { redactionOf } from '../common/redaction/redaction.interceptor';
 import type { PolicyName } from '../config/config';
 import { RATE_POLICY } from '../usage/rate-limit/rate-limit.decorator';
+import { authSentence } from '../common/openapi/contract';
 import { type ArgumentError, argumentTypeCheck, toJsonSchema } from './json-schema';
 
 export type McpServerName = 'public' | 'fund';
@@ -59,8 +60,9 @@ const READ_SUFFIX =
   ' Money, prices, quantities, units and rates are decimal strings (money in the fund base currency with 2 decimals; rates are fractions of 1, not percentages).';
 const PROPOSE_SUFFIX =
   ' This only stages a maker-checker proposal: nothing executes until a different human manager approves it. Pass idempotencyKey to make a retry safe.';
+/** The calculator routes' own descriptions already say "Illustrative, not accounting or tax advice." */
 const CALC_SUFFIX =
-  ' Stateless illustrative estimate from the arguments alone (no fund data, nothing stored); not accounting or tax advice. Percent inputs are in percent units (2 means 2 %).';
+  ' Stateless: computed from the arguments alone (no fund data, nothing stored). Percent inputs are in percent units (2 means 2 %).';
 
 /**
  * The one tool registry, built once at boot: one read tool per fund-data GET route, one propose tool
@@ -141,13 +143,12 @@ export class McpCatalog {
     const { output, wrapsArray } = outputSchemaOf(op, components);
     const acceptsIdempotencyKey = route.binding === 'principal-input-call';
     const summary = typeof op.summary === 'string' ? op.summary : name;
-    const detail = typeof op.description === 'string' && op.description ? ` ${op.description}` : '';
     const readOnly = method === 'get' || server === 'public';
     const inputSchema = inputSchemaOf(method, op, components, acceptsIdempotencyKey);
     return {
       name,
       title: summary.split(/[.;(]/)[0].trim().slice(0, 80),
-      description: `${summary}${detail}.${suffix}`.replace(/\.\./g, '.'),
+      description: descriptionOf(summary, op, server, route.auth, scopes ?? [], suffix),
       server,
       method: method === 'get' ? 'GET' : 'POST',
       path,
@@ -175,6 +176,32 @@ export class McpCatalog {
     const tool = this.tools.get(name);
     return tool && tool.server === server && tool.scopes.every((s) => scopes.includes(s)) ? tool : undefined;
   }
+}
+
+const asSentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+/**
+ * The summary once, then what the operation's description adds (the contract's generated description
+ * opens with the summary), then the server's note. On the fund server the auth sentence names what
+ * /api/mcp accepts (an API key or an OAuth access token, never a console session) instead of what the
+ * REST route accepts.
+ */
+function descriptionOf(
+  summary: string,
+  op: Schema,
+  server: McpServerName,
+  auth: AuthMode,
+  scopes: Scope[],
+  suffix: string,
+): string {
+  const own = typeof op.description === 'string' ? op.description.trim() : '';
+  let detail = own.startsWith(`${summary}.`) ? own.slice(summary.length + 1).trim() : own;
+  if (server === 'fund') {
+    const rest = authSentence(auth, scopes, op['x-session-access'] as Parameters<typeof authSentence>[2]);
+    const mcp = authSentence(auth, scopes, undefined, 'an API key or OAuth access token');
+    detail = detail.includes(rest) ? detail.replace(rest, mcp) : `${detail} ${mcp}`.trim();
+  }
+  return [asSentence(summary.trim()), detail && asSentence(detail), suffix.trim()].filter(Boolean).join(' ');
 }
 
 /** Which server a route's tool belongs to, and its name: fund reads, proposals, calculators; null for the rest. */

@@ -64,8 +64,7 @@ export class McpController {
   @HttpCode(200)
   @OptionalAuth()
   @ApiOperation({
-    summary:
-      'Public MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the seven calculators as tools. A bearer key is optional and only raises limits.',
+    summary: 'Public MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the seven calculators as tools',
   })
   async publicServer(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
     await this.serve('public', req, reply, body);
@@ -75,7 +74,7 @@ export class McpController {
   @Post('public/mcp')
   @HttpCode(200)
   @OptionalAuth()
-  @ApiOperation({ summary: 'The public MCP server again, at a path ending in /mcp (same calculators, same limits).' })
+  @ApiOperation({ summary: 'The public MCP server again, at a path ending in /mcp (same calculators, same limits)' })
   async publicServerAlias(
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
@@ -106,6 +105,8 @@ export class McpController {
   @ApiOperation({
     summary:
       'Fund MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the fund-data read tools and, for keys with fund:propose, the propose tools.',
+    description:
+      "Needs an API key bound to a fund, or an OAuth access token issued for this server (a 401 names its protected-resource metadata); a console session is refused. Each tool needs its route's scope, and tools/list shows only the tools the key or token's scopes allow.",
   })
   async fundServer(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
     await this.serve('fund', req, reply, body);

@@ -72,7 +72,7 @@ function tagText(name: string): string {
     : name;
 }
 
-type AuthMode = 'required' | 'optional' | 'none';
+export type AuthMode = 'required' | 'optional' | 'none';
 
 function finalizeOperation(method: string, path: string, op: DocNode, opts: ContractOptions): void {
   const auth: AuthMode = !op.security
@@ -80,12 +80,12 @@ function finalizeOperation(method: string, path: string, op: DocNode, opts: Cont
     : op.security.some((s: DocNode) => Object.keys(s).length === 0)
       ? 'optional'
       : 'required';
-  const session = op['x-session-access'] as { only?: boolean } | undefined;
+  const session = op['x-session-access'] as SessionAccess | undefined;
   op.security = auth === 'none' && !session ? [] : securityOf(auth, session);
   for (const p of op.parameters ?? []) if (p.schema) p.schema = toSchema31(p.schema);
   for (const c of Object.values<DocNode>(op.requestBody?.content ?? {})) if (c.schema) c.schema = toSchema31(c.schema);
   op.summary ??= humanize(op.operationId);
-  op.description ??= describe(op, auth);
+  op.description ??= describe(op, auth, session);
   const rateLimited = Boolean(op['x-rate-limit-policy']);
   const hasBody = ['post', 'put', 'patch'].includes(method);
   const pathParams = (op.parameters ?? []).some((p: DocNode) => p.in === 'path');
@@ -181,20 +181,37 @@ function securityOf(auth: AuthMode, session: { only?: boolean } | undefined): Do
   return out;
 }
 
-function describe(op: DocNode, auth: AuthMode): string {
-  const scopes: string[] = op['x-required-scopes'] ?? [];
-  const who =
-    auth === 'none'
-      ? 'No authentication.'
-      : auth === 'optional'
-        ? 'A key is optional; a valid one raises the limit.'
-        : scopes.length
-          ? `Needs a key (or console session) holding ${scopes.join(', ')}.`
-          : 'Needs any valid key or console session.';
+function describe(op: DocNode, auth: AuthMode, session: SessionAccess | undefined): string {
   const limit = op['x-rate-limit-policy']
     ? ` Rate limit policy \`${op['x-rate-limit-policy']}\` (RateLimit headers on every answer).`
     : '';
-  return `${op.summary}. ${who}${limit}`;
+  return `${String(op.summary).replace(/\.$/, '')}. ${authSentence(auth, op['x-required-scopes'] ?? [], session)}${limit}`;
+}
+
+/** How a route's `@SessionAccess` options appear in the document (`x-session-access`). */
+interface SessionAccess {
+  only?: boolean;
+  selfService?: boolean;
+}
+
+/**
+ * The description's sentence on who may call an operation, true to what AuthGuard accepts: a console
+ * session only where the route takes one (`x-session-access`; the fund reads, propose routes and
+ * MCP answer 401 to a session cookie). `bearer` names what the Authorization header may carry (the
+ * fund MCP tools also take an OAuth access token).
+ */
+export function authSentence(
+  auth: AuthMode,
+  scopes: readonly string[],
+  session: SessionAccess | undefined,
+  bearer = 'an API key',
+): string {
+  if (auth === 'none') return 'No authentication.';
+  if (auth === 'optional') return 'A key is optional; a valid one raises the limit.';
+  if (session?.only) return 'Needs a console session (an API key is refused).';
+  const who = session && !session.selfService ? `${bearer} or a console session` : bearer;
+  const holding = scopes.length ? ` holding ${scopes.join(', ')}` : ' (any scope)';
+  return `Needs ${who}${holding}${session?.selfService ? ', or a console session' : ''}.`;
 }
 
 function humanize(operationId: string | undefined): string {
