@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { unprocessable } from '../../common/errors/problem';
 import type { ExpenseProposalDto } from '../dto/propose.dto';
-import { type ProposalKindRules, badShape, bookDated, checkBookingDate } from './kind';
+import { type ProposalKindRules, badShape, bookDated, checkBookingDate, withinHorizon } from './kind';
 
 export interface ExpensePayload {
   category: string;
@@ -39,6 +39,7 @@ export const expense: ProposalKindRules<ExpenseProposalDto, ExpensePayload> = {
 
   async check(books, fundId, p) {
     await checkBookingDate(books, fundId, p.accrualDate, 'accrualDate');
+    withinHorizon(p.periodEnd, 'periodEnd');
     const unknown = await books.unknownAccounts(fundId, [EXPENSE_ACCOUNT[p.category], ACCRUED_EXPENSES]);
     if (unknown.length) {
       throw unprocessable(

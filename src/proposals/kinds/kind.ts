@@ -1,4 +1,5 @@
 import { ProblemError, type FieldError, unprocessable } from '../../common/errors/problem';
+import { addDays, todayUtc } from '../../common/validation/calendar-date';
 import type { ProposalBooksRepository } from '../proposal-books.repository';
 
 export interface Execution {
@@ -38,6 +39,7 @@ export async function checkBookingDate(
   date: string,
   field: string,
 ): Promise<void> {
+  withinHorizon(date, field);
   const { inception, closedThrough } = await books.bookingDates(fundId);
   // the inception day has no capital at its start: P&L or an expense booked on it could not be allocated
   // (the day's NAV run would fail, and every run after it)
@@ -50,6 +52,22 @@ export async function checkBookingDate(
       `the books are closed through ${closedThrough} (a published NAV): date the booking after it, as a correction`,
       [{ field, message: `must be after ${closedThrough}, the last published NAV` }],
     );
+}
+
+/** How far ahead of today a booking may be dated: an accrual for the coming year, not a typo's 2999. */
+export const BOOKING_HORIZON_DAYS = 366;
+
+/**
+ * A date at most a year ahead (422 naming the field). A journal entry dated 2999 became the
+ * default as-of date of the trial balance and gl-detail, and an expense to 2999 accrued its amount
+ * over a thousand years.
+ */
+export function withinHorizon(date: string, field: string): void {
+  const latest = addDays(todayUtc(), BOOKING_HORIZON_DAYS);
+  if (date > latest)
+    throw unprocessable(`${field} ${date} is more than a year ahead: date it on or before ${latest}`, [
+      { field, message: `must be on or before ${latest} (a year from today)` },
+    ]);
 }
 
 /**

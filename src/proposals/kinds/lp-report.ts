@@ -1,4 +1,5 @@
 import { ProblemError, unprocessable } from '../../common/errors/problem';
+import { todayUtc } from '../../common/validation/calendar-date';
 import type { LpReportProposalDto } from '../dto/propose.dto';
 import type { ProposalBooksRepository } from '../proposal-books.repository';
 import { type ProposalKindRules, badShape } from './kind';
@@ -47,6 +48,7 @@ export const lpReport: ProposalKindRules<LpReportProposalDto, LpReportPayload> =
       await refuseSecondForPeriod(books, fundId, draft.periodStart, draft.periodEnd, lock, 'lpReportId');
       return p;
     }
+    await checkPeriod(books, fundId, p.periodStart, p.periodEnd);
     await refuseSecondForPeriod(books, fundId, p.periodStart, p.periodEnd, lock, 'periodEnd');
     return p;
   },
@@ -74,6 +76,20 @@ export const lpReport: ProposalKindRules<LpReportProposalDto, LpReportPayload> =
     };
   },
 };
+
+/** A report covers part of the fund's life that has ended: from its inception, up to today at the latest. */
+async function checkPeriod(books: ProposalBooksRepository, fundId: string, start: string, end: string): Promise<void> {
+  const { inception } = await books.bookingDates(fundId);
+  if (inception && start < inception)
+    throw unprocessable(`periodStart ${start} is before the fund's inception ${inception}`, [
+      { field: 'periodStart', message: `must be on or after the inception ${inception}` },
+    ]);
+  const today = todayUtc();
+  if (end > today)
+    throw unprocessable(`periodEnd ${end} has not come yet: a report covers a period that has ended`, [
+      { field: 'periodEnd', message: `must be on or before today (${today})` },
+    ]);
+}
 
 async function refuseSecondForPeriod(
   books: ProposalBooksRepository,
