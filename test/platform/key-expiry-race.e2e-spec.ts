@@ -1,0 +1,47 @@
+import { KeysRepository } from '../../src/keys/keys.repository';
+import { bootApp, createFund, dbOf, mintKey, type TestApp } from '../utils/app';
+
+/**
+ * A key's expiry sweep and a subscription being created with that key, at the same instant. The
+ * creation's live-key check began its transaction while the key was live, then waited behind the
+ * sweep's row lock while the key expired: once the sweep commits, the check must see the key
+ * expired (clock_timestamp(), not the transaction's start), or the new subscription would outlive
+ * its key's sweep forever.
+ */
+describe('key expiry sweep racing a subscription (e2e)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await bootApp({ role: 'api' });
+  });
+  afterAll(() => app.close());
+
+  it('a live-key check that waited behind the sweep is refused once the sweep commits', async () => {
+    const fund = await createFund(app);
+    const key = await mintKey(app, {
+      scopes: ['webhooks:manage'],
+      fund: fund.slug,
+      expiresAt: new Date(Date.now() + 1500),
+    });
+    const creation = dbOf(app).createQueryRunner();
+    const sweep = dbOf(app).createQueryRunner();
+    try {
+      await creation.startTransaction();
+      await creation.query('SELECT now()'); // the creation's transaction starts while the key is live
+      await new Promise((r) => setTimeout(r, 1700)); // the key expires
+      await sweep.startTransaction();
+      // the sweep as KeyExpiryJob runs it (other test files' expired keys it finds are handled as the job would)
+      const swept = await new KeysRepository(sweep.manager).markExpiredSwept(); // holds the key's row
+      expect(swept).toContain(key.id);
+      await new KeysRepository(sweep.manager).disableWebhooksOfExpiredKeys(swept);
+      const check = new KeysRepository(creation.manager).lockLiveKey(key.id); // waits for that row
+      await new Promise((r) => setTimeout(r, 200));
+      await sweep.commitTransaction();
+      expect(await check).toBe(false);
+    } finally {
+      if (creation.isTransactionActive) await creation.rollbackTransaction();
+      if (sweep.isTransactionActive) await sweep.rollbackTransaction();
+      await creation.release();
+      await sweep.release();
+    }
+  });
+});
