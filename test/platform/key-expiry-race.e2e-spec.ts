@@ -30,10 +30,10 @@ describe('key expiry sweep racing a subscription (e2e)', () => {
       await new Promise((r) => setTimeout(r, 1700)); // the key expires
       await sweep.startTransaction();
       // the sweep as KeyExpiryJob runs it (other test files' expired keys it finds are handled as the job would)
-      const swept = await new KeysRepository(sweep.manager).markExpiredSwept(); // holds the key's row
+      const swept = await app.get(KeysRepository).with(sweep.manager).markExpiredSwept(); // holds the key's row
       expect(swept).toContain(key.id);
-      await new KeysRepository(sweep.manager).disableWebhooksOfExpiredKeys(swept);
-      const check = new KeysRepository(creation.manager).lockLiveKey(key.id); // waits for that row
+      await app.get(KeysRepository).with(sweep.manager).disableWebhooksOfExpiredKeys(swept);
+      const check = app.get(KeysRepository).with(creation.manager).lockLiveKey(key.id); // waits for that row
       await new Promise((r) => setTimeout(r, 200));
       await sweep.commitTransaction();
       expect(await check).toBe(false);
