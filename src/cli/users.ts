@@ -14,11 +14,12 @@ import { UsersRepository } from '../identity/users.repository';
  *   npm run users -- create --email E --name N [--fund SLUG --role ROLE] [--plan P] --password-stdin [--json]
  *   npm run users -- list [--json]
  *   npm run users -- disable <email>          (also ends their console sessions; their keys stop working)
+ *   npm run users -- enable <email>           (signs in again; their keys work again)
  *   npm run users -- set-plan <email> <plan>
  *   npm run users -- set-password <email> --password-stdin
  */
 const USAGE =
-  'usage: users create --email E --name N [--fund SLUG --role viewer|analyst|manager|admin] [--plan P] --password-stdin [--json] | users list [--json] | users disable <email> | users set-plan <email> <plan> | users set-password <email> --password-stdin';
+  'usage: users create --email E --name N [--fund SLUG --role viewer|analyst|manager|admin] [--plan P] --password-stdin [--json] | users list [--json] | users disable <email> | users enable <email> | users set-plan <email> <plan> | users set-password <email> --password-stdin';
 
 class UsageError extends Error {}
 
@@ -72,21 +73,33 @@ async function userOrFail(users: UsersRepository, email: string | undefined) {
   return user;
 }
 
+const COMMANDS = ['create', 'list', 'disable', 'enable', 'set-plan', 'set-password'];
+
+/** The options after the command; an unknown or malformed one is a usage error (exit 2) naming it. */
+function parseUsersArgs(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        email: { type: 'string' },
+        name: { type: 'string' },
+        fund: { type: 'string' },
+        role: { type: 'string' },
+        plan: { type: 'string' },
+        'password-stdin': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+  }
+}
+
 async function run(db: DataSource, argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      email: { type: 'string' },
-      name: { type: 'string' },
-      fund: { type: 'string' },
-      role: { type: 'string' },
-      plan: { type: 'string' },
-      'password-stdin': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    },
-  });
+  if (!COMMANDS.includes(command)) throw new UsageError(USAGE); // also --help and no command at all
+  const { values, positionals } = parseUsersArgs(rest);
   const users = new UsersRepository(db);
   if (command === 'create') return create(db, values);
   if (command === 'list') {
@@ -115,17 +128,18 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
     process.stdout.write(
       `Disabled ${user.email}; ${ended} console session(s) ended; their keys are refused within seconds\n`,
     );
+  } else if (command === 'enable') {
+    await users.setStatus(user.id, 'active');
+    process.stdout.write(`Enabled ${user.email}; they can sign in again and their unrevoked keys work again\n`);
   } else if (command === 'set-plan') {
     await users.setPlan(user.id, planOf(positionals[1] ?? ''));
     process.stdout.write(
       `Plan of ${user.email} is now ${positionals[1]} (new keys up to this plan; existing keys keep theirs)\n`,
     );
-  } else if (command === 'set-password') {
+  } else {
     if (!values['password-stdin']) throw new UsageError('--password-stdin is required');
     await upsertPerson(db, { email: user.email, displayName: user.display_name, password: await readPassword() });
     process.stdout.write(`Password of ${user.email} set\n`);
-  } else {
-    throw new UsageError(USAGE);
   }
 }
 

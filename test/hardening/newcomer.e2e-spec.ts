@@ -1,44 +1,11 @@
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
-
-const ROOT = join(__dirname, '..', '..');
+import { runCli } from '../utils/cli';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const srv = createServer().listen(0, '127.0.0.1', () => {
       const { port } = srv.address() as { port: number };
       srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs a CLI entry point as `npm run` would (swc-node), with the given environment; collects its output. */
-function run(
-  entry: string,
-  args: string[],
-  env: Record<string, string>,
-  untilLine?: RegExp,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', entry, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TZ: 'UTC', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (c) => {
-      stdout += c;
-      if (untilLine && untilLine.test(stdout)) child.kill('SIGTERM');
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
     });
   });
 }
@@ -68,21 +35,24 @@ describe('newcomer messages when PostgreSQL or Redis is not running (e2e, child 
   }
 
   it('db:migrate', async () => {
-    expectOneClearLine(await run('src/database/migrate.ts', ['up'], { DATABASE_URL: deadPg, REDIS_URL: deadRedis }));
+    expectOneClearLine(await runCli('src/database/migrate.ts', ['up'], { DATABASE_URL: deadPg, REDIS_URL: deadRedis }));
   });
 
   it('seed:demo', async () => {
-    expectOneClearLine(await run('src/cli/seed-demo.ts', [], { DATABASE_URL: deadPg, REDIS_URL: deadRedis }));
+    expectOneClearLine(await runCli('src/cli/seed-demo.ts', [], { DATABASE_URL: deadPg, REDIS_URL: deadRedis }));
   });
 
   it('seed:demo refuses a count that is not a whole number before touching anything', async () => {
-    const out = await run('src/cli/seed-demo.ts', ['--trades', 'abc'], { DATABASE_URL: deadPg, REDIS_URL: deadRedis });
+    const out = await runCli('src/cli/seed-demo.ts', ['--trades', 'abc'], {
+      DATABASE_URL: deadPg,
+      REDIS_URL: deadRedis,
+    });
     expect([out.code, out.stderr.trim()]).toEqual([1, 'seed:demo failed: --trades must be a whole number, got "abc"']);
   });
 
   it('keys create refuses an expiry that is not a real date or a zoned timestamp', async () => {
     for (const expires of ['2030-02-31', '2030-01-01 10:00']) {
-      const out = await run(
+      const out = await runCli(
         'src/cli/keys.ts',
         ['create', '--email', 'nobody@example.com', '--scopes', 'fund:read', '--expires', expires],
         { DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: deadRedis },
@@ -94,12 +64,12 @@ describe('newcomer messages when PostgreSQL or Redis is not running (e2e, child 
 
   it('the server', async () => {
     expectOneClearLine(
-      await run('src/main.ts', [], { DATABASE_URL: deadPg, REDIS_URL: deadRedis, PORT: '0', HOST: '127.0.0.1' }),
+      await runCli('src/main.ts', [], { DATABASE_URL: deadPg, REDIS_URL: deadRedis, PORT: '0', HOST: '127.0.0.1' }),
     );
   });
 
   it('the server with PostgreSQL up and Redis away starts degraded and says so in one JSON line', async () => {
-    const out = await run(
+    const out = await runCli(
       'src/main.ts',
       [],
       {
@@ -111,7 +81,7 @@ describe('newcomer messages when PostgreSQL or Redis is not running (e2e, child 
         LOG_LEVEL: 'info',
         WEB_DIST_DIR: '/nonexistent',
       },
-      /listening on[\s\S]*redis unreachable|redis unreachable[\s\S]*listening on/,
+      { untilLine: /listening on[\s\S]*redis unreachable|redis unreachable[\s\S]*listening on/ },
     );
     const lines = out.stdout.split('\n').filter((l) => l.trim() !== '');
     for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();

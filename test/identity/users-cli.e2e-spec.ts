@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { runCli } from '../utils/cli';
+
+/** `npm run users`: the operator's commands for people, as a child process against the test database. */
+describe('users CLI (e2e, child processes)', () => {
+  const env = { DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: process.env.REDIS_URL! };
+  const users = (args: string[], stdin?: string) => runCli('src/cli/users.ts', args, env, { stdin });
+  const statusOf = async (email: string) => {
+    const out = await users(['list', '--json']);
+    return (JSON.parse(out.stdout) as { email: string; status: string }[]).find((u) => u.email === email)?.status;
+  };
+
+  it('--help, no command and an unknown option print the usage (exit 2) without touching anyone', async () => {
+    for (const args of [['--help'], [], ['list', '--jsn']]) {
+      const out = await users(args);
+      expect([out.code, out.stderr]).toEqual([2, expect.stringContaining('usage: users create --email E')]);
+    }
+  }, 60_000);
+
+  it('a person disabled by the operator can be enabled again', async () => {
+    const email = `cli-${randomBytes(4).toString('hex')}@example.com`;
+    const created = await users(
+      ['create', '--email', email, '--name', 'Cli Person', '--password-stdin'],
+      'a long passphrase 1\n',
+    );
+    expect([created.code, created.stdout]).toEqual([0, expect.stringMatching(/^Created /)]);
+    expect((await users(['disable', email])).code).toBe(0);
+    expect(await statusOf(email)).toBe('disabled');
+    const enabled = await users(['enable', email]);
+    expect([enabled.code, enabled.stdout]).toEqual([
+      0,
+      `Enabled ${email}; they can sign in again and their unrevoked keys work again\n`,
+    ]);
+    expect(await statusOf(email)).toBe('active');
+  }, 60_000);
+});
