@@ -59,5 +59,8 @@ export function registerWebPages(fastify: FastifyInstance, distDir: string): voi
     immutable: true,
     maxAge: '365d',
     index: false,
+    // A path ending in "/" names a folder (the assets folder itself, /assets/): there is no listing, so
+    // it is not found. Without this, @fastify/static answers such a path with a bare 403 error.
+    allowedPath: (path: string) => !path.endsWith('/'),
   });
 }

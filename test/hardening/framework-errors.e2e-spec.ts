@@ -17,7 +17,11 @@ function rawRequest(port: number, bytes: string): Promise<string> {
   });
 }
 
-function parseRaw(answer: string): { status: number; contentType: string; json: ResponseJson } {
+function parseRaw(answer: string): {
+  status: number;
+  contentType: string;
+  json: ResponseJson;
+} {
   const [head, body] = answer.split('\r\n\r\n');
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
   const contentType = /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '';
@@ -41,7 +45,10 @@ describe('framework-level errors are problem+json (e2e)', () => {
     );
     expect(answer.status).toBe(431);
     expect(answer.contentType).toMatch(/^application\/problem\+json/);
-    expect(answer.json).toMatchObject({ status: 431, code: 'headers_too_large' });
+    expect(answer.json).toMatchObject({
+      status: 431,
+      code: 'headers_too_large',
+    });
   });
 
   it('400: a request that is not HTTP ("Client Error")', async () => {
@@ -67,7 +74,9 @@ describe('framework-level errors are problem+json (e2e)', () => {
 
   it('413: a body over the limit', async () => {
     expectProblem(
-      await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: { x: 'y'.repeat(10_000) } }),
+      await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+        body: { x: 'y'.repeat(10_000) },
+      }),
       413,
       'payload_too_large',
     );
@@ -122,5 +131,9 @@ describe('framework-level errors are problem+json (e2e)', () => {
   it('404 and 405: unknown routes and methods are problems', async () => {
     expectProblem(await call(app, 'GET', '/nope'), 404, 'not_found');
     expectProblem(await call(app, 'PUT', '/api/v1/calc/fee-calculator', { body: {} }), 405, 'method_not_allowed');
+  });
+
+  it('404: the web assets folder, /assets/ (@fastify/static refuses a folder with a plain 403 error: it was a 500)', async () => {
+    expectProblem(await call(app, 'GET', '/assets/'), 404, 'not_found');
   });
 });

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isLockWaitTimeout } from '../../database/sql-fragments';
-import { ProblemCode, ProblemError, problemBody } from './problem';
+import { PROBLEM_TITLES, ProblemCode, ProblemError, problemBody } from './problem';
 import { notJson } from '../http/json-body';
 
 const STATUS_CODES: Record<number, ProblemCode> = {
@@ -33,24 +33,11 @@ export function toProblemError(exception: unknown, req: FastifyRequest): Problem
     if (code === 'unsupported_media_type') return unsupportedMediaType(req);
     if (code) return new ProblemError(code, publicMessage(exception.getResponse(), exception.message));
   }
-  const fst = exception as { code?: string; statusCode?: number; message?: string };
-  if (typeof fst?.code === 'string' && fst.code.startsWith('FST_') && typeof fst.statusCode === 'number') {
-    if (fst.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-      return new ProblemError('payload_too_large', 'the request body is larger than allowed');
-    if (fst.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupportedMediaType(req);
-    if (fst.code === 'FST_ERR_MAX_PARAM_LENGTH')
-      return new ProblemError('uri_too_long', 'a path segment of the URL is longer than allowed');
-    if (fst.code === 'FST_ERR_BAD_URL')
-      return new ProblemError('invalid_request', 'the URL has a path segment that is not valid percent-encoding');
-    if (fst.statusCode === 400) return new ProblemError('invalid_request', fst.message ?? 'bad request');
-    const code = STATUS_CODES[fst.statusCode];
-    if (code) return new ProblemError(code, fst.message ?? code);
-    if (fst.statusCode >= 400 && fst.statusCode < 500)
-      return new ProblemError('invalid_request', fst.message ?? 'bad request');
-  }
   if (exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400) {
     return notJson(exception);
   }
+  const framework = frameworkProblem(exception, req);
+  if (framework) return framework;
   const busy = databaseBusy(exception);
   if (busy) return busy;
   logger.error(
@@ -63,6 +50,34 @@ export function toProblemError(exception: unknown, req: FastifyRequest): Problem
   );
   return new ProblemError('internal', `an internal error occurred; quote request id ${req.id}`);
 }
+
+/**
+ * An error Fastify or one of its plugins raised about the request itself: Fastify's own (an FST_ code
+ * and a statusCode) and a plugin's http-errors carrying a 4xx statusCode (@fastify/static's 403, ...)
+ * become the problem of that status; a 4xx without a problem code of its own is invalid_request.
+ * The message is shown only when the error says it may be (FST_ codes, http-errors' `expose`).
+ */
+function frameworkProblem(exception: unknown, req: FastifyRequest): ProblemError | null {
+  const e = exception as { code?: unknown; statusCode?: unknown; message?: unknown; expose?: unknown } | null;
+  if (typeof e?.statusCode !== 'number') return null;
+  const fastify = typeof e.code === 'string' && e.code.startsWith('FST_');
+  if (!fastify && (e.statusCode < 400 || e.statusCode > 499)) return null;
+  const special = fastify ? FASTIFY_CODES[e.code as string] : undefined;
+  if (special) return special(req);
+  const code = e.statusCode === 400 ? 'invalid_request' : STATUS_CODES[e.statusCode];
+  const shown = (fastify || e.expose === true) && typeof e.message === 'string' ? e.message : undefined;
+  if (code) return new ProblemError(code, shown ?? PROBLEM_TITLES[code]);
+  if (e.statusCode >= 400 && e.statusCode < 500) return new ProblemError('invalid_request', shown ?? 'bad request');
+  return null;
+}
+
+const FASTIFY_CODES: Record<string, (req: FastifyRequest) => ProblemError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new ProblemError('payload_too_large', 'the request body is larger than allowed'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (req) => unsupportedMediaType(req),
+  FST_ERR_MAX_PARAM_LENGTH: () => new ProblemError('uri_too_long', 'a path segment of the URL is longer than allowed'),
+  FST_ERR_BAD_URL: () =>
+    new ProblemError('invalid_request', 'the URL has a path segment that is not valid percent-encoding'),
+};
 
 function unsupportedMediaType(req: FastifyRequest): ProblemError {
   return new ProblemError(
