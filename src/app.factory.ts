@@ -9,7 +9,12 @@ import { installRouteRedaction } from './common/redaction/redaction.interceptor'
 import { finalizeDocument } from './common/openapi/contract';
 import { CorsPolicy, registerCors } from './common/http/cors';
 import { hasEtag, registerHttpSemantics } from './common/http/http-semantics';
-import { clientErrorHandler, frameworkErrors, installJsonBodyParser } from './common/http/fastify-hardening';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  installJsonBodyParser,
+  requireHostHeader,
+} from './common/http/fastify-hardening';
 import { installLeanAsyncResourceBind } from './common/http/lean-async-bind';
 import { sanitizeForDisplay } from './common/validation/safe-text';
 import { JsonLogger } from './common/logging/json-logger';
@@ -65,7 +70,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 
 /** Fastify as production runs it: body limit, trusted proxies, request ids, problem+json for framework errors. */
 function createAdapter(config: AppConfig): FastifyAdapter {
-  return new FastifyAdapter({
+  const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
@@ -77,7 +82,10 @@ function createAdapter(config: AppConfig): FastifyAdapter {
     // Errors raised below the app (router, Node's HTTP parser) answer problem+json too.
     frameworkErrors,
     clientErrorHandler,
+    http: { requireHostHeader: false }, // Node's check answers a bare 400: requireHostHeader answers a problem
   });
+  adapter.getInstance().addHook('onRequest', requireHostHeader); // the first hook: before any other work
+  return adapter;
 }
 
 /**

@@ -17,11 +17,7 @@ function rawRequest(port: number, bytes: string): Promise<string> {
   });
 }
 
-function parseRaw(answer: string): {
-  status: number;
-  contentType: string;
-  json: ResponseJson;
-} {
+function parseRaw(answer: string): { status: number; contentType: string; json: ResponseJson } {
   const [head, body] = answer.split('\r\n\r\n');
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
   const contentType = /content-type: ([^\r\n]+)/i.exec(head)?.[1] ?? '';
@@ -45,10 +41,7 @@ describe('framework-level errors are problem+json (e2e)', () => {
     );
     expect(answer.status).toBe(431);
     expect(answer.contentType).toMatch(/^application\/problem\+json/);
-    expect(answer.json).toMatchObject({
-      status: 431,
-      code: 'headers_too_large',
-    });
+    expect(answer.json).toMatchObject({ status: 431, code: 'headers_too_large' });
   });
 
   it('400: a request that is not HTTP ("Client Error")', async () => {
@@ -74,9 +67,7 @@ describe('framework-level errors are problem+json (e2e)', () => {
 
   it('413: a body over the limit', async () => {
     expectProblem(
-      await call(app, 'POST', '/api/v1/calc/fee-calculator', {
-        body: { x: 'y'.repeat(10_000) },
-      }),
+      await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: { x: 'y'.repeat(10_000) } }),
       413,
       'payload_too_large',
     );
@@ -126,6 +117,21 @@ describe('framework-level errors are problem+json (e2e)', () => {
     const parsed = parseRaw(answer);
     expect(parsed.status).toBe(400);
     expect(parsed.contentType).toMatch(/^application\/problem\+json/);
+  });
+
+  it('400: an HTTP/1.1 request without Host (Node answered a bare 400 without a body or a Content-Type)', async () => {
+    const request = 'GET /api/v1/fund/overview HTTP/1.1\r\nConnection: close\r\n\r\n';
+    expect(parseRaw(await rawRequest(port, request))).toMatchObject({
+      status: 400,
+      contentType: expect.stringMatching(/^application\/problem\+json/),
+      json: { status: 400, code: 'invalid_request', detail: 'an HTTP/1.1 request must carry a Host header' },
+    });
+  });
+
+  it('HTTP/1.0 needs no Host, and HTTP/1.1 with one is served', async () => {
+    expect(parseRaw(await rawRequest(port, 'GET /health HTTP/1.0\r\n\r\n')).status).toBe(200);
+    const withHost = await rawRequest(port, 'GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(parseRaw(withHost).status).toBe(200);
   });
 
   it('404 and 405: unknown routes and methods are problems', async () => {

@@ -35,6 +35,17 @@ export function frameworkErrors(err: Error, req: FastifyRequest, reply: FastifyR
   sendProblem(reply, req, toProblemError(err, req));
 }
 
+/**
+ * HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node's own check (requireHostHeader) answers a bare
+ * 400 without a body, so the server is created without it and this first onRequest hook refuses such
+ * a request with a problem instead, closing the connection. HTTP/1.0 needs no Host.
+ */
+export function requireHostHeader(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  if (req.headers.host !== undefined || req.raw.httpVersion !== '1.1') return done();
+  reply.header('X-Request-Id', req.id).header('connection', 'close');
+  sendProblem(reply, req, new ProblemError('invalid_request', 'an HTTP/1.1 request must carry a Host header'));
+}
+
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'the request headers are larger than allowed'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'the request was not received in time'],
