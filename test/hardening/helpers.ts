@@ -41,3 +41,17 @@ export async function rawCall(
     .inject({ method: 'POST', url, headers, payload, remoteAddress: '127.0.0.1' });
   return { status: res.statusCode, headers: res.headers, body: res.body, json: parseJson(res.body) };
 }
+
+/** A balanced journal-entry proposal on the books-fixture chart (5500 debit, 5600 credit); `lines` replaces its lines. */
+export function journalEntry(lines: Record<string, unknown>[] = [], extra: Record<string, unknown> = {}) {
+  const balanced = [
+    { accountCode: '5500', debit: '1.00' },
+    { accountCode: '5600', credit: '1.00' },
+  ];
+  return {
+    entryDate: '2025-03-31',
+    description: 'Reclassify legal fees',
+    lines: lines.length ? lines : balanced,
+    ...extra,
+  };
+}

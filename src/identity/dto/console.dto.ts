@@ -12,12 +12,18 @@ const MEMBER_EMAIL = DeliberatelyServed("fund admins see the emails of the fund'
 
 const ROLE_LIST = ROLES as unknown as string[];
 
-/** A password being set: MIN_PASSWORD_LENGTH to MAX_PASSWORD_LENGTH characters, each bound named in its own message. */
+const NOT_BLANK = { message: 'must not be blank' };
+
+/**
+ * A password being set: MIN_PASSWORD_LENGTH to MAX_PASSWORD_LENGTH characters, each bound named in its
+ * own message, and not only spaces (twelve spaces passed the length check).
+ */
 const NewPassword = () =>
   applyDecorators(
     IsString(),
     MinLength(MIN_PASSWORD_LENGTH, { message: `$property must be at least ${MIN_PASSWORD_LENGTH} characters` }),
     MaxLength(MAX_PASSWORD_LENGTH, { message: `$property must be at most ${MAX_PASSWORD_LENGTH} characters` }),
+    Matches(/\S/, NOT_BLANK),
   );
 
 export class SignInDto {
@@ -32,7 +38,12 @@ export class SignInDto {
 
 export class SignUpDto {
   @ApiProperty({ example: 'ada@example.com', maxLength: 200 }) @IsEmail() @MaxCodePoints(200) email: string;
-  @ApiProperty({ example: 'Ada Lovelace' }) @IsString() @Length(1, 200) @MaxCodePoints(200) displayName: string;
+  @ApiProperty({ example: 'Ada Lovelace' })
+  @IsString()
+  @Length(1, 200)
+  @MaxCodePoints(200)
+  @Matches(/\S/, NOT_BLANK)
+  displayName: string;
   @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH })
   @NewPassword()
   password: string;
@@ -88,6 +99,7 @@ export class AcceptInvitationDto {
   @IsString()
   @Length(1, 200)
   @MaxCodePoints(200)
+  @Matches(/\S/, NOT_BLANK)
   displayName?: string;
   @ApiPropertyOptional({ format: 'password', description: 'For a new person', minLength: MIN_PASSWORD_LENGTH })
   @Optional()

@@ -113,6 +113,7 @@ export class CreateKeyDto {
   @IsString()
   @Length(1, 200)
   @MaxCodePoints(200)
+  @Matches(/\S/, { message: 'must not be blank' })
   name: string;
 
   @ApiProperty({ enum: SCOPES, isArray: true, example: ['fund:read'] })

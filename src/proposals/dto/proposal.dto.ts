@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
 import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 
@@ -104,6 +104,7 @@ export class ApproveProposalDto {
   @Optional()
   @IsString()
   @Length(1, 2000)
+  @Matches(/\S/, { message: 'must not be blank' })
   note?: string;
 }
 
@@ -111,6 +112,7 @@ export class RejectProposalDto {
   @ApiProperty({ maxLength: 2000 })
   @IsString()
   @Length(1, 2000)
+  @Matches(/\S/, { message: 'must not be blank' })
   reason: string;
 }
 
