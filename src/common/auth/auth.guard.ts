@@ -22,7 +22,8 @@ import {
 } from './credential-resolver';
 import type { Scope } from './scopes';
 
-const BEARER = /^Bearer ([!-~]{1,200})$/;
+/** `Bearer <credentials>`: the scheme is case-insensitive (RFC 9110 §11.1), then one or more spaces (RFC 6750 §2.1). */
+const BEARER = /^Bearer +([!-~]{1,200})$/i;
 const REASONS = {
   malformed: 'the API key is malformed',
   unknown: 'the API key is not valid',
