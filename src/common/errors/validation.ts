@@ -1,5 +1,6 @@
 import { type ArgumentMetadata, type ValidationError, ValidationPipe } from '@nestjs/common';
 import { DeferredJsonBody } from '../http/json-body';
+import { hiddenMemberFields, UNKNOWN_FIELD_MESSAGE } from '../validation/member-names';
 import { unsafeTextFields } from '../validation/safe-text';
 import { type FieldError, ProblemError } from './problem';
 
@@ -10,7 +11,7 @@ export function fieldErrors(errors: ValidationError[], parent = ''): (FieldError
     const field = parent ? `${parent}.${e.property}` : e.property;
     const constraints = e.constraints ?? {};
     if ('whitelistValidation' in constraints) {
-      out.push({ field, message: 'is not a known field', missing: false });
+      out.push({ field, message: UNKNOWN_FIELD_MESSAGE, missing: false });
     } else {
       const missing = e.value === undefined && Object.keys(constraints).length > 0;
       if (missing) out.push({ field, message: 'is required', missing });
@@ -61,10 +62,31 @@ class ProblemValidationPipe extends ValidationPipe {
       ]);
     }
     const bad = unsafeTextFields(value, metadata.data ?? '');
-    if (bad.length > 0)
-      throw new ProblemError('invalid_parameter', bad.map((f) => `${f.field}: ${f.message}`).join('; '), bad);
-    return super.transform(value, metadata);
+    if (bad.length > 0) throw invalidFields(bad);
+    const refused = isDto(metadata.metatype) ? hiddenMemberFields(value, metadata.data ?? '') : [];
+    if (refused.length === 0) return super.transform(value, metadata);
+    throw await withOtherFailures(refused, () => super.transform(value, metadata));
   }
+}
+
+function invalidFields(list: FieldError[]): ProblemError {
+  return new ProblemError('invalid_parameter', list.map((f) => `${f.field}: ${f.message}`).join('; '), list);
+}
+
+/**
+ * `refused` (fields this pipe refuses before class-validator) with every other failing field, as one
+ * problem: class-validator still judges the rest, and its messages about a refused field are dropped.
+ */
+async function withOtherFailures(refused: FieldError[], validate: () => Promise<unknown>): Promise<ProblemError> {
+  let others: FieldError[] = [];
+  try {
+    await validate();
+  } catch (err) {
+    if (!(err instanceof ProblemError) || !err.errors) throw err;
+    others = err.errors;
+  }
+  const covered = (field: string) => refused.some((r) => field === r.field || field.startsWith(`${r.field}.`));
+  return invalidFields([...others.filter((e) => !covered(e.field)), ...refused]);
 }
 
 /** Global pipe: whitelist, forbid unknown members, transform; every failing field in one problem. */
