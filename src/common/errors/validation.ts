@@ -1,5 +1,6 @@
 import { type ArgumentMetadata, type ValidationError, ValidationPipe } from '@nestjs/common';
 import { DeferredJsonBody } from '../http/json-body';
+import { getMetadataStorage } from 'class-validator';
 import { hiddenMemberFields, UNKNOWN_FIELD_MESSAGE } from '../validation/member-names';
 import { unsafeTextFields } from '../validation/safe-text';
 import { type FieldError, ProblemError } from './problem';
@@ -16,13 +17,22 @@ export function fieldErrors(errors: ValidationError[], parent = ''): (FieldError
       const missing = e.value === undefined && Object.keys(constraints).length > 0;
       if (missing) out.push({ field, message: 'is required', missing });
       else
-        for (const message of Object.values(constraints)) {
+        for (const message of explaining(constraints)) {
           out.push({ field, message: message.replace(new RegExp(`^${e.property}\\s`), ''), missing });
         }
     }
     if (e.children && e.children.length > 0) out.push(...fieldErrors(e.children, field));
   }
   return out;
+}
+
+/** Checks of a value's type: when one fails, the others (range, length, pattern) only repeat it ("abc" is not ≥ 1). */
+const TYPE_CHECKS = new Set(['isInt', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isObject', 'isDateString']);
+
+/** The messages that explain a field's failure: its type check alone when that failed, else every one. */
+function explaining(constraints: Record<string, string>): string[] {
+  const type = Object.keys(constraints).find((name) => TYPE_CHECKS.has(name));
+  return type === undefined ? Object.values(constraints) : [constraints[type]];
 }
 
 export function validationProblem(errors: ValidationError[]): ProblemError {
@@ -36,6 +46,8 @@ export function validationProblem(errors: ValidationError[]): ProblemError {
     list.map(({ field, message }) => ({ field, message })),
   );
 }
+
+type DtoClass = new (...args: never[]) => object;
 
 const BUILT_IN = new Set<unknown>([String, Number, Boolean, Array, Object, undefined]);
 const isDto = (metatype: unknown) => typeof metatype === 'function' && !BUILT_IN.has(metatype);
@@ -63,7 +75,10 @@ class ProblemValidationPipe extends ValidationPipe {
     }
     const bad = unsafeTextFields(value, metadata.data ?? '');
     if (bad.length > 0) throw invalidFields(bad);
-    const refused = isDto(metadata.metatype) ? hiddenMemberFields(value, metadata.data ?? '') : [];
+    const refused = [
+      ...(metadata.type === 'query' ? repeatedParameters(value, metadata.metatype) : []),
+      ...(isDto(metadata.metatype) ? hiddenMemberFields(value, metadata.data ?? '') : []),
+    ];
     if (refused.length === 0) return super.transform(value, metadata);
     throw await withOtherFailures(refused, () => super.transform(value, metadata));
   }
@@ -87,6 +102,23 @@ async function withOtherFailures(refused: FieldError[], validate: () => Promise<
   }
   const covered = (field: string) => refused.some((r) => field === r.field || field.startsWith(`${r.field}.`));
   return invalidFields([...others.filter((e) => !covered(e.field)), ...refused]);
+}
+
+/**
+ * A declared query parameter given more than once (`?limit=1&limit=2` is parsed as an array) where its
+ * DTO does not take a list (@IsArray): one message saying so, instead of each check failing on the
+ * array. An unknown one stays "not a known field".
+ */
+function repeatedParameters(query: unknown, metatype: unknown): FieldError[] {
+  if (query === null || typeof query !== 'object' || !isDto(metatype)) return [];
+  const repeated = Object.keys(query).filter((name) => Array.isArray((query as Record<string, unknown>)[name]));
+  if (repeated.length === 0) return [];
+  const rules = getMetadataStorage().getTargetValidationMetadatas(metatype as DtoClass, '', true, false);
+  const declared = (name: string) => rules.some((m) => m.propertyName === name);
+  const list = (name: string) => rules.some((m) => m.propertyName === name && m.name === 'isArray');
+  return repeated
+    .filter((name) => declared(name) && !list(name))
+    .map((field) => ({ field, message: 'is given more than once' }));
 }
 
 /** Global pipe: whitelist, forbid unknown members, transform; every failing field in one problem. */

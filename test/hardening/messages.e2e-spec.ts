@@ -1,0 +1,44 @@
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp, type TestKey } from '../utils/app';
+import { seedBooks } from '../proposals/books-fixture';
+import { expectProblem } from './helpers';
+
+/** Answers whose status was right but whose message misled (the black-box probe's list). */
+describe('one message that says what is wrong (e2e)', () => {
+  let app: TestApp;
+  let fund: { id: string; slug: string };
+
+  beforeAll(async () => {
+    app = await bootApp({}, { NAV_RUN_MAX_DAYS: '40' });
+    fund = await createFund(app);
+    await seedBooks(app, fund.id); // a complete NAV run on 2025-03-31
+    await dbOf(app).query(`UPDATE funds SET inception_date = '2024-01-01' WHERE id = $1`, [fund.id]);
+  });
+  afterAll(() => app.close());
+
+  describe('a query parameter', () => {
+    let reader: TestKey;
+    beforeAll(async () => {
+      reader = await mintKey(app, { scopes: ['fund:read'], fund: fund.slug });
+    });
+    const trades = (query: string) => call(app, 'GET', `/api/v1/fund/trades?${query}`, { key: reader.key });
+
+    it('given twice is "given more than once" (it was three range and type messages at once)', async () => {
+      const res = await trades('limit=1&limit=2');
+      expectProblem(res, 400, 'invalid_parameter');
+      expect(res.json.errors).toEqual([{ field: 'limit', message: 'is given more than once' }]);
+      expect(res.json.detail).toBe('limit: is given more than once');
+      const unknown = await trades('limit=1&foo=1&foo=2');
+      expect(unknown.json.errors).toEqual([{ field: 'foo', message: 'is not a known field' }]);
+    });
+
+    it('that is not an integer gets the type message only; a range message when it is one', async () => {
+      const res = await trades('limit=abc');
+      expectProblem(res, 400, 'invalid_parameter');
+      expect(res.json.errors).toEqual([{ field: 'limit', message: 'must be an integer number' }]);
+      expect((await trades('limit=0')).json.errors).toEqual([{ field: 'limit', message: 'must not be less than 1' }]);
+      expect((await trades('limit=501')).json.errors).toEqual([
+        { field: 'limit', message: 'must not be greater than 500' },
+      ]);
+    });
+  });
+});
