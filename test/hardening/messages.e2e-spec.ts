@@ -41,4 +41,27 @@ describe('one message that says what is wrong (e2e)', () => {
       ]);
     });
   });
+
+  describe('a money amount', () => {
+    let agent: TestKey;
+    beforeAll(async () => {
+      agent = await mintKey(app, { scopes: ['fund:read', 'fund:propose'], fund: fund.slug });
+    });
+    const expense = (amount: string) =>
+      call(app, 'POST', '/api/v1/fund/proposals/expense', {
+        key: agent.key,
+        body: { category: 'legal', vendor: 'Acme', amount, accrualDate: '2025-03-31', description: 'x' },
+      });
+
+    it('with more whole digits than the books hold is too large (it said "at most 2 decimals")', async () => {
+      const res = await expense('99999999999999999.99');
+      expectProblem(res, 400, 'invalid_parameter');
+      expect(res.json.errors).toEqual([
+        { field: 'amount', message: 'is too large: at most 16 whole digits (9999999999999999.99)' },
+      ]);
+      expect((await expense('1.001')).json.errors).toEqual([
+        { field: 'amount', message: 'must be a decimal string with at most 2 decimals, e.g. "1250.00"' },
+      ]);
+    });
+  });
 });

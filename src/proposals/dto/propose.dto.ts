@@ -9,6 +9,7 @@ import {
   IsUUID,
   Length,
   Matches,
+  type ValidationArguments,
   ValidateNested,
 } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
@@ -19,7 +20,13 @@ import { ENGINE_CONTROLLED_ACCOUNTS } from '../../fund/ledger/chart-of-accounts'
 export const MONEY = /^\d{1,16}(\.\d{1,2})?$/;
 /** A fraction of 1 (0 < f ≤ 1) with at most 8 decimals. */
 export const FRACTION = /^(0(\.\d{1,8})?|1(\.0{1,8})?)$/;
-const money = { message: 'must be a decimal string with at most 2 decimals, e.g. "1250.00"' };
+/** A money string's failure: more whole digits than MONEY takes is "too large", anything else the format. */
+const money = {
+  message: ({ value }: ValidationArguments) =>
+    typeof value === 'string' && /^\d{17,}(\.\d{1,2})?$/.test(value)
+      ? 'is too large: at most 16 whole digits (9999999999999999.99)'
+      : 'must be a decimal string with at most 2 decimals, e.g. "1250.00"',
+};
 
 export const EXPENSE_CATEGORIES = ['administration', 'audit', 'legal', 'other'] as const;
 export const CAPITAL_ACTIVITY_TYPES = ['subscription', 'redemption'] as const;
