@@ -193,16 +193,21 @@ describe('admin NAV runs as jobs (e2e)', () => {
     }
   });
 
-  it('bounds the range per call: re-running from 1900 is refused, not run for a minute', async () => {
+  it('bounds the range per call; a date before inception is refused as such, not run for a minute', async () => {
     const jobs = async () =>
       (await dbOf(app).query(`SELECT count(*)::int AS n FROM nav_run_jobs WHERE fund_id = $1`, [fundId]))[0].n;
     const before = await jobs();
     const res = await post('1900-01-01');
     expect(res.status).toBe(422);
-    expect(res.json.code).toBe('range_too_large');
-    expect(res.json.errors[0].field).toBe('valuationDate');
+    expect(res.json.code).toBe('unprocessable');
+    expect(res.json.errors[0]).toEqual({
+      field: 'valuationDate',
+      message: `must be on or after the fund inception ${DEMO_INCEPTION_DATE}`,
+    });
     const far = await post(addDays(DEMO_INCEPTION_DATE, 400));
     expect(far.status).toBe(422);
+    expect(far.json.code).toBe('range_too_large');
+    expect(far.json.errors[0].field).toBe('valuationDate');
     expect(await jobs()).toBe(before); // refused before any job row is written
   });
 

@@ -64,4 +64,23 @@ describe('one message that says what is wrong (e2e)', () => {
       ]);
     });
   });
+
+  describe('a NAV run date', () => {
+    let publisher: TestKey;
+    beforeAll(async () => {
+      publisher = await mintKey(app, { scopes: ['nav:publish'], fund: fund.slug });
+    });
+
+    it("before the fund's inception is unprocessable, naming the inception (it was range_too_large)", async () => {
+      const res = await call(app, 'POST', '/api/v1/admin/nav-runs', {
+        key: publisher.key,
+        body: { valuationDate: '1900-01-01' },
+      });
+      expectProblem(res, 422, 'unprocessable');
+      expect(res.json.detail).toBe("nothing to run for 1900-01-01: it is before the fund's inception 2024-01-01");
+      expect(res.json.errors).toEqual([
+        { field: 'valuationDate', message: 'must be on or after the fund inception 2024-01-01' },
+      ]);
+    });
+  });
 });

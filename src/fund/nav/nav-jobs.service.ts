@@ -26,11 +26,9 @@ export class NavJobsService {
 
   async request(fundId: string, keyId: string | null, date: IsoDate): Promise<NavJobDto> {
     const plan = await this.navRuns.planForDate(fundId, date);
-    if (!plan) {
-      throw new ProblemError('unprocessable', `nothing to run for ${date}: it is before the fund's inception`, [
-        { field: 'valuationDate', message: 'must be on or after the fund inception' },
-      ]);
-    }
+    // A plan starts after the date asked for only when that date is before inception (the plan starts
+    // there); with complete runs it then covered inception … the last complete date (range_too_large).
+    if (!plan || plan.from > date) throw beforeInception(date, plan?.from);
     const max = this.config.navRunMaxDays;
     if (plan.days > max) {
       throw new ProblemError(
@@ -107,6 +105,14 @@ export class NavJobsService {
       hasMore: rows.length > limit,
     };
   }
+}
+
+/** 422: a valuation date before the fund's inception (named when known) has nothing to run. */
+function beforeInception(date: IsoDate, inception: IsoDate | undefined): ProblemError {
+  const named = inception ? ` ${inception}` : '';
+  return new ProblemError('unprocessable', `nothing to run for ${date}: it is before the fund's inception${named}`, [
+    { field: 'valuationDate', message: `must be on or after the fund inception${named}` },
+  ]);
 }
 
 function jobView(j: NavJobRow): NavJobDto {
