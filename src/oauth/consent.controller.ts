@@ -15,8 +15,12 @@ import {
   ConsentViewDto,
 } from './dto/consent.dto';
 import { NoBody, NoQuery } from '../common/validation/parameterless';
+import { uuidParam } from '../common/validation/uuid-param';
 
 /** The console's side of OAuth: the consent page and the person's connected apps. Console session only. */
+
+const uuid = uuidParam('id');
+
 @ApiTags('console')
 @Controller('api/v1/console/oauth')
 @RequiresScopes()
@@ -34,7 +38,7 @@ export class ConsentController {
   view(
     @Req() req: FastifyRequest,
     @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
+    @Param('id', uuid) id: string,
     @NoQuery() _none: unknown,
   ): Promise<ConsentViewDto> {
     return this.consent.view(p, id, browserOf(req));
@@ -50,7 +54,7 @@ export class ConsentController {
   async approve(
     @Req() req: FastifyRequest,
     @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
+    @Param('id', uuid) id: string,
     @Body() body: ApproveConsentDto,
   ): Promise<ConsentRedirectDto> {
     return { redirectTo: await this.consent.approve(p, id, browserOf(req), body) };
@@ -63,7 +67,7 @@ export class ConsentController {
   async deny(
     @Req() req: FastifyRequest,
     @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
+    @Param('id', uuid) id: string,
     @NoBody() _none: unknown,
   ): Promise<ConsentRedirectDto> {
     return { redirectTo: await this.consent.deny(p, id, browserOf(req)) };
@@ -92,7 +96,7 @@ export class ConsentController {
   @Delete('apps/:id')
   @ApiOperation({ summary: 'Disconnect an app: its grant, key and every token end at once' })
   @Returns(ConsentOkDto)
-  async revoke(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<ConsentOkDto> {
+  async revoke(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string): Promise<ConsentOkDto> {
     await this.consent.revokeApp(p, id);
     return { ok: true };
   }

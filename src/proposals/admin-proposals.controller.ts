@@ -12,8 +12,12 @@ import {
   RejectProposalDto,
 } from './dto/proposal.dto';
 import { ProposalsService } from './proposals.service';
+import { uuidParam } from '../common/validation/uuid-param';
 
 /** Manager review (scope proposals:review). The deciding account must differ from the proposing one. */
+
+const uuid = uuidParam('id');
+
 @ApiTags('admin: proposals')
 @Controller('api/v1/admin/proposals')
 @RequiresScopes('proposals:review')
@@ -38,7 +42,7 @@ export class AdminProposalsController {
   @Returns(ProposalDto)
   approve(
     @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
+    @Param('id', uuid) id: string,
     @Body() body: ApproveProposalDto,
   ): Promise<ProposalDto> {
     return this.proposals.approve(p, id, body?.note ?? null);
@@ -50,7 +54,7 @@ export class AdminProposalsController {
   @Returns(ProposalDto)
   reject(
     @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
+    @Param('id', uuid) id: string,
     @Body() body: RejectProposalDto,
   ): Promise<ProposalDto> {
     return this.proposals.reject(p, id, body.reason);

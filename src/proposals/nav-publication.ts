@@ -11,6 +11,7 @@ import { NavRunRepository } from '../fund/nav/nav-run.repository';
 import { EventOutbox } from '../webhooks/event-outbox';
 import { NavPublicationDto } from './dto/proposal.dto';
 import { NoBody } from '../common/validation/parameterless';
+import { uuidParam } from '../common/validation/uuid-param';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -81,7 +82,7 @@ export class NavPublicationController {
   @Returns(NavPublicationDto)
   publish(
     @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
+    @Param('id', uuidParam('id')) id: string,
     @NoBody() _none: unknown,
   ): Promise<NavPublicationDto> {
     return this.publication.publish(p, id);

@@ -16,6 +16,7 @@ import { REPLAYED_HEADER } from './idempotency.service';
 import type { KindedInput } from './kinds';
 import { ProposalsService } from './proposals.service';
 import { NoQuery } from '../common/validation/parameterless';
+import { uuidParam } from '../common/validation/uuid-param';
 
 const IdempotencyKeyHeader = () =>
   ApiHeader({
@@ -30,6 +31,7 @@ const IdempotencyKeyHeader = () =>
  * to follow its proposals, the list and detail (also scope fund:propose: a reader that cannot
  * propose has nothing to follow).
  */
+
 @ApiTags('proposals')
 @Controller('api/v1/fund/proposals')
 @RequiresScopes('fund:propose')
@@ -113,7 +115,11 @@ export class ProposalsController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({ summary: 'One proposal of this fund: its payload, status and who proposed and decided it' })
   @Returns(ProposalDto)
-  get(@CurrentPrincipal() p: Principal, @Param('id') id: string, @NoQuery() _none: unknown): Promise<ProposalDto> {
+  get(
+    @CurrentPrincipal() p: Principal,
+    @Param('id', uuidParam('id')) id: string,
+    @NoQuery() _none: unknown,
+  ): Promise<ProposalDto> {
     return this.proposals.get(p, id);
   }
 }

@@ -18,6 +18,9 @@ import {
 } from './dto/webhook.dto';
 import { MAX_SUBSCRIPTIONS_PER_FUND, WebhooksService } from './webhooks.service';
 import { NoBody, NoQuery } from '../common/validation/parameterless';
+import { uuidParam } from '../common/validation/uuid-param';
+
+const uuid = uuidParam('id');
 
 @ApiTags('webhooks')
 @Controller('api/v1/webhooks')
@@ -46,7 +49,7 @@ export class WebhooksController {
   @Get(':id')
   @ApiOperation({ summary: 'One subscription of this fund (its secret is never shown again)' })
   @Returns(WebhookDto)
-  get(@CurrentPrincipal() p: Principal, @Param('id') id: string, @NoQuery() _none: unknown): Promise<WebhookDto> {
+  get(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string, @NoQuery() _none: unknown): Promise<WebhookDto> {
     return this.webhooks.get(p, id);
   }
 
@@ -57,7 +60,7 @@ export class WebhooksController {
   @Returns(WebhookDto)
   update(
     @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
+    @Param('id', uuid) id: string,
     @Body() body: UpdateWebhookDto,
   ): Promise<WebhookDto> {
     return this.webhooks.update(p, id, body);
@@ -67,7 +70,7 @@ export class WebhooksController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a subscription; its pending deliveries are cancelled' })
   @Returns(WebhookDto, { status: 204, description: 'Deleted; pending deliveries are cancelled' })
-  async remove(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentPrincipal() p: Principal, @Param('id', uuid) id: string): Promise<void> {
     await this.webhooks.remove(p, id);
   }
 
@@ -77,7 +80,7 @@ export class WebhooksController {
   @Returns(RotatedSecretDto)
   rotate(
     @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
+    @Param('id', uuid) id: string,
     @NoBody() _none: unknown,
   ): Promise<RotatedSecretDto> {
     return this.webhooks.rotate(p, id);
@@ -87,7 +90,11 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiOperation({ summary: 'Queue a signed webhook.test event to this subscription' })
   @Returns(TestEventDto, { status: 202 })
-  test(@CurrentPrincipal() p: Principal, @Param('id') id: string, @NoBody() _none: unknown): Promise<TestEventDto> {
+  test(
+    @CurrentPrincipal() p: Principal,
+    @Param('id', uuid) id: string,
+    @NoBody() _none: unknown,
+  ): Promise<TestEventDto> {
     return this.webhooks.sendTest(p, id);
   }
 
@@ -99,7 +106,7 @@ export class WebhooksController {
   @Returns(DeliveryListDto)
   deliveries(
     @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
+    @Param('id', uuid) id: string,
     @Query() q: DeliveryListQueryDto,
   ): Promise<DeliveryListDto> {
     return this.webhooks.deliveries(p, id, q.limit, q.cursor);
@@ -111,8 +118,8 @@ export class WebhooksController {
   @Returns(DeliveryDto, { status: 202 })
   retry(
     @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
-    @Param('deliveryId') deliveryId: string,
+    @Param('id', uuid) id: string,
+    @Param('deliveryId', uuidParam('deliveryId')) deliveryId: string,
     @NoBody() _none: unknown,
   ): Promise<DeliveryDto> {
     return this.webhooks.retry(p, id, deliveryId);

@@ -215,7 +215,7 @@ describe('admin NAV runs as jobs (e2e)', () => {
     const other = (await mintKey(app, { scopes: ['nav:publish'], fund: (await createFund(app)).slug })).key;
     const [job] = await dbOf(app).query(`SELECT id FROM nav_run_jobs WHERE fund_id = $1 LIMIT 1`, [fundId]);
     expect((await call(app, 'GET', `/api/v1/admin/nav-runs/jobs/${job.id}`, { key: other })).status).toBe(404);
-    expect((await call(app, 'GET', '/api/v1/admin/nav-runs/jobs/not-a-uuid', { key: publisher })).status).toBe(404);
+    expect((await call(app, 'GET', '/api/v1/admin/nav-runs/jobs/not-a-uuid', { key: publisher })).status).toBe(400);
     const bad = await post('2026-02-30');
     expect(bad.status).toBe(400);
     expect(bad.json.errors[0].field).toBe('valuationDate');

@@ -646,7 +646,7 @@ describe('proposals: propose, follow, review (e2e)', () => {
     expect(res.status).toBe(404);
     expect(res.json.code).toBe('not_found');
     expect((await reject(p.json.id, otherFundManager.key)).status).toBe(404);
-    expect((await approve('not-a-uuid')).status).toBe(404);
+    expect((await approve('not-a-uuid')).status).toBe(400); // a path id that is not a UUID is invalid_parameter
     const pub = await call(app, 'POST', `/api/v1/admin/nav-runs/${books.completeRunId}/publish`, {
       key: otherFundManager.key,
     });

@@ -11,6 +11,9 @@ import { isIsoDate } from '../dates';
 import { NavJobDto, NavRunListDto, RunNavRequestDto } from './nav-run.dto';
 import { jobLocation, NavJobsService } from './nav-jobs.service';
 import { NoQuery } from '../../common/validation/parameterless';
+import { uuidParam } from '../../common/validation/uuid-param';
+
+const uuid = uuidParam('id');
 
 @ApiTags('admin: NAV runs')
 @Controller('api/v1/admin/nav-runs')
@@ -42,7 +45,11 @@ export class NavRunsController {
   @Get('jobs/:id')
   @ApiExcludeEndpoint()
   @Returns(NavJobDto)
-  job(@CurrentPrincipal() caller: Principal, @Param('id') id: string, @NoQuery() _none: unknown): Promise<NavJobDto> {
+  job(
+    @CurrentPrincipal() caller: Principal,
+    @Param('id', uuid) id: string,
+    @NoQuery() _none: unknown,
+  ): Promise<NavJobDto> {
     return this.jobs.job(fundIdOf(caller), id);
   }
 
@@ -68,7 +75,11 @@ export class NavJobsController {
   @Get(':id')
   @ApiOperation({ summary: 'A NAV run job: status, progress (dates done of total) and, once run, its outcome' })
   @Returns(NavJobDto)
-  job(@CurrentPrincipal() caller: Principal, @Param('id') id: string, @NoQuery() _none: unknown): Promise<NavJobDto> {
+  job(
+    @CurrentPrincipal() caller: Principal,
+    @Param('id', uuid) id: string,
+    @NoQuery() _none: unknown,
+  ): Promise<NavJobDto> {
     return this.jobs.job(fundIdOf(caller), id);
   }
 }
