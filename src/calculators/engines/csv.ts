@@ -1,5 +1,6 @@
 import { CSV_MAX_BYTES } from '../dto/limits';
 import { type FieldError, ProblemError } from '../../common/errors/problem';
+import { sanitizeForDisplay } from '../../common/validation/safe-text';
 import { type Amount, parseAmount, TOO_LARGE } from './amount';
 
 /**
@@ -18,6 +19,10 @@ import { type Amount, parseAmount, TOO_LARGE } from './amount';
 export { CSV_MAX_BYTES };
 /** At most this many bad rows are itemised in one problem; the rest are counted. */
 export const MAX_ROW_ERRORS = 100;
+/** At most this many unexpected header names are quoted; the rest are counted. */
+const MAX_UNEXPECTED_LISTED = 5;
+/** The longest text quoted from the input in a message (a 500 000-character header name was echoed whole). */
+const MAX_QUOTED = 64;
 
 export interface CsvRecord {
   /** 1-based line number where the record starts. */
@@ -242,7 +247,11 @@ function headerIndex(field: string, header: CsvRecord, columns: ColumnSpec[], ex
     return at;
   });
   const known = new Set(columns.map((c) => c.name.toLowerCase()));
-  for (const name of names) if (!known.has(name)) problems.push(`column "${name}" is not expected`);
+  const unexpected = names.filter((name) => !known.has(name));
+  for (const name of unexpected.slice(0, MAX_UNEXPECTED_LISTED))
+    problems.push(`column ${quoted(name)} is not expected`);
+  if (unexpected.length > MAX_UNEXPECTED_LISTED)
+    problems.push(`and ${unexpected.length - MAX_UNEXPECTED_LISTED} more columns not expected`);
   if (problems.length > 0) {
     throw invalidCsv(field, [
       { field, message: `line ${header.line}: the header must be ${expected} (${problems.join('; ')})` },
@@ -273,14 +282,14 @@ function rowProblems(record: CsvRecord, columns: ColumnSpec[], index: number[], 
       if (value === null) {
         problems = addProblem(
           problems,
-          raw === '' ? `${col.name} is empty` : `${col.name} "${clip(raw)}" is not a number`,
+          raw === '' ? `${col.name} is empty` : `${col.name} ${quoted(raw)} is not a number`,
         );
         amount[c] = NO_AMOUNT;
       } else if (value === TOO_LARGE) {
-        problems = addProblem(problems, `${col.name} "${clip(raw)}" is too large (at most 15 whole digits)`);
+        problems = addProblem(problems, `${col.name} ${quoted(raw)} is too large (at most 15 whole digits)`);
         amount[c] = NO_AMOUNT;
       } else if (col.nonNegative && (value.hi < 0 || value.lo < 0)) {
-        problems = addProblem(problems, `${col.name} ${raw} must not be negative`);
+        problems = addProblem(problems, `${col.name} ${capped(raw)} must not be negative`);
         amount[c] = NO_AMOUNT;
       } else {
         amount[c] = value;
@@ -296,8 +305,13 @@ function addProblem(problems: string | null, problem: string): string {
   return problems === null ? problem : `${problems}; ${problem}`;
 }
 
-function clip(raw: string): string {
-  return raw.length > 40 ? raw.slice(0, 37) + '...' : raw;
+/** Input shown in a message: at most MAX_QUOTED characters (the last an ellipsis), printable. */
+function capped(raw: string): string {
+  return sanitizeForDisplay(raw, MAX_QUOTED);
+}
+
+function quoted(raw: string): string {
+  return `"${capped(raw)}"`;
 }
 
 function invalidCsv(field: string, errors: FieldError[], badRows?: number): ProblemError {
