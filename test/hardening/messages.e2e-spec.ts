@@ -86,14 +86,15 @@ describe('one message that says what is wrong (e2e)', () => {
 
   describe('a body member named __proto__', () => {
     it('is valid JSON with a member name that is not allowed (it said "is not valid JSON")', async () => {
-      for (const [body, name] of [
-        ['{"__proto__":{}}', '__proto__'],
-        ['{"a":{"constructor":{"prototype":{}}}}', 'constructor.prototype'],
-      ]) {
+      for (const body of ['{"__proto__":{}}', '{"a":{"constructor":{"prototype":{}}}}']) {
         const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', { body });
         expectProblem(res, 400, 'invalid_request');
-        expect(res.json.detail).toBe(`the body has a member named ${name}, which is not allowed`);
-        expect(res.json.errors).toEqual([{ field: 'body', message: `a member named ${name} is not allowed` }]);
+        expect(res.json.detail).toBe(
+          'the body is valid JSON but has a member named __proto__ (or constructor.prototype), which is not allowed',
+        );
+        expect(res.json.errors).toEqual([
+          { field: 'body', message: 'must not have a member named __proto__ or constructor.prototype' },
+        ]);
       }
       const broken = await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: '{"__proto__":' });
       expect(broken.json.errors).toEqual([{ field: 'body', message: 'is not valid JSON' }]);

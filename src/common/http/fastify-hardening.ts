@@ -23,38 +23,10 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
       try {
         done(null, parseJsonBody(text));
       } catch (err) {
-        done(forbiddenMemberProblem(text) ?? (err as Error));
+        done(err as Error);
       }
     },
   );
-}
-
-/**
- * The body parser refuses a member named `__proto__`, or `prototype` inside `constructor`
- * (prototype poisoning), with the same error as text that is not JSON. When the text is JSON that
- * has such a member, the 400 says so instead (this runs only on a refused body).
- */
-function forbiddenMemberProblem(text: string): ProblemError | null {
-  let name = null as string | null; // set by the reviver
-  try {
-    JSON.parse(text, (key: string, value: unknown) => {
-      if (key === '__proto__') name ??= '__proto__';
-      else if (
-        key === 'constructor' &&
-        value !== null &&
-        typeof value === 'object' &&
-        Object.hasOwn(value, 'prototype')
-      )
-        name ??= 'constructor.prototype';
-      return value;
-    });
-  } catch {
-    return null; // not JSON after all: the parser's own error stands
-  }
-  if (name === null) return null;
-  return new ProblemError('invalid_request', `the body has a member named ${name}, which is not allowed`, [
-    { field: 'body', message: `a member named ${name} is not allowed` },
-  ]);
 }
 
 /** Fastify's router errors (414 FST_ERR_MAX_PARAM_LENGTH, 400 FST_ERR_BAD_URL, ...) as problem+json. */
