@@ -2,11 +2,15 @@
 # run `npm run sdk:generate` in the service repository instead.
 """Typed shapes of the fundgate API (TypedDicts). Decimal amounts are strings, never floats."""
 import sys
-from typing import Any, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 
 if sys.version_info >= (3, 11):
     from typing import Literal, NotRequired, TypedDict
-else:  # pragma: no cover - older interpreters: the hints stay informative, NotRequired is a no-op
+elif TYPE_CHECKING:
+    # Type checkers (pyright, mypy) ship typing_extensions' stubs: they read NotRequired for Python 3.8-3.10
+    # too. Never imported at run time, so the package keeps no dependency.
+    from typing_extensions import Literal, NotRequired, TypedDict
+else:  # pragma: no cover - Python 3.8-3.10 at run time: NotRequired[X] is X (TypedDicts are not checked at run time)
     from typing import Literal, TypedDict
 
     class _NotRequiredShim:
