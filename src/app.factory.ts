@@ -13,7 +13,7 @@ import {
   clientErrorHandler,
   frameworkErrors,
   installJsonBodyParser,
-  requireHostHeader,
+  firstRequestHook,
 } from './common/http/fastify-hardening';
 import { installLeanAsyncResourceBind } from './common/http/lean-async-bind';
 import { sanitizeForDisplay } from './common/validation/safe-text';
@@ -44,11 +44,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   installJsonBodyParser(fastify);
   fastify.setReplySerializer((payload) => sharedJson(payload)); // a cached answer's JSON is produced once
   installOAuthFormParser(fastify); // the OAuth token and revocation endpoints only
-  fastify.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    reply.header('X-Request-Id', req.id);
-    done();
-  });
-
   logActivity(fastify, app.get(ActivityLogWriter));
 
   await registerHttpSemantics(fastify);
@@ -82,9 +77,9 @@ function createAdapter(config: AppConfig): FastifyAdapter {
     // Errors raised below the app (router, Node's HTTP parser) answer problem+json too.
     frameworkErrors,
     clientErrorHandler,
-    http: { requireHostHeader: false }, // Node's check answers a bare 400: requireHostHeader answers a problem
+    http: { requireHostHeader: false }, // Node's check answers a bare 400: firstRequestHook answers a problem
   });
-  adapter.getInstance().addHook('onRequest', requireHostHeader); // the first hook: before any other work
+  adapter.getInstance().addHook('onRequest', firstRequestHook); // request id and Host, before any other work
   return adapter;
 }
 

@@ -25,7 +25,7 @@ const logger = new Logger('Errors');
 
 /** Maps anything thrown (ours, Nest's, Fastify's) to a ProblemError; unknown errors become a bare 500. */
 export function toProblemError(exception: unknown, req: FastifyRequest): ProblemError {
-  if (exception instanceof ProblemError) return forbiddenMember(exception) ?? exception;
+  if (exception instanceof ProblemError) return exception;
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const code = STATUS_CODES[status];
@@ -49,23 +49,6 @@ export function toProblemError(exception: unknown, req: FastifyRequest): Problem
     }),
   );
   return new ProblemError('internal', `an internal error occurred; quote request id ${req.id}`);
-}
-
-/**
- * secure-json-parse refuses a member named `__proto__`, or `prototype` inside `constructor`, with this
- * message, which the body parser (json-body.ts) passes on as "the body is not valid JSON: …": it is
- * valid JSON with a name that is not allowed. Mapped here, where the body parsed on the event loop and
- * a body a calculator parses on its worker thread both arrive, so the two answer the same.
- */
-const FORBIDDEN_PROTOTYPE_REASON = 'Object contains forbidden prototype property';
-
-function forbiddenMember(problem: ProblemError): ProblemError | null {
-  if (problem.code !== 'invalid_request' || !problem.detail.endsWith(FORBIDDEN_PROTOTYPE_REASON)) return null;
-  return new ProblemError(
-    'invalid_request',
-    'the body is valid JSON but has a member named __proto__ (or constructor.prototype), which is not allowed',
-    [{ field: 'body', message: 'must not have a member named __proto__ or constructor.prototype' }],
-  );
 }
 
 /**

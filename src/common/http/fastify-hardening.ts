@@ -36,13 +36,15 @@ export function frameworkErrors(err: Error, req: FastifyRequest, reply: FastifyR
 }
 
 /**
- * HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node's own check (requireHostHeader) answers a bare
- * 400 without a body, so the server is created without it and this first onRequest hook refuses such
- * a request with a problem instead, closing the connection. HTTP/1.0 needs no Host.
+ * The first onRequest hook, one for two jobs (every hook is work on every request): the request id
+ * on every answer, and HTTP/1.1's required Host header (RFC 9112 §3.2). Node's own Host check
+ * answers a bare 400 without a body, so the server is created without it and a request lacking
+ * Host is refused here with a problem, closing the connection. HTTP/1.0 needs no Host.
  */
-export function requireHostHeader(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+export function firstRequestHook(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  reply.header('X-Request-Id', req.id);
   if (req.headers.host !== undefined || req.raw.httpVersion !== '1.1') return done();
-  reply.header('X-Request-Id', req.id).header('connection', 'close');
+  reply.header('connection', 'close');
   sendProblem(reply, req, new ProblemError('invalid_request', 'an HTTP/1.1 request must carry a Host header'));
 }
 

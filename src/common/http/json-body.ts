@@ -66,8 +66,19 @@ export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): unknown 
   try {
     return secureJsonParse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
-    throw notJson(err as Error);
+    throw (err as Error).message === FORBIDDEN_PROTOTYPE ? forbiddenMember() : notJson(err as Error);
   }
+}
+
+/** secure-json-parse's refusal of a `__proto__` member, or `prototype` inside `constructor`: valid JSON, a name not allowed. */
+const FORBIDDEN_PROTOTYPE = 'Object contains forbidden prototype property';
+
+function forbiddenMember(): ProblemError {
+  return new ProblemError(
+    'invalid_request',
+    'the body is valid JSON but has a member named __proto__ (or constructor.prototype), which is not allowed',
+    [{ field: 'body', message: 'must not have a member named __proto__ or constructor.prototype' }],
+  );
 }
 
 /**

@@ -14,4 +14,10 @@ describe('maskSecrets', () => {
         'tokens fgat_[redacted] fgrt_[redacted] code fgac_[redacted] client fgcs_[redacted]',
     );
   });
+
+  it('masks a bearer credential whatever the case of the scheme (the guard accepts any)', () => {
+    expect(maskSecrets('authorization: bearer abc.def and BEARER ghi')).toBe(
+      'authorization: bearer [redacted] and BEARER [redacted]',
+    );
+  });
 });

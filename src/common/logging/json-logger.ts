@@ -15,7 +15,7 @@ const RANK: Record<string, number> = {
  * Anything that looks like an API key, a bearer credential, a webhook signing secret or an OAuth
  * token, code or client secret (fgat_, fgrt_, fgac_, fgcs_) is masked before it is written.
  */
-const SECRET = /(svc_dk_[0-9A-Za-z]{4})[0-9A-Za-z]+|(Bearer\s+)\S+|(whsec_|fg(?:at|rt|ac|cs)_)[A-Za-z0-9+/=_-]+/g;
+const SECRET = /(svc_dk_[0-9A-Za-z]{4})[0-9A-Za-z]+|(Bearer\s+)\S+|(whsec_|fg(?:at|rt|ac|cs)_)[A-Za-z0-9+/=_-]+/gi; // the auth scheme in any case (RFC 9110 §11.1)
 
 export function maskSecrets(text: string): string {
   return text.replace(SECRET, (_m, key, bearer, prefix) =>
