@@ -446,23 +446,31 @@ export class FundgateClient extends FundgateTransport {
 const TS_RUNTIME = `/* ---------------------------------------------------------------- runtime */
 
 export interface FundgateClientOptions {
-  /** An API key: \`svc_dk_…\` */
+  /**
+   * An API key: \`svc_dk_…\`. Surrounding white space (the newline of a key read from a file) is trimmed;
+   * a key with any other space, control or non-ASCII character is refused with a TypeError that does not show it.
+   */
   apiKey: string;
-  /** Default http://localhost:3000 */
+  /** An absolute http:// or https:// URL without credentials, query or fragment; default http://localhost:3000. */
   baseUrl?: string;
   /** Default: the global fetch (Node >= 18, browsers, Deno, Bun). */
   fetch?: typeof fetch;
   /** Per attempt; default 30 000 ms. */
   timeoutMs?: number;
-  /** Retries after the first attempt (429, 5xx and network errors, idempotent calls only); default 2. */
+  /** Retries after the first attempt (429, 409 idempotency_in_progress, 5xx and network errors, idempotent calls only); default 2. */
   maxRetries?: number;
-  /** A Retry-After longer than this is not waited for: the 429 is thrown instead. Default 60 000 ms. */
+  /** A Retry-After longer than this is not waited for: the error is thrown instead. Default 60 000 ms. */
   maxRetryAfterMs?: number;
-  /** Extra headers sent with every request. */
+  /**
+   * Extra headers sent with every request; names are case-insensitive. Authorization, Idempotency-Key,
+   * Accept and Content-Type are the SDK's own and are not taken from here (use \`apiKey\` and
+   * \`options.idempotencyKey\`); a User-Agent goes before the SDK's own product token.
+   */
   headers?: Record<string, string>;
 }
 
 export interface RequestOptions {
+  /** Aborts the call: the attempt in flight and any wait between retries. */
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -505,7 +513,7 @@ export class FundgateError extends Error {
   readonly instance: string | null;
   readonly errors: ProblemFieldError[];
   readonly requestId: string | null;
-  /** Seconds, from \`Retry-After\` (429). */
+  /** Seconds, from \`Retry-After\` (429, 503, 409 idempotency_in_progress). */
   readonly retryAfter: number | null;
   readonly body: unknown;
 
@@ -567,7 +575,84 @@ function randomKey(): string {
   return \`\${s.slice(0, 8)}-\${s.slice(8, 12)}-4\${s.slice(13, 16)}-\${((parseInt(s[16], 16) & 3) | 8).toString(16)}\${s.slice(17, 20)}-\${s.slice(20)}\`;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new Error('aborted');
+}
+
+/** Waits ms, or rejects as soon as the signal aborts (at once when it already has). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal!));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The API key, trimmed; refused (without showing it) when it holds anything but visible ASCII. */
+function checkApiKey(value: unknown): string {
+  const key = typeof value === 'string' ? value.trim() : '';
+  if (!key) throw new TypeError('FundgateClient: apiKey is required');
+  const at = key.search(/[^\\x21-\\x7e]/);
+  if (at >= 0)
+    throw new TypeError(\`FundgateClient: apiKey has a space, control or non-ASCII character at position \${at + 1} (the key is not shown); an API key is visible ASCII only\`);
+  return key;
+}
+
+function checkBaseUrl(value: unknown): string {
+  let url: URL | null = null;
+  try {
+    url = typeof value === 'string' ? new URL(value.trim()) : null;
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new TypeError('FundgateClient: baseUrl must be an absolute http:// or https:// URL, such as https://fund.example.com');
+  if (url.username || url.password) throw new TypeError('FundgateClient: baseUrl must not carry a user name or password (the API key is the credential)');
+  if (url.search || url.hash) throw new TypeError('FundgateClient: baseUrl must not have a query or a fragment');
+  return (value as string).trim().replace(/\\/+$/, '');
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_\`|~0-9A-Za-z-]+$/;
+/** Set by the SDK on every request it needs them on: options.headers cannot replace them. */
+const SDK_HEADERS = ['accept', 'authorization', 'content-type', 'idempotency-key'];
+
+/** options.headers by lower-case name, without the SDK's own; a User-Agent goes before the SDK's. */
+function mergeHeaders(given: Record<string, string> | undefined): { extra: Record<string, string>; userAgent: string } {
+  const extra: Record<string, string> = {};
+  const sdkAgent = \`fundgate-typescript/\${SDK_VERSION}\`;
+  let userAgent = sdkAgent;
+  for (const [name, raw] of Object.entries(given ?? {})) {
+    const value = String(raw).trim();
+    if (!HEADER_NAME.test(name)) throw new TypeError(\`FundgateClient: headers: \${JSON.stringify(name)} is not a header name\`);
+    if (/[^\\t\\x20-\\x7e\\x80-\\xff]/.test(value)) throw new TypeError(\`FundgateClient: headers: the value of \${name} has a control or non-Latin-1 character\`);
+    const key = name.toLowerCase();
+    if (key === 'user-agent') userAgent = value ? \`\${value} \${sdkAgent}\` : sdkAgent;
+    else if (!SDK_HEADERS.includes(key)) extra[key] = value;
+  }
+  return { extra, userAgent };
+}
+
+/** A transport failure with the codes and messages of its causes ("fetch failed: connect ECONNREFUSED …"). */
+function describeFailure(err: unknown): string {
+  const parts: string[] = [];
+  let cur: unknown = err;
+  for (let depth = 0; cur !== undefined && cur !== null && depth < 5; depth++) {
+    const e = cur as { message?: unknown; code?: unknown; cause?: unknown; errors?: unknown };
+    const message = typeof e.message === 'string' ? e.message : typeof cur === 'string' ? cur : '';
+    const code = typeof e.code === 'string' ? e.code : '';
+    const text = code && !message.includes(code) ? (message ? \`\${message} (\${code})\` : code) : message;
+    if (text && !parts.includes(text)) parts.push(text);
+    cur = e.cause ?? (Array.isArray(e.errors) ? e.errors[0] : undefined);
+  }
+  return parts.join(': ') || String(err);
+}
 
 /** HTTP plumbing shared by every generated method: auth, JSON, errors, timeouts, retries. */
 export class FundgateTransport {
@@ -581,18 +666,20 @@ export class FundgateTransport {
   protected readonly maxRetries: number;
   protected readonly maxRetryAfterMs: number;
   protected readonly extraHeaders: Record<string, string>;
+  protected readonly userAgent: string;
 
   constructor(opts: FundgateClientOptions) {
-    if (!opts || !opts.apiKey) throw new TypeError('FundgateClient: apiKey is required');
-    Object.defineProperty(this, 'apiKey', { value: opts.apiKey, enumerable: false });
-    this.baseUrl = (opts.baseUrl ?? 'http://localhost:3000').replace(/\\/+$/, '');
+    Object.defineProperty(this, 'apiKey', { value: checkApiKey(opts?.apiKey), enumerable: false });
+    this.baseUrl = checkBaseUrl(opts.baseUrl ?? 'http://localhost:3000');
     const f = opts.fetch ?? (globalThis as { fetch?: typeof fetch }).fetch;
     if (!f) throw new TypeError('FundgateClient: no fetch available (Node >= 18 has a global fetch; or pass options.fetch)');
     this.fetchImpl = opts.fetch ? f : f.bind(globalThis);
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.maxRetries = Math.max(0, opts.maxRetries ?? 2);
     this.maxRetryAfterMs = opts.maxRetryAfterMs ?? 60_000;
-    this.extraHeaders = { ...(opts.headers ?? {}) };
+    const { extra, userAgent } = mergeHeaders(opts.headers);
+    this.extraHeaders = extra;
+    this.userAgent = userAgent;
   }
 
   protected async request<T>(method: 'GET' | 'POST', path: string, req: { query?: object; body?: unknown; idempotent: boolean;
@@ -600,7 +687,7 @@ export class FundgateTransport {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries((req.query ?? {}) as QueryValues)) if (v !== undefined && v !== null) qs.set(k, String(v));
     const url = this.baseUrl + path + (qs.toString() ? '?' + qs.toString() : '');
-    const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json, application/problem+json', authorization: \`Bearer \${this.apiKey}\`, 'user-agent': \`fundgate-typescript/\${SDK_VERSION}\` };
+    const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json, application/problem+json', authorization: \`Bearer \${this.apiKey}\`, 'user-agent': this.userAgent };
     let payload: string | undefined;
     if (req.body !== undefined) {
       payload = JSON.stringify(req.body);
@@ -621,19 +708,23 @@ export class FundgateTransport {
       const onAbort = () => controller.abort();
       outer?.addEventListener('abort', onAbort, { once: true });
       let status: number;
-      let text: string;
+      let bytes: Uint8Array;
+      let opaqueRedirect = false;
       let resHeaders: Record<string, string> = {};
       try {
-        if (outer?.aborted) throw outer.reason ?? new Error('aborted');
-        const res = await this.fetchImpl(url, { method, headers, body: payload, signal: controller.signal });
+        if (outer?.aborted) throw abortReason(outer);
+        // redirects are not followed: fetch would carry the call elsewhere (a POST as a GET, without its key)
+        const res = await this.fetchImpl(url, { method, headers, body: payload, signal: controller.signal, redirect: 'manual' });
         res.headers.forEach((v, k) => { resHeaders[k.toLowerCase()] = v; });
         status = res.status;
-        text = await res.text();
+        opaqueRedirect = res.type === 'opaqueredirect'; // browsers hide a manual redirect's status
+        bytes = new Uint8Array(await res.arrayBuffer());
       } catch (err) {
         if (outer?.aborted) throw err;
-        const e = new FundgateError({ status: 0, code: timedOut ? 'timeout' : 'network_error', detail: timedOut ? \`no answer within \${timeoutMs} ms\` : String((err as Error)?.message ?? err), cause: err });
+        const detail = timedOut ? \`no answer within \${timeoutMs} ms\` : describeFailure(err).split(this.apiKey).join('<apiKey>');
+        const e = new FundgateError({ status: 0, code: timedOut ? 'timeout' : 'network_error', detail, cause: err });
         if (retryable && attempt <= this.maxRetries) {
-          await sleep(this.backoffMs(attempt));
+          await sleep(this.backoffMs(attempt), outer);
           continue;
         }
         throw e;
@@ -650,19 +741,30 @@ export class FundgateTransport {
         rateLimitPolicy: resHeaders['ratelimit-policy'] ?? null,
         attempts: attempt,
       };
+      const requestId = this.lastResponse.requestId;
+      if (opaqueRedirect || (status >= 300 && status < 400)) {
+        throw new FundgateError({ status, code: 'redirect', requestId,
+          detail: \`answered \${status || 'a redirect'}\${resHeaders['location'] ? ' to ' + resHeaders['location'] : ''}; redirects are not followed (the call and its API key stay with baseUrl): check baseUrl\` });
+      }
       if (status >= 200 && status < 300) {
+        let text: string;
+        try {
+          text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+        } catch (err) {
+          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not UTF-8 text', requestId, cause: err });
+        }
         if (!text) return undefined as T;
         try {
           return JSON.parse(text) as T;
         } catch (err) {
-          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not JSON', body: text, requestId: this.lastResponse.requestId, cause: err });
+          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not JSON', body: text, requestId, cause: err });
         }
       }
-      const error = FundgateError.fromResponse(status, text, resHeaders);
+      const error = FundgateError.fromResponse(status, new TextDecoder().decode(bytes), resHeaders);
       if (retryable && attempt <= this.maxRetries) {
         const delay = this.retryDelayMs(status, error, attempt);
         if (delay !== null) {
-          await sleep(delay);
+          await sleep(delay, outer);
           continue;
         }
       }
@@ -675,21 +777,15 @@ export class FundgateTransport {
     return Math.round(base / 2 + Math.random() * (base / 2));
   }
 
-  /** null: do not retry this answer. */
+  /** null: do not retry this answer. A Retry-After is waited for (unless longer than maxRetryAfterMs), else backoff. */
   private retryDelayMs(status: number, error: FundgateError, attempt: number): number | null {
-    if (status === 429) {
-      if (error.retryAfter === null) return this.backoffMs(attempt);
-      const ms = error.retryAfter * 1000;
-      return ms > this.maxRetryAfterMs ? null : ms;
-    }
-    if (status === 409 && error.code === 'idempotency_in_progress') return this.backoffMs(attempt);
-    if (status >= 500 && status !== 501) {
-      // a 503 says when to come back (Redis away, calculators full): sooner only spends the retries
-      if (error.retryAfter === null) return this.backoffMs(attempt);
-      const ms = error.retryAfter * 1000;
-      return ms > this.maxRetryAfterMs ? null : ms;
-    }
-    return null;
+    // 429; 409 idempotency_in_progress (the first call with this key is still running: Retry-After says when
+    // it should be done); 5xx but 501 (a 503 from Redis away or full calculators says when to come back)
+    const waitable = status === 429 || (status === 409 && error.code === 'idempotency_in_progress') || (status >= 500 && status !== 501);
+    if (!waitable) return null;
+    if (error.retryAfter === null) return this.backoffMs(attempt);
+    const ms = error.retryAfter * 1000;
+    return ms > this.maxRetryAfterMs ? null : ms;
   }
 }
 `;
@@ -831,15 +927,17 @@ function renderPythonClient(doc: OpenApiDoc, ops: SdkOperation[]): string {
 """The fundgate client: the read and propose surface of one fund. Standard library only."""
 from __future__ import annotations
 
+import http.client
 import json
 import random
+import re
 import socket
 import time
 import uuid
 from email.utils import parsedate_to_datetime
-from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional
-from urllib.error import HTTPError, URLError
-from urllib.parse import quote, urlencode
+from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, Tuple
+from urllib.error import HTTPError
+from urllib.parse import quote, urlencode, urlsplit
 from urllib.request import HTTPRedirectHandler, Request, build_opener
 
 from .models import (
@@ -1032,6 +1130,83 @@ def _query_value(v: Any) -> str:
     return str(v)
 
 
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_\`|~0-9A-Za-z-]+$")
+_BAD_HEADER_VALUE = re.compile(r"[^\\t\\x20-\\x7e\\x80-\\xff]")
+#: Set by the SDK on every request it needs them on: the headers option cannot replace them.
+_SDK_HEADERS = frozenset(["accept", "authorization", "content-type", "idempotency-key"])
+_USER_AGENT = "fundgate-python/" + SDK_VERSION
+
+
+class _Secret:
+    """Holds the API key; its repr does not show it (vars(client), logs, debuggers)."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "<hidden>"
+
+
+def _check_api_key(api_key: Any) -> str:
+    """The key, trimmed; refused (without showing it) when it holds anything but visible ASCII."""
+    if api_key is None or api_key == "":
+        raise ValueError("FundgateClient: api_key is required")
+    if not isinstance(api_key, str):
+        raise TypeError("FundgateClient: api_key must be a str")
+    key = api_key.strip()
+    if not key:
+        raise ValueError("FundgateClient: api_key is required")
+    for i, ch in enumerate(key):
+        if not "\\x21" <= ch <= "\\x7e":
+            raise ValueError(
+                f"FundgateClient: api_key has a space, control or non-ASCII character at position {i + 1} "
+                "(the key is not shown); an API key is visible ASCII only"
+            )
+    return key
+
+
+def _check_base_url(base_url: Any) -> str:
+    parts = urlsplit(base_url.strip()) if isinstance(base_url, str) else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(
+            "FundgateClient: base_url must be an absolute http:// or https:// URL, such as https://fund.example.com"
+        )
+    if parts.username is not None or parts.password is not None:
+        raise ValueError("FundgateClient: base_url must not carry a user name or password (the API key is the credential)")
+    if parts.query or parts.fragment:
+        raise ValueError("FundgateClient: base_url must not have a query or a fragment")
+    return base_url.strip().rstrip("/")
+
+
+def _merge_headers(given: Mapping[str, str]) -> Tuple[Dict[str, str], str]:
+    """The headers option by lower-case name, without the SDK's own; a User-Agent goes before the SDK's."""
+    extra: Dict[str, str] = {}
+    user_agent = _USER_AGENT
+    for name, raw in given.items():
+        value = str(raw).strip()
+        if not isinstance(name, str) or not _HEADER_NAME.match(name):
+            raise ValueError(f"FundgateClient: headers: {name!r} is not a header name")
+        if _BAD_HEADER_VALUE.search(value):
+            raise ValueError(f"FundgateClient: headers: the value of {name} has a control or non-Latin-1 character")
+        key = name.lower()
+        if key == "user-agent":
+            user_agent = value + " " + _USER_AGENT if value else _USER_AGENT
+        elif key not in _SDK_HEADERS:
+            extra[key] = value
+    return extra, user_agent
+
+
+def _describe_failure(err: BaseException) -> str:
+    text = str(err)
+    name = type(err).__name__
+    return text if text.startswith(name) else f"{name}: {text}" if text else name
+
+
 class _Transport:
     def __init__(
         self,
@@ -1042,16 +1217,21 @@ class _Transport:
         max_retry_after: float = 60.0,
         headers: Optional[Mapping[str, str]] = None,
     ) -> None:
-        if not api_key:
-            raise ValueError("FundgateClient: api_key is required")
-        self.api_key = api_key
-        self.base_url = base_url.rstrip("/")
+        # Surrounding white space (a key read from a file ends in a newline) is trimmed. The key is kept
+        # out of vars() and repr(): print(vars(client)) or a debugger shows <hidden>.
+        self._api_key = _Secret(_check_api_key(api_key))
+        self.base_url = _check_base_url(base_url)
         self.timeout = timeout
         self.max_retries = max(0, max_retries)
         self.max_retry_after = max_retry_after
+        #: Extra headers sent with every request (names case-insensitive; see _merge_headers).
         self.headers = dict(headers or {})
+        _merge_headers(self.headers)  # refuses a bad name or value now, not at the first call
         #: The last completed HTTP exchange (status, headers, request_id, replayed, rate limits).
         self.last_response: Optional[ResponseInfo] = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self.base_url!r})"
 
     def _request(
         self,
@@ -1065,16 +1245,16 @@ class _Transport:
     ) -> Any:
         pairs = [(k, _query_value(v)) for k, v in (query or {}).items() if v is not None]
         url = self.base_url + path + ("?" + urlencode(pairs) if pairs else "")
-        headers = dict(self.headers)
-        headers["Accept"] = "application/json, application/problem+json"
-        headers["Authorization"] = "Bearer " + self.api_key
-        headers["User-Agent"] = "fundgate-python/" + SDK_VERSION
+        headers, user_agent = _merge_headers(self.headers)
+        headers["accept"] = "application/json, application/problem+json"
+        headers["authorization"] = "Bearer " + self._api_key.reveal()
+        headers["user-agent"] = user_agent
         data = None
         if body is not None:
             data = json.dumps(body).encode("utf-8")
-            headers["Content-Type"] = "application/json"
+            headers["content-type"] = "application/json"
         if idempotency_key is not None:
-            headers["Idempotency-Key"] = idempotency_key
+            headers["idempotency-key"] = idempotency_key
         # Repeat only what cannot happen twice: reads, and proposes carrying an Idempotency-Key.
         retryable = idempotent or idempotency_key is not None
         attempt = 0
@@ -1082,31 +1262,43 @@ class _Transport:
             attempt += 1
             req = Request(url, data=data, headers=headers, method=method)
             try:
-                with _OPENER.open(req, timeout=timeout if timeout is not None else self.timeout) as res:
-                    status = res.status
-                    res_headers = {k.lower(): v for k, v in res.headers.items()}
-                    text = res.read().decode("utf-8")
-            except HTTPError as err:
-                status = err.code
-                res_headers = {k.lower(): v for k, v in (err.headers or {}).items()}
-                text = err.read().decode("utf-8", "replace") if err.fp is not None else ""
-            except (URLError, socket.timeout, TimeoutError, ConnectionError) as err:
+                status, res_headers, raw = self._exchange(req, timeout if timeout is not None else self.timeout)
+            except (OSError, http.client.HTTPException) as err:
+                # OSError: URLError, timeouts, refused or reset connections; HTTPException: a body cut off
+                # (IncompleteRead), a malformed status line or headers.
                 reason = getattr(err, "reason", err)
                 timed_out = isinstance(reason, (socket.timeout, TimeoutError))
                 if retryable and attempt <= self.max_retries:
                     time.sleep(self._backoff(attempt))
                     continue
-                raise FundgateError(0, "timeout" if timed_out else "network_error", detail=str(reason)) from err
+                detail = _describe_failure(reason) if isinstance(reason, BaseException) else str(reason)
+                detail = detail.replace(self._api_key.reveal(), "<api_key>")
+                raise FundgateError(0, "timeout" if timed_out else "network_error", detail=detail) from err
             self.last_response = ResponseInfo(method, url, status, res_headers, idempotency_key, attempt)
+            request_id = res_headers.get("x-request-id")
+            if 300 <= status < 400:
+                location = res_headers.get("location")
+                raise FundgateError(
+                    status,
+                    "redirect",
+                    detail=f"answered {status}{' to ' + location if location else ''}; redirects are not followed "
+                    "(the call and its API key stay with base_url): check base_url",
+                    request_id=request_id,
+                )
             if 200 <= status < 300:
+                try:
+                    text = raw.decode("utf-8-sig")
+                except UnicodeDecodeError as err:
+                    raise FundgateError(status, "invalid_response", detail="the answer is not UTF-8 text",
+                                        request_id=request_id) from err
                 if not text:
                     return None
                 try:
                     return json.loads(text)
                 except ValueError as err:
                     raise FundgateError(status, "invalid_response", detail="the answer is not JSON", body=text,
-                                        request_id=res_headers.get("x-request-id")) from err
-            error = FundgateError.from_response(status, text, res_headers)
+                                        request_id=request_id) from err
+            error = FundgateError.from_response(status, raw.decode("utf-8", "replace"), res_headers)
             if retryable and attempt <= self.max_retries:
                 delay = self._retry_delay(status, error, attempt)
                 if delay is not None:
@@ -1115,23 +1307,37 @@ class _Transport:
             raise error
 
     @staticmethod
+    def _exchange(req: Request, timeout: float) -> Tuple[int, Dict[str, str], bytes]:
+        """One HTTP exchange: status, headers (lower-case names) and the whole body."""
+        try:
+            with _OPENER.open(req, timeout=timeout) as res:
+                return res.status, {k.lower(): v for k, v in res.headers.items()}, res.read()
+        except HTTPError as err:
+            res_headers = {k.lower(): v for k, v in (err.headers or {}).items()}
+            try:
+                return err.code, res_headers, err.read() if err.fp is not None else b""
+            finally:
+                err.close()
+
+    @staticmethod
     def _backoff(attempt: int) -> float:
         base = min(8.0, 0.25 * 2 ** (attempt - 1))
         return base / 2 + random.random() * base / 2
 
     def _retry_delay(self, status: int, error: FundgateError, attempt: int) -> Optional[float]:
-        if status == 429:
-            if error.retry_after is None:
-                return self._backoff(attempt)
-            return None if error.retry_after > self.max_retry_after else float(error.retry_after)
-        if status == 409 and error.code == "idempotency_in_progress":
+        """None: do not retry. A Retry-After is slept (unless longer than max_retry_after), else backoff."""
+        # 429; 409 idempotency_in_progress (the first call with this key is still running: Retry-After says
+        # when it should be done); 5xx but 501 (a 503 from Redis away or full calculators says when to come back)
+        waitable = (
+            status == 429
+            or (status == 409 and error.code == "idempotency_in_progress")
+            or (status >= 500 and status != 501)
+        )
+        if not waitable:
+            return None
+        if error.retry_after is None:
             return self._backoff(attempt)
-        if status >= 500 and status != 501:
-            # a 503 says when to come back (Redis away, calculators full): sooner only spends the retries
-            if error.retry_after is None:
-                return self._backoff(attempt)
-            return None if error.retry_after > self.max_retry_after else float(error.retry_after)
-        return None
+        return None if error.retry_after > self.max_retry_after else float(error.retry_after)
 `;
 
 function renderPythonInit(): string {

@@ -3,15 +3,17 @@
 """The fundgate client: the read and propose surface of one fund. Standard library only."""
 from __future__ import annotations
 
+import http.client
 import json
 import random
+import re
 import socket
 import time
 import uuid
 from email.utils import parsedate_to_datetime
-from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional
-from urllib.error import HTTPError, URLError
-from urllib.parse import quote, urlencode
+from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, Tuple
+from urllib.error import HTTPError
+from urllib.parse import quote, urlencode, urlsplit
 from urllib.request import HTTPRedirectHandler, Request, build_opener
 
 from .models import (
@@ -242,6 +244,83 @@ def _query_value(v: Any) -> str:
     return str(v)
 
 
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+_BAD_HEADER_VALUE = re.compile(r"[^\t\x20-\x7e\x80-\xff]")
+#: Set by the SDK on every request it needs them on: the headers option cannot replace them.
+_SDK_HEADERS = frozenset(["accept", "authorization", "content-type", "idempotency-key"])
+_USER_AGENT = "fundgate-python/" + SDK_VERSION
+
+
+class _Secret:
+    """Holds the API key; its repr does not show it (vars(client), logs, debuggers)."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "<hidden>"
+
+
+def _check_api_key(api_key: Any) -> str:
+    """The key, trimmed; refused (without showing it) when it holds anything but visible ASCII."""
+    if api_key is None or api_key == "":
+        raise ValueError("FundgateClient: api_key is required")
+    if not isinstance(api_key, str):
+        raise TypeError("FundgateClient: api_key must be a str")
+    key = api_key.strip()
+    if not key:
+        raise ValueError("FundgateClient: api_key is required")
+    for i, ch in enumerate(key):
+        if not "\x21" <= ch <= "\x7e":
+            raise ValueError(
+                f"FundgateClient: api_key has a space, control or non-ASCII character at position {i + 1} "
+                "(the key is not shown); an API key is visible ASCII only"
+            )
+    return key
+
+
+def _check_base_url(base_url: Any) -> str:
+    parts = urlsplit(base_url.strip()) if isinstance(base_url, str) else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(
+            "FundgateClient: base_url must be an absolute http:// or https:// URL, such as https://fund.example.com"
+        )
+    if parts.username is not None or parts.password is not None:
+        raise ValueError("FundgateClient: base_url must not carry a user name or password (the API key is the credential)")
+    if parts.query or parts.fragment:
+        raise ValueError("FundgateClient: base_url must not have a query or a fragment")
+    return base_url.strip().rstrip("/")
+
+
+def _merge_headers(given: Mapping[str, str]) -> Tuple[Dict[str, str], str]:
+    """The headers option by lower-case name, without the SDK's own; a User-Agent goes before the SDK's."""
+    extra: Dict[str, str] = {}
+    user_agent = _USER_AGENT
+    for name, raw in given.items():
+        value = str(raw).strip()
+        if not isinstance(name, str) or not _HEADER_NAME.match(name):
+            raise ValueError(f"FundgateClient: headers: {name!r} is not a header name")
+        if _BAD_HEADER_VALUE.search(value):
+            raise ValueError(f"FundgateClient: headers: the value of {name} has a control or non-Latin-1 character")
+        key = name.lower()
+        if key == "user-agent":
+            user_agent = value + " " + _USER_AGENT if value else _USER_AGENT
+        elif key not in _SDK_HEADERS:
+            extra[key] = value
+    return extra, user_agent
+
+
+def _describe_failure(err: BaseException) -> str:
+    text = str(err)
+    name = type(err).__name__
+    return text if text.startswith(name) else f"{name}: {text}" if text else name
+
+
 class _Transport:
     def __init__(
         self,
@@ -252,16 +331,21 @@ class _Transport:
         max_retry_after: float = 60.0,
         headers: Optional[Mapping[str, str]] = None,
     ) -> None:
-        if not api_key:
-            raise ValueError("FundgateClient: api_key is required")
-        self.api_key = api_key
-        self.base_url = base_url.rstrip("/")
+        # Surrounding white space (a key read from a file ends in a newline) is trimmed. The key is kept
+        # out of vars() and repr(): print(vars(client)) or a debugger shows <hidden>.
+        self._api_key = _Secret(_check_api_key(api_key))
+        self.base_url = _check_base_url(base_url)
         self.timeout = timeout
         self.max_retries = max(0, max_retries)
         self.max_retry_after = max_retry_after
+        #: Extra headers sent with every request (names case-insensitive; see _merge_headers).
         self.headers = dict(headers or {})
+        _merge_headers(self.headers)  # refuses a bad name or value now, not at the first call
         #: The last completed HTTP exchange (status, headers, request_id, replayed, rate limits).
         self.last_response: Optional[ResponseInfo] = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self.base_url!r})"
 
     def _request(
         self,
@@ -275,16 +359,16 @@ class _Transport:
     ) -> Any:
         pairs = [(k, _query_value(v)) for k, v in (query or {}).items() if v is not None]
         url = self.base_url + path + ("?" + urlencode(pairs) if pairs else "")
-        headers = dict(self.headers)
-        headers["Accept"] = "application/json, application/problem+json"
-        headers["Authorization"] = "Bearer " + self.api_key
-        headers["User-Agent"] = "fundgate-python/" + SDK_VERSION
+        headers, user_agent = _merge_headers(self.headers)
+        headers["accept"] = "application/json, application/problem+json"
+        headers["authorization"] = "Bearer " + self._api_key.reveal()
+        headers["user-agent"] = user_agent
         data = None
         if body is not None:
             data = json.dumps(body).encode("utf-8")
-            headers["Content-Type"] = "application/json"
+            headers["content-type"] = "application/json"
         if idempotency_key is not None:
-            headers["Idempotency-Key"] = idempotency_key
+            headers["idempotency-key"] = idempotency_key
         # Repeat only what cannot happen twice: reads, and proposes carrying an Idempotency-Key.
         retryable = idempotent or idempotency_key is not None
         attempt = 0
@@ -292,31 +376,43 @@ class _Transport:
             attempt += 1
             req = Request(url, data=data, headers=headers, method=method)
             try:
-                with _OPENER.open(req, timeout=timeout if timeout is not None else self.timeout) as res:
-                    status = res.status
-                    res_headers = {k.lower(): v for k, v in res.headers.items()}
-                    text = res.read().decode("utf-8")
-            except HTTPError as err:
-                status = err.code
-                res_headers = {k.lower(): v for k, v in (err.headers or {}).items()}
-                text = err.read().decode("utf-8", "replace") if err.fp is not None else ""
-            except (URLError, socket.timeout, TimeoutError, ConnectionError) as err:
+                status, res_headers, raw = self._exchange(req, timeout if timeout is not None else self.timeout)
+            except (OSError, http.client.HTTPException) as err:
+                # OSError: URLError, timeouts, refused or reset connections; HTTPException: a body cut off
+                # (IncompleteRead), a malformed status line or headers.
                 reason = getattr(err, "reason", err)
                 timed_out = isinstance(reason, (socket.timeout, TimeoutError))
                 if retryable and attempt <= self.max_retries:
                     time.sleep(self._backoff(attempt))
                     continue
-                raise FundgateError(0, "timeout" if timed_out else "network_error", detail=str(reason)) from err
+                detail = _describe_failure(reason) if isinstance(reason, BaseException) else str(reason)
+                detail = detail.replace(self._api_key.reveal(), "<api_key>")
+                raise FundgateError(0, "timeout" if timed_out else "network_error", detail=detail) from err
             self.last_response = ResponseInfo(method, url, status, res_headers, idempotency_key, attempt)
+            request_id = res_headers.get("x-request-id")
+            if 300 <= status < 400:
+                location = res_headers.get("location")
+                raise FundgateError(
+                    status,
+                    "redirect",
+                    detail=f"answered {status}{' to ' + location if location else ''}; redirects are not followed "
+                    "(the call and its API key stay with base_url): check base_url",
+                    request_id=request_id,
+                )
             if 200 <= status < 300:
+                try:
+                    text = raw.decode("utf-8-sig")
+                except UnicodeDecodeError as err:
+                    raise FundgateError(status, "invalid_response", detail="the answer is not UTF-8 text",
+                                        request_id=request_id) from err
                 if not text:
                     return None
                 try:
                     return json.loads(text)
                 except ValueError as err:
                     raise FundgateError(status, "invalid_response", detail="the answer is not JSON", body=text,
-                                        request_id=res_headers.get("x-request-id")) from err
-            error = FundgateError.from_response(status, text, res_headers)
+                                        request_id=request_id) from err
+            error = FundgateError.from_response(status, raw.decode("utf-8", "replace"), res_headers)
             if retryable and attempt <= self.max_retries:
                 delay = self._retry_delay(status, error, attempt)
                 if delay is not None:
@@ -325,23 +421,37 @@ class _Transport:
             raise error
 
     @staticmethod
+    def _exchange(req: Request, timeout: float) -> Tuple[int, Dict[str, str], bytes]:
+        """One HTTP exchange: status, headers (lower-case names) and the whole body."""
+        try:
+            with _OPENER.open(req, timeout=timeout) as res:
+                return res.status, {k.lower(): v for k, v in res.headers.items()}, res.read()
+        except HTTPError as err:
+            res_headers = {k.lower(): v for k, v in (err.headers or {}).items()}
+            try:
+                return err.code, res_headers, err.read() if err.fp is not None else b""
+            finally:
+                err.close()
+
+    @staticmethod
     def _backoff(attempt: int) -> float:
         base = min(8.0, 0.25 * 2 ** (attempt - 1))
         return base / 2 + random.random() * base / 2
 
     def _retry_delay(self, status: int, error: FundgateError, attempt: int) -> Optional[float]:
-        if status == 429:
-            if error.retry_after is None:
-                return self._backoff(attempt)
-            return None if error.retry_after > self.max_retry_after else float(error.retry_after)
-        if status == 409 and error.code == "idempotency_in_progress":
+        """None: do not retry. A Retry-After is slept (unless longer than max_retry_after), else backoff."""
+        # 429; 409 idempotency_in_progress (the first call with this key is still running: Retry-After says
+        # when it should be done); 5xx but 501 (a 503 from Redis away or full calculators says when to come back)
+        waitable = (
+            status == 429
+            or (status == 409 and error.code == "idempotency_in_progress")
+            or (status >= 500 and status != 501)
+        )
+        if not waitable:
+            return None
+        if error.retry_after is None:
             return self._backoff(attempt)
-        if status >= 500 and status != 501:
-            # a 503 says when to come back (Redis away, calculators full): sooner only spends the retries
-            if error.retry_after is None:
-                return self._backoff(attempt)
-            return None if error.retry_after > self.max_retry_after else float(error.retry_after)
-        return None
+        return None if error.retry_after > self.max_retry_after else float(error.retry_after)
 
 
 class FundgateClient(_Transport):

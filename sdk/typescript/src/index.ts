@@ -8,23 +8,31 @@ export const API_VERSION = "1";
 /* ---------------------------------------------------------------- runtime */
 
 export interface FundgateClientOptions {
-  /** An API key: `svc_dk_…` */
+  /**
+   * An API key: `svc_dk_…`. Surrounding white space (the newline of a key read from a file) is trimmed;
+   * a key with any other space, control or non-ASCII character is refused with a TypeError that does not show it.
+   */
   apiKey: string;
-  /** Default http://localhost:3000 */
+  /** An absolute http:// or https:// URL without credentials, query or fragment; default http://localhost:3000. */
   baseUrl?: string;
   /** Default: the global fetch (Node >= 18, browsers, Deno, Bun). */
   fetch?: typeof fetch;
   /** Per attempt; default 30 000 ms. */
   timeoutMs?: number;
-  /** Retries after the first attempt (429, 5xx and network errors, idempotent calls only); default 2. */
+  /** Retries after the first attempt (429, 409 idempotency_in_progress, 5xx and network errors, idempotent calls only); default 2. */
   maxRetries?: number;
-  /** A Retry-After longer than this is not waited for: the 429 is thrown instead. Default 60 000 ms. */
+  /** A Retry-After longer than this is not waited for: the error is thrown instead. Default 60 000 ms. */
   maxRetryAfterMs?: number;
-  /** Extra headers sent with every request. */
+  /**
+   * Extra headers sent with every request; names are case-insensitive. Authorization, Idempotency-Key,
+   * Accept and Content-Type are the SDK's own and are not taken from here (use `apiKey` and
+   * `options.idempotencyKey`); a User-Agent goes before the SDK's own product token.
+   */
   headers?: Record<string, string>;
 }
 
 export interface RequestOptions {
+  /** Aborts the call: the attempt in flight and any wait between retries. */
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -67,7 +75,7 @@ export class FundgateError extends Error {
   readonly instance: string | null;
   readonly errors: ProblemFieldError[];
   readonly requestId: string | null;
-  /** Seconds, from `Retry-After` (429). */
+  /** Seconds, from `Retry-After` (429, 503, 409 idempotency_in_progress). */
   readonly retryAfter: number | null;
   readonly body: unknown;
 
@@ -129,7 +137,84 @@ function randomKey(): string {
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${((parseInt(s[16], 16) & 3) | 8).toString(16)}${s.slice(17, 20)}-${s.slice(20)}`;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new Error('aborted');
+}
+
+/** Waits ms, or rejects as soon as the signal aborts (at once when it already has). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal!));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The API key, trimmed; refused (without showing it) when it holds anything but visible ASCII. */
+function checkApiKey(value: unknown): string {
+  const key = typeof value === 'string' ? value.trim() : '';
+  if (!key) throw new TypeError('FundgateClient: apiKey is required');
+  const at = key.search(/[^\x21-\x7e]/);
+  if (at >= 0)
+    throw new TypeError(`FundgateClient: apiKey has a space, control or non-ASCII character at position ${at + 1} (the key is not shown); an API key is visible ASCII only`);
+  return key;
+}
+
+function checkBaseUrl(value: unknown): string {
+  let url: URL | null = null;
+  try {
+    url = typeof value === 'string' ? new URL(value.trim()) : null;
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new TypeError('FundgateClient: baseUrl must be an absolute http:// or https:// URL, such as https://fund.example.com');
+  if (url.username || url.password) throw new TypeError('FundgateClient: baseUrl must not carry a user name or password (the API key is the credential)');
+  if (url.search || url.hash) throw new TypeError('FundgateClient: baseUrl must not have a query or a fragment');
+  return (value as string).trim().replace(/\/+$/, '');
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Set by the SDK on every request it needs them on: options.headers cannot replace them. */
+const SDK_HEADERS = ['accept', 'authorization', 'content-type', 'idempotency-key'];
+
+/** options.headers by lower-case name, without the SDK's own; a User-Agent goes before the SDK's. */
+function mergeHeaders(given: Record<string, string> | undefined): { extra: Record<string, string>; userAgent: string } {
+  const extra: Record<string, string> = {};
+  const sdkAgent = `fundgate-typescript/${SDK_VERSION}`;
+  let userAgent = sdkAgent;
+  for (const [name, raw] of Object.entries(given ?? {})) {
+    const value = String(raw).trim();
+    if (!HEADER_NAME.test(name)) throw new TypeError(`FundgateClient: headers: ${JSON.stringify(name)} is not a header name`);
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new TypeError(`FundgateClient: headers: the value of ${name} has a control or non-Latin-1 character`);
+    const key = name.toLowerCase();
+    if (key === 'user-agent') userAgent = value ? `${value} ${sdkAgent}` : sdkAgent;
+    else if (!SDK_HEADERS.includes(key)) extra[key] = value;
+  }
+  return { extra, userAgent };
+}
+
+/** A transport failure with the codes and messages of its causes ("fetch failed: connect ECONNREFUSED …"). */
+function describeFailure(err: unknown): string {
+  const parts: string[] = [];
+  let cur: unknown = err;
+  for (let depth = 0; cur !== undefined && cur !== null && depth < 5; depth++) {
+    const e = cur as { message?: unknown; code?: unknown; cause?: unknown; errors?: unknown };
+    const message = typeof e.message === 'string' ? e.message : typeof cur === 'string' ? cur : '';
+    const code = typeof e.code === 'string' ? e.code : '';
+    const text = code && !message.includes(code) ? (message ? `${message} (${code})` : code) : message;
+    if (text && !parts.includes(text)) parts.push(text);
+    cur = e.cause ?? (Array.isArray(e.errors) ? e.errors[0] : undefined);
+  }
+  return parts.join(': ') || String(err);
+}
 
 /** HTTP plumbing shared by every generated method: auth, JSON, errors, timeouts, retries. */
 export class FundgateTransport {
@@ -143,18 +228,20 @@ export class FundgateTransport {
   protected readonly maxRetries: number;
   protected readonly maxRetryAfterMs: number;
   protected readonly extraHeaders: Record<string, string>;
+  protected readonly userAgent: string;
 
   constructor(opts: FundgateClientOptions) {
-    if (!opts || !opts.apiKey) throw new TypeError('FundgateClient: apiKey is required');
-    Object.defineProperty(this, 'apiKey', { value: opts.apiKey, enumerable: false });
-    this.baseUrl = (opts.baseUrl ?? 'http://localhost:3000').replace(/\/+$/, '');
+    Object.defineProperty(this, 'apiKey', { value: checkApiKey(opts?.apiKey), enumerable: false });
+    this.baseUrl = checkBaseUrl(opts.baseUrl ?? 'http://localhost:3000');
     const f = opts.fetch ?? (globalThis as { fetch?: typeof fetch }).fetch;
     if (!f) throw new TypeError('FundgateClient: no fetch available (Node >= 18 has a global fetch; or pass options.fetch)');
     this.fetchImpl = opts.fetch ? f : f.bind(globalThis);
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.maxRetries = Math.max(0, opts.maxRetries ?? 2);
     this.maxRetryAfterMs = opts.maxRetryAfterMs ?? 60_000;
-    this.extraHeaders = { ...(opts.headers ?? {}) };
+    const { extra, userAgent } = mergeHeaders(opts.headers);
+    this.extraHeaders = extra;
+    this.userAgent = userAgent;
   }
 
   protected async request<T>(method: 'GET' | 'POST', path: string, req: { query?: object; body?: unknown; idempotent: boolean;
@@ -162,7 +249,7 @@ export class FundgateTransport {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries((req.query ?? {}) as QueryValues)) if (v !== undefined && v !== null) qs.set(k, String(v));
     const url = this.baseUrl + path + (qs.toString() ? '?' + qs.toString() : '');
-    const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json, application/problem+json', authorization: `Bearer ${this.apiKey}`, 'user-agent': `fundgate-typescript/${SDK_VERSION}` };
+    const headers: Record<string, string> = { ...this.extraHeaders, accept: 'application/json, application/problem+json', authorization: `Bearer ${this.apiKey}`, 'user-agent': this.userAgent };
     let payload: string | undefined;
     if (req.body !== undefined) {
       payload = JSON.stringify(req.body);
@@ -183,19 +270,23 @@ export class FundgateTransport {
       const onAbort = () => controller.abort();
       outer?.addEventListener('abort', onAbort, { once: true });
       let status: number;
-      let text: string;
+      let bytes: Uint8Array;
+      let opaqueRedirect = false;
       let resHeaders: Record<string, string> = {};
       try {
-        if (outer?.aborted) throw outer.reason ?? new Error('aborted');
-        const res = await this.fetchImpl(url, { method, headers, body: payload, signal: controller.signal });
+        if (outer?.aborted) throw abortReason(outer);
+        // redirects are not followed: fetch would carry the call elsewhere (a POST as a GET, without its key)
+        const res = await this.fetchImpl(url, { method, headers, body: payload, signal: controller.signal, redirect: 'manual' });
         res.headers.forEach((v, k) => { resHeaders[k.toLowerCase()] = v; });
         status = res.status;
-        text = await res.text();
+        opaqueRedirect = res.type === 'opaqueredirect'; // browsers hide a manual redirect's status
+        bytes = new Uint8Array(await res.arrayBuffer());
       } catch (err) {
         if (outer?.aborted) throw err;
-        const e = new FundgateError({ status: 0, code: timedOut ? 'timeout' : 'network_error', detail: timedOut ? `no answer within ${timeoutMs} ms` : String((err as Error)?.message ?? err), cause: err });
+        const detail = timedOut ? `no answer within ${timeoutMs} ms` : describeFailure(err).split(this.apiKey).join('<apiKey>');
+        const e = new FundgateError({ status: 0, code: timedOut ? 'timeout' : 'network_error', detail, cause: err });
         if (retryable && attempt <= this.maxRetries) {
-          await sleep(this.backoffMs(attempt));
+          await sleep(this.backoffMs(attempt), outer);
           continue;
         }
         throw e;
@@ -212,19 +303,30 @@ export class FundgateTransport {
         rateLimitPolicy: resHeaders['ratelimit-policy'] ?? null,
         attempts: attempt,
       };
+      const requestId = this.lastResponse.requestId;
+      if (opaqueRedirect || (status >= 300 && status < 400)) {
+        throw new FundgateError({ status, code: 'redirect', requestId,
+          detail: `answered ${status || 'a redirect'}${resHeaders['location'] ? ' to ' + resHeaders['location'] : ''}; redirects are not followed (the call and its API key stay with baseUrl): check baseUrl` });
+      }
       if (status >= 200 && status < 300) {
+        let text: string;
+        try {
+          text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+        } catch (err) {
+          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not UTF-8 text', requestId, cause: err });
+        }
         if (!text) return undefined as T;
         try {
           return JSON.parse(text) as T;
         } catch (err) {
-          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not JSON', body: text, requestId: this.lastResponse.requestId, cause: err });
+          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not JSON', body: text, requestId, cause: err });
         }
       }
-      const error = FundgateError.fromResponse(status, text, resHeaders);
+      const error = FundgateError.fromResponse(status, new TextDecoder().decode(bytes), resHeaders);
       if (retryable && attempt <= this.maxRetries) {
         const delay = this.retryDelayMs(status, error, attempt);
         if (delay !== null) {
-          await sleep(delay);
+          await sleep(delay, outer);
           continue;
         }
       }
@@ -237,21 +339,15 @@ export class FundgateTransport {
     return Math.round(base / 2 + Math.random() * (base / 2));
   }
 
-  /** null: do not retry this answer. */
+  /** null: do not retry this answer. A Retry-After is waited for (unless longer than maxRetryAfterMs), else backoff. */
   private retryDelayMs(status: number, error: FundgateError, attempt: number): number | null {
-    if (status === 429) {
-      if (error.retryAfter === null) return this.backoffMs(attempt);
-      const ms = error.retryAfter * 1000;
-      return ms > this.maxRetryAfterMs ? null : ms;
-    }
-    if (status === 409 && error.code === 'idempotency_in_progress') return this.backoffMs(attempt);
-    if (status >= 500 && status !== 501) {
-      // a 503 says when to come back (Redis away, calculators full): sooner only spends the retries
-      if (error.retryAfter === null) return this.backoffMs(attempt);
-      const ms = error.retryAfter * 1000;
-      return ms > this.maxRetryAfterMs ? null : ms;
-    }
-    return null;
+    // 429; 409 idempotency_in_progress (the first call with this key is still running: Retry-After says when
+    // it should be done); 5xx but 501 (a 503 from Redis away or full calculators says when to come back)
+    const waitable = status === 429 || (status === 409 && error.code === 'idempotency_in_progress') || (status >= 500 && status !== 501);
+    if (!waitable) return null;
+    if (error.retryAfter === null) return this.backoffMs(attempt);
+    const ms = error.retryAfter * 1000;
+    return ms > this.maxRetryAfterMs ? null : ms;
   }
 }
 
