@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +22,29 @@ describe('SDKs a user can install', () => {
     const esm = await run('node', ['--input-type=module', '-e', "import { FundgateClient } from '@fundgate/sdk'; console.log(typeof FundgateClient)"], { cwd: app });
     expect(esm.stdout.trim()).toBe('function');
     expect(existsSync(join(app, 'node_modules/@fundgate/sdk/dist/types/index.d.ts'))).toBe(true);
+  }, 240_000);
+
+  it('TypeScript: the README installs from the tarball only; the folder on its own, with no compiler, says so', async () => {
+    // The folder route needs a build in place (npm links a folder dependency, and npm does not install a
+    // linked package's devDependencies): the README does not offer it, and a build without a compiler
+    // fails saying to use the tarball (it said only "tsc: not found").
+    const readme = readFileSync(join(SDK, 'typescript/README.md'), 'utf8');
+    const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('```ts'));
+    expect(install).toMatch(/npm pack/);
+    expect(install).toMatch(/npm install \/path\/to\/fundgate-sdk-0\.1\.0\.tgz/);
+    expect(install).not.toMatch(/^npm install \.\/sdk\/typescript/m);
+    const dir = mkdtempSync(join(tmpdir(), 'fundgate-sdk-dir-'));
+    const copy = join(dir, 'sdk');
+    cpSync(join(SDK, 'typescript'), copy, { recursive: true, filter: (src) => !/\/(dist|node_modules)$/.test(src) });
+    const app = join(dir, 'app');
+    await run('mkdir', [app]);
+    writeFileSync(join(app, 'package.json'), '{ "name": "fresh", "version": "1.0.0", "private": true }');
+    const failed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', copy], { cwd: app, timeout: 120_000 }).then(
+      () => null,
+      (e: { stderr: string }) => e,
+    );
+    expect(failed?.stderr).toMatch(/needs the TypeScript compiler/);
+    expect(failed?.stderr).toMatch(/npm pack/);
   }, 240_000);
 
   it('Python: pip install --no-index ./sdk/python into a fresh venv; limit typed int; no committed .pyc', async () => {
