@@ -25,6 +25,16 @@ const REPLICA_CONNECT_TIMEOUT_MS = 2000;
  * starting), and 40001, which a hot standby raises when it cancels a query that conflicts with
  * replay. A statement timeout or a bad query is not one: the primary would do the same.
  */
+/**
+ * The replica pool had no free connection within the connect timeout (pg-pool's connectionTimeoutMillis
+ * bounds that wait too, with this message and no code): the replica is busy, not down — this read
+ * goes to the primary, the replica stays in use (a dead replica is found by the probe, which has
+ * connections of its own).
+ */
+const poolWaitTimeout = (err: unknown): boolean =>
+  ((err as { driverError?: Error }).driverError ?? (err as Error))?.message ===
+  'timeout exceeded when trying to connect';
+
 function replicaFailure(err: unknown): boolean {
   const e = (err as { driverError?: unknown }).driverError ?? err;
   const code = (e as { code?: unknown }).code;
@@ -47,8 +57,9 @@ function replicaFailure(err: unknown): boolean {
 export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ReadReplica');
   private readonly replica: DataSource | null;
-  /** One connection of its own to the primary for the probe: a busy pool would age the marks it takes. */
-  private readonly primaryProbe: DataSource | null;
+  /** The probe's connections to the primary and the replica, one each: a busy pool would age its marks. */
+  private readonly probes: [DataSource, DataSource] | null;
+  private failures = 0;
   private readonly marks: { at: number; lsn: bigint }[] = [];
   private freshAsOf = -Infinity;
   private timer: NodeJS.Timeout | null = null;
@@ -70,7 +81,7 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
     const pool = (url: string, size: number) =>
       new DataSource({ ...dataSourceOptions(url, size, timeouts), migrations: [] });
     this.replica = config.databaseReadUrl ? pool(config.databaseReadUrl, 10) : null;
-    this.primaryProbe = config.databaseReadUrl ? pool(config.databaseUrl, 1) : null;
+    this.probes = config.databaseReadUrl ? [pool(config.databaseUrl, 1), pool(config.databaseReadUrl, 1)] : null;
   }
 
   async onModuleInit(): Promise<void> {
@@ -83,7 +94,7 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     if (this.replica?.isInitialized) await this.replica.destroy();
-    if (this.primaryProbe?.isInitialized) await this.primaryProbe.destroy();
+    for (const ds of this.probes ?? []) if (ds.isInitialized) await ds.destroy();
   }
 
   /** Milliseconds of primary commits the replica may be missing right now (Infinity: unusable). */
@@ -133,6 +144,10 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
     try {
       return await read(source);
     } catch (err) {
+      if (poolWaitTimeout(err)) {
+        this.reads.primary++;
+        return read(this.primary);
+      }
       if (!replicaFailure(err)) throw err;
       this.unusable(err);
       const pinned = this.pin.getStore();
@@ -144,9 +159,17 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
 
   private unusable(err: unknown): void {
     this.freshAsOf = -Infinity;
+    this.failures++; // a probe already under way does not make it fresh again
     if (!this.failing)
       this.logger.warn(`read replica failed (${(err as Error).message}); reads go to the primary until it answers`);
     this.failing = true;
+  }
+
+  /** The probe's own connection to each server (a busy pool would age its marks or make it time out). */
+  private async probeConnections(): Promise<[DataSource, DataSource]> {
+    if (!this.replica!.isInitialized) await this.replica!.initialize();
+    for (const ds of this.probes!) if (!ds.isInitialized) await ds.initialize();
+    return this.probes!;
   }
 
   /** Notes the primary's position, then moves `freshAsOf` to the newest noted position the replica has replayed. */
@@ -154,13 +177,14 @@ export class ReadReplica implements Queryable, OnModuleInit, OnModuleDestroy {
     if (!this.replica || this.probing) return;
     this.probing = true;
     try {
-      if (!this.replica.isInitialized) await this.replica.initialize();
-      if (!this.primaryProbe!.isInitialized) await this.primaryProbe!.initialize();
+      const [primary, replica] = await this.probeConnections();
+      const failures = this.failures;
       const at = Date.now();
-      const [p] = await this.primaryProbe!.query<{ lsn: string }[]>(PRIMARY_LSN);
+      const [p] = await primary.query<{ lsn: string }[]>(PRIMARY_LSN);
       this.marks.push({ at, lsn: BigInt(p.lsn) });
-      const [r] = await this.replica.query<{ lsn: string | null; standby: boolean }[]>(REPLAYED_LSN);
+      const [r] = await replica.query<{ lsn: string | null; standby: boolean }[]>(REPLAYED_LSN);
       const replayed = r.standby && r.lsn !== null ? BigInt(r.lsn) : -1n;
+      if (this.failures !== failures) return; // a read saw the replica fail meanwhile: the next probe decides
       while (this.marks.length > 0 && this.marks[0].lsn <= replayed) this.freshAsOf = this.marks.shift()!.at;
       if (this.marks.length > 1000) this.marks.splice(0, this.marks.length - 1000);
       if (this.failing) this.logger.log('replica probe answers again');
