@@ -2,21 +2,23 @@ import type { Queue, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { type RedisOptions } from 'ioredis';
 import { type AppConfig } from '../config/config';
-import { databaseNamespace, redisClient, redisLabel, type RedisTarget } from '../redis/redis-client';
+import { redisClient, redisLabel, type RedisTarget } from '../redis/redis-client';
 import { watchRedis } from '../redis/redis-state';
 
 /**
- * BullMQ keys live under a prefix naming the Redis database index and the PostgreSQL database
- * (its name, and a hash of its host, port and name: two deployments' databases are often both
- * called fundgate), so that two deployments (or two test runs) sharing one Redis never take each
- * other's jobs: a job only makes sense against the database its delivery rows live in.
+ * BullMQ keys live under a prefix naming the Redis database index and the PostgreSQL database's
+ * name, so that two deployments (or two test runs) sharing one Redis index never take each other's
+ * jobs: a job only makes sense against the database its delivery rows live in. Only the name:
+ * the API may reach the database through PgBouncer and the worker directly, or by another host
+ * name, and both must find the same queues. (Two deployments whose databases have the same name
+ * need their own Redis index or cluster.)
  * The prefix is one Redis Cluster hash tag (`{...}`): every key of every queue hashes to the same
  * slot, so BullMQ's multi-key Lua scripts run on Redis Cluster (BullMQ's own guidance).
  */
 export function bullPrefix(config: Pick<AppConfig, 'redisUrl' | 'redisClusterNodes' | 'databaseUrl'>): string {
   const redisDb = config.redisClusterNodes.length ? '0' : new URL(config.redisUrl).pathname.replace(/^\//, '') || '0';
   const pgDb = decodeURIComponent(new URL(config.databaseUrl).pathname.replace(/^\//, '')) || 'postgres';
-  return `{fundgate:r${redisDb}:${pgDb}:${databaseNamespace(config.databaseUrl).slice(0, 8)}}`;
+  return `{fundgate:r${redisDb}:${pgDb}}`;
 }
 
 /** A blocking connection for a BullMQ Worker (BullMQ requires maxRetriesPerRequest: null). */

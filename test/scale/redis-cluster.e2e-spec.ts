@@ -12,13 +12,13 @@ import { bootApp, call, createFund, dbOf, mintKey, uniqueName, type TestApp } fr
 
 /**
  * REDIS_CLUSTER_NODES against a real three-node Redis Cluster built by scripts/redis-cluster.sh on
- * ports 27101-27103 (below the ephemeral range). Rate-limit windows (a two-key Lua script), the
+ * three ports from 27100-27399 chosen by the process id (below the ephemeral range). Rate-limit windows (a two-key Lua script), the
  * sign-in counters and BullMQ (NAV-run jobs: many-key scripts) must all work through MOVED
  * redirects, and every BullMQ key must sit in one slot. Skipped, with the reason, where
  * redis-server cannot be started.
  */
 const DIR = join(tmpdir(), `fundgate-redis-cluster-e2e-${process.pid}`);
-const BASE_PORT = 27101;
+const BASE_PORT = 27100 + (process.pid % 100) * 3; // per run: `up` stops whatever holds its three ports
 const script = (command: string) =>
   execFileSync(join(__dirname, '..', '..', 'scripts', 'redis-cluster.sh'), [command, DIR, String(BASE_PORT)], {
     encoding: 'utf8',
