@@ -12,9 +12,9 @@ import { bootApp, call, createFund, dbOf, mintKey, uniqueName, type TestApp } fr
 
 /**
  * REDIS_CLUSTER_NODES against a real three-node Redis Cluster built by scripts/redis-cluster.sh on
- * three ports from 27100-27399 chosen by the process id (below the ephemeral range). Rate-limit windows (a two-key Lua script), the
- * sign-in counters and BullMQ (NAV-run jobs: many-key scripts) must all work through MOVED
- * redirects, and every BullMQ key must sit in one slot. Skipped, with the reason, where
+ * three ports from 27100-27399 chosen by the process id (below the ephemeral range). Rate-limit
+ * windows (a two-key Lua script) and BullMQ (NAV-run jobs: many-key scripts) must work through
+ * MOVED redirects, and every BullMQ key must sit in one slot. Skipped, with the reason, where
  * redis-server cannot be started.
  */
 const DIR = join(tmpdir(), `fundgate-redis-cluster-e2e-${process.pid}`);
