@@ -382,12 +382,21 @@ describe('fund importer', () => {
         file: 'fund.json',
         line: 1,
         column: 'inceptionDate',
-        reason: `cannot move to 2023-11-15: the books hold rows dated from ${DEMO_INCEPTION_DATE}, before it`,
+        reason: `cannot move to 2023-11-15: rows the books already hold need an inception on or before ${DEMO_INCEPTION_DATE}`,
       },
     ]);
     await importFundFolder(ds, slug, fundOnly('inception-earlier', '2023-10-01'));
     const [fund] = await ds.query(`SELECT inception_date::text AS d FROM funds WHERE id = $1`, [fundId]);
     expect(fund.d).toBe('2023-10-01');
+    // a manual journal entry (an approved proposal) dated after the inception holds it back too
+    await ds.query(
+      `INSERT INTO journal_entries (id, fund_id, entry_number, entry_date, posted_at, description, source, status)
+       VALUES (gen_random_uuid(), $1, 1, '2023-10-15', now(), 'Reclassify', 'proposal', 'posted')`,
+      [fundId],
+    );
+    expect((await importErrors(ds, slug, fundOnly('past-entry', '2023-10-15')))[0].reason).toBe(
+      'cannot move to 2023-10-15: rows the books already hold need an inception on or before 2023-10-14',
+    );
   });
 
   it('a key repeated with other values is refused across batch boundaries too (prices and trades)', async () => {

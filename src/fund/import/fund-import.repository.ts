@@ -106,7 +106,8 @@ export class FundImportRepository extends SqlRepository {
   /**
    * A new inception date is refused once a NAV run exists, and before that when stored rows would
    * fall before it (the rows the import refuses before inception: trades, transfers, flows,
-   * administrator NAVs, and expenses accrued on or before it).
+   * administrator NAVs, and expenses accrued on or before it), nor past a journal entry an approved
+   * proposal booked (dated after inception, as an expense's accrual is).
    */
   private async inceptionChange(fundId: string, next: string): Promise<TermChange | null> {
     const [fund] = await this.q.query(
@@ -115,17 +116,18 @@ export class FundImportRepository extends SqlRepository {
                     (SELECT min(transfer_date) FROM transfers WHERE fund_id = f.id),
                     (SELECT min(dealing_date) FROM capital_activity WHERE fund_id = f.id),
                     (SELECT min(valuation_date) FROM admin_navs WHERE fund_id = f.id),
-                    (SELECT min(accrual_date) - 1 FROM expenses WHERE fund_id = f.id))::text AS first_booked
+                    (SELECT min(accrual_date) - 1 FROM expenses WHERE fund_id = f.id),
+                    (SELECT min(entry_date) - 1 FROM journal_entries WHERE fund_id = f.id))::text AS latest
          FROM funds f WHERE f.id = $1`,
       [fundId],
     );
     if (!fund || fund.inception === next) return null;
     if (fund.valued) return { path: 'inceptionDate', stored: fund.inception };
-    if (fund.first_booked && fund.first_booked < next)
+    if (fund.latest && fund.latest < next)
       return {
         path: 'inceptionDate',
         stored: fund.inception,
-        reason: `cannot move to ${next}: the books hold rows dated from ${fund.first_booked}, before it`,
+        reason: `cannot move to ${next}: rows the books already hold need an inception on or before ${fund.latest}`,
       };
     return null;
   }
