@@ -29,10 +29,13 @@ describe('key expiry sweep racing a subscription (e2e)', () => {
       await creation.query('SELECT now()'); // the creation's transaction starts while the key is live
       await new Promise((r) => setTimeout(r, 1700)); // the key expires
       await sweep.startTransaction();
-      // the sweep as KeyExpiryJob runs it (other test files' expired keys it finds are handled as the job would)
-      const swept = await app.get(KeysRepository).with(sweep.manager).markExpiredSwept(); // holds the key's row
-      expect(swept).toContain(key.id);
-      await app.get(KeysRepository).with(sweep.manager).disableWebhooksOfExpiredKeys(swept);
+      // the sweep's row lock on this key alone (KeyExpiryJob's UPDATE marks every expired key of the shared
+      // test database, which other test files' sweeps must find themselves)
+      const swept = await sweep.query(
+        `UPDATE api_keys SET expiry_swept_at = coalesce(expiry_swept_at, now()) WHERE id = $1 AND expires_at <= clock_timestamp() RETURNING id`,
+        [key.id],
+      );
+      expect(swept[0].map((r: { id: string }) => r.id)).toEqual([key.id]);
       const check = app.get(KeysRepository).with(creation.manager).lockLiveKey(key.id); // waits for that row
       await new Promise((r) => setTimeout(r, 200));
       await sweep.commitTransaction();
