@@ -42,11 +42,18 @@ describe('config', () => {
 
   it('takes addresses, ranges and proxy-addr names as trusted proxies, and names and addresses as HOST', () => {
     const c = loadConfig({
-      TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback',
+      TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback,192.168.0.0/255.255.0.0',
       HOST: '::',
       MCP_ALLOWED_ORIGINS: 'https://agent.example,http://localhost:5173',
     });
-    expect(c.trustedProxies).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'loopback']);
+    expect(c.trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+      '192.168.0.0/255.255.0.0',
+    ]);
     expect(c.host).toBe('::');
     expect(c.mcpAllowedOrigins).toEqual(['https://agent.example', 'http://localhost:5173']);
     expect(loadConfig({ HOST: 'localhost' }).host).toBe('localhost');
