@@ -234,7 +234,8 @@ const PROXY_ADDR_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 /** `10.0.0.0/8`, or proxy-addr's netmask form `10.0.0.0/255.0.0.0`. */
 function isCidr(value: string): boolean {
   const [ip, mask] = value.split('/');
-  if (mask !== undefined && ipaddr.isValid(ip) && ipaddr.isValid(mask)) return true;
+  const dotted = (v: string) => ipaddr.IPv4.isValidFourPartDecimal(v);
+  if (mask !== undefined && dotted(ip) && dotted(mask)) return true;
   try {
     ipaddr.parseCIDR(value);
     return true;
