@@ -45,7 +45,8 @@ export function redisLabel(target: RedisTarget): string {
 
 /**
  * A short name for a database (host, port and database name; never the credentials), so that two
- * deployments sharing one Redis never read each other's keys (cached answers, BullMQ jobs).
+ * databases sharing one Redis index never read each other's cached answers. (BullMQ's prefix names
+ * the database only: see bullPrefix.)
  */
 export function databaseNamespace(databaseUrl: string): string {
   const u = new URL(databaseUrl);

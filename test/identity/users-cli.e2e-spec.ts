@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { runCli } from '../utils/cli';
 
-/** `npm run users`: the operator's commands for people, as a child process against the test database. */
+/** `npm run users` (and `npm run keys`): the operator's CLIs, as child processes against the test database. */
 describe('users CLI (e2e, child processes)', () => {
   const env = { DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: process.env.REDIS_URL! };
   const users = (args: string[], stdin?: string) => runCli('src/cli/users.ts', args, env, { stdin });
@@ -15,6 +15,11 @@ describe('users CLI (e2e, child processes)', () => {
       const out = await users(args);
       expect([out.code, out.stderr]).toEqual([2, expect.stringContaining('usage: users create --email E')]);
     }
+  }, 60_000);
+
+  it('keys: an unknown option prints the usage and exits 2 (it was exit 1 with a bare parser error)', async () => {
+    const out = await runCli('src/cli/keys.ts', ['list', '--jsn'], env);
+    expect([out.code, out.stderr]).toEqual([2, expect.stringContaining('usage: keys create --email')]);
   }, 60_000);
 
   it('a person disabled by the operator can be enabled again', async () => {
