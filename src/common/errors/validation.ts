@@ -1,8 +1,8 @@
 import { type ArgumentMetadata, type ValidationError, ValidationPipe } from '@nestjs/common';
 import { DeferredJsonBody } from '../http/json-body';
 import { getMetadataStorage } from 'class-validator';
-import { hiddenMemberFields, UNKNOWN_FIELD_MESSAGE } from '../validation/member-names';
-import { unsafeTextFields } from '../validation/safe-text';
+import { inputFindings } from '../validation/input-walk';
+import { UNKNOWN_FIELD_MESSAGE } from '../validation/member-names';
 import { type FieldError, ProblemError } from './problem';
 
 /** Flattens class-validator errors into `{ field, message }` with dotted paths. */
@@ -73,11 +73,11 @@ class ProblemValidationPipe extends ValidationPipe {
         { field: 'body', message: 'must be a JSON object' },
       ]);
     }
-    const bad = unsafeTextFields(value, metadata.data ?? '');
-    if (bad.length > 0) throw invalidFields(bad);
+    const found = inputFindings(value, metadata.data ?? '', isDto(metadata.metatype));
+    if (found.unsafe.length > 0) throw invalidFields(found.unsafe);
     const refused = [
       ...(metadata.type === 'query' ? repeatedParameters(value, metadata.metatype) : []),
-      ...(isDto(metadata.metatype) ? hiddenMemberFields(value, metadata.data ?? '') : []),
+      ...found.hidden,
     ];
     if (refused.length === 0) return super.transform(value, metadata);
     throw await withOtherFailures(refused, () => super.transform(value, metadata));

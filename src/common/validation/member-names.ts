@@ -1,5 +1,3 @@
-import type { FieldError } from '../errors/problem';
-
 /**
  * Member names the whitelist never sees: class-transformer does not copy a member whose name is a
  * method of the instance (constructor, toString, valueOf, hasOwnProperty, __defineGetter__, ...), and
@@ -10,18 +8,7 @@ const HIDDEN_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames
 
 export const UNKNOWN_FIELD_MESSAGE = 'is not a known field';
 
-/** Every member of `value` (nested objects and arrays included) with a hidden name, with dotted paths. */
-export function hiddenMemberFields(value: unknown, root: string, max = 20): FieldError[] {
-  const out: FieldError[] = [];
-  const stack: [unknown, string][] = [[value, root]];
-  while (stack.length > 0 && out.length < max) {
-    const [v, path] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    for (const key of Object.keys(v)) {
-      const at = path ? `${path}.${key}` : key;
-      if (HIDDEN_NAMES.has(key)) out.push({ field: at, message: UNKNOWN_FIELD_MESSAGE });
-      else stack.push([(v as Record<string, unknown>)[key], at]);
-    }
-  }
-  return out;
+/** Whether a member of this name would pass a DTO's whitelist unseen (checked by inputFindings, input-walk.ts). */
+export function isHiddenMemberName(name: string): boolean {
+  return HIDDEN_NAMES.has(name);
 }

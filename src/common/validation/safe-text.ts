@@ -1,5 +1,3 @@
-import type { FieldError } from '../errors/problem';
-
 /**
  * Text PostgreSQL cannot store (NUL) or that is not Unicode (a lone UTF-16 surrogate, which JSON
  * escapes such as "\ud800" produce) is refused at the edge with a field error, on every route
@@ -10,31 +8,6 @@ export const UNSAFE_TEXT_MESSAGE = 'must not contain NUL characters or invalid U
 
 export function isSafeText(s: string): boolean {
   return !s.includes('\u0000') && !LONE_SURROGATE.test(s);
-}
-
-/** Every string (member names included) in a JSON-like value that is not safe text, with dotted paths. */
-export function unsafeTextFields(value: unknown, root: string, max = 20): FieldError[] {
-  const out: FieldError[] = [];
-  const stack: [unknown, string][] = [[value, root]];
-  while (stack.length > 0 && out.length < max) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === 'string') {
-      if (!isSafeText(v)) out.push({ field: path || 'body', message: UNSAFE_TEXT_MESSAGE });
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push([item, join(path, String(i))]));
-    } else if (v !== null && typeof v === 'object') {
-      for (const [k, item] of Object.entries(v)) {
-        if (!isSafeText(k))
-          out.push({ field: join(path, k.replace(/[^\x20-\x7e]/g, '?')), message: UNSAFE_TEXT_MESSAGE });
-        else stack.push([item, join(path, k)]);
-      }
-    }
-  }
-  return out.sort((a, b) => a.field.localeCompare(b.field));
-}
-
-function join(path: string, key: string): string {
-  return path ? `${path}.${key}` : key;
 }
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point of this pattern
