@@ -6,13 +6,12 @@ import { PLANS, ROLES, SCOPES } from '../../common/auth/scopes';
 import { MaxCodePoints } from '../../common/validation/code-points';
 import { DeliberatelyServed } from '../../common/redaction/redact';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../password';
+import { NotBlank } from '../../common/validation/not-blank';
 
 const OWN_EMAIL = DeliberatelyServed("the signed-in person's own email");
 const MEMBER_EMAIL = DeliberatelyServed("fund admins see the emails of the fund's members and invitees");
 
 const ROLE_LIST = ROLES as unknown as string[];
-
-const NOT_BLANK = { message: 'must not be blank' };
 
 /**
  * A password being set: MIN_PASSWORD_LENGTH to MAX_PASSWORD_LENGTH characters, each bound named in its
@@ -23,7 +22,7 @@ const NewPassword = () =>
     IsString(),
     MinLength(MIN_PASSWORD_LENGTH, { message: `$property must be at least ${MIN_PASSWORD_LENGTH} characters` }),
     MaxLength(MAX_PASSWORD_LENGTH, { message: `$property must be at most ${MAX_PASSWORD_LENGTH} characters` }),
-    Matches(/\S/, NOT_BLANK),
+    NotBlank(),
   );
 
 export class SignInDto {
@@ -42,7 +41,7 @@ export class SignUpDto {
   @IsString()
   @Length(1, 200)
   @MaxCodePoints(200)
-  @Matches(/\S/, NOT_BLANK)
+  @NotBlank()
   displayName: string;
   @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH })
   @NewPassword()
@@ -99,7 +98,7 @@ export class AcceptInvitationDto {
   @IsString()
   @Length(1, 200)
   @MaxCodePoints(200)
-  @Matches(/\S/, NOT_BLANK)
+  @NotBlank()
   displayName?: string;
   @ApiPropertyOptional({ format: 'password', description: 'For a new person', minLength: MIN_PASSWORD_LENGTH })
   @Optional()

@@ -6,6 +6,7 @@ import { IsTimestamp } from '../../common/validation/calendar-date';
 import { MaxCodePoints } from '../../common/validation/code-points';
 import type { Plan } from '../../config/config';
 import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
+import { NotBlank } from '../../common/validation/not-blank';
 
 export class FundRefDto {
   @ApiProperty({ example: '6f1c2a4e-8b1d-4f0e-9a53-2c7d1e5b9f40', format: 'uuid' }) id: string;
@@ -113,7 +114,7 @@ export class CreateKeyDto {
   @IsString()
   @Length(1, 200)
   @MaxCodePoints(200)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @NotBlank()
   name: string;
 
   @ApiProperty({ enum: SCOPES, isArray: true, example: ['fund:read'] })

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
 import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
+import { NotBlank } from '../../common/validation/not-blank';
 
 export const PROPOSAL_KINDS = ['journal-entry', 'expense', 'capital-activity', 'lp-report'] as const;
 export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
@@ -104,7 +105,7 @@ export class ApproveProposalDto {
   @Optional()
   @IsString()
   @Length(1, 2000)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @NotBlank()
   note?: string;
 }
 
@@ -112,7 +113,7 @@ export class RejectProposalDto {
   @ApiProperty({ maxLength: 2000 })
   @IsString()
   @Length(1, 2000)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @NotBlank()
   reason: string;
 }
 

@@ -15,6 +15,7 @@ import {
 import { Optional } from '../../common/validation/optional';
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { ENGINE_CONTROLLED_ACCOUNTS } from '../../fund/ledger/chart-of-accounts';
+import { NotBlank } from '../../common/validation/not-blank';
 
 /** Money in base currency: a decimal string with at most 2 decimals. */
 export const MONEY = /^\d{1,16}(\.\d{1,2})?$/;
@@ -56,7 +57,7 @@ export class JournalLineInputDto {
   @Optional()
   @IsString()
   @Length(1, 500)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @NotBlank()
   description?: string;
 }
 
@@ -68,7 +69,7 @@ export class JournalEntryProposalDto {
   @ApiProperty({ example: 'Reclassify Q1 legal fees', maxLength: 500 })
   @IsString()
   @Length(1, 500)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @NotBlank()
   description: string;
 
   @ApiProperty({
@@ -94,7 +95,7 @@ export class ExpenseProposalDto {
   @ApiProperty({ example: 'Acme Fund Services', maxLength: 200 })
   @IsString()
   @Length(1, 200)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @NotBlank()
   vendor: string;
 
   @ApiProperty({ example: '4200.00' })
@@ -117,7 +118,7 @@ export class ExpenseProposalDto {
   @ApiProperty({ example: 'Q1 administration fee', maxLength: 500 })
   @IsString()
   @Length(1, 500)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @NotBlank()
   description: string;
 }
 
@@ -181,6 +182,6 @@ export class LpReportProposalDto {
   @Optional()
   @IsString()
   @Length(1, 20000)
-  @Matches(/\S/, { message: 'must not be blank' })
+  @NotBlank()
   narrative?: string;
 }
