@@ -47,6 +47,9 @@ function str(params: Params, name: string): string | undefined {
   return v;
 }
 
+/** `Basic <credentials>`: the scheme is case-insensitive (RFC 9110 §11.1), as the Bearer guard reads it. */
+const BASIC_SCHEME = /^basic /i;
+
 /** One half of HTTP Basic credentials (RFC 6749 §2.3.1: form-urlencoded); null when it is not valid encoding or text. */
 function basicPart(encoded: string): string | null {
   try {
@@ -247,7 +250,7 @@ export class OAuthService {
     let clientId = str(body, 'client_id');
     let secret = str(body, 'client_secret');
     let method: ClientRow['token_endpoint_auth_method'] = secret ? 'client_secret_post' : 'none';
-    if (authorization?.startsWith('Basic ')) {
+    if (authorization !== undefined && BASIC_SCHEME.test(authorization)) {
       const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
       if (colon < 0) throw new OAuthError('invalid_client', 'malformed Basic credentials');
