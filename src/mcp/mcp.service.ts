@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toProblemError } from '../common/errors/problem.filter';
-import { sanitizeForDisplay } from '../common/validation/safe-text';
+import { quotedInput, sanitizeForDisplay } from '../common/validation/safe-text';
 import { memoPerObject, sharedJson } from '../common/http/shared-json';
 import { ToolInvoker } from './tool-invoker';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
 import { FUND_RESOURCES, promptGetResult, promptsListResult, resourcesListResult } from './mcp-resources';
-import { quotedInput } from '../common/validation/safe-text';
 
 export const SUPPORTED_PROTOCOL_VERSIONS = [
   '2026-07-28',
@@ -183,7 +182,7 @@ export class McpService {
         const tool = this.catalog.find(server, name, scopes);
         if (!tool) {
           noteCall(req, sanitizeForDisplay(name, 100), 404); // probing for tools shows in the log
-          return rpcError(id, JSONRPC.INVALID_PARAMS, `unknown tool: ${name}`);
+          return rpcError(id, JSONRPC.INVALID_PARAMS, `unknown tool: ${quotedInput(name)}`);
         }
         return this.callTool(id, tool, req, reply, args as Record<string, unknown>);
       }

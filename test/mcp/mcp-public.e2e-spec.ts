@@ -254,6 +254,16 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
       ]);
     });
 
+    it('an unknown tool is named in the error cut to 200 characters (it echoed any length)', async () => {
+      const name = 'x'.repeat(5000);
+      const res = await post(
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } }),
+        {},
+      );
+      const body = await res.json();
+      expect(body.error.message).toBe(`unknown tool: ${'x'.repeat(200)}`);
+    });
+
     it('serves the same public server at /api/mcp/public/mcp', async () => {
       const tools = await (
         await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {}, '/api/mcp/public/mcp')
