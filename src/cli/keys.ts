@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
 import { type DataSource } from 'typeorm';
+import { commandOptions } from './options';
 import { isScope, PLANS, type Scope } from '../common/auth/scopes';
 import { ProblemError } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor';
@@ -26,30 +26,22 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** The options after the command; an unknown or malformed one is a usage error (exit 2) naming it. */
-function parseKeysArgs(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        email: { type: 'string' },
-        fund: { type: 'string' },
-        scopes: { type: 'string' },
-        plan: { type: 'string' },
-        expires: { type: 'string' },
-        name: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    });
-  } catch (err) {
-    return fail(`${(err as Error).message}\n${USAGE}`);
-  }
-}
-
 async function run(db: DataSource, argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  const { values, positionals } = parseKeysArgs(rest);
+  const { values, positionals } = commandOptions(
+    rest,
+    {
+      email: { type: 'string' },
+      fund: { type: 'string' },
+      scopes: { type: 'string' },
+      plan: { type: 'string' },
+      expires: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    USAGE,
+    fail,
+  );
   const repo = new KeysRepository(db);
   const config = loadConfig();
   const service = new KeysService(repo, config, new CursorCodec(config.cursorSecret));

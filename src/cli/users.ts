@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
 import { type DataSource } from 'typeorm';
+import { commandOptions } from './options';
 import { isRole, PLANS } from '../common/auth/scopes';
 import { loadConfig, type Plan } from '../config/config';
 import { createDataSource } from '../database/data-source';
@@ -75,31 +75,25 @@ async function userOrFail(users: UsersRepository, email: string | undefined) {
 
 const COMMANDS = ['create', 'list', 'disable', 'enable', 'set-plan', 'set-password'];
 
-/** The options after the command; an unknown or malformed one is a usage error (exit 2) naming it. */
-function parseUsersArgs(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        email: { type: 'string' },
-        name: { type: 'string' },
-        fund: { type: 'string' },
-        role: { type: 'string' },
-        plan: { type: 'string' },
-        'password-stdin': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      },
-    });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
-  }
-}
-
 async function run(db: DataSource, argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!COMMANDS.includes(command)) throw new UsageError(USAGE); // also --help and no command at all
-  const { values, positionals } = parseUsersArgs(rest);
+  const { values, positionals } = commandOptions(
+    rest,
+    {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      fund: { type: 'string' },
+      role: { type: 'string' },
+      plan: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+    USAGE,
+    (message) => {
+      throw new UsageError(message);
+    },
+  );
   const users = new UsersRepository(db);
   if (command === 'create') return create(db, values);
   if (command === 'list') {
