@@ -465,8 +465,8 @@ describe('console audit fixes (headless Chromium)', () => {
         expect(await pageNo.textContent()).toBe('Page 1');
         await card.getByRole('button', { name: 'Older deliveries' }).click();
         expect(await settledText(pageNo, /Page 2/)).toBe('Page 2');
-        await card.locator('.proposal').first().waitFor();
-        expect(await card.locator('.proposal').count()).toBe(3);
+        // while page 2 loads, the list still shows page 1 (20) under "Loading": wait for the page itself
+        expect(await settledValue(() => card.locator('.proposal').count(), 3)).toBe(3);
         await screenshot(page, 'console-deliveries-page-2');
         await card.getByRole('button', { name: 'Newer' }).click();
         expect(await settledText(pageNo, /Page 1/)).toBe('Page 1');
