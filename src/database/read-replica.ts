@@ -32,11 +32,13 @@ const REPLICA_CONNECT_TIMEOUT_MS = 2000;
  * connections of its own).
  */
 const poolWaitTimeout = (err: unknown): boolean =>
-  ((err as { driverError?: Error }).driverError ?? (err as Error))?.message ===
-  'timeout exceeded when trying to connect';
+  (driverError(err) as Error)?.message === 'timeout exceeded when trying to connect';
+
+/** pg's own error: TypeORM wraps a failed query's in QueryFailedError.driverError. */
+const driverError = (err: unknown): unknown => (err as { driverError?: unknown }).driverError ?? err;
 
 function replicaFailure(err: unknown): boolean {
-  const e = (err as { driverError?: unknown }).driverError ?? err;
+  const e = driverError(err);
   const code = (e as { code?: unknown }).code;
   if (typeof code === 'string' && /^(08...|57P0[123]|40001)$/.test(code)) return true;
   return isConnectionError(e) || /Connection terminated|Query read timeout/i.test((e as Error)?.message ?? '');

@@ -15,7 +15,6 @@ import { ProposalRow, ProposalsRepository } from './proposals.repository';
 
 /** How long a console TOTP check counts for approvals on funds that require it. */
 export const TOTP_STEP_UP_MS = 10 * 60 * 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ProposeOutcome {
   record: ProposalDto;
@@ -90,7 +89,7 @@ export class ProposalsService {
   }
 
   async get(p: Principal, id: string): Promise<ProposalDto> {
-    const row = UUID.test(id) ? await this.repo.ofFund(fundIdOf(p), id) : null;
+    const row = await this.repo.ofFund(fundIdOf(p), id); // a UUID: the route's uuidParam checked it
     if (!row) throw notFound(`proposal ${id}`);
     return proposalView(row);
   }
@@ -113,7 +112,7 @@ export class ProposalsService {
   }
 
   private async lockForDecision(m: EntityManager, p: Principal, id: string, approving: boolean): Promise<ProposalRow> {
-    const row = UUID.test(id) ? await this.repo.with(m).lockOfFund(fundIdOf(p), id) : null;
+    const row = await this.repo.with(m).lockOfFund(fundIdOf(p), id);
     if (!row) throw notFound(`proposal ${id}`);
     await this.assertChecker(m, p, row, approving);
     if (row.status !== 'pending') throw new ProblemError('invalid_state', `proposal ${id} was already ${row.status}`);

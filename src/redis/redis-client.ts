@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import Redis, { Cluster, type RedisOptions } from 'ioredis';
 import type { AppConfig } from '../config/config';
 
@@ -41,17 +40,4 @@ export function redisClient(target: RedisTarget, options: RedisOptions): Redis {
 /** The URL named in Redis reachability log lines (credentials are redacted by the logger). */
 export function redisLabel(target: RedisTarget): string {
   return target.redisClusterNodes[0] ?? target.redisUrl;
-}
-
-/**
- * A short name for a database (host, port and database name; never the credentials), so that two
- * databases sharing one Redis index never read each other's cached answers. (BullMQ's prefix names
- * the database only: see bullPrefix.)
- */
-export function databaseNamespace(databaseUrl: string): string {
-  const u = new URL(databaseUrl);
-  return createHash('sha256')
-    .update(`${u.hostname}:${u.port || '5432'}/${decodeURIComponent(u.pathname)}`)
-    .digest('hex')
-    .slice(0, 16);
 }

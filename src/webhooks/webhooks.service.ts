@@ -27,7 +27,6 @@ import { AttemptRow, DeliveryRow, SubscriptionRow, WebhooksRepository } from './
 import { KeysRepository } from '../keys/keys.repository';
 
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function subscriptionView(s: SubscriptionRow): WebhookDto {
@@ -163,7 +162,7 @@ export class WebhooksService {
   }
 
   private async subscription(p: Principal, id: string): Promise<SubscriptionRow> {
-    const row = UUID.test(id) ? await this.repo.subscriptionOfFund(fundIdOf(p), id) : null;
+    const row = await this.repo.subscriptionOfFund(fundIdOf(p), id); // a UUID: the route's uuidParam checked it
     if (!row) throw notFound(`webhook ${id}`);
     return row;
   }
@@ -242,7 +241,7 @@ export class WebhooksService {
   /** A failed (or cancelled) delivery starts again from its first scheduled attempt. */
   async retry(p: Principal, id: string, deliveryId: string): Promise<DeliveryDto> {
     const sub = await this.subscription(p, id);
-    const found = UUID.test(deliveryId) ? await this.repo.deliveryOfSubscription(sub.id, deliveryId) : null;
+    const found = await this.repo.deliveryOfSubscription(sub.id, deliveryId);
     if (!found) throw notFound(`delivery ${deliveryId}`);
     if (!sub.enabled && found.event_type !== TEST_EVENT_TYPE) {
       // a disabled subscription's deliveries are not sent (test events are): a retry would be cancelled at once

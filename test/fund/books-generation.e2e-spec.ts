@@ -9,7 +9,7 @@ import { DEMO_INCEPTION_DATE } from '../../src/fund/import/demo-universe';
 import { addDays } from '../../src/fund/dates';
 import { fundIdForSlug } from '../../src/fund/ids';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
-import { databaseNamespace } from '../../src/redis/redis-client';
+import { cacheNamespace } from '../../src/fund-data/common/answer-cache';
 import { bootApp, call, dbOf, mintKey, type TestApp } from '../utils/app';
 
 jest.setTimeout(240_000);
@@ -90,11 +90,11 @@ describe('caches keyed by the books generation (e2e)', () => {
   });
 
   it('namespaces the cache by database, so two databases on one Redis index never share an answer', () => {
-    const a = databaseNamespace('postgres://postgres@127.0.0.1:5432/fundgate_a');
-    const b = databaseNamespace('postgres://postgres@127.0.0.1:5432/fundgate_b');
-    const c = databaseNamespace('postgres://postgres@10.0.0.9:5432/fundgate_a');
+    const a = cacheNamespace('postgres://postgres@127.0.0.1:5432/fundgate_a');
+    const b = cacheNamespace('postgres://postgres@127.0.0.1:5432/fundgate_b');
+    const c = cacheNamespace('postgres://postgres@10.0.0.9:5432/fundgate_a');
     expect(new Set([a, b, c]).size).toBe(3);
-    expect(databaseNamespace('postgres://user:secret@127.0.0.1:5432/fundgate_a')).toBe(a);
+    expect(cacheNamespace('postgres://user:secret@127.0.0.1:5432/fundgate_a')).toBe(a);
     expect(a).not.toContain('secret');
   });
 });

@@ -1,11 +1,23 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../../config/config';
-import { databaseNamespace } from '../../redis/redis-client';
 import { REDIS } from '../../redis/redis.module';
 import { JournalRepository } from '../../fund/ledger/journal.repository';
 import { ReadReplica } from '../../database/read-replica';
 import { markShared } from '../../common/http/shared-json';
+
+/**
+ * A short name for the database the answers come from (host, port and database name; never the
+ * credentials), so two databases sharing one Redis index never read each other's answers.
+ */
+export function cacheNamespace(databaseUrl: string): string {
+  const u = new URL(databaseUrl);
+  return createHash('sha256')
+    .update(`${u.hostname}:${u.port || '5432'}/${decodeURIComponent(u.pathname)}`)
+    .digest('hex')
+    .slice(0, 16);
+}
 
 /**
  * Two honest caches for read answers:
@@ -33,7 +45,7 @@ export class AnswerCache {
     private readonly journal: JournalRepository,
   ) {
     this.ttlMs = config.liveCacheSeconds * 1000;
-    this.namespace = databaseNamespace(config.databaseUrl);
+    this.namespace = cacheNamespace(config.databaseUrl);
   }
 
   liveAnswer<T>(key: string, compute: () => Promise<T>): Promise<T> {
