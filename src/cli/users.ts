@@ -7,16 +7,17 @@ import { createDataSource } from '../database/data-source';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../identity/password';
 import { upsertPerson } from '../identity/people';
 import { SessionsRepository } from '../identity/sessions.repository';
+import { ConnectedApps } from '../oauth/connected-apps';
 import { UsersRepository } from '../identity/users.repository';
 
 /**
  * Operator CLI for people (passwords are read from stdin, never from arguments or the environment):
  *   npm run users -- create --email E --name N [--fund SLUG --role ROLE] [--plan P] --password-stdin [--json]
  *   npm run users -- list [--json]
- *   npm run users -- disable <email>          (also ends their console sessions; their keys stop working)
- *   npm run users -- enable <email>           (signs in again; their keys work again)
+ *   npm run users -- disable <email>          (also ends their console sessions and disconnects their OAuth apps; their keys stop working)
+ *   npm run users -- enable <email>           (signs in again; their keys work again; disconnected apps stay disconnected)
  *   npm run users -- set-plan <email> <plan>
- *   npm run users -- set-password <email> --password-stdin
+ *   npm run users -- set-password <email> --password-stdin   (a new password ends their sessions and disconnects their OAuth apps; keys are kept)
  */
 const USAGE =
   'usage: users create --email E --name N [--fund SLUG --role viewer|analyst|manager|admin] [--plan P] --password-stdin [--json] | users list [--json] | users disable <email> | users enable <email> | users set-plan <email> <plan> | users set-password <email> --password-stdin';
@@ -117,10 +118,15 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
   }
   const user = await userOrFail(users, positionals[0]);
   if (command === 'disable') {
-    await users.setStatus(user.id, 'disabled');
-    const ended = await new SessionsRepository(db).revokeAllOf(user.id);
+    const ended = await users.transaction(async (m) => {
+      await users.with(m).setStatus(user.id, 'disabled');
+      return {
+        sessions: await new SessionsRepository(db).with(m).revokeAllOf(user.id),
+        apps: await ConnectedApps.over(db).endAllOf(m, user.id),
+      };
+    });
     process.stdout.write(
-      `Disabled ${user.email}; ${ended} console session(s) ended; their keys are refused within seconds\n`,
+      `Disabled ${user.email}; ${ended.sessions} console session(s) ended, ${ended.apps} connected OAuth app(s) disconnected; their keys are refused within seconds\n`,
     );
   } else if (command === 'enable') {
     await users.setStatus(user.id, 'active');

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../common/auth/principal';
 import { SecretSealer } from '../common/crypto/sealer';
+import { ConnectedApps } from '../oauth/connected-apps';
 import { ProblemError } from '../common/errors/problem';
 import type { RecoveryCodesDto, TotpEnrolmentDto } from './dto/console.dto';
 import { hashPassword, verifyPassword } from './password';
@@ -21,6 +22,7 @@ export class AccountService {
     private readonly sessions: SessionsRepository,
     private readonly sealer: SecretSealer,
     private readonly signIn: SignInService,
+    private readonly apps: ConnectedApps,
   ) {}
 
   private async me(p: Principal): Promise<UserRow> {
@@ -30,8 +32,9 @@ export class AccountService {
   }
 
   /**
-   * Changes the password and signs out every other session of the person, in one transaction: a
-   * password changed because a session was stolen never stays changed with that session still live.
+   * Changes the password, signs out every other session of the person and disconnects every OAuth app
+   * they connected, in one transaction: a password changed because a session was stolen never stays
+   * changed with that session, or an app connected through it, still live. Their API keys are kept.
    * Both scrypt runs happen before the person's row is locked; under the lock the password must still
    * be the one the current password was checked against.
    */
@@ -45,6 +48,7 @@ export class AccountService {
         throw new ProblemError('invalid_state', 'the password was changed meanwhile; sign in again and retry');
       await this.users.with(m).setPassword(user.id, newHash);
       await this.sessions.with(m).revokeAllOf(user.id, p.sessionId ?? null);
+      await this.apps.endAllOf(m, user.id);
     });
   }
 

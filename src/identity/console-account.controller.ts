@@ -26,7 +26,10 @@ export class ConsoleAccountController {
 
   @Post('password')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Change the password; signs out every other session' })
+  @ApiOperation({
+    summary:
+      "Change the password; signs out every other session and disconnects every OAuth app the person connected (the person's API keys keep working)",
+  })
   @Returns(OkDto)
   async password(@CurrentPrincipal() p: Principal, @Body() body: ChangePasswordDto): Promise<OkDto> {
     await this.account.changePassword(p, body.currentPassword, body.newPassword);

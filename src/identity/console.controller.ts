@@ -104,14 +104,17 @@ export class ConsoleController {
   @HttpCode(200)
   @RequiresScopes()
   @SessionAccess({ only: true })
-  @ApiOperation({ summary: 'End every session of this person, on every device' })
+  @ApiOperation({
+    summary:
+      'End every session of this person, on every device, and disconnect every OAuth app they connected (its tokens stop working at once); their API keys keep working',
+  })
   @Returns(SignedOutEverywhereDto)
   async signOutEverywhere(
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @CurrentPrincipal() p: Principal,
   ): Promise<SignedOutEverywhereDto> {
-    return { revokedSessions: await this.signIn.signOutEverywhere(req, reply, p) };
+    return this.signIn.signOutEverywhere(req, reply, p);
   }
 
   @Get('invitations/:token')

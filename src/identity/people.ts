@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type DataSource } from 'typeorm';
 import type { Role } from '../common/auth/scopes';
 import type { Plan } from '../config/config';
+import { ConnectedApps } from '../oauth/connected-apps';
 import { hashPassword, verifyPassword } from './password';
 import { SessionsRepository } from './sessions.repository';
 import { UsersRepository } from './users.repository';
@@ -19,7 +20,8 @@ export interface PersonSpec {
 /**
  * Operator-side bootstrap without a Nest container (users CLI, seed:demo, bench): creates the person
  * (and their account) when the email is new, then applies password, plan and membership. One transaction.
- * A password that differs from the stored one ends the person's console sessions (an operator reset).
+ * A password that differs from the stored one ends the person's console sessions and disconnects their
+ * OAuth apps (an operator reset); their API keys are kept.
  */
 export async function upsertPerson(
   db: DataSource,
@@ -36,6 +38,7 @@ export async function upsertPerson(
         // a new password from the operator (a reset): the person's sessions end, as a change in the console ends the others
         await users.with(m).setPassword(existing.id, passwordHash);
         await new SessionsRepository(db).with(m).revokeAllOf(existing.id);
+        await ConnectedApps.over(db).endAllOf(m, existing.id); // and the apps connected from them
       }
       if (spec.plan) await users.with(m).setPlan(existing.id, spec.plan);
     } else {

@@ -8,7 +8,8 @@ import { ProblemError } from '../common/errors/problem';
 import { SecretSealer } from '../common/crypto/sealer';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { REDIS } from '../redis/redis.module';
-import type { SessionDto } from './dto/console.dto';
+import { ConnectedApps } from '../oauth/connected-apps';
+import type { SessionDto, SignedOutEverywhereDto } from './dto/console.dto';
 import { hashPassword, verifyPassword } from './password';
 import { SessionAuth, sessionIdOf } from './session-auth';
 import { SessionsRepository } from './sessions.repository';
@@ -36,6 +37,7 @@ export class SignInService {
     private readonly sessions: SessionsRepository,
     private readonly auth: SessionAuth,
     private readonly sealer: SecretSealer,
+    private readonly apps: ConnectedApps,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -176,10 +178,18 @@ export class SignInService {
     this.auth.clearCookie(req, reply);
   }
 
-  async signOutEverywhere(req: FastifyRequest, reply: FastifyReply, p: Principal): Promise<number> {
-    const n = await this.sessions.revokeAllOf(p.userId!);
+  /**
+   * Ends every console session of the person and disconnects every OAuth app they connected (grants,
+   * tokens and the keys behind them), in one transaction. Their own API keys keep working: revoke
+   * those on the keys page.
+   */
+  async signOutEverywhere(req: FastifyRequest, reply: FastifyReply, p: Principal): Promise<SignedOutEverywhereDto> {
+    const ended = await this.users.transaction(async (m) => ({
+      revokedSessions: await this.sessions.with(m).revokeAllOf(p.userId!),
+      disconnectedApps: await this.apps.endAllOf(m, p.userId!),
+    }));
     this.auth.clearCookie(req, reply);
-    return n;
+    return ended;
   }
 
   /** What the console needs to render: the person, memberships with scopes, CSRF token, step-up state. */

@@ -259,7 +259,12 @@ export class KeysRepository extends SqlRepository {
 
   /** Revokes a key and every key minted from it (a leaked key's offspring go with it). */
   revokeKeyAndDerived(id: string): Promise<Revoked> {
-    return this.revokeTree(`SELECT id FROM api_keys WHERE id = $1`, [id]);
+    return this.revokeKeysAndDerived([id]);
+  }
+
+  /** Revokes keys and every key minted from them (the keys behind a person's connected apps). */
+  revokeKeysAndDerived(ids: string[]): Promise<Revoked> {
+    return this.revokeTree(`SELECT id FROM api_keys WHERE id = ANY ($1::uuid[])`, [ids]);
   }
 
   /**

@@ -3,9 +3,9 @@ import type { Principal } from '../common/auth/principal';
 import { ROLE_SCOPES, type Scope } from '../common/auth/scopes';
 import { ProblemError } from '../common/errors/problem';
 import { UsersRepository } from '../identity/users.repository';
-import { KeysRepository } from '../keys/keys.repository';
 import { KeysService } from '../keys/keys.service';
 import { TOTP_STEP_UP_MS } from '../proposals/proposals.service';
+import { ConnectedApps } from './connected-apps';
 import { CODE_PREFIX, GRANTABLE_SCOPES, hashSecret, newSecret } from './oauth-tokens';
 import { sameBrowser } from './oauth-browser';
 import { AuthorizationRow, GrantView, OAuthRepository } from './oauth.repository';
@@ -33,7 +33,7 @@ export class ConsentService {
     private readonly repo: OAuthRepository,
     private readonly oauth: OAuthService,
     private readonly keys: KeysService,
-    private readonly keyRepo: KeysRepository,
+    private readonly connected: ConnectedApps,
     private readonly users: UsersRepository,
   ) {}
 
@@ -131,9 +131,8 @@ export class ConsentService {
   async revokeApp(person: Principal, grantId: string): Promise<void> {
     if (!UUID.test(grantId)) throw new ProblemError('not_found', `connected app ${grantId} was not found`);
     await this.repo.transaction(async (m) => {
-      const keyId = await this.repo.with(m).revokeGrant(person.userId!, grantId);
-      if (!keyId) throw new ProblemError('not_found', `connected app ${grantId} was not found`);
-      await this.keyRepo.with(m).revokeKeyAndDerived(keyId);
+      if (!(await this.connected.endOne(m, person.userId!, grantId)))
+        throw new ProblemError('not_found', `connected app ${grantId} was not found`);
     });
     this.keys.forget();
   }

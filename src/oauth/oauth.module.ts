@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ACCESS_TOKEN_RESOLVER } from '../common/auth/credential-resolver';
 import { ClientsService } from './clients.service';
+import { ConnectedApps } from './connected-apps';
 import { ConsentController } from './consent.controller';
 import { ConsentService } from './consent.service';
 import { OAuthTokenAuth } from './oauth-tokens';
@@ -19,7 +20,8 @@ import { OAuthService } from './oauth.service';
     OAuthService,
     ClientsService,
     ConsentService,
+    ConnectedApps,
   ],
-  exports: [OAuthTokenAuth, ACCESS_TOKEN_RESOLVER],
+  exports: [OAuthTokenAuth, ACCESS_TOKEN_RESOLVER, ConnectedApps],
 })
 export class OAuthModule {}

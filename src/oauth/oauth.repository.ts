@@ -250,17 +250,31 @@ export class OAuthRepository extends SqlRepository {
     );
   }
 
-  /** Revokes a person's grant, its key and every token of it at once; false when it is not theirs. */
   /** Ends a person's grant and its tokens; answers the grant's key (revoked by the caller, in its transaction), or null. */
   async revokeGrant(userId: string, grantId: string): Promise<string | null> {
-    const [rows] = await this.q.query(
-      `UPDATE oauth_grants SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING key_id`,
-      [grantId, userId],
-    ); // an UPDATE answers [rows, count]
-    if (rows.length === 0) return null;
-    await this.q.query('UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE grant_id = $1', [
-      grantId,
-    ]);
-    return rows[0].key_id;
+    const [keyId] = await this.endGrants('id = $1 AND user_id = $2', [grantId, userId]);
+    return keyId ?? null;
+  }
+
+  /** Ends every grant of a person and their tokens; answers the grants' keys (revoked by the caller, in its transaction). */
+  revokeGrantsOfUser(userId: string): Promise<string[]> {
+    return this.endGrants('user_id = $1', [userId]);
+  }
+
+  /**
+   * Grants still in force, and every token of them, end; answers their keys. A grant already ended
+   * answers nothing again.
+   */
+  private async endGrants(where: string, params: unknown[]): Promise<string[]> {
+    const [rows] = (await this.q.query(
+      `UPDATE oauth_grants SET revoked_at = now() WHERE ${where} AND revoked_at IS NULL RETURNING id, key_id`,
+      params,
+    )) as [{ id: string; key_id: string }[], number]; // an UPDATE answers [rows, count]
+    if (rows.length === 0) return [];
+    await this.q.query(
+      'UPDATE oauth_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE grant_id = ANY ($1::uuid[])',
+      [rows.map((r) => r.id)],
+    );
+    return rows.map((r) => r.key_id);
   }
 }

@@ -83,6 +83,11 @@ export class OkDto {
 
 export class SignedOutEverywhereDto {
   @ApiProperty({ example: 3 }) revokedSessions: number;
+  @ApiProperty({
+    example: 1,
+    description: "OAuth apps disconnected (their grants, tokens and keys end); the person's API keys are not revoked",
+  })
+  disconnectedApps: number;
 }
 
 export class InvitationPreviewDto {

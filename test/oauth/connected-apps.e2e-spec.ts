@@ -1,0 +1,203 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { consoleCall, PASSWORD, signIn, type Session } from '../identity/console';
+import {
+  bootApp,
+  call,
+  createFund,
+  dbOf,
+  ensurePerson,
+  mintKey,
+  type ResponseJson,
+  type TestApp,
+  uniqueName,
+} from '../utils/app';
+import { runCli } from '../utils/cli';
+import { freePort } from './oauth-client';
+
+/**
+ * The life of a connected app after consent, without a browser (the consent is answered through the
+ * console API in the browser that started the request): what ends it (sign out everywhere, a password
+ * change or reset, disabling the person, losing the fund), what it may refresh into, and for how long.
+ */
+describe('connected OAuth apps: what ends them', () => {
+  let app: TestApp;
+  let base: string;
+  let fund: { id: string; slug: string };
+  let clientId: string;
+  const redirectUri = 'http://127.0.0.1:9/callback'; // the code is read from the approval's answer
+  const cliEnv = { DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: process.env.REDIS_URL! };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    app = await bootApp({ publicBaseUrl: base });
+    await app.listen({ port, host: '127.0.0.1' });
+    fund = await createFund(app);
+    const reg = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Lifecycle Agent',
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    expect(reg.status).toBe(201);
+    clientId = ((await reg.json()) as { client_id: string }).client_id;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  /** A person (analyst on the fund) signed in to the console, with an API key of their own. */
+  async function member(role: 'analyst' | 'viewer' = 'analyst') {
+    const email = `${uniqueName('apps')}@example.com`;
+    const ids = await ensurePerson(app, email, 'developer', fund.slug, role, PASSWORD);
+    const key = await mintKey(app, { scopes: ['fund:read'], fund: fund.slug, account: email, plan: 'developer' });
+    return { ...ids, email, key: key.key, session: await signIn(app, email) };
+  }
+
+  /** Authorize → consent (approved in the starting browser) → code exchange: the app's first tokens and its grant. */
+  async function connect(session: Session, scopes: string[] = ['fund:read']) {
+    const verifier = randomBytes(32).toString('base64url');
+    const q = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      state: 's',
+      resource: `${base}/api/mcp`,
+    });
+    const started = await fetch(`${base}/oauth/authorize?${q.toString()}`, { redirect: 'manual' });
+    const requestId = new URL(started.headers.get('location')!).searchParams.get('request')!;
+    const browser = started.headers.get('set-cookie')!.split(';')[0];
+    const ok = await consoleCall(
+      app,
+      'POST',
+      `/api/v1/console/oauth/requests/${requestId}/approve`,
+      { ...session, cookie: `${session.cookie}; ${browser}` },
+      { body: { fund: fund.slug, scopes } },
+    );
+    expect(ok.status).toBe(200);
+    const code = new URL(ok.json.redirectTo).searchParams.get('code')!;
+    const exchange = () =>
+      token({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: redirectUri,
+        client_id: clientId,
+      });
+    const tokens = await exchange();
+    expect(tokens.status).toBe(200);
+    const [{ grant }] = await dbOf(app).query('SELECT grant_id AS grant FROM oauth_authorizations WHERE id = $1', [
+      requestId,
+    ]);
+    return {
+      access: tokens.json.access_token as string,
+      refresh: tokens.json.refresh_token as string,
+      grant: grant as string,
+      exchange,
+    };
+  }
+
+  async function token(params: Record<string, string>): Promise<{ status: number; json: ResponseJson }> {
+    const res = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params),
+    });
+    return { status: res.status, json: await res.json() };
+  }
+
+  const refresh = (refreshToken: string) =>
+    token({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
+
+  async function mcpStatus(accessToken: string): Promise<number> {
+    const res = await fetch(`${base}/api/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    return res.status;
+  }
+
+  /** The apps the person's console lists as connected. */
+  async function listed(session: Session): Promise<string[]> {
+    const res = await consoleCall(app, 'GET', '/api/v1/console/oauth/apps', session);
+    expect(res.status).toBe(200);
+    return (res.json as { items: { id: string }[] }).items.map((a) => a.id);
+  }
+
+  /** Access refused, refresh refused (invalid_grant), and the app's key revoked through the key revocation. */
+  async function expectEnded(tokens: { access: string; refresh: string; grant: string }) {
+    expect(await mcpStatus(tokens.access)).toBe(401);
+    const refreshed = await refresh(tokens.refresh);
+    expect([refreshed.status, refreshed.json.error]).toEqual([400, 'invalid_grant']);
+    const [row] = await dbOf(app).query(
+      'SELECT g.revoked_at IS NOT NULL AS grant_ended, k.revoked_at IS NOT NULL AS key_revoked FROM oauth_grants g JOIN api_keys k ON k.id = g.key_id WHERE g.id = $1',
+      [tokens.grant],
+    );
+    expect(row).toEqual({ grant_ended: true, key_revoked: true });
+  }
+
+  const apiKeyStatus = async (key: string) => (await call(app, 'GET', '/api/v1/me', { key })).status;
+
+  describe('ending the person’s sign-ins ends their apps, not their API keys', () => {
+    it('sign out everywhere disconnects every app and says how many; the API key keeps working', async () => {
+      const p = await member();
+      const [one, two] = [await connect(p.session), await connect(p.session)];
+      expect(await mcpStatus(one.access)).toBe(200);
+      expect(await listed(p.session)).toEqual(expect.arrayContaining([one.grant, two.grant]));
+      const out = await consoleCall(app, 'POST', '/api/v1/console/sign-out-everywhere', p.session);
+      expect(out.status).toBe(200);
+      expect(out.json).toEqual({ revokedSessions: 1, disconnectedApps: 2 });
+      await expectEnded(one);
+      await expectEnded(two);
+      expect(await apiKeyStatus(p.key)).toBe(200);
+      expect(await listed(await signIn(app, p.email))).toEqual([]);
+    });
+
+    it('a password change in the console disconnects every app; the API key keeps working', async () => {
+      const p = await member();
+      const tokens = await connect(p.session);
+      const changed = await consoleCall(app, 'POST', '/api/v1/console/account/password', p.session, {
+        body: { currentPassword: PASSWORD, newPassword: 'a brand new long password' },
+      });
+      expect(changed.status).toBe(200);
+      await expectEnded(tokens);
+      expect(await apiKeyStatus(p.key)).toBe(200);
+      expect(await listed(p.session)).toEqual([]); // the session that changed it stays signed in
+    });
+
+    it('an operator password reset (users set-password) disconnects every app; the API key keeps working', async () => {
+      const p = await member();
+      const tokens = await connect(p.session);
+      const out = await runCli('src/cli/users.ts', ['set-password', p.email, '--password-stdin'], cliEnv, {
+        stdin: 'a password the operator set\n',
+      });
+      expect([out.code, out.stderr]).toEqual([0, '']);
+      await expectEnded(tokens);
+      expect(await apiKeyStatus(p.key)).toBe(200);
+    }, 90_000);
+
+    it('disabling the person (users disable) disconnects every app and says so; enabling does not reconnect them', async () => {
+      const p = await member();
+      const tokens = await connect(p.session);
+      const users = (args: string[]) => runCli('src/cli/users.ts', args, cliEnv);
+      const out = await users(['disable', p.email]);
+      expect([out.code, out.stdout]).toEqual([
+        0,
+        `Disabled ${p.email}; 1 console session(s) ended, 1 connected OAuth app(s) disconnected; their keys are refused within seconds\n`,
+      ]);
+      expect((await users(['enable', p.email])).code).toBe(0);
+      await expectEnded(tokens);
+      expect(await apiKeyStatus(p.key)).toBe(200);
+    }, 90_000);
+  });
+});
