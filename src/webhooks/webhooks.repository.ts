@@ -140,12 +140,24 @@ export class WebhooksRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * Soft-deletes a subscription and, in the same statement, cancels its pending deliveries (as a
+   * job that finds its subscription gone cancels them): none waits in the queue for its next
+   * attempt, and the deliveries list shows them ended at once.
+   */
   async deleteSubscription(fundId: string, id: string): Promise<boolean> {
-    const [, count] = await this.q.query(
-      `UPDATE webhook_subscriptions SET deleted_at = now(), enabled = false, updated_at = now() WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL`,
+    const rows = await this.q.query(
+      `WITH s AS (
+         UPDATE webhook_subscriptions SET deleted_at = now(), enabled = false, updated_at = now()
+          WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id
+       ), c AS (
+         UPDATE webhook_deliveries d SET status = 'cancelled', completed_at = clock_timestamp(), claimed_until = NULL
+           FROM s WHERE d.subscription_id = s.id AND d.status = 'pending'
+       )
+       SELECT id FROM s`,
       [fundId, id],
     );
-    return count > 0;
+    return rows.length > 0;
   }
 
   /** The old secret keeps signing until `overlapUntil`; the new one signs from now on. */

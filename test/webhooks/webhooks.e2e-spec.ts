@@ -149,6 +149,38 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     }
   });
 
+  it('deleting a subscription cancels its pending deliveries at once, not when their jobs next run', async () => {
+    const sub = await subscribe('http://127.0.0.1:9/deleted', ['nav.published']);
+    const db = dbOf(app);
+    // pending deliveries as the dispatcher leaves them between attempts (enqueued, waiting in BullMQ)
+    const events = ['a', 'b', 'c'].map((x) => `evt_del_${x}_${Date.now()}`);
+    for (const e of events) {
+      await db.query(
+        `INSERT INTO webhook_events (id, fund_id, type, body, dispatched_at) VALUES ($1, $2, 'nav.published', '{}', now())`,
+        [e, books.fundId],
+      );
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, event_id, subscription_id, fund_id, status, attempt_count, enqueued_at, job_id)
+         VALUES (gen_random_uuid(), $1, $2, $3, 'pending', 1, now(), 'waiting')`,
+        [e, sub.id, books.fundId],
+      );
+    }
+    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', completed_at = now() WHERE event_id = $1`, [
+      events[2],
+    ]);
+    expect((await call(app, 'DELETE', `/api/v1/webhooks/${sub.id}`, { key: manager.key })).status).toBe(204);
+    const rows: { status: string; ended: boolean }[] = await db.query(
+      `SELECT d.status, d.completed_at IS NOT NULL AS ended FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+        WHERE d.subscription_id = $1 ORDER BY e.id`,
+      [sub.id],
+    );
+    expect(rows).toEqual([
+      { status: 'cancelled', ended: true },
+      { status: 'cancelled', ended: true },
+      { status: 'succeeded', ended: true },
+    ]);
+  });
+
   it('approve → proposal.approved reaches the subscriber, verified; other types and other funds get nothing', async () => {
     const rx = await receiver();
     const bystander = await receiver();
