@@ -12,7 +12,7 @@ import {
 } from '../utils/browser';
 import { mintKey, randomIp, type ResponseJson } from '../utils/app';
 import { calculate, newToolPage } from './tools-helpers';
-import { settledValue } from './wait';
+import { clearOfUtcMidnight, settledValue } from './wait';
 
 async function restAnswer(server: WebServer, name: string, body: unknown): Promise<ResponseJson> {
   const res = await fetch(`${server.baseUrl}/api/v1/calc/${name}`, {
@@ -43,7 +43,9 @@ describe('free web tools: behaviour (headless Chromium)', () => {
       await expect(page.getByTestId('figure-totalFeesUsd').textContent()).resolves.toBe(
         String(rest.totals.totalFeesUsd),
       );
-      expect(await page.getByTestId('chart').first().locator('.recharts-line').count()).toBe(2);
+      // the chart is drawn after the answer: ResponsiveContainer measures its box in an effect, then draws
+      const navLines = page.getByTestId('chart').first().locator('.recharts-line');
+      expect(await settledValue(() => navLines.count(), 2)).toBe(2);
       const url = new URL(page.url());
       expect(url.pathname).toBe('/tools/fee-calculator');
       expect(url.searchParams.get('annualGrossReturnPct')).toBe('12');
@@ -279,6 +281,7 @@ describe('free web tools: the daily cap (calc-daily = 2)', () => {
   );
 
   it('counts down from the RateLimit headers and shows a 429 as a clear message with the reset time', async () => {
+    await clearOfUtcMidnight(); // the three calculations below share one UTC day's window
     const { page } = await newToolPage(suite.browser);
     await withScreenshotOnFailure(page, 'tools-429', async () => {
       await page.goto(`${suite.server.baseUrl}/tools/operating-cost-calculator`);

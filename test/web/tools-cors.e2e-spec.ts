@@ -1,5 +1,6 @@
 import { parseCorsOrigins } from '../../src/config/config';
 import { bootApp, call, randomIp, type TestApp } from '../utils/app';
+import { clearOfUtcMidnight } from './wait';
 
 const ELSEWHERE = 'https://elsewhere.example';
 const TOOLS_SITE = 'https://tools.example';
@@ -36,6 +37,7 @@ describe('CORS for the public surfaces (CORS_ORIGINS)', () => {
     });
 
     it('puts Access-Control-Allow-Origin and the exposed rate-limit headers on calculator answers, 429 included; preflights never count', async () => {
+      await clearOfUtcMidnight(); // the three calls below share one UTC day's window (calc-daily = 2)
       const ip = randomIp();
       for (let i = 0; i < 5; i++) expect((await preflight(app, FEE, ELSEWHERE, ip)).status).toBe(204);
       const first = await call(app, 'POST', FEE, { ip, body: {}, headers: { origin: ELSEWHERE } });

@@ -11,3 +11,16 @@ export async function settledValue<T>(read: () => Promise<T>, want: T, timeoutMs
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Returns at once unless the next UTC midnight is less than `marginMs` away; then waits until it has
+ * passed. The calculators' daily cap (calc-daily) is a fixed window aligned to UTC midnight: a test
+ * that spends one window's allowance over several requests would see it reset half-way, counting
+ * "1 left" again or getting a 200 where the cap gives 429. Not a synchronisation with the page.
+ */
+export async function clearOfUtcMidnight(marginMs = 60_000): Promise<void> {
+  const left = DAY_MS - (Date.now() % DAY_MS);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 1000));
+}
