@@ -89,8 +89,10 @@ describe('developer console (headless Chromium)', () => {
       await row.getByRole('button', { name: /Revoke/ }).click();
       const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
       await dialog.getByRole('button', { name: 'Revoke key' }).click();
-      await page.getByRole('status').filter({ hasText: 'Revoked Browser test key' }).waitFor();
-      expect(await page.getByRole('status').textContent()).toContain('The key minted with it is revoked too.');
+      // the notice itself: another status (e.g. "Loading connected apps…", still loading) may be on the page
+      const revokedNotice = page.getByRole('status').filter({ hasText: 'Revoked Browser test key' });
+      await revokedNotice.waitFor();
+      expect(await revokedNotice.textContent()).toContain('The key minted with it is revoked too.');
       await row.getByText('revoked').waitFor();
       await screenshot(page, 'console-keys-revoked');
       expect(await untilStatus(() => me(secret), 401)).toBe(401);
