@@ -481,10 +481,14 @@ describe('console audit fixes (headless Chromium)', () => {
         // a double click on Older steps one page (the page shown while the next loads has the same cursor)
         await card.getByRole('button', { name: 'Older deliveries' }).dblclick();
         expect(await settledText(pageNo, /Page 2/)).toBe('Page 2');
-        await card.locator('.proposal').nth(2).waitFor();
+        // page 1's 20 stay listed while page 2 loads (a wait for a third row passed on them): wait for page
+        // 2's own 3, then read the label again (a second push would have made it 'Page 3')
+        expect(await settledValue(() => card.locator('.proposal').count(), 3)).toBe(3);
         expect(await pageNo.textContent()).toBe('Page 2');
         await card.getByRole('button', { name: 'Newer' }).click();
         expect(await settledText(pageNo, /Page 1/)).toBe('Page 1');
+        // axe on page 1 as loaded, not on page 2's rows under "Loading"
+        expect(await settledValue(() => card.locator('.proposal').count(), 20)).toBe(20);
         expect(await a11y(page)).toEqual([]);
 
         // a paused subscription's deliveries are not sent, so the API refuses their retry (409): no Retry

@@ -184,6 +184,8 @@ describe('console pages (headless Chromium, 375 px)', () => {
     const errors = pageErrors(page, [400, 401]);
     await withScreenshotOnFailure(page, 'console-sign-up', async () => {
       await page.goto(`${suite.server.baseUrl}/console/sign-up`);
+      // the load event can come before React has drawn the form: axe would check an empty page
+      await page.getByRole('button', { name: 'Create account' }).waitFor();
       expect(await a11y(page)).toEqual([]);
       await page.getByLabel('Email').fill(`${uniqueName('dev')}@console.test`);
       await page.getByLabel('Display name').fill('Dee Veloper');
