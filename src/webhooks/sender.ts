@@ -10,6 +10,12 @@ export interface SendResult {
 }
 
 const SNIPPET_BYTES = 512;
+/**
+ * How long the body may take once the status line and headers are in: the status decides the
+ * attempt, the body only feeds the log's snippet. A receiver that streams slowly (or sends a huge
+ * body) is cut off after this, its status still counting.
+ */
+export const BODY_READ_MS = 1000;
 const agents = {
   http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
   https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
@@ -17,7 +23,10 @@ const agents = {
 
 /**
  * POSTs exactly `body` once. Never follows redirects (a 3xx is just a non-2xx answer), gives up
- * after `timeoutMs` in total, and refuses private targets unless allowed. Never throws.
+ * when no status has arrived after `timeoutMs`, and refuses private targets unless allowed. The
+ * status settles the attempt as soon as the headers are in: at most SNIPPET_BYTES of the body are
+ * read, for at most BODY_READ_MS, then the connection is destroyed (never handed back to the
+ * keep-alive pool with an unread body). Never throws.
  */
 export function sendWebhook(
   target: string,
@@ -29,13 +38,13 @@ export function sendWebhook(
   const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
   return new Promise<SendResult>((resolve) => {
     let settled = false;
-    // eslint-disable-next-line prefer-const -- `finish` (declared before the request exists) clears it; a const set later would be in its TDZ on the early-error path
     let timer: NodeJS.Timeout | undefined;
+    let latencyMs: number | null = null; // until the headers, then fixed: the body is not the receiver's answer time
     const finish = (r: Omit<SendResult, 'latencyMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...r, latencyMs: elapsed() });
+      resolve({ ...r, latencyMs: latencyMs ?? elapsed() });
     };
     let url: URL;
     try {
@@ -55,22 +64,25 @@ export function sendWebhook(
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       },
       (res) => {
+        latencyMs = elapsed();
+        const statusCode = res.statusCode ?? null;
         const chunks: Buffer[] = [];
         let size = 0;
+        const settle = () => finish({ statusCode, error: null, responseSnippet: snippetOf(chunks) });
+        // Stop reading: the socket goes with the request (destroyed, so the agent never reuses it).
+        const cutOff = () => {
+          settle();
+          req.destroy();
+        };
+        clearTimeout(timer);
+        timer = setTimeout(cutOff, BODY_READ_MS);
         res.on('data', (c: Buffer) => {
-          if (size < SNIPPET_BYTES) chunks.push(c);
+          chunks.push(c);
           size += c.length;
+          if (size >= SNIPPET_BYTES && !res.complete) cutOff();
         });
-        res.on('end', () =>
-          finish({
-            statusCode: res.statusCode ?? null,
-            error: null,
-            responseSnippet: snippetOf(chunks),
-          }),
-        );
-        res.on('error', (err) =>
-          finish({ statusCode: res.statusCode ?? null, error: err.message, responseSnippet: null }),
-        );
+        res.on('end', settle); // read to the end: the socket goes back to the pool
+        res.on('error', settle); // cut off mid-body: the status still counts
       },
     );
     timer = setTimeout(() => {
