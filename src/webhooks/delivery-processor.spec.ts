@@ -1,4 +1,13 @@
-import { jobDeliveries, mapLimit, Slots } from './delivery-processor';
+import type { Job } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { developmentKeyRing, SecretSealer } from '../common/crypto/sealer';
+import type { AppConfig } from '../config/config';
+import type { AttemptOutcome, ClaimedAttempt } from './deliveries.repository';
+import { DeliveryAttemptFailed, DeliveryProcessor, jobDeliveries, mapLimit, Slots } from './delivery-processor';
+import type { DeliveryJobData } from './outbox-dispatcher';
+import { newSigningSecret } from './signing';
 
 describe('jobDeliveries', () => {
   it('answers the batch a job carries', () => {
@@ -63,5 +72,72 @@ describe('mapLimit (the per-job cap)', () => {
     await g.release();
     expect(await done).toEqual([50, 40, 30, 20, 10, 0]);
     expect(g.peak()).toBe(2);
+  });
+});
+
+/** A processor over a fake repository (the claim answers `claimed`), sending to real local receivers. */
+function processorWith(config: Partial<AppConfig>, claimed: ClaimedAttempt[]) {
+  const recorded: AttemptOutcome[] = [];
+  const repo = {
+    claim: async () => claimed,
+    facts: async () => [],
+    cancel: async () => undefined,
+    record: async (o: AttemptOutcome[]) => void recorded.push(...o),
+  };
+  const base = { role: 'worker', webhookTimeoutMs: 2000, webhookAllowPrivate: true, webhookRequireHttps: false };
+  const processor = new DeliveryProcessor({ ...base, ...config } as AppConfig, repo as never, sealer);
+  const job = {
+    data: { deliveries: claimed.map(({ id, generation }) => ({ id, generation })) },
+    attemptsMade: 0,
+    opts: { attempts: 3 },
+    updateData: async () => undefined,
+  } as unknown as Job<DeliveryJobData>;
+  return { processor, recorded, run: () => processor.process(job) };
+}
+
+const sealer = new SecretSealer(developmentKeyRing());
+function attempt(url: string, subscriptionId = randomUUID()): ClaimedAttempt {
+  return {
+    id: randomUUID(),
+    generation: 1,
+    subscription_id: subscriptionId,
+    attempt_no: 1,
+    url,
+    signing_secret: sealer.seal(newSigningSecret()),
+    previous_signing_secret: null,
+    previous_secret_expires_at: null,
+    event_id: `evt_${randomUUID()}`,
+    body: '{}',
+  };
+}
+
+async function listen(handler: http.RequestListener) {
+  const server = http.createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const close = () => {
+    server.closeAllConnections();
+    return new Promise((r) => server.close(r));
+  };
+  return { url, close };
+}
+
+describe('DeliveryProcessor.process', () => {
+  it('WEBHOOK_REQUIRE_HTTPS refuses an http:// target at send time: a failed attempt saying why, nothing sent', async () => {
+    let hits = 0;
+    const rx = await listen((_q, res) => {
+      hits++;
+      res.writeHead(204).end();
+    });
+    try {
+      const { run, recorded } = processorWith({ webhookRequireHttps: true }, [attempt(rx.url)]);
+      await expect(run()).rejects.toThrow(DeliveryAttemptFailed);
+      expect(recorded).toHaveLength(1);
+      expect(recorded[0]).toMatchObject({ status: 'pending', result: { statusCode: null } });
+      expect(recorded[0].result.error).toContain('WEBHOOK_REQUIRE_HTTPS');
+      expect(hits).toBe(0);
+    } finally {
+      await rx.close();
+    }
   });
 });

@@ -166,6 +166,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
     return sendWebhook(ctx.url, ctx.body, headers, {
       timeoutMs: this.config.webhookTimeoutMs,
       allowPrivate: this.config.webhookAllowPrivate,
+      requireHttps: this.config.webhookRequireHttps,
     });
   }
 

@@ -23,16 +23,16 @@ const agents = {
 
 /**
  * POSTs exactly `body` once. Never follows redirects (a 3xx is just a non-2xx answer), gives up
- * when no status has arrived after `timeoutMs`, and refuses private targets unless allowed. The
- * status settles the attempt as soon as the headers are in: at most SNIPPET_BYTES of the body are
- * read, for at most BODY_READ_MS, then the connection is destroyed (never handed back to the
- * keep-alive pool with an unread body). Never throws.
+ * when no status has arrived after `timeoutMs`, refuses private targets unless allowed, and http://
+ * targets when `requireHttps`. The status settles the attempt as soon as the headers are in: at
+ * most SNIPPET_BYTES of the body are read, for at most BODY_READ_MS, then the connection is
+ * destroyed (never handed back to the keep-alive pool with an unread body). Never throws.
  */
 export function sendWebhook(
   target: string,
   body: string,
   headers: Record<string, string>,
-  opts: { timeoutMs: number; allowPrivate: boolean },
+  opts: { timeoutMs: number; allowPrivate: boolean; requireHttps?: boolean },
 ): Promise<SendResult> {
   const started = process.hrtime.bigint();
   const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
@@ -49,6 +49,7 @@ export function sendWebhook(
     let url: URL;
     try {
       url = new URL(target);
+      refuseCleartext(url, opts.requireHttps);
       refuseLiteralPrivate(url, opts.allowPrivate);
     } catch (err) {
       finish({ statusCode: null, error: (err as Error).message, responseSnippet: null });
@@ -91,6 +92,17 @@ export function sendWebhook(
     req.on('error', (err) => finish({ statusCode: null, error: err.message, responseSnippet: null }));
     req.end(body);
   });
+}
+
+/**
+ * WEBHOOK_REQUIRE_HTTPS at send time: a subscription stored with an http:// URL before the flag was
+ * turned on is refused at each attempt (failed, retried, like a private target), never sent in cleartext.
+ */
+function refuseCleartext(url: URL, requireHttps = false): void {
+  if (requireHttps && url.protocol !== 'https:')
+    throw new Error(
+      `refused: ${url.protocol}// target while WEBHOOK_REQUIRE_HTTPS is on (fund events are not sent in cleartext); change the subscription's URL to https`,
+    );
 }
 
 /**
