@@ -33,6 +33,15 @@ export class ConnectedApps {
     return (await this.end(m, keyId ? [keyId] : [])) > 0;
   }
 
+  /**
+   * The app whose token family was revoked (a code used twice, a rotated refresh token presented
+   * again, the client revoking its refresh token): no token can be issued in it again, so the grant
+   * and its key end and it is no longer listed as connected.
+   */
+  async endOfFamily(m: EntityManager, familyId: string): Promise<void> {
+    await this.end(m, await this.oauth.with(m).revokeGrantOfFamily(familyId));
+  }
+
   private async end(m: EntityManager, keyIds: string[]): Promise<number> {
     if (keyIds.length > 0) await this.keys.with(m).revokeKeysAndDerived(keyIds);
     return keyIds.length;

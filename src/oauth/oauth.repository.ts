@@ -180,6 +180,11 @@ export class OAuthRepository extends SqlRepository {
     return rows[0].id;
   }
 
+  async grantKey(grantId: string): Promise<string> {
+    const [grant] = await this.q.query('SELECT key_id FROM oauth_grants WHERE id = $1', [grantId]);
+    return grant.key_id;
+  }
+
   async grantScopes(grantId: string): Promise<Scope[]> {
     const [grant] = await this.q.query('SELECT scopes FROM oauth_grants WHERE id = $1', [grantId]);
     return grant.scopes as Scope[];
@@ -239,13 +244,14 @@ export class OAuthRepository extends SqlRepository {
     );
   }
 
+  /** The person's connected apps: grants not ended whose key is not revoked (member removal revokes it). */
   async grantsOfUser(userId: string): Promise<GrantView[]> {
     return this.q.query(
       `SELECT g.id, g.client_id, c.client_name, c.kind AS client_kind, c.redirect_uris, f.slug AS fund_slug, f.name AS fund_name,
               g.scopes, g.created_at, greatest(g.last_used_at, k.last_used_at) AS last_used_at, g.revoked_at
          FROM oauth_grants g JOIN oauth_clients c ON c.client_id = g.client_id JOIN funds f ON f.id = g.fund_id
          JOIN api_keys k ON k.id = g.key_id
-        WHERE g.user_id = $1 AND g.revoked_at IS NULL ORDER BY g.created_at DESC`,
+        WHERE g.user_id = $1 AND g.revoked_at IS NULL AND k.revoked_at IS NULL ORDER BY g.created_at DESC`,
       [userId],
     );
   }
@@ -259,6 +265,11 @@ export class OAuthRepository extends SqlRepository {
   /** Ends every grant of a person and their tokens; answers the grants' keys (revoked by the caller, in its transaction). */
   revokeGrantsOfUser(userId: string): Promise<string[]> {
     return this.endGrants('user_id = $1', [userId]);
+  }
+
+  /** Ends the grant a token family belongs to (one code, one family) and its tokens; answers its key. */
+  revokeGrantOfFamily(familyId: string): Promise<string[]> {
+    return this.endGrants('id = (SELECT grant_id FROM oauth_authorizations WHERE id = $1)', [familyId]);
   }
 
   /**

@@ -5,7 +5,10 @@ import type { EntityManager } from 'typeorm';
 import { isScope } from '../common/auth/scopes';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../common/validation/safe-text';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { effectiveScopes } from '../keys/key-principal';
+import { KeysRepository } from '../keys/keys.repository';
 import { ClientsService } from './clients.service';
+import { ConnectedApps } from './connected-apps';
 import { OAuthError, OAuthReturnError } from './oauth-error';
 import {
   ACCESS_PREFIX,
@@ -66,6 +69,8 @@ export class OAuthService {
   constructor(
     private readonly repo: OAuthRepository,
     private readonly clients: ClientsService,
+    private readonly keys: KeysRepository,
+    private readonly connected: ConnectedApps,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -161,6 +166,8 @@ export class OAuthService {
         return { error: 'resource does not match the authorization request', code: 'invalid_target' };
       if (!samePkce(verifier, a.code_challenge)) return { error: 'code_verifier does not match the code_challenge' };
       await this.repo.with(m).markCodeUsed(a.id);
+      const refused = await this.grantRefusal(m, a.grant_id!);
+      if (refused) return { error: refused };
       return { tokens: await this.issue(m, a.grant_id!, a.id) };
     });
     if ('reused' in outcome && outcome.reused) await this.revokeFamily(outcome.reused);
@@ -170,14 +177,16 @@ export class OAuthService {
 
   /**
    * Reuse detected (a rotated refresh token, a code used twice) or a refresh token revoked: every
-   * token of the family ends. Under the family's lock, which a refresh holds while it issues: a
-   * refresh in flight commits first and its new tokens are revoked too (a plain UPDATE sees only the
-   * rows committed when it starts, and missed them).
+   * token of the family ends, and with it the app's grant and key (one family per grant). Under the
+   * family's lock, which a refresh holds while it issues: a refresh in flight commits first and its
+   * new tokens are revoked too (a plain UPDATE sees only the rows committed when it starts, and
+   * missed them).
    */
   private revokeFamily(familyId: string): Promise<void> {
     return this.repo.transaction(async (m) => {
       await this.repo.with(m).lockFamily(familyId);
       await this.repo.with(m).revokeFamily(familyId);
+      await this.connected.endOfFamily(m, familyId); // the app is no longer connected: grant and key end
     });
   }
 
@@ -203,12 +212,30 @@ export class OAuthService {
       const resource = str(body, 'resource');
       if (resource !== undefined && resource !== t.resource)
         return { error: 'resource does not match the grant', code: 'invalid_target' };
+      const refused = await this.grantRefusal(m, t.grant_id);
+      if (refused) return { error: refused };
       await this.repo.with(m).markTokenUsed(t.token_hash);
       return { tokens: await this.issue(m, t.grant_id, t.family_id) };
     });
     if ('reused' in outcome && outcome.reused) await this.revokeFamily(outcome.reused);
     if (!outcome.tokens) throw new OAuthError(outcome.code ?? 'invalid_grant', outcome.error);
     return outcome.tokens;
+  }
+
+  /**
+   * Why the grant may no longer be used, or null: what the resource server checks on every access
+   * token (the grant's key live, its person active, a role on the fund that leaves the grant a scope),
+   * checked before new tokens are issued, so a removed member's or disabled person's app cannot keep
+   * refreshing (its access tokens would be refused, but it got them).
+   */
+  private async grantRefusal(m: EntityManager, grantId: string): Promise<string | null> {
+    const key = await this.keys.with(m).keyById(await this.repo.with(m).grantKey(grantId));
+    if (!key || key.revoked_at || (key.expires_at && key.expires_at.getTime() <= Date.now()))
+      return 'the app was disconnected; connect it again';
+    if (key.user_status !== 'active') return 'the person who connected this app is disabled';
+    if (effectiveScopes(key).length === 0)
+      return 'the person who connected this app no longer has a role on the fund that allows it; connect it again';
+    return null;
   }
 
   private async issue(m: EntityManager, grantId: string, familyId: string): Promise<TokenResponse> {

@@ -200,4 +200,90 @@ describe('connected OAuth apps: what ends them', () => {
       expect(await apiKeyStatus(p.key)).toBe(200);
     }, 90_000);
   });
+
+  describe('a refresh checks what an access token is checked against', () => {
+    const refused = async (refreshToken: string) => {
+      const res = await refresh(refreshToken);
+      expect([res.status, res.json.error]).toEqual([400, 'invalid_grant']);
+      return res.json.error_description as string;
+    };
+
+    it('a member removed in the console: refresh refused, the app no longer listed', async () => {
+      const p = await member();
+      const admin = await ensurePerson(
+        app,
+        `${uniqueName('admin')}@example.com`,
+        'developer',
+        fund.slug,
+        'admin',
+        PASSWORD,
+      );
+      const tokens = await connect(p.session);
+      const second = await refresh(tokens.refresh);
+      expect(second.status).toBe(200);
+      const removed = await consoleCall(
+        app,
+        'DELETE',
+        `/api/v1/console/members/${p.userId}`,
+        await signIn(app, admin.email),
+        {
+          fund: fund.slug,
+        },
+      );
+      expect(removed.status).toBe(200);
+      expect(await refused(second.json.refresh_token)).toMatch(/disconnected/);
+      expect(await listed(p.session)).toEqual([]);
+    });
+
+    it('a revoked grant key, a disabled person, no role left that allows the grant: refused while it lasts', async () => {
+      const db = dbOf(app);
+      const p = await member();
+      let current = (await connect(p.session, ['fund:propose'])).refresh;
+      const works = async () => {
+        const res = await refresh(current);
+        expect(res.status).toBe(200);
+        current = res.json.refresh_token;
+      };
+      await db.query(`UPDATE users SET status = 'disabled' WHERE id = $1`, [p.userId]);
+      expect(await refused(current)).toMatch(/disabled/);
+      await db.query(`UPDATE users SET status = 'active' WHERE id = $1`, [p.userId]);
+      await works();
+      await db.query(`UPDATE fund_members SET role = 'viewer' WHERE user_id = $1 AND fund_id = $2`, [
+        p.userId,
+        fund.id,
+      ]);
+      expect(await refused(current)).toMatch(/no longer has a role/); // fund:propose was all it held
+      await db.query(`UPDATE fund_members SET role = 'analyst' WHERE user_id = $1 AND fund_id = $2`, [
+        p.userId,
+        fund.id,
+      ]);
+      await works();
+      await db.query(`DELETE FROM fund_members WHERE user_id = $1 AND fund_id = $2`, [p.userId, fund.id]);
+      expect(await refused(current)).toMatch(/no longer has a role/);
+      await db.query(`INSERT INTO fund_members (fund_id, user_id, role) VALUES ($1, $2, 'analyst')`, [
+        fund.id,
+        p.userId,
+      ]);
+      await works();
+      const [grant] = await listed(p.session);
+      await db.query(
+        `UPDATE api_keys SET revoked_at = now() WHERE id = (SELECT key_id FROM oauth_grants WHERE id = $1)`,
+        [grant],
+      );
+      expect(await refused(current)).toMatch(/disconnected/);
+      expect(await listed(p.session)).toEqual([]);
+    });
+
+    it('a code used twice or a rotated refresh token used again: the app is no longer listed as connected', async () => {
+      const p = await member();
+      const replayed = await connect(p.session);
+      expect((await replayed.exchange()).json.error).toBe('invalid_grant');
+      await expectEnded(replayed);
+      const reused = await connect(p.session);
+      expect((await refresh(reused.refresh)).status).toBe(200);
+      await refused(reused.refresh);
+      await expectEnded(reused);
+      expect(await listed(p.session)).toEqual([]);
+    });
+  });
 });
