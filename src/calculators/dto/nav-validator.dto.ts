@@ -47,7 +47,8 @@ export class NavValidatorRequest {
   reportedClosingNavUsd?: number;
 
   @NumberField({
-    description: 'Agreed management fee a year, percent; the booked fee is tested ACT/365.',
+    description:
+      'Agreed management fee a year, percent; the booked fee is tested ACT/365 on any base from the opening NAV to the rolled-forward closing NAV (flows counted half), so fees charged on opening, average or closing NAV all pass.',
     default: D.mgmtFeePct,
     min: 0,
     max: 100,
@@ -61,6 +62,17 @@ export class NavValidatorRequest {
     max: 100,
   })
   perfFeePct?: number;
+
+  @NumberField({
+    description:
+      'Hard hurdle a year, percent, as in the fee calculator: the performance fee is tested on the net gain above the opening NAV (plus half the net flows) grown by the hurdle over the period, ACT/365; a fee on the whole gain is then a warning (a soft hurdle). null = no hurdle.',
+    default: D.hurdlePct,
+    example: 8,
+    min: 0,
+    max: 100,
+    nullable: true,
+  })
+  hurdlePct?: number | null;
 
   @BooleanField({
     description: 'The performance fee has a high-water mark (a lower implied rate is then a warning, not a failure).',
@@ -84,6 +96,15 @@ export class NavValidatorRequest {
   inputMethod?: InputMethod;
 }
 
+class FeeBasisRange {
+  @ApiProperty({ description: 'Opening NAV plus half the net flows (a fee charged on the opening NAV).' })
+  openingUsd: number;
+  @ApiProperty({
+    description: 'Rolled-forward closing NAV minus half the net flows (a fee charged on the closing NAV).',
+  })
+  closingUsd: number;
+}
+
 class NavAssumptions {
   @ApiProperty() periodStart: string;
   @ApiProperty() periodEnd: string;
@@ -97,13 +118,25 @@ class NavAssumptions {
   @ApiProperty() reportedClosingNavUsd: number;
   @ApiProperty() mgmtFeePct: number;
   @ApiProperty() perfFeePct: number;
+  @ApiProperty({ type: 'number', nullable: true }) hurdlePct: number | null;
   @ApiProperty() hasHwm: boolean;
   @ApiProperty({ type: TextDigestDto }) lpRowsCsv: TextDigestDto;
   @ApiProperty({ enum: INPUT_METHODS }) inputMethod: InputMethod;
   @ApiProperty({ description: 'Days from periodStart to periodEnd, both inclusive.' }) periodDays: number;
   @ApiProperty({ enum: ['ACT/365'] }) dayCount: 'ACT/365';
-  @ApiProperty({ description: 'Opening NAV plus half the net flows (flows assumed mid-period).' })
+  @ApiProperty({
+    description:
+      "The base the management fee's implied rate is measured on: the point of mgmtFeeBasisRangeUsd nearest the booked fee.",
+  })
   mgmtFeeBasisUsd: number;
+  @ApiProperty({ type: FeeBasisRange }) mgmtFeeBasisRangeUsd: FeeBasisRange;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description:
+      'The hurdle for the period: the opening NAV plus half the net flows, grown by hurdlePct over periodDays ACT/365; null without a hurdle.',
+  })
+  hurdleUsd: number | null;
 }
 
 class RollForward {

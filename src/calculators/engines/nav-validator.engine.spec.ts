@@ -39,7 +39,9 @@ describe('nav-validator engine', () => {
     expect(a.assumptions).toMatchObject({
       periodDays: 90,
       dayCount: 'ACT/365',
-      mgmtFeeBasisUsd: 10_125_000,
+      mgmtFeeBasisUsd: 10_125_000.64, // the booked 49 931.51 is 2 % ACT/365 of this base
+      mgmtFeeBasisRangeUsd: { openingUsd: 10_125_000, closingUsd: 10_385_054.79 },
+      hurdleUsd: null,
       lpRowsCsv: { isDefault: true, bytes: 0, rows: 0 },
     });
     expect(a.disclaimer).toMatch(/not accounting or tax advice/);
@@ -123,6 +125,50 @@ describe('nav-validator engine', () => {
     expect(c.message).toContain('above the 2 % agreed');
   });
 
+  // fundgate's own NAV engine, Q1 2025 on a 10 M USD fund at 2 % ACT/365 accrued daily on each day's
+  // opening NAV, prices drifting steadily to the quarter's gross return (no flows, no other fees)
+  it.each([
+    { gross: '+4 %', opening: 9_999_452.05, pnl: 400_000, fee: 50_166.12, closing: 10_349_285.93 },
+    { gross: '+12 %', opening: 9_999_452.05, pnl: 1_200_000, fee: 52_113.69, closing: 11_147_338.36 },
+    { gross: '−4 %', opening: 9_999_452.05, pnl: -400_000, fee: 48_218.55, closing: 9_551_233.5 },
+  ])('a fee accrued daily on a NAV that moves $gross in the quarter passes', ({ opening, pnl, fee, closing }) => {
+    const a = navValidator({
+      ...quiet,
+      openingNavUsd: opening,
+      grossPnlUsd: pnl,
+      mgmtFeePct: 2,
+      mgmtFeeUsd: fee,
+      reportedClosingNavUsd: closing,
+    });
+    // the opening NAV alone was the base before: +4 % read as ACT/360, +12 % and −4 % as other rates
+    expect(check(a, 'mgmt-fee-rate')).toMatchObject({ status: 'pass', expected: 2, actual: 2 });
+    expect(a.status).toBe('pass');
+    expect(a.assumptions.mgmtFeeBasisRangeUsd).toEqual({ openingUsd: opening, closingUsd: closing });
+    const basis = a.assumptions.mgmtFeeBasisUsd;
+    expect(basis).toBeGreaterThan(Math.min(opening, closing));
+    expect(basis).toBeLessThan(Math.max(opening, closing));
+  });
+
+  it('a fee charged on the opening NAV (or the closing NAV) passes in a +12 % quarter', () => {
+    const on = (mgmtFeeUsd: number) =>
+      check(
+        navValidator({
+          ...quiet,
+          grossPnlUsd: 1_200_000,
+          mgmtFeePct: 2,
+          mgmtFeeUsd,
+          reportedClosingNavUsd: 11_200_000 - mgmtFeeUsd,
+        }),
+        'mgmt-fee-rate',
+      );
+    expect(on(49_315.07)).toMatchObject({ status: 'pass', actual: 2 }); // 10 M × 2 % × 90 / 365
+    expect(on(54_657.53)).toMatchObject({ status: 'pass', actual: 2 }); // on the closing 11 145 342.47
+    const over = on(58_000);
+    expect(over.status).toBe('fail');
+    expect(over.message).toContain('above the 2 % agreed');
+    expect(over.message).toMatch(/expected between 49,315\.07 USD and 54,\d{3}\.\d\d USD/);
+  });
+
   // net gain = gross P&L − management fee − expenses = 100 000
   const perf = (perfFeeUsd: number, hasHwm: boolean, grossPnlUsd = 100_000) =>
     check(
@@ -159,6 +205,48 @@ describe('nav-validator engine', () => {
     expect(charged.message).toContain('without net gains');
     expect(charged.message).toContain('high-water mark');
     expect(perf(0, true, -50_000).status).toBe('pass');
+  });
+
+  // a 90-day quarter on 10 M: gross 500 000, management fee 49 315.07 → net gain 450 684.93; an 8 %
+  // hard hurdle is 10 M × (1.08^(90/365) − 1) = 191 578.97; 20 % of the 259 105.96 above it = 51 821.19
+  const hurdled = (perfFeeUsd: number, hurdlePct: number | null, grossPnlUsd = 500_000) =>
+    navValidator({
+      ...quiet,
+      mgmtFeePct: 2,
+      mgmtFeeUsd: 49_315.07,
+      perfFeePct: 20,
+      hasHwm: false,
+      hurdlePct,
+      grossPnlUsd,
+      perfFeeUsd,
+      reportedClosingNavUsd: 10_000_000 + grossPnlUsd - 49_315.07 - perfFeeUsd,
+    });
+  it('a hard hurdle: the fee on the gain above it passes; the hurdle for the period is shown', () => {
+    const a = hurdled(51_821.19, 8);
+    expect(a.assumptions.hurdleUsd).toBe(191_578.97);
+    expect(check(a, 'perf-fee-rate')).toMatchObject({ status: 'pass', expected: 20, actual: 20 });
+    expect(check(a, 'perf-fee-rate').message).toContain('above the 8 % hurdle');
+    expect(a.status).toBe('pass');
+    // without the hurdle the same fee is under-accrued (20 % of the whole 450 684.93 is 90 136.99)
+    const none = check(hurdled(51_821.19, null), 'perf-fee-rate');
+    expect(none.status).toBe('fail');
+    expect(none.message).toContain('expected 90,136.99 USD');
+    expect(hurdled(51_821.19, null).assumptions.hurdleUsd).toBeNull();
+  });
+
+  it('a fee on the whole gain with a hurdle is a soft hurdle: a warning; beyond that a failure', () => {
+    const soft = check(hurdled(90_136.99, 8), 'perf-fee-rate');
+    expect(soft.status).toBe('warn');
+    expect(soft.message).toContain('soft hurdle');
+    expect(check(hurdled(100_000, 8), 'perf-fee-rate').status).toBe('fail');
+  });
+
+  it('a net gain that does not clear the hurdle earns no performance fee', () => {
+    // gross 200 000 → net gain 150 684.93, under the 191 578.97 hurdle
+    expect(check(hurdled(0, 8, 200_000), 'perf-fee-rate')).toMatchObject({ status: 'pass', actual: null });
+    const charged = check(hurdled(10_000, 8, 200_000), 'perf-fee-rate');
+    expect(charged.status).toBe('fail');
+    expect(charged.message).toContain('does not clear the 8 % hurdle (191,578.97 USD for the period)');
   });
 
   const lpHeader = 'Investor,Opening,Contributions,Withdrawals,Closing';

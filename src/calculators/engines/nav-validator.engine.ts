@@ -4,7 +4,7 @@ import { type CsvRow, parseCsvTable } from './csv';
 import { amountToFixed } from './amount';
 import { fixedToDec } from './fixed';
 import { csvDigest, type InputMethod, type TextDigest } from './text-input';
-import { bpOf, calendarDay, cents, dec, DISCLAIMER, HUNDRED, pct } from './numeric';
+import { bpOf, calendarDay, cents, Dec, dec, DISCLAIMER, HUNDRED, ONE, pct } from './numeric';
 
 export interface NavValidatorInput {
   periodStart: string;
@@ -19,6 +19,8 @@ export interface NavValidatorInput {
   reportedClosingNavUsd: number;
   mgmtFeePct: number;
   perfFeePct: number;
+  /** Hard hurdle a year, percent (fee only on the net gain above it); null = no hurdle. */
+  hurdlePct: number | null;
   hasHwm: boolean;
   /** `Investor,Opening,Contributions,Withdrawals,Closing`; empty = no investor rows to check. */
   lpRowsCsv: string;
@@ -39,6 +41,7 @@ export const NAV_VALIDATOR_DEFAULTS: NavValidatorInput = {
   reportedClosingNavUsd: 10_510_054.79,
   mgmtFeePct: 2,
   perfFeePct: 20,
+  hurdlePct: null,
   hasHwm: true,
   lpRowsCsv: '',
   inputMethod: 'manual',
@@ -89,6 +92,8 @@ export interface NavValidatorAnswer {
     periodDays: number;
     dayCount: 'ACT/365';
     mgmtFeeBasisUsd: number;
+    mgmtFeeBasisRangeUsd: { openingUsd: number; closingUsd: number };
+    hurdleUsd: number | null;
   };
   status: CheckStatus;
   rollForward: {
@@ -107,9 +112,42 @@ export interface NavValidatorAnswer {
 }
 
 /**
+ * The management fee's base. Funds charge on the opening NAV, the average or the closing NAV (a
+ * daily accrual moves with the period's P&L), so any base from the opening NAV to the rolled-forward
+ * closing NAV is accepted, flows counted half either way (assumed mid-period). `measured` is the
+ * base in that range nearest the booked fee: the fee's implied ACT/365 rate is measured on it.
+ */
+interface FeeBase {
+  opening: Decimal;
+  closing: Decimal;
+  low: Decimal;
+  high: Decimal;
+}
+
+function feeBase(opening: Decimal, netFlows: Decimal, expectedClosing: Decimal): FeeBase {
+  const atOpening = opening.plus(netFlows.div(2));
+  const atClosing = expectedClosing.minus(netFlows.div(2));
+  const [low, high] = atOpening.lte(atClosing) ? [atOpening, atClosing] : [atClosing, atOpening];
+  return { opening: atOpening, closing: atClosing, low: Dec.max(low, 0), high: Dec.max(high, 0) };
+}
+
+/** The base in [low, high] on which `booked` is `perUsd` of it (the nearest end when outside). */
+function nearestBase(base: FeeBase, booked: Decimal, perUsd: Decimal): Decimal {
+  if (perUsd.isZero()) return base.low.plus(base.high).div(2);
+  return Dec.min(Dec.max(booked.div(perUsd), base.low), base.high);
+}
+
+/** The hurdle's amount for the period: the fee base at opening grown by the hurdle over the days. */
+function hurdleAmount(input: NavValidatorInput, base: FeeBase, days: number): Decimal | null {
+  if (input.hurdlePct === null) return null;
+  const growth = ONE.plus(dec(input.hurdlePct).div(HUNDRED)).pow(dec(days).div(365)).minus(ONE);
+  return Dec.max(base.opening, 0).times(growth);
+}
+
+/**
  * NAV roll-forward validator. The period runs from periodStart to periodEnd inclusive (a
- * quarter Jan 1 – Mar 31 is 90 days). The management fee base is the opening NAV plus half
- * the net flows (flows assumed mid-period); its implied annual rate is measured ACT/365.
+ * quarter Jan 1 – Mar 31 is 90 days). The management fee is tested ACT/365 on any base from the
+ * opening to the closing NAV (see `FeeBase`); the performance fee on the net gain above the hurdle.
  */
 export function navValidator(input: NavValidatorInput): NavValidatorAnswer {
   const startDay = calendarDay(input.periodStart);
@@ -141,9 +179,11 @@ export function navValidator(input: NavValidatorInput): NavValidatorAnswer {
   facts.push(rollForwardCheck(expectedClosing, reported, breakUsd, breakRatio));
   facts.push(closingPositiveCheck(expectedClosing));
 
-  const feeBase = opening.plus(netFlows.div(2));
-  facts.push(mgmtFeeCheck(input, mgmtFee, feeBase, days));
-  facts.push(perfFeeCheck(input, perfFee, grossPnl.minus(mgmtFee).minus(other)));
+  const base = feeBase(opening, netFlows, expectedClosing);
+  const mgmt = mgmtFeeCheck(input, mgmtFee, base, days);
+  facts.push(mgmt.check);
+  const hurdle = hurdleAmount(input, base, days);
+  facts.push(perfFeeCheck(input, perfFee, grossPnl.minus(mgmtFee).minus(other), hurdle));
 
   const lpRows = input.lpRowsCsv.trim() === '' ? [] : parseCsvTable('lpRowsCsv', input.lpRowsCsv, LP_ROW_COLUMNS);
   if (input.lpRowsCsv.trim() !== '') {
@@ -159,7 +199,9 @@ export function navValidator(input: NavValidatorInput): NavValidatorAnswer {
       lpRowsCsv: csvDigest(input.lpRowsCsv, NAV_VALIDATOR_DEFAULTS.lpRowsCsv, lpRows.length),
       periodDays: days,
       dayCount: 'ACT/365',
-      mgmtFeeBasisUsd: cents(feeBase),
+      mgmtFeeBasisUsd: cents(mgmt.measuredOn),
+      mgmtFeeBasisRangeUsd: { openingUsd: cents(base.opening), closingUsd: cents(base.closing) },
+      hurdleUsd: hurdle === null ? null : cents(hurdle),
     },
     status: summary.fail > 0 ? 'fail' : summary.warn > 0 ? 'warn' : 'pass',
     rollForward: {
@@ -225,112 +267,143 @@ function withinFeeTolerance(actual: Decimal, expected: Decimal): boolean {
   return diff.lte(BREAK_PASS_USD) || diff.lte(expected.abs().times(FEE_RELATIVE_TOLERANCE));
 }
 
-function mgmtFeeCheck(input: NavValidatorInput, booked: Decimal, base: Decimal, days: number): CheckFacts {
+interface MgmtFeeFacts {
+  check: CheckFacts;
+  /** The base the implied rate is measured on. */
+  measuredOn: Decimal;
+}
+
+function mgmtFeeCheck(input: NavValidatorInput, booked: Decimal, base: FeeBase, days: number): MgmtFeeFacts {
   const rate = dec(input.mgmtFeePct).div(HUNDRED);
-  const expected365 = base.times(rate).times(days).div(365);
+  const per365 = rate.times(days).div(365);
   const id = 'mgmt-fee-rate';
+  const measuredOn = nearestBase(base, booked, per365);
   // below a cent there is nothing to charge on (1e-300 implied a fee of 2e30 % a year)
-  if (base.lt(BREAK_PASS_USD)) {
-    return {
+  if (base.high.lt(BREAK_PASS_USD)) {
+    const check: CheckFacts = {
       id,
       status: booked.isZero() ? 'pass' : 'warn',
       message: booked.isZero()
         ? 'No capital to charge a management fee on, and none was booked.'
-        : 'A management fee was booked although the fee base (opening NAV plus half the net flows) is under a cent.',
+        : 'A management fee was booked although the fee base (opening or closing NAV, flows counted half) is under a cent.',
       expected: input.mgmtFeePct,
       actual: null,
     };
+    return { check, measuredOn };
   }
-  const impliedPct = booked.div(base).times(365).div(days).times(HUNDRED);
-  const actual = pct(impliedPct);
+  const expected365 = measuredOn.times(per365);
+  const actual = pct(booked.div(measuredOn).times(365).div(days).times(HUNDRED));
+  const facts = (status: CheckStatus, message: string): MgmtFeeFacts => ({
+    check: { id, status, message, expected: input.mgmtFeePct, actual },
+    measuredOn,
+  });
   if (withinFeeTolerance(booked, expected365)) {
-    return {
-      id,
-      status: 'pass',
-      message: `The booked management fee ${usd(booked)} matches ${input.mgmtFeePct} % a year ACT/365 on ${usd(base)} over ${days} days.`,
-      expected: input.mgmtFeePct,
-      actual,
-    };
+    return facts(
+      'pass',
+      `The booked management fee ${usd(booked)} matches ${input.mgmtFeePct} % a year ACT/365 on ${usd(measuredOn)} over ${days} days (${baseRange(base)}).`,
+    );
   }
-  const expected360 = base.times(rate).times(days).div(360);
-  if (!expected360.isZero() && withinFeeTolerance(booked, expected360)) {
-    return {
-      id,
-      status: 'fail',
-      message: `The booked management fee ${usd(booked)} matches ${input.mgmtFeePct} % accrued ACT/360, not ACT/365: overcharged by ${usd(booked.minus(expected365))} (expected ${usd(expected365)}).`,
-      expected: input.mgmtFeePct,
-      actual,
-    };
+  const per360 = rate.times(days).div(360);
+  if (!per360.isZero() && withinFeeTolerance(booked, nearestBase(base, booked, per360).times(per360))) {
+    const at365 = booked.times(360).div(365);
+    return facts(
+      'fail',
+      `The booked management fee ${usd(booked)} matches ${input.mgmtFeePct} % accrued ACT/360, not ACT/365: overcharged by ${usd(booked.minus(at365))} (expected ${usd(at365)}).`,
+    );
   }
   const direction = booked.gt(expected365) ? 'above' : 'below';
-  return {
-    id,
-    status: 'fail',
-    message: `The booked management fee ${usd(booked)} implies ${actual} % a year (ACT/365), ${direction} the ${input.mgmtFeePct} % agreed; expected about ${usd(expected365)}.`,
-    expected: input.mgmtFeePct,
-    actual,
-  };
+  return facts(
+    'fail',
+    `The booked management fee ${usd(booked)} implies ${actual} % a year (ACT/365), ${direction} the ${input.mgmtFeePct} % agreed; expected ${expectedRange(base, per365)} (${baseRange(base)}).`,
+  );
 }
 
-function perfFeeCheck(input: NavValidatorInput, booked: Decimal, netGain: Decimal): CheckFacts {
+function baseRange(base: FeeBase): string {
+  return base.low.eq(base.high)
+    ? 'the opening NAV plus half the net flows'
+    : `any base from the opening NAV ${usd(base.opening)} to the closing NAV ${usd(base.closing)}, flows counted half`;
+}
+
+function expectedRange(base: FeeBase, perUsd: Decimal): string {
+  const [low, high] = [base.low.times(perUsd), base.high.times(perUsd)];
+  return low.toFixed(2) === high.toFixed(2) ? `about ${usd(low)}` : `between ${usd(low)} and ${usd(high)}`;
+}
+
+function perfFeeCheck(input: NavValidatorInput, booked: Decimal, netGain: Decimal, hurdle: Decimal | null): CheckFacts {
   const id = 'perf-fee-rate';
   const expectedPct = input.perfFeePct;
   if (!netGain.isPositive() || netGain.isZero()) {
-    if (booked.isZero()) {
-      return {
-        id,
-        status: 'pass',
-        message: 'No net gain after management fee and expenses, and no performance fee was booked.',
-        expected: expectedPct,
-        actual: null,
-      };
-    }
+    return noGainCheck(input, booked);
+  }
+  const excess = hurdle === null ? netGain : netGain.minus(hurdle);
+  const gainText =
+    hurdle === null
+      ? `the net gain ${usd(netGain)}`
+      : `the net gain above the ${input.hurdlePct} % hurdle (${usd(netGain)} − ${usd(hurdle)} for the period)`;
+  if (!excess.isPositive() || excess.isZero()) {
+    const ok = withinFeeTolerance(booked, dec(0));
     return {
       id,
-      status: 'fail',
-      message: input.hasHwm
-        ? `A performance fee of ${usd(booked)} was booked in a period without net gains; with a high-water mark no fee is earned until losses are recovered.`
-        : `A performance fee of ${usd(booked)} was booked in a period without net gains.`,
+      status: ok ? 'pass' : 'fail',
+      message: ok
+        ? `The net gain ${usd(netGain)} does not clear the ${input.hurdlePct} % hurdle (${usd(netGain.minus(excess))} for the period), and no performance fee was booked.`
+        : `A performance fee of ${usd(booked)} was booked although the net gain ${usd(netGain)} does not clear the ${input.hurdlePct} % hurdle (${usd(netGain.minus(excess))} for the period).`,
       expected: expectedPct,
       actual: null,
     };
   }
   const rate = dec(input.perfFeePct).div(HUNDRED);
-  const expected = netGain.times(rate);
-  const actual = pct(booked.div(netGain).times(HUNDRED));
+  const expected = excess.times(rate);
+  const actual = pct(booked.div(excess).times(HUNDRED));
+  const facts = (status: CheckStatus, message: string): CheckFacts => ({
+    id,
+    status,
+    message,
+    expected: expectedPct,
+    actual,
+  });
   if (withinFeeTolerance(booked, expected)) {
-    return {
-      id,
-      status: 'pass',
-      message: `The booked performance fee ${usd(booked)} is ${expectedPct} % of the net gain ${usd(netGain)}.`,
-      expected: expectedPct,
-      actual,
-    };
+    return facts('pass', `The booked performance fee ${usd(booked)} is ${expectedPct} % of ${gainText}.`);
   }
   if (booked.gt(expected)) {
-    return {
-      id,
-      status: 'fail',
-      message: `The booked performance fee ${usd(booked)} is ${actual} % of the net gain ${usd(netGain)}, above the ${expectedPct} % agreed (expected at most ${usd(expected)}).`,
-      expected: expectedPct,
-      actual,
-    };
+    if (hurdle !== null && withinFeeTolerance(booked, netGain.times(rate))) {
+      return facts(
+        'warn',
+        `The booked performance fee ${usd(booked)} is ${expectedPct} % of the whole net gain ${usd(netGain)}: consistent with a soft hurdle (the fee on the whole gain once the hurdle is cleared), not a hard one (${usd(expected)} on the gain above it). Confirm the hurdle's terms.`,
+      );
+    }
+    return facts(
+      'fail',
+      `The booked performance fee ${usd(booked)} is ${actual} % of ${gainText}, above the ${expectedPct} % agreed (expected at most ${usd(expected)}).`,
+    );
   }
   if (input.hasHwm) {
+    return facts(
+      'warn',
+      `The booked performance fee ${usd(booked)} is ${actual} % of ${gainText}, below the ${expectedPct} % agreed: consistent only if part of the gain recovered losses below the high-water mark${hurdle === null ? ' (or a hurdle applies: give hurdlePct)' : ''}. Confirm the high-water mark.`,
+    );
+  }
+  return facts(
+    'fail',
+    `The booked performance fee ${usd(booked)} is ${actual} % of ${gainText}, below the ${expectedPct} % agreed, and there is no high-water mark${hurdle === null ? ' or hurdle' : ''} to explain it (expected ${usd(expected)}).`,
+  );
+}
+
+function noGainCheck(input: NavValidatorInput, booked: Decimal): CheckFacts {
+  const base = { id: 'perf-fee-rate', expected: input.perfFeePct, actual: null };
+  if (booked.isZero()) {
     return {
-      id,
-      status: 'warn',
-      message: `The booked performance fee ${usd(booked)} is ${actual} % of the net gain ${usd(netGain)}, below the ${expectedPct} % agreed: consistent only if part of the gain recovered losses below the high-water mark (or a hurdle applies). Confirm the high-water mark.`,
-      expected: expectedPct,
-      actual,
+      ...base,
+      status: 'pass',
+      message: 'No net gain after management fee and expenses, and no performance fee was booked.',
     };
   }
   return {
-    id,
+    ...base,
     status: 'fail',
-    message: `The booked performance fee ${usd(booked)} is ${actual} % of the net gain ${usd(netGain)}, below the ${expectedPct} % agreed, and there is no high-water mark to explain it (expected ${usd(expected)}).`,
-    expected: expectedPct,
-    actual,
+    message: input.hasHwm
+      ? `A performance fee of ${usd(booked)} was booked in a period without net gains; with a high-water mark no fee is earned until losses are recovered.`
+      : `A performance fee of ${usd(booked)} was booked in a period without net gains.`,
   };
 }
 
