@@ -64,12 +64,14 @@ export interface TokenRow {
   client_name: string;
   resource: string;
   grant_revoked_at: Date | null;
+  grant_created_at: Date;
   token_hash: Buffer;
 }
 
 const TOKEN_SELECT = `
   SELECT t.token_hash, t.kind, t.grant_id, t.family_id, t.expires_at, t.used_at, t.revoked_at,
-         g.key_id, g.client_id, c.client_name, g.resource, g.revoked_at AS grant_revoked_at
+         g.key_id, g.client_id, c.client_name, g.resource, g.revoked_at AS grant_revoked_at,
+         g.created_at AS grant_created_at
     FROM oauth_tokens t
     JOIN oauth_grants g ON g.id = t.grant_id
     JOIN oauth_clients c ON c.client_id = g.client_id`;
@@ -190,17 +192,23 @@ export class OAuthRepository extends SqlRepository {
     return grant.scopes as Scope[];
   }
 
+  /** A token living `ttlSeconds`, but never past its grant's creation + `grantMaxSeconds`; answers its seconds to live. */
   async insertToken(t: {
     hash: Buffer;
     kind: 'access' | 'refresh';
     grantId: string;
     familyId: string;
     ttlSeconds: number;
-  }): Promise<void> {
-    await this.q.query(
-      `INSERT INTO oauth_tokens (token_hash, kind, grant_id, family_id, expires_at) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
-      [t.hash, t.kind, t.grantId, t.familyId, t.ttlSeconds],
+    grantMaxSeconds: number;
+  }): Promise<number> {
+    const [row] = await this.q.query(
+      `INSERT INTO oauth_tokens (token_hash, kind, grant_id, family_id, expires_at)
+       SELECT $1, $2, g.id, $4, least(now() + make_interval(secs => $5), g.created_at + make_interval(secs => $6))
+         FROM oauth_grants g WHERE g.id = $3
+       RETURNING floor(extract(epoch FROM expires_at - now()))::int AS seconds`,
+      [t.hash, t.kind, t.grantId, t.familyId, t.ttlSeconds, t.grantMaxSeconds],
     );
+    return row.seconds;
   }
 
   async token(hash: Buffer, lock = false): Promise<TokenRow | null> {

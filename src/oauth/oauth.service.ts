@@ -23,6 +23,11 @@ import { ClientRow, OAuthRepository } from './oauth.repository';
 
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
+/**
+ * A grant's absolute lifetime: no token of it lives past its creation + 90 days, however often it is
+ * refreshed; then the person approves the app again on the consent page.
+ */
+export const GRANT_MAX_SECONDS = 90 * 24 * 3600;
 export const AUTHORIZATION_REQUEST_SECONDS = 10 * 60;
 export const CODE_SECONDS = 60;
 const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -209,6 +214,8 @@ export class OAuthService {
         };
       if (t.revoked_at || t.grant_revoked_at) return { error: 'the refresh token has been revoked' };
       if (t.expires_at.getTime() <= Date.now()) return { error: 'the refresh token has expired' };
+      if (t.grant_created_at.getTime() + GRANT_MAX_SECONDS * 1000 <= Date.now())
+        return { error: 'this app was approved more than 90 days ago; connect it again' };
       const resource = str(body, 'resource');
       if (resource !== undefined && resource !== t.resource)
         return { error: 'resource does not match the grant', code: 'invalid_target' };
@@ -241,21 +248,18 @@ export class OAuthService {
   private async issue(m: EntityManager, grantId: string, familyId: string): Promise<TokenResponse> {
     const access = newSecret(ACCESS_PREFIX);
     const refresh = newSecret(REFRESH_PREFIX);
+    const family = { grantId, familyId, grantMaxSeconds: GRANT_MAX_SECONDS };
+    const expiresIn = await this.repo
+      .with(m)
+      .insertToken({ hash: hashSecret(access), kind: 'access', ttlSeconds: ACCESS_TOKEN_SECONDS, ...family });
     await this.repo
       .with(m)
-      .insertToken({ hash: hashSecret(access), kind: 'access', grantId, familyId, ttlSeconds: ACCESS_TOKEN_SECONDS });
-    await this.repo.with(m).insertToken({
-      hash: hashSecret(refresh),
-      kind: 'refresh',
-      grantId,
-      familyId,
-      ttlSeconds: REFRESH_TOKEN_SECONDS,
-    });
+      .insertToken({ hash: hashSecret(refresh), kind: 'refresh', ttlSeconds: REFRESH_TOKEN_SECONDS, ...family });
     const scopes = await this.repo.with(m).grantScopes(grantId);
     return {
       access_token: access,
       token_type: 'Bearer',
-      expires_in: ACCESS_TOKEN_SECONDS,
+      expires_in: expiresIn,
       refresh_token: refresh,
       scope: scopes.join(' '),
     };

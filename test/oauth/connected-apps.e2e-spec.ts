@@ -12,6 +12,8 @@ import {
   uniqueName,
 } from '../utils/app';
 import { runCli } from '../utils/cli';
+import { hashSecret } from '../../src/oauth/oauth-tokens';
+import { ACCESS_TOKEN_SECONDS, GRANT_MAX_SECONDS } from '../../src/oauth/oauth.service';
 import { freePort } from './oauth-client';
 
 /**
@@ -284,6 +286,37 @@ describe('connected OAuth apps: what ends them', () => {
       await refused(reused.refresh);
       await expectEnded(reused);
       expect(await listed(p.session)).toEqual([]);
+    });
+  });
+
+  describe('a grant has an absolute lifetime', () => {
+    it(`no token outlives the grant's creation + ${GRANT_MAX_SECONDS / 86400} days; after that, refresh is refused`, async () => {
+      const db = dbOf(app);
+      const p = await member();
+      const tokens = await connect(p.session);
+      const age = (interval: string) =>
+        db.query(`UPDATE oauth_grants SET created_at = now() - $2::interval WHERE id = $1`, [tokens.grant, interval]);
+      const expiry = async (refreshToken: string) => {
+        const [row] = await db.query(
+          `SELECT t.expires_at - g.created_at AS lived, t.expires_at - now() AS left FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.token_hash = $1`,
+          [hashSecret(refreshToken)],
+        );
+        return row as { lived: { days?: number; hours?: number }; left: { days?: number; hours?: number } };
+      };
+      await age('89 days');
+      const late = await refresh(tokens.refresh);
+      expect(late.status).toBe(200);
+      expect(late.json.expires_in).toBe(ACCESS_TOKEN_SECONDS);
+      expect((await expiry(late.json.refresh_token)).lived).toEqual({ days: 90 }); // not 89 + 30
+      await age('90 days - 10 minutes');
+      const last = await refresh(late.json.refresh_token);
+      expect(last.status).toBe(200);
+      expect(last.json.expires_in).toBeGreaterThan(590);
+      expect(last.json.expires_in).toBeLessThanOrEqual(600); // the access token too
+      await age('90 days');
+      const over = await refresh(last.json.refresh_token);
+      expect([over.status, over.json.error]).toEqual([400, 'invalid_grant']);
+      expect(over.json.error_description).toMatch(/more than 90 days ago; connect it again/);
     });
   });
 });
