@@ -24,4 +24,31 @@ describe('NAV validator page: what each check is measured in (headless Chromium)
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('a hurdle entered on the form is tested: the fee on the gain above it passes', async () => {
+    const { page } = await newToolPage(suite.browser);
+    const errors = watchPageErrors(page);
+    await withScreenshotOnFailure(page, 'tool-nav-hurdle', async () => {
+      // 10 M, 90 days, gross 500 000, management fee 49 315.07, 8 % hard hurdle → 20 % of the gain above it = 51 821.19
+      const figures = {
+        contributionsUsd: '0',
+        withdrawalsUsd: '0',
+        grossPnlUsd: '500000',
+        mgmtFeeUsd: '49315.07',
+        perfFeeUsd: '51821.19',
+        otherExpensesUsd: '0',
+        reportedClosingNavUsd: '10398863.74',
+        hasHwm: 'false',
+      };
+      await page.goto(`${suite.server.baseUrl}/tools/nav-validator?${new URLSearchParams(figures).toString()}`);
+      await page.getByLabel('Hurdle').fill('8');
+      expect((await calculate(page)).status()).toBe(200);
+      const perf = page.getByRole('listitem').filter({ hasText: 'perf-fee-rate' });
+      await expect(perf.textContent()).resolves.toContain('20 % of the net gain above the 8 % hurdle');
+      await expect(page.getByTestId('result').textContent()).resolves.toMatch(/4 passed, 0 warnings/);
+      await screenshot(page, 'tool-nav-hurdle');
+    });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
