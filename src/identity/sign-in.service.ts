@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Principal } from '../common/auth/principal';
 import { ROLE_SCOPES } from '../common/auth/scopes';
 import { ProblemError } from '../common/errors/problem';
+import { clientBucket } from '../common/http/client-bucket';
 import { SecretSealer } from '../common/crypto/sealer';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { REDIS } from '../redis/redis.module';
@@ -17,6 +18,8 @@ import { matchTotp } from './totp';
 import { UserRow, UsersRepository } from './users.repository';
 
 export const LOCKOUT_FAILURES = 5;
+/** Failures for one email from all addresses together before it locks for everyone (bounds guessing from many addresses). */
+export const EMAIL_LOCKOUT_FAILURES = 50;
 export const LOCKOUT_WINDOW_SECONDS = 15 * 60;
 const INVALID = 'the email or password is not correct';
 const GIVE_BACK = `if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0`;
@@ -27,8 +30,10 @@ export function recoveryCodeHash(code: string): Buffer {
 
 /**
  * Sign-in, sign-up and sign-out. The same 401 for an unknown email and a wrong password; 5 failures
- * in 15 minutes for an email (existing or not) lock it for the rest of the window (429, Retry-After),
- * counted in Redis so every instance shares the count.
+ * in 15 minutes for an email (existing or not) from one address (an IPv6 /64) lock that email for
+ * that address for the rest of the window (429, Retry-After), and 50 from all addresses together
+ * lock it for everyone — so a stranger cannot lock a person out with five wrong passwords, and
+ * guessing from many addresses stays bounded. Counted in Redis so every instance shares the counts.
  */
 @Injectable()
 export class SignInService {
@@ -51,14 +56,23 @@ export class SignInService {
     // the counter and the lookup use one spelling: PostgreSQL's lower() folds some letters JavaScript's
     // does not (İ), and a spelling that signs in to the same person must not get a count of its own
     const email = body.email.toLowerCase();
-    const counter = `signin:fail:${createHash('sha256').update(email).digest('hex')}`;
-    await this.reserveAttempt(counter, 'too many failed sign-ins for this email');
+    const everywhere = `signin:fail:${createHash('sha256').update(email).digest('hex')}`;
+    const here = `${everywhere}:${clientBucket(req.ip)}`;
+    await this.reserveAttempt(here, 'too many failed sign-ins for this email from this address');
+    await this.reserveAttempt(everywhere, 'too many failed sign-ins for this email', EMAIL_LOCKOUT_FAILURES).catch(
+      async (err: unknown) => {
+        await this.giveBack(here);
+        throw err;
+      },
+    );
     const { user, totpVerified } = await this.credentialsOf({ ...body, email }).catch(async (err: unknown) => {
-      // a wrong password or code keeps its count; anything else (a TOTP code still to come, an error) gives it back
-      if (!(err instanceof ProblemError && err.code === 'invalid_credentials')) await this.giveBack(counter);
+      // a wrong password or code keeps its counts; anything else (a TOTP code still to come, an error) gives them back
+      if (!(err instanceof ProblemError && err.code === 'invalid_credentials'))
+        await Promise.all([this.giveBack(here), this.giveBack(everywhere)]);
       throw err;
     });
-    await this.redis.del(counter);
+    // a success clears this address's count; the email's own failures elsewhere still stand
+    await Promise.all([this.redis.del(here), this.giveBack(everywhere)]);
     await this.auth.start(req, reply, user.id, totpVerified);
     return this.sessionViewOf(req, user.id);
   }
@@ -95,7 +109,7 @@ export class SignInService {
    * failure was counted (200 guesses at once for one email were 200 password checks). An attempt
    * that ends in neither a failure nor a success gives its count back; a success clears it.
    */
-  private async reserveAttempt(counter: string, refusal: string): Promise<void> {
+  private async reserveAttempt(counter: string, refusal: string, allowed = LOCKOUT_FAILURES): Promise<void> {
     const answers = await this.redis
       .multi()
       .incr(counter)
@@ -104,7 +118,7 @@ export class SignInService {
       .exec();
     const failed = answers?.find(([err]) => err !== null);
     if (!answers || failed) throw failed?.[0] ?? new Error('the sign-in attempt could not be counted');
-    if (Number(answers[0][1]) <= LOCKOUT_FAILURES) return;
+    if (Number(answers[0][1]) <= allowed) return;
     await this.giveBack(counter);
     const retry = String(Math.max(1, Number(answers[2][1])));
     throw new ProblemError('rate_limited', `${refusal}; try again in ${retry} s`, undefined, { 'Retry-After': retry });

@@ -58,6 +58,17 @@ describe('calculator daily caps (e2e)', () => {
     expect(keyed.headers['ratelimit']).toMatch(/^"calc-daily";r=9999;t=\d+$/);
   });
 
+  it('an IPv6 client is counted by its /64: another address of the same network shares the window', async () => {
+    const [a, b] = [1, 2].map(() => Math.floor(Math.random() * 0xfffe).toString(16));
+    const first = await call(app, 'POST', URL, { body: {}, ip: `2001:db8:${a}:${b}::1` });
+    expect(first.headers['ratelimit']).toMatch(/^"calc-daily";r=499;t=\d+$/);
+    const sameNet = await call(second, 'POST', URL, { body: {}, ip: `2001:db8:${a}:${b}:ffff:ffff:ffff:fffe` });
+    expect(sameNet.headers['ratelimit']).toMatch(/^"calc-daily";r=498;t=\d+$/);
+    const nextNet = `2001:db8:${a}:${(parseInt(b, 16) + 1).toString(16)}::1`;
+    const otherNet = await call(app, 'POST', URL, { body: {}, ip: nextNet });
+    expect(otherNet.headers['ratelimit']).toMatch(/^"calc-daily";r=499;t=\d+$/);
+  });
+
   it('a platform key raises it further', async () => {
     const platform = await mintKey(app, { scopes: [], plan: 'platform' });
     const res = await call(app, 'POST', URL, { body: {}, ip: randomIp(), key: platform.key });

@@ -16,8 +16,8 @@ describe('console sessions (e2e)', () => {
   });
   afterAll(() => app.close());
 
-  const signInRaw = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    call(app, 'POST', '/api/v1/console/sign-in', { body, headers: { host: HOST, origin: ORIGIN, ...headers } });
+  const signInRaw = (body: Record<string, unknown>, headers: Record<string, string> = {}, ip?: string) =>
+    call(app, 'POST', '/api/v1/console/sign-in', { body, ip, headers: { host: HOST, origin: ORIGIN, ...headers } });
 
   it('signs in: an HttpOnly SameSite=Lax cookie, a session view, and GET /me as the person', async () => {
     const p = await person(app, fund.slug, 'manager');
@@ -149,6 +149,30 @@ describe('console sessions (e2e)', () => {
     const ghost = `${uniqueName('ghost')}@example.com`;
     for (let i = 0; i < 5; i++) await signInRaw({ email: ghost, password: 'x' });
     expect((await signInRaw({ email: ghost, password: 'x' })).status).toBe(429); // unknown emails lock the same way
+  });
+
+  it('a lockout holds for the address that failed: the person still signs in from another (an IPv6 /64 is one address)', async () => {
+    const p = await person(app, null, null);
+    const stranger = '2001:db8:7:1::a';
+    for (let i = 0; i < 5; i++)
+      expect((await signInRaw({ email: p.email, password: `guess ${i}` }, {}, `2001:db8:7:1::${i + 1}`)).status).toBe(
+        401,
+      );
+    // another host of the same /64 is the same stranger
+    const locked = await signInRaw({ email: p.email, password: PASSWORD }, {}, stranger);
+    expect([locked.status, locked.json.detail]).toEqual([429, expect.stringContaining('from this address')]);
+    expect((await signInRaw({ email: p.email, password: PASSWORD }, {}, '198.51.100.23')).status).toBe(200);
+  });
+
+  it('an email locks for every address after 50 failures from many addresses together', async () => {
+    const p = await person(app, null, null);
+    for (let a = 0; a < 10; a++)
+      for (let i = 0; i < 5; i++)
+        expect((await signInRaw({ email: p.email, password: `guess ${i}` }, {}, `203.0.113.${a + 1}`)).status).toBe(
+          401,
+        );
+    const locked = await signInRaw({ email: p.email, password: PASSWORD }, {}, '198.51.100.24');
+    expect([locked.status, locked.json.detail]).toEqual([429, expect.stringMatching(/for this email; try again/)]);
   });
 
   it('lockout holds under parallel guesses: of 12 wrong passwords sent at once, 5 are checked and 7 refused with 429', async () => {

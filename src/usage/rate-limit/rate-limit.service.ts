@@ -4,6 +4,7 @@ import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig, Plan, PolicyName } from '../../config/config';
 import type { Principal } from '../../common/auth/principal';
 import { andThen, type MaybePromise } from '../../common/async/maybe-promise';
+import { clientBucket } from '../../common/http/client-bucket';
 import { REDIS } from '../../redis/redis.module';
 import { withRedis } from '../../redis/redis-state';
 import type { RedisThrottlerStorage } from './redis-throttler.storage';
@@ -52,11 +53,11 @@ export class RateLimitService {
     const index = Math.floor(now / windowMs);
     const ttlMs = (index + 1) * windowMs - now;
     let who: string;
-    if (!principal) who = `ip:${ip}`;
+    if (!principal) who = `ip:${clientBucket(ip)}`;
     else if (!principal.keyId)
       who = `u:${principal.userId}`; // a console session: per person
     else if (principal.isDemo)
-      who = `k:${principal.keyId}:ip:${ip}`; // the shared demo key: per key and IP
+      who = `k:${principal.keyId}:ip:${clientBucket(ip)}`; // the shared demo key: per key and address (IPv6: /64)
     else who = `k:${principal.keyId}`;
     return { who, index, ttlMs, plan: principal?.plan ?? 'free' };
   }
