@@ -4,7 +4,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../common/auth/principal';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { KeysRepository } from '../keys/keys.repository';
-import { toPrincipal } from '../keys/key-principal';
+import { effectiveScopes, toPrincipal } from '../keys/key-principal';
+import type { KeyRow } from '../keys/keys.repository';
+import type { Scope } from '../common/auth/scopes';
 import { OAuthRepository } from './oauth.repository';
 
 /**
@@ -44,8 +46,20 @@ export function resourceMetadataUrl(config: Pick<AppConfig, 'publicBaseUrl'>): s
 
 /** What a client is told to ask for; the person may grant more (up to their role) or less in the console. */
 export const DEFAULT_SCOPE = 'fund:read';
-/** Scopes an OAuth client may hold: never the checker's (proposals:review) nor key management. */
-export const GRANTABLE_SCOPES = ['fund:read', 'fund:propose', 'nav:publish', 'webhooks:manage'] as const;
+/**
+ * Scopes an OAuth client may hold: those the fund MCP server's tools need (read tools fund:read,
+ * propose tools fund:propose) and nothing else — never the checker's (proposals:review), key
+ * management, nor scopes of routes no tool reaches (nav:publish, webhooks:manage).
+ */
+export const GRANTABLE_SCOPES = ['fund:read', 'fund:propose'] as const;
+
+/**
+ * The scopes an app's tokens act with: its key's effective scopes (stored ∩ the person's current role)
+ * among the grantable ones (a grant made when more was grantable keeps no more than today's).
+ */
+export function scopesInForce(key: KeyRow): Scope[] {
+  return effectiveScopes(key).filter((s) => (GRANTABLE_SCOPES as readonly Scope[]).includes(s));
+}
 
 /**
  * Resource-server side: an access token → the Principal of its grant's key (the person's current
@@ -82,6 +96,7 @@ export class OAuthTokenAuth implements AccessTokenResolver {
     this.oauth.touchGrant(token.grant_id).catch(() => undefined);
     const principal: Principal = {
       ...toPrincipal(key),
+      scopes: scopesInForce(key),
       via: 'oauth',
       oauthClient: { id: token.client_id, name: token.client_name },
     };

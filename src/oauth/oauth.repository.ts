@@ -187,11 +187,6 @@ export class OAuthRepository extends SqlRepository {
     return grant.key_id;
   }
 
-  async grantScopes(grantId: string): Promise<Scope[]> {
-    const [grant] = await this.q.query('SELECT scopes FROM oauth_grants WHERE id = $1', [grantId]);
-    return grant.scopes as Scope[];
-  }
-
   /** A token living `ttlSeconds`, but never past its grant's creation + `grantMaxSeconds`; answers its seconds to live. */
   async insertToken(t: {
     hash: Buffer;

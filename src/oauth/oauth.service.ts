@@ -2,10 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { sameBytes } from '../common/crypto/same-bytes';
 import type { EntityManager } from 'typeorm';
-import { isScope } from '../common/auth/scopes';
+import { isScope, type Scope } from '../common/auth/scopes';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../common/validation/safe-text';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { effectiveScopes } from '../keys/key-principal';
 import { KeysRepository } from '../keys/keys.repository';
 import { ClientsService } from './clients.service';
 import { ConnectedApps } from './connected-apps';
@@ -18,6 +17,7 @@ import {
   newSecret,
   REFRESH_PREFIX,
   CODE_PREFIX,
+  scopesInForce,
 } from './oauth-tokens';
 import { ClientRow, OAuthRepository } from './oauth.repository';
 
@@ -171,9 +171,9 @@ export class OAuthService {
         return { error: 'resource does not match the authorization request', code: 'invalid_target' };
       if (!samePkce(verifier, a.code_challenge)) return { error: 'code_verifier does not match the code_challenge' };
       await this.repo.with(m).markCodeUsed(a.id);
-      const refused = await this.grantRefusal(m, a.grant_id!);
-      if (refused) return { error: refused };
-      return { tokens: await this.issue(m, a.grant_id!, a.id) };
+      const grant = await this.grantInForce(m, a.grant_id!);
+      if ('refused' in grant) return { error: grant.refused };
+      return { tokens: await this.issue(m, a.grant_id!, a.id, grant.scopes) };
     });
     if ('reused' in outcome && outcome.reused) await this.revokeFamily(outcome.reused);
     if (!outcome.tokens) throw new OAuthError(outcome.code ?? 'invalid_grant', outcome.error);
@@ -219,10 +219,10 @@ export class OAuthService {
       const resource = str(body, 'resource');
       if (resource !== undefined && resource !== t.resource)
         return { error: 'resource does not match the grant', code: 'invalid_target' };
-      const refused = await this.grantRefusal(m, t.grant_id);
-      if (refused) return { error: refused };
+      const grant = await this.grantInForce(m, t.grant_id);
+      if ('refused' in grant) return { error: grant.refused };
       await this.repo.with(m).markTokenUsed(t.token_hash);
-      return { tokens: await this.issue(m, t.grant_id, t.family_id) };
+      return { tokens: await this.issue(m, t.grant_id, t.family_id, grant.scopes) };
     });
     if ('reused' in outcome && outcome.reused) await this.revokeFamily(outcome.reused);
     if (!outcome.tokens) throw new OAuthError(outcome.code ?? 'invalid_grant', outcome.error);
@@ -230,22 +230,27 @@ export class OAuthService {
   }
 
   /**
-   * Why the grant may no longer be used, or null: what the resource server checks on every access
-   * token (the grant's key live, its person active, a role on the fund that leaves the grant a scope),
-   * checked before new tokens are issued, so a removed member's or disabled person's app cannot keep
+   * The scopes the grant's tokens would act with now (`scopesInForce`, what the resource server uses),
+   * or why it may no longer be used: what the resource server checks on every access token (the
+   * grant's key live, its person active, a role on the fund that leaves the grant a scope), checked
+   * before new tokens are issued, so a removed member's or disabled person's app cannot keep
    * refreshing (its access tokens would be refused, but it got them).
    */
-  private async grantRefusal(m: EntityManager, grantId: string): Promise<string | null> {
+  private async grantInForce(m: EntityManager, grantId: string): Promise<{ scopes: Scope[] } | { refused: string }> {
     const key = await this.keys.with(m).keyById(await this.repo.with(m).grantKey(grantId));
     if (!key || key.revoked_at || (key.expires_at && key.expires_at.getTime() <= Date.now()))
-      return 'the app was disconnected; connect it again';
-    if (key.user_status !== 'active') return 'the person who connected this app is disabled';
-    if (effectiveScopes(key).length === 0)
-      return 'the person who connected this app no longer has a role on the fund that allows it; connect it again';
-    return null;
+      return { refused: 'the app was disconnected; connect it again' };
+    if (key.user_status !== 'active') return { refused: 'the person who connected this app is disabled' };
+    const scopes = scopesInForce(key);
+    if (scopes.length === 0)
+      return {
+        refused: 'the person who connected this app no longer has a role on the fund that allows it; connect it again',
+      };
+    return { scopes };
   }
 
-  private async issue(m: EntityManager, grantId: string, familyId: string): Promise<TokenResponse> {
+  /** A new pair in the family; `scope` reports the scopes in force (role-capped), not those stored at consent. */
+  private async issue(m: EntityManager, grantId: string, familyId: string, scopes: Scope[]): Promise<TokenResponse> {
     const access = newSecret(ACCESS_PREFIX);
     const refresh = newSecret(REFRESH_PREFIX);
     const family = { grantId, familyId, grantMaxSeconds: GRANT_MAX_SECONDS };
@@ -255,7 +260,6 @@ export class OAuthService {
     await this.repo
       .with(m)
       .insertToken({ hash: hashSecret(refresh), kind: 'refresh', ttlSeconds: REFRESH_TOKEN_SECONDS, ...family });
-    const scopes = await this.repo.with(m).grantScopes(grantId);
     return {
       access_token: access,
       token_type: 'Bearer',

@@ -12,7 +12,9 @@ import {
   uniqueName,
 } from '../utils/app';
 import { runCli } from '../utils/cli';
-import { hashSecret } from '../../src/oauth/oauth-tokens';
+import { type Role, SCOPES } from '../../src/common/auth/scopes';
+import { McpCatalog } from '../../src/mcp/mcp.catalog';
+import { GRANTABLE_SCOPES, hashSecret } from '../../src/oauth/oauth-tokens';
 import { ACCESS_TOKEN_SECONDS, GRANT_MAX_SECONDS } from '../../src/oauth/oauth.service';
 import { freePort } from './oauth-client';
 
@@ -51,36 +53,40 @@ describe('connected OAuth apps: what ends them', () => {
     await app?.close();
   });
 
-  /** A person (analyst on the fund) signed in to the console, with an API key of their own. */
-  async function member(role: 'analyst' | 'viewer' = 'analyst') {
+  /** A person with a role on the fund (analyst unless told), signed in to the console, with an API key of their own. */
+  async function member(role: Role = 'analyst') {
     const email = `${uniqueName('apps')}@example.com`;
     const ids = await ensurePerson(app, email, 'developer', fund.slug, role, PASSWORD);
     const key = await mintKey(app, { scopes: ['fund:read'], fund: fund.slug, account: email, plan: 'developer' });
     return { ...ids, email, key: key.key, session: await signIn(app, email) };
   }
 
-  /** Authorize → consent (approved in the starting browser) → code exchange: the app's first tokens and its grant. */
-  async function connect(session: Session, scopes: string[] = ['fund:read']) {
-    const verifier = randomBytes(32).toString('base64url');
+  /** GET /oauth/authorize from a new browser: the pending request, and the person's session in that browser. */
+  async function startRequest(session: Session, verifier: string, asked = redirectUri) {
     const q = new URLSearchParams({
       response_type: 'code',
       client_id: clientId,
-      redirect_uri: redirectUri,
+      redirect_uri: asked,
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',
       state: 's',
       resource: `${base}/api/mcp`,
     });
     const started = await fetch(`${base}/oauth/authorize?${q.toString()}`, { redirect: 'manual' });
-    const requestId = new URL(started.headers.get('location')!).searchParams.get('request')!;
     const browser = started.headers.get('set-cookie')!.split(';')[0];
-    const ok = await consoleCall(
-      app,
-      'POST',
-      `/api/v1/console/oauth/requests/${requestId}/approve`,
-      { ...session, cookie: `${session.cookie}; ${browser}` },
-      { body: { fund: fund.slug, scopes } },
-    );
+    return {
+      id: new URL(started.headers.get('location')!).searchParams.get('request')!,
+      inBrowser: { ...session, cookie: `${session.cookie}; ${browser}` },
+    };
+  }
+
+  /** Authorize → consent (approved in the starting browser) → code exchange: the app's first tokens and its grant. */
+  async function connect(session: Session, scopes: string[] = ['fund:read']) {
+    const verifier = randomBytes(32).toString('base64url');
+    const { id: requestId, inBrowser } = await startRequest(session, verifier);
+    const ok = await consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${requestId}/approve`, inBrowser, {
+      body: { fund: fund.slug, scopes },
+    });
     expect(ok.status).toBe(200);
     const code = new URL(ok.json.redirectTo).searchParams.get('code')!;
     const exchange = () =>
@@ -212,26 +218,13 @@ describe('connected OAuth apps: what ends them', () => {
 
     it('a member removed in the console: refresh refused, the app no longer listed', async () => {
       const p = await member();
-      const admin = await ensurePerson(
-        app,
-        `${uniqueName('admin')}@example.com`,
-        'developer',
-        fund.slug,
-        'admin',
-        PASSWORD,
-      );
+      const admin = await member('admin');
       const tokens = await connect(p.session);
       const second = await refresh(tokens.refresh);
       expect(second.status).toBe(200);
-      const removed = await consoleCall(
-        app,
-        'DELETE',
-        `/api/v1/console/members/${p.userId}`,
-        await signIn(app, admin.email),
-        {
-          fund: fund.slug,
-        },
-      );
+      const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${p.userId}`, admin.session, {
+        fund: fund.slug,
+      });
       expect(removed.status).toBe(200);
       expect(await refused(second.json.refresh_token)).toMatch(/disconnected/);
       expect(await listed(p.session)).toEqual([]);
@@ -317,6 +310,38 @@ describe('connected OAuth apps: what ends them', () => {
       const over = await refresh(last.json.refresh_token);
       expect([over.status, over.json.error]).toEqual([400, 'invalid_grant']);
       expect(over.json.error_description).toMatch(/more than 90 days ago; connect it again/);
+    });
+  });
+
+  describe('what an app may hold', () => {
+    it("grantable scopes are exactly those the fund MCP server's tools need", async () => {
+      const needed = new Set(
+        app
+          .get(McpCatalog)
+          .toolsFor('fund', SCOPES)
+          .flatMap((t) => t.scopes),
+      );
+      expect([...GRANTABLE_SCOPES].sort()).toEqual([...needed].sort());
+      const as = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as ResponseJson;
+      expect(as.scopes_supported).toEqual([...GRANTABLE_SCOPES]);
+      const manager = await member('manager');
+      const { id, inBrowser } = await startRequest(manager.session, randomBytes(32).toString('base64url'));
+      const view = await consoleCall(app, 'GET', `/api/v1/console/oauth/requests/${id}`, inBrowser);
+      const offered = (view.json.funds as { slug: string; grantableScopes: string[] }[]).find(
+        (f) => f.slug === fund.slug,
+      );
+      expect(offered?.grantableScopes).toEqual(['fund:read', 'fund:propose']); // a manager holds nav:publish: not offered
+    });
+
+    it('a refresh reports the scopes in force (capped by the current role), not those stored at consent', async () => {
+      const p = await member();
+      const tokens = await connect(p.session, ['fund:read', 'fund:propose']);
+      await dbOf(app).query(`UPDATE fund_members SET role = 'viewer' WHERE user_id = $1 AND fund_id = $2`, [
+        p.userId,
+        fund.id,
+      ]);
+      const res = await refresh(tokens.refresh);
+      expect([res.status, res.json.scope]).toEqual([200, 'fund:read']);
     });
   });
 });
