@@ -5,8 +5,8 @@ import { RequestMethod } from '@nestjs/common';
 import { AUTH_MODE, REQUIRED_SCOPES, SESSION_ACCESS } from '../../src/common/auth/auth.decorators';
 import { RESPONSE_SCHEMA, SKIP_REDACTION } from '../../src/common/redaction/redaction.interceptor';
 import { SCOPES } from '../../src/common/auth/scopes';
-import { bootApp, call, type TestApp } from '../utils/app';
-import { HOST, ORIGIN, person } from '../identity/console';
+import { bootApp, call, type TestApp, uniqueName } from '../utils/app';
+import { HOST, ORIGIN, PASSWORD, person } from '../identity/console';
 
 /** A class (response DTOs and the classes their members reference). */
 type Class = abstract new (...args: never[]) => unknown;
@@ -163,10 +163,49 @@ describe('route declarations (walks every registered route)', () => {
         body: {},
         headers: { ...base, origin: 'https://evil.example', 'x-csrf-token': p.session.csrf },
       });
+      const wrongToken = await call(app, method as 'POST', url, {
+        body: {},
+        headers: { ...base, origin: ORIGIN, 'x-csrf-token': `${p.session.csrf.slice(1)}x` },
+      });
+      // no Origin header: only a browser's Sec-Fetch-Site: same-origin stands in for it
+      const noOrigin = await call(app, method as 'POST', url, {
+        body: {},
+        headers: { ...base, 'x-csrf-token': p.session.csrf, 'sec-fetch-site': 'cross-site' },
+      });
+      const answers = [noToken, foreign, wrongToken, noOrigin];
       expect({
         route: r.route,
-        status: [noToken.status, foreign.status],
-        code: [noToken.json?.code, foreign.json?.code],
+        status: answers.map((a) => a.status),
+        code: answers.map((a) => a.json?.code),
+      }).toEqual({ route: r.route, status: [403, 403, 403, 403], code: Array(4).fill('csrf_failed') });
+    }
+  });
+
+  it('the public routes that set a session cookie (sign-in, sign-up, accepting an invitation) refuse another origin or none', async () => {
+    const p = await person(app, null, null);
+    const bodies: Record<string, unknown> = {
+      'POST /api/v1/console/sign-in': { email: p.email, password: PASSWORD },
+      'POST /api/v1/console/sign-up': {
+        email: `${uniqueName('su')}@example.com`,
+        displayName: 'Someone',
+        password: PASSWORD,
+      },
+      'POST /api/v1/console/invitations/:token/accept': { displayName: 'Someone', password: PASSWORD },
+    };
+    const targets = routesOf(app).filter((r) => r.mode !== 'required' && r.route.startsWith('POST /api/v1/console/'));
+    expect(targets.map((r) => r.route).sort()).toEqual(Object.keys(bodies).sort());
+    for (const r of targets) {
+      const [method, path] = r.route.split(' ');
+      const url = path.replace(':token', 'x'.repeat(43));
+      const foreign = await call(app, method as 'POST', url, {
+        body: bodies[r.route],
+        headers: { host: HOST, origin: 'https://evil.example' },
+      });
+      const none = await call(app, method as 'POST', url, { body: bodies[r.route], headers: { host: HOST } });
+      expect({
+        route: r.route,
+        status: [foreign.status, none.status],
+        code: [foreign.json?.code, none.json?.code],
       }).toEqual({ route: r.route, status: [403, 403], code: ['csrf_failed', 'csrf_failed'] });
     }
   });
