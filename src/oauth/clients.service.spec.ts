@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config/config';
-import { ClientsService, isMetadataDocumentId, redirectUriProblem } from './clients.service';
+import { ClientsService, isMetadataDocumentId, redirectUriMatches, redirectUriProblem } from './clients.service';
 import type { OAuthRepository } from './oauth.repository';
 
 describe('OAuth client registration rules', () => {
@@ -34,5 +34,30 @@ describe('OAuth client registration rules', () => {
     expect(redirectUriProblem('javascript:alert(1)')).toMatch(/not allowed/);
     expect(redirectUriProblem('https://app.example/cb#x')).toMatch(/fragment/);
     expect(redirectUriProblem('myapp:/cb')).toMatch(/reverse domain/);
+  });
+
+  it('matches a loopback IP redirect URI at any port, everything else exactly (RFC 8252 §7.3)', () => {
+    for (const [registered, asked] of [
+      ['http://127.0.0.1/callback', 'http://127.0.0.1:49152/callback'],
+      ['http://127.0.0.1:33418/callback', 'http://127.0.0.1:8080/callback'],
+      ['http://[::1]:1/cb?app=x', 'http://[::1]:65535/cb?app=x'],
+      ['http://127.0.0.1:5/', 'http://127.0.0.1/'],
+      ['https://app.example/cb', 'https://app.example/cb'],
+      ['http://localhost:6274/oauth/callback', 'http://localhost:6274/oauth/callback'],
+    ])
+      expect([registered, asked, redirectUriMatches(registered, asked)]).toEqual([registered, asked, true]);
+    for (const [registered, asked] of [
+      ['http://127.0.0.1:9/callback', 'http://127.0.0.1:9/callback/'],
+      ['http://127.0.0.1:9/callback', 'http://127.0.0.1:9/Callback'],
+      ['http://127.0.0.1:9/cb', 'http://127.0.0.1:9/cb?x=1'],
+      ['http://127.0.0.1:9/cb', 'http://[::1]:9/cb'],
+      ['http://127.0.0.1:9/cb', 'http://127.0.0.1:0/cb'],
+      ['http://127.0.0.1:9/cb', 'http://127.0.0.1:65536/cb'],
+      ['http://127.0.0.1:9/cb', 'http://127.0.0.1.evil.example:9/cb'],
+      ['http://127.0.0.1:9/cb', 'http://127.0.0.1:9@evil.example/cb'],
+      ['http://localhost:6274/oauth/callback', 'http://localhost:6275/oauth/callback'], // localhost: exact only
+      ['https://app.example:443/cb', 'https://app.example:8443/cb'],
+    ])
+      expect([registered, asked, redirectUriMatches(registered, asked)]).toEqual([registered, asked, false]);
   });
 });

@@ -48,6 +48,24 @@ export function redirectUriProblem(value: unknown): string | null {
     : 'a private-use scheme must be a reverse domain name (e.g. com.example.app:)';
 }
 
+/** `http://127.0.0.1` or `http://[::1]`, an optional port, then the rest (path, query) as written. */
+const LOOPBACK_IP_URI = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?([/?].*)?$/s;
+
+/**
+ * Whether a redirect URI asked for at authorization is one the client registered: exactly, or — for a
+ * loopback IP literal, where a native app listens on whatever port it was given (RFC 8252 §7.3, §8.3)
+ * — the same but for the port (any port, 1 to 65535; scheme, address, path and query still exact).
+ * `http://localhost` URIs (accepted at registration because clients such as MCP Inspector register
+ * them, though RFC 8252 §8.3 advises against them) match only exactly, port included.
+ */
+export function redirectUriMatches(registered: string, asked: string): boolean {
+  if (registered === asked) return true;
+  const r = LOOPBACK_IP_URI.exec(registered);
+  const a = LOOPBACK_IP_URI.exec(asked);
+  if (!r || !a || r[1] !== a[1] || (r[3] ?? '') !== (a[3] ?? '')) return false;
+  return a[2] === undefined || (Number(a[2]) >= 1 && Number(a[2]) <= 65535);
+}
+
 // eslint-disable-next-line no-control-regex -- stripping control characters from a client name is the point of this pattern
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 

@@ -6,7 +6,7 @@ import { isScope, type Scope } from '../common/auth/scopes';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../common/validation/safe-text';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { KeysRepository } from '../keys/keys.repository';
-import { ClientsService } from './clients.service';
+import { ClientsService, redirectUriMatches } from './clients.service';
 import { ConnectedApps } from './connected-apps';
 import { OAuthError, OAuthReturnError } from './oauth-error';
 import {
@@ -85,7 +85,7 @@ export class OAuthService {
 
   /**
    * GET /oauth/authorize: answers where to send the browser. An unknown client or a redirect URI
-   * that is not exactly registered is an OAuthError shown to the person (never a redirect); every
+   * that is not registered (exactly; a loopback IP one at any port, `redirectUriMatches`) is an OAuthError shown to the person (never a redirect); every
    * later problem is an OAuthReturnError: a page naming the problem with a link back to the client's
    * redirect URI carrying `error`, `state` and `iss` (never an automatic redirect: RFC 9700 §4.11.2). A request
    * that goes on to the consent page is bound to the browser (`bindBrowser`: the hash of its cookie).
@@ -99,8 +99,11 @@ export class OAuthService {
     if (!client) throw new OAuthError('invalid_client', 'unknown client_id', 400);
     const asked = str(q, 'redirect_uri');
     const redirectUri = asked ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
-    if (!redirectUri || !client.redirect_uris.includes(redirectUri)) {
-      throw new OAuthError('invalid_request', 'redirect_uri must exactly match one the client registered');
+    if (!redirectUri || !client.redirect_uris.some((r) => redirectUriMatches(r, redirectUri))) {
+      throw new OAuthError(
+        'invalid_request',
+        'redirect_uri must exactly match one the client registered (the port of a http://127.0.0.1 or http://[::1] one may differ)',
+      );
     }
     const state = str(q, 'state') ?? null;
     const back: (error: string, description: string) => never = (error, description) => {

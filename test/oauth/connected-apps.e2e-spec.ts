@@ -81,9 +81,9 @@ describe('connected OAuth apps: what ends them', () => {
   }
 
   /** Authorize → consent (approved in the starting browser) → code exchange: the app's first tokens and its grant. */
-  async function connect(session: Session, scopes: string[] = ['fund:read']) {
+  async function connect(session: Session, scopes: string[] = ['fund:read'], asked = redirectUri) {
     const verifier = randomBytes(32).toString('base64url');
-    const { id: requestId, inBrowser } = await startRequest(session, verifier);
+    const { id: requestId, inBrowser } = await startRequest(session, verifier, asked);
     const ok = await consoleCall(app, 'POST', `/api/v1/console/oauth/requests/${requestId}/approve`, inBrowser, {
       body: { fund: fund.slug, scopes },
     });
@@ -94,7 +94,7 @@ describe('connected OAuth apps: what ends them', () => {
         grant_type: 'authorization_code',
         code,
         code_verifier: verifier,
-        redirect_uri: redirectUri,
+        redirect_uri: asked,
         client_id: clientId,
       });
     const tokens = await exchange();
@@ -343,5 +343,31 @@ describe('connected OAuth apps: what ends them', () => {
       const res = await refresh(tokens.refresh);
       expect([res.status, res.json.scope]).toEqual([200, 'fund:read']);
     });
+  });
+
+  it('a loopback IP redirect URI is matched at any port (RFC 8252 §7.3), nothing else about it', async () => {
+    const p = await member();
+    for (const port of ['54321', '1']) {
+      const tokens = await connect(p.session, ['fund:read'], `http://127.0.0.1:${port}/callback`);
+      expect(await mcpStatus(tokens.access)).toBe(200);
+    }
+    const authorize = (asked: string) =>
+      fetch(
+        `${base}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: asked }).toString()}`,
+        {
+          redirect: 'manual',
+        },
+      );
+    for (const other of [
+      'http://127.0.0.1:54321/other',
+      'http://127.0.0.1:54321/callback?x=1',
+      'http://localhost:9/callback',
+      'http://[::1]:9/callback',
+      'https://127.0.0.1:9/callback',
+      'http://127.0.0.1:70000/callback',
+    ]) {
+      const res = await authorize(other);
+      expect([other, res.status, res.headers.get('location')]).toEqual([other, 400, null]);
+    }
   });
 });
