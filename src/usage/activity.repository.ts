@@ -41,6 +41,8 @@ export interface ActivityRow {
   duration_ms: string;
   client_ip: string | null;
   user_agent: string | null;
+  /** The connected OAuth app's name when its key made the request. */
+  app: string | null;
 }
 
 const COPY_COLUMNS =
@@ -79,6 +81,18 @@ const subject = (who: UsageSubject) =>
 export class ActivityRepository extends SqlRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {
     super(db);
+  }
+
+  /**
+   * The keys behind the OAuth apps connected to a fund — every person's (`userId` null) or one
+   * person's — revoked or not: an app's requests go on being its activity after it is disconnected.
+   */
+  async appKeyIds(fundId: string, userId: string | null): Promise<string[]> {
+    const rows: { key_id: string }[] = await this.q.query(
+      `SELECT key_id FROM oauth_grants WHERE fund_id = $1 AND ($2::uuid IS NULL OR user_id = $2::uuid)`,
+      [fundId, userId],
+    );
+    return rows.map((r) => r.key_id);
   }
 
   /**
@@ -145,7 +159,9 @@ export class ActivityRepository extends SqlRepository {
   ): Promise<ActivityRow[]> {
     return this.q.query(
       `SELECT id::text, occurred_at, ${utcMicros('occurred_at')} AS occurred_key, request_id, key_id, account_id, user_id,
-              fund_id, method, route, tool, status, duration_ms, client_ip, user_agent
+              fund_id, method, route, tool, status, duration_ms, client_ip, user_agent,
+              (SELECT c.client_name FROM oauth_grants g JOIN oauth_clients c ON c.client_id = g.client_id
+                WHERE g.key_id = activity_log.key_id) AS app
          FROM activity_log
         WHERE ${subject(who)}
           AND ($3::timestamptz IS NULL OR occurred_at >= $3)

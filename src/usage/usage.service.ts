@@ -13,6 +13,8 @@ import { RateLimitService, RateWindow } from './rate-limit/rate-limit.service';
 
 /** User agents are client-chosen text: capped and stripped of control and bidi characters when shown. */
 export const USER_AGENT_MAX = 200;
+/** oauth_clients.client_name holds at most 200 characters. */
+const APP_NAME_MAX = 200;
 const POLICIES: PolicyName[] = ['fund-minute', 'propose-minute', 'calc-daily'];
 
 function windowView(w: RateWindow) {
@@ -73,13 +75,24 @@ export class UsageService {
   /**
    * Whose requests a caller sees: a key, itself (usage) or the keys it may list (activity); a console
    * session, the person's own keys on the fund (usage) or the keys it may list (activity), plus the
-   * person's own console requests.
+   * person's own console requests. Activity also covers the OAuth apps connected to the fund — every
+   * person's for keys:manage, else the caller's own — whose keys the key listings leave out.
    */
   private async subjectOf(caller: Principal, manageable: boolean): Promise<UsageSubject> {
     if (caller.keyId && !manageable) return { keyIds: [caller.keyId], sessionUserId: null };
-    const keyIds = (await (manageable ? this.keys.listVisibleTo(caller) : this.keys.ownKeys(caller))).map((k) => k.id);
+    const [keys, apps] = await Promise.all([
+      manageable ? this.keys.listVisibleTo(caller) : this.keys.ownKeys(caller),
+      manageable ? this.appKeysVisibleTo(caller) : [],
+    ]);
+    const keyIds = [...new Set([...keys.map((k) => k.id), ...apps])];
     if (caller.keyId && !keyIds.includes(caller.keyId)) keyIds.push(caller.keyId);
     return { keyIds, sessionUserId: caller.keyId ? null : caller.userId };
+  }
+
+  private appKeysVisibleTo(caller: Principal): Promise<string[]> {
+    if (!caller.fund) return Promise.resolve([]);
+    if (caller.scopes.includes('keys:manage')) return this.activity.appKeyIds(caller.fund.id, null);
+    return caller.userId ? this.activity.appKeyIds(caller.fund.id, caller.userId) : Promise.resolve([]);
   }
 
   async activityPage(caller: Principal, q: ActivityQueryDto): Promise<ActivityPageDto> {
@@ -111,6 +124,7 @@ export class UsageService {
         occurredAt: r.occurred_at.toISOString(),
         requestId: r.request_id,
         keyId: r.key_id,
+        app: r.app === null ? null : sanitizeForDisplay(r.app, APP_NAME_MAX),
         accountId: r.account_id,
         userId: r.user_id,
         method: r.method,

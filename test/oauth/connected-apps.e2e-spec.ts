@@ -345,6 +345,27 @@ describe('connected OAuth apps: what ends them', () => {
     });
   });
 
+  it("the fund's activity log shows a connected app's requests, named: to keys:manage all of them, to a person their own", async () => {
+    const p = await member();
+    const other = await member();
+    const tokens = await connect(p.session);
+    expect(await mcpStatus(tokens.access)).toBe(200);
+    const admin = await member('admin');
+    const appRows = async (session: Session) => {
+      const res = await consoleCall(app, 'GET', '/api/v1/admin/activity?route=/api/mcp&limit=100', session, {
+        fund: fund.slug,
+      });
+      expect(res.status).toBe(200);
+      return (res.json.items as { app: string | null; userId: string }[]).filter((i) => i.app !== null);
+    };
+    const seen = await appRows(admin.session);
+    expect(seen.filter((i) => i.userId === p.userId)).toEqual([
+      expect.objectContaining({ app: 'Lifecycle Agent', userId: p.userId, status: 200 }),
+    ]);
+    expect((await appRows(p.session)).map((i) => i.userId)).toEqual([p.userId]);
+    expect(await appRows(other.session)).toEqual([]);
+  });
+
   it('a loopback IP redirect URI is matched at any port (RFC 8252 §7.3), nothing else about it', async () => {
     const p = await member();
     for (const port of ['54321', '1']) {

@@ -100,6 +100,12 @@ export class ActivityItemDto {
   @ApiProperty({ format: 'date-time' }) occurredAt: string;
   @ApiProperty() requestId: string;
   @ApiProperty({ type: String, nullable: true }) keyId: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The connected OAuth app (its client's self-chosen name) whose key made the request; null otherwise",
+  })
+  app: string | null;
   @ApiProperty({ type: String, nullable: true }) accountId: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The person who acted (key owner or console session)' })
   userId: string | null;

@@ -8,6 +8,8 @@ interface ActivityItem {
   occurredAt: string;
   requestId: string;
   keyId: string | null;
+  /** The connected OAuth app's name when its key made the request. */
+  app: string | null;
   userId?: string | null;
   method: string;
   route: string;
@@ -101,7 +103,11 @@ function ActivityTable({ items, keyNames }: { items: ActivityItem[]; keyNames: M
             <tr key={a.id} data-testid="activity-row">
               <td className="nowrap">{a.occurredAt.replace('T', ' ').slice(0, 19)}</td>
               <td>
-                {a.keyId ? (
+                {a.app !== null ? (
+                  <>
+                    {a.app} <span className="muted">(connected app)</span>
+                  </>
+                ) : a.keyId ? (
                   (keyNames.get(a.keyId) ?? <span className="mono">{a.keyId.slice(0, 8)}</span>)
                 ) : (
                   <span className="muted">console session</span>
