@@ -49,7 +49,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** A local receiver that verifies every delivery with the standardwebhooks package. */
-async function startVerifyingReceiver(secrets: string[]) {
+export async function startVerifyingReceiver(secrets: string[]) {
   const verifiers = secrets.map((s) => new Webhook(s));
   const state = {
     onReceipt: (_id: string, _sub: number, _at: number) => undefined as void,
@@ -86,7 +86,7 @@ async function startVerifyingReceiver(secrets: string[]) {
   };
 }
 
-async function newFundWithSubscriptions(db: DataSource, targets: string[], secrets: string[]): Promise<string> {
+export async function newFundWithSubscriptions(db: DataSource, targets: string[], secrets: string[]): Promise<string> {
   const tag = randomUUID().slice(0, 8);
   const [fund] = await db.query(`INSERT INTO funds (slug, name) VALUES ($1, 'Webhook bench') RETURNING id`, [
     `whbench-${tag}`,
@@ -111,6 +111,23 @@ async function newFundWithSubscriptions(db: DataSource, targets: string[], secre
     );
   }
   return fund.id;
+}
+
+/** fundgate as its own process (APP_ROLE=all: dispatcher and delivery worker), targets on loopback allowed. */
+export function startFundgate(databaseUrl: string, redisUrl: string, port: number) {
+  return startProcess(
+    'src/main.ts',
+    {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      APP_ROLE: 'all',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    },
+    `http://127.0.0.1:${port}/health`,
+  );
 }
 
 /** Events of the unmeasured warm-up burst (and POSTs of the baseline's warm-up: as many deliveries). */
@@ -182,19 +199,7 @@ export async function benchWebhooks(opts: WebhooksBenchOptions): Promise<Webhook
   // off (as on the bench's server) they pile up and slow every dispatcher pass (the enqueue scan
   // took 32 ms after 270 000 deliveries). Start every run from the state autovacuum would keep.
   await db.query(`VACUUM (ANALYZE) webhook_events, webhook_deliveries, webhook_attempts`);
-  const app = await startProcess(
-    'src/main.ts',
-    {
-      DATABASE_URL: opts.databaseUrl,
-      REDIS_URL: opts.redisUrl,
-      APP_ROLE: 'all',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-    },
-    `http://127.0.0.1:${port}/health`,
-  );
+  const app = await startFundgate(opts.databaseUrl, opts.redisUrl, port);
 
   const phase = async (ratePerSec: number | null, count = events): Promise<PhaseResult> => {
     const wanted = count * subs;

@@ -26,6 +26,7 @@ export interface DeliveryRef {
 
 export interface DueDelivery extends DeliveryRef {
   subscription_id: string;
+  fund_id?: string;
 }
 
 export interface LostJobSuspect extends DeliveryRef {
@@ -141,7 +142,7 @@ export class DeliveriesRepository extends SqlRepository {
   async lockDueForEnqueue(batch: number): Promise<DueDelivery[]> {
     return this.prepared<DueDelivery>(
       'webhook_lock_due',
-      `SELECT id, generation, subscription_id FROM webhook_deliveries WHERE enqueued_at IS NULL AND status = 'pending'
+      `SELECT id, generation, subscription_id, fund_id FROM webhook_deliveries WHERE enqueued_at IS NULL AND status = 'pending'
           ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [batch],
     );

@@ -1,11 +1,11 @@
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { developmentKeyRing, SecretSealer } from '../common/crypto/sealer';
 import type { AppConfig } from '../config/config';
 import type { AttemptOutcome, ClaimedAttempt } from './deliveries.repository';
-import { DeliveryAttemptFailed, DeliveryProcessor, jobDeliveries, mapLimit, Slots } from './delivery-processor';
+import { CAPS, DeliveryAttemptFailed, DeliveryProcessor, jobDeliveries, mapLimit, Slots } from './delivery-processor';
 import type { DeliveryJobData } from './outbox-dispatcher';
 import { newSigningSecret } from './signing';
 
@@ -75,24 +75,37 @@ describe('mapLimit (the per-job cap)', () => {
   });
 });
 
-/** A processor over a fake repository (the claim answers `claimed`), sending to real local receivers. */
-function processorWith(config: Partial<AppConfig>, claimed: ClaimedAttempt[]) {
+/** A processor over a fake repository (the claim answers the attempts of the job), sending to real local receivers. */
+function processorWith(config: Partial<AppConfig>) {
   const recorded: AttemptOutcome[] = [];
+  const attempts = new Map<string, ClaimedAttempt>();
   const repo = {
-    claim: async () => claimed,
+    claim: async (refs: { id: string }[]) => refs.map((r) => attempts.get(r.id)!),
     facts: async () => [],
     cancel: async () => undefined,
     record: async (o: AttemptOutcome[]) => void recorded.push(...o),
   };
   const base = { role: 'worker', webhookTimeoutMs: 2000, webhookAllowPrivate: true, webhookRequireHttps: false };
   const processor = new DeliveryProcessor({ ...base, ...config } as AppConfig, repo as never, sealer);
-  const job = {
-    data: { deliveries: claimed.map(({ id, generation }) => ({ id, generation })) },
-    attemptsMade: 0,
-    opts: { attempts: 3 },
-    updateData: async () => undefined,
-  } as unknown as Job<DeliveryJobData>;
-  return { processor, recorded, run: () => processor.process(job) };
+  /** A job of `claimed` (one subscription's), owned by `fundId`; `delayed` records a re-delay. */
+  const jobOf = (claimed: ClaimedAttempt[], fundId = randomUUID()) => {
+    for (const c of claimed) attempts.set(c.id, c);
+    const job = {
+      data: {
+        deliveries: claimed.map(({ id, generation }) => ({ id, generation })),
+        subscriptionId: claimed[0].subscription_id,
+        fundId,
+      },
+      attemptsMade: 0,
+      opts: { attempts: 3 },
+      updateData: async () => undefined,
+      delayed: null as number | null,
+      moveToDelayed: async (at: number) => void (job.delayed = at),
+    };
+    return job;
+  };
+  const run = (job: ReturnType<typeof jobOf>) => processor.process(job as unknown as Job<DeliveryJobData>);
+  return { processor, recorded, jobOf, run };
 }
 
 const sealer = new SecretSealer(developmentKeyRing());
@@ -130,14 +143,67 @@ describe('DeliveryProcessor.process', () => {
       res.writeHead(204).end();
     });
     try {
-      const { run, recorded } = processorWith({ webhookRequireHttps: true }, [attempt(rx.url)]);
-      await expect(run()).rejects.toThrow(DeliveryAttemptFailed);
+      const { run, jobOf, recorded } = processorWith({ webhookRequireHttps: true });
+      await expect(run(jobOf([attempt(rx.url)]))).rejects.toThrow(DeliveryAttemptFailed);
       expect(recorded).toHaveLength(1);
       expect(recorded[0]).toMatchObject({ status: 'pending', result: { statusCode: null } });
       expect(recorded[0].result.error).toContain('WEBHOOK_REQUIRE_HTTPS');
       expect(hits).toBe(0);
     } finally {
       await rx.close();
+    }
+  });
+
+  it('a fund whose receivers never answer holds only its caps: slow jobs over them are re-delayed unclaimed, POSTs per subscription capped, another fund runs at once', async () => {
+    const saved = { ...CAPS };
+    Object.assign(CAPS, { slowAfterMs: 200, postsPerSubscription: 4 }); // read when a processor is built
+    const held = new Map<string, number>();
+    const peak = new Map<string, number>();
+    const tarpit = await listen((req) => {
+      const s = String(req.url);
+      held.set(s, (held.get(s) ?? 0) + 1);
+      peak.set(s, Math.max(peak.get(s) ?? 0, held.get(s)!));
+      req.on('close', () => held.set(s, held.get(s)! - 1));
+    });
+    const normal = await listen((_q, res) => res.writeHead(204).end());
+    try {
+      const { run, jobOf, recorded } = processorWith({ webhookTimeoutMs: 1000 });
+      const fund = randomUUID();
+      const subs = Array.from({ length: CAPS.slowJobsPerFund }, () => randomUUID());
+      const target = (sub: string) => `${tarpit.url}?s=${sub}`;
+      // subscription 0: as many slow jobs as it may have (6 deliveries each); the others one each, up to the fund's cap
+      const first = Array.from({ length: CAPS.slowJobsPerSubscription }, () =>
+        jobOf(
+          Array.from({ length: 12 }, () => attempt(target(subs[0]), subs[0])),
+          fund,
+        ),
+      );
+      const rest = subs
+        .slice(1, CAPS.slowJobsPerFund - CAPS.slowJobsPerSubscription + 1)
+        .map((sub) => jobOf([attempt(target(sub), sub)], fund));
+      const running = [...first, ...rest].map((j) => run(j).catch((e: Error) => e));
+      await new Promise((r) => setTimeout(r, 300)); // all of them slow now
+      const overSubscription = jobOf([attempt(target(subs[0]), subs[0])], fund);
+      const overFund = jobOf([attempt(target(randomUUID()))], fund);
+      await expect(run(overSubscription)).rejects.toThrow(DelayedError);
+      await expect(run(overFund)).rejects.toThrow(DelayedError);
+      expect([overSubscription.delayed, overFund.delayed].every((at) => at !== null && at > Date.now())).toBe(true);
+      const started = Date.now();
+      await expect(run(jobOf([attempt(normal.url)]))).resolves.toBe('1 delivered or ended'); // another fund
+      expect(Date.now() - started).toBeLessThan(500); // not behind the tarpit's 1 s
+      expect(peak.get(`/hook?s=${subs[0]}`)).toBe(CAPS.postsPerSubscription); // 12 deliveries, 4 at a time
+      const outcomes = await Promise.all(running);
+      expect(outcomes.every((o) => o instanceof DeliveryAttemptFailed)).toBe(true); // timed out, to retry
+      const attempted = new Set(recorded.map((o) => o.id));
+      for (const j of [overSubscription, overFund]) expect(attempted.has(j.data.deliveries[0].id)).toBe(false);
+      // the caps are free again: a re-delayed job runs when it comes back
+      overFund.delayed = null;
+      await expect(run(overFund)).rejects.toThrow(DeliveryAttemptFailed);
+      expect(overFund.delayed).toBeNull();
+    } finally {
+      Object.assign(CAPS, saved);
+      await tarpit.close();
+      await normal.close();
     }
   });
 });

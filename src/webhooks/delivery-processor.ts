@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Job, Worker } from 'bullmq';
+import { DelayedError, Job, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { SecretSealer } from '../common/crypto/sealer';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -19,6 +19,28 @@ import {
 const CONCURRENCY = 64;
 /** Requests in flight at once within one job, i.e. towards one subscription's target. */
 const IN_FLIGHT_PER_JOB = 16;
+/**
+ * What one subscription, and one fund, may hold of this process. A receiver that accepts
+ * connections and never answers keeps each POST for WEBHOOK_TIMEOUT_MS: one fund's such
+ * subscriptions (fed by `POST …/test`) filled every job slot and delayed every other fund's
+ * deliveries by tens of seconds. Only slow jobs are capped tightly (a healthy receiver answers in
+ * milliseconds, and a busy fund's many quick jobs must not wait for one another); a job over a cap
+ * is re-delayed for a moment (not an attempt, nothing claimed) instead of waiting in a shared slot.
+ */
+export const CAPS = {
+  /** A job still running after this long is slow: its receiver is holding it. */
+  slowAfterMs: 1000,
+  /** Slow jobs of one subscription at once. */
+  slowJobsPerSubscription: 2,
+  /** Slow jobs of one fund at once. */
+  slowJobsPerFund: 8,
+  /** Jobs of one fund at once, slow or not: half of CONCURRENCY. */
+  jobsPerFund: 32,
+  /** POSTs in flight at once to one subscription, across its jobs. */
+  postsPerSubscription: 16,
+  /** POSTs in flight at once for one fund: half of IN_FLIGHT. */
+  postsPerFund: 128,
+};
 /**
  * Requests in flight at once in the process: at most the sender's sockets per host, so a request
  * never waits in the agent's queue for a socket while its timeout runs.
@@ -40,6 +62,59 @@ export class Slots {
       if (next) next();
       else this.free++;
     }
+  }
+}
+
+interface Running {
+  /** When each of its jobs started. */
+  jobs: Set<{ at: number }>;
+  posts: Slots;
+}
+
+/** An admitted job: its POSTs run within its subscription's and fund's slots; `leave` when it ends. */
+export interface Admitted {
+  post<T>(work: () => Promise<T>): Promise<T>;
+  leave(): void;
+}
+
+/** The jobs in progress in this process, per subscription and per fund, and their POST slots. */
+export class JobAdmission {
+  private readonly running = new Map<string, Running>();
+  constructor(private readonly caps: typeof CAPS) {}
+
+  /** Admits a job, or answers null when its subscription or fund is at a cap. */
+  enter(subscriptionId: string, fundId: string): Admitted | null {
+    const now = Date.now();
+    const sub = this.entry(`s:${subscriptionId}`, this.caps.postsPerSubscription);
+    const fund = this.entry(`f:${fundId}`, this.caps.postsPerFund);
+    const slow = (r: Running) => [...r.jobs].filter((j) => now - j.at >= this.caps.slowAfterMs).length;
+    if (
+      slow(sub) >= this.caps.slowJobsPerSubscription ||
+      slow(fund) >= this.caps.slowJobsPerFund ||
+      fund.jobs.size >= this.caps.jobsPerFund
+    )
+      return null;
+    const job = { at: now };
+    for (const [key, r] of [
+      [`s:${subscriptionId}`, sub],
+      [`f:${fundId}`, fund],
+    ] as const) {
+      r.jobs.add(job);
+      this.running.set(key, r);
+    }
+    return {
+      post: (work) => sub.posts.run(() => fund.posts.run(work)),
+      leave: () => {
+        for (const key of [`s:${subscriptionId}`, `f:${fundId}`]) {
+          const r = this.running.get(key);
+          if (r?.jobs.delete(job) && r.jobs.size === 0) this.running.delete(key);
+        }
+      },
+    };
+  }
+
+  private entry(key: string, posts: number): Running {
+    return this.running.get(key) ?? { jobs: new Set(), posts: new Slots(posts) };
   }
 }
 
@@ -68,8 +143,8 @@ export class DeliveryAttemptFailed extends Error {}
  * The BullMQ delivery processor (worker and all roles). A job is a batch of one subscription's
  * deliveries. Claim, act, record, rethrow: the batch's attempts are claimed in PostgreSQL first, in
  * one statement (UNIQUE (delivery, attempt_no) — two workers never make the same attempt), each is
- * signed over the exact bytes sent and POSTed (IN_FLIGHT_PER_JOB at once per job, IN_FLIGHT in the
- * process, over the keep-alive pool),
+ * signed over the exact bytes sent and POSTed (IN_FLIGHT_PER_JOB at once per job, within its
+ * subscription's and the process's caps, over the keep-alive pool),
  * and all outcomes are recorded in one statement. When any attempt failed, the job keeps only the
  * deliveries still to retry and throws, so BullMQ retries those on WEBHOOK_RETRY_DELAYS (the same
  * job: same webhook-id, next attempt number). A 410 disables the subscription and ends the delivery.
@@ -81,6 +156,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   private connection: Redis | null = null;
 
   private readonly inFlight = new Slots(IN_FLIGHT);
+  private readonly admission = new JobAdmission(CAPS);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -93,7 +169,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
     const delays = this.config.webhookRetryDelaysMs;
     this.connection = workerConnection(this.config);
     this.connection.on('error', () => undefined);
-    this.worker = new Worker<DeliveryJobData>(DELIVERY_QUEUE, (job) => this.process(job), {
+    this.worker = new Worker<DeliveryJobData>(DELIVERY_QUEUE, (job, token) => this.process(job, token), {
       connection: this.connection,
       prefix: bullPrefix(this.config),
       concurrency: CONCURRENCY,
@@ -112,7 +188,28 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
     await shutDownBull({ worker: this.worker, connections }, this.config.webhookTimeoutMs + 2000);
   }
 
-  async process(job: Job<DeliveryJobData>): Promise<string> {
+  /**
+   * Runs a job within its subscription's and fund's caps; a job over one goes back to the delayed
+   * set for a moment (BullMQ does not count it as an attempt) without claiming anything.
+   */
+  async process(job: Job<DeliveryJobData>, token?: string): Promise<string> {
+    const { subscriptionId, fundId } = job.data;
+    // an older job (enqueued without its subscription and fund) runs uncapped, as it always did
+    if (!subscriptionId || !fundId) return this.deliver(job, (work) => work());
+    const admitted = this.admission.enter(subscriptionId, fundId);
+    if (!admitted) {
+      const wait = Math.min(this.config.webhookTimeoutMs, 2000) * (0.5 + Math.random());
+      await job.moveToDelayed(Date.now() + Math.round(wait), token);
+      throw new DelayedError();
+    }
+    try {
+      return await this.deliver(job, admitted.post);
+    } finally {
+      admitted.leave();
+    }
+  }
+
+  private async deliver(job: Job<DeliveryJobData>, post: Admitted['post']): Promise<string> {
     const refs = jobDeliveries(job.data);
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     // The claim holds every attempt of the batch until its last wave of POSTs could have timed
@@ -131,8 +228,9 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
       const result =
         typeof live === 'string'
           ? { statusCode: null, latencyMs: 0, error: live, responseSnippet: null }
-          : // signed when its slot comes up: a wave waiting behind others would carry a stale webhook-timestamp
-            await this.inFlight.run(() => this.send(ctx, live, new Date()));
+          : // the subscription's and fund's slots first (waiting for them holds nothing shared), then the process's;
+            // signed when its slot comes up: a wave waiting behind others would carry a stale webhook-timestamp
+            await post(() => this.inFlight.run(() => this.send(ctx, live, new Date())));
       return outcome(ctx, result, final);
     });
     await this.deliveries.record(outcomes);
@@ -144,7 +242,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
       generation,
     }));
     // Only what is still to retry stays in the job; its next attempt skips what succeeded or ended.
-    if (!final && retry.length < refs.length) await job.updateData({ deliveries: retry });
+    if (!final && retry.length < refs.length) await job.updateData({ ...job.data, deliveries: retry });
     const first = failed[0]?.result;
     throw new DeliveryAttemptFailed(
       `${failed.length + elsewhere.length} of ${refs.length} deliveries to retry or failed` +

@@ -36,6 +36,9 @@ function withTimeout<T>(ms: number, what: string, work: Promise<T>): Promise<T> 
 /** A job carries a batch of one subscription's deliveries (jobs enqueued before issue 17: one delivery). */
 export interface DeliveryJobData {
   deliveries?: DeliveryRef[];
+  /** Whose deliveries these are, for the processor's per-subscription and per-fund caps (absent on older jobs). */
+  subscriptionId?: string;
+  fundId?: string;
   deliveryId?: string;
   generation?: number;
 }
@@ -224,6 +227,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
       const due = await deliveries.lockDueForEnqueue(BATCH);
       if (due.length === 0) return 0;
       const jobs = deliveryJobs(due);
+      const byId = new Map(due.map((d) => [d.id, d]));
       // BullMQ waits for a connection that may never come; give up and keep the rows instead.
       await withTimeout(
         ENQUEUE_TIMEOUT_MS,
@@ -231,7 +235,11 @@ export class OutboxDispatcher implements OnApplicationBootstrap, OnApplicationSh
         queue.addBulk(
           jobs.map((j) => ({
             name: 'deliver',
-            data: { deliveries: j.deliveries } satisfies DeliveryJobData,
+            data: {
+              deliveries: j.deliveries,
+              subscriptionId: byId.get(j.deliveries[0].id)!.subscription_id,
+              fundId: byId.get(j.deliveries[0].id)!.fund_id,
+            } satisfies DeliveryJobData,
             opts: {
               jobId: j.jobId,
               attempts,

@@ -16,6 +16,11 @@ const SNIPPET_BYTES = 512;
  * body) is cut off after this, its status still counting.
  */
 export const BODY_READ_MS = 1000;
+/**
+ * How long a new connection may take to open, apart from the answer's timeout: a target that drops
+ * SYNs fails in seconds instead of holding its slot for WEBHOOK_TIMEOUT_MS.
+ */
+export const CONNECT_TIMEOUT_MS = 3000;
 const agents = {
   http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
   https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
@@ -23,8 +28,9 @@ const agents = {
 
 /**
  * POSTs exactly `body` once. Never follows redirects (a 3xx is just a non-2xx answer), gives up
- * when no status has arrived after `timeoutMs`, refuses private targets unless allowed, and http://
- * targets when `requireHttps`. The status settles the attempt as soon as the headers are in: at
+ * when no connection is open after `connectTimeoutMs` (CONNECT_TIMEOUT_MS) or no status has arrived
+ * after `timeoutMs`, refuses private targets unless allowed, and http:// targets when
+ * `requireHttps`. The status settles the attempt as soon as the headers are in: at
  * most SNIPPET_BYTES of the body are read, for at most BODY_READ_MS, then the connection is
  * destroyed (never handed back to the keep-alive pool with an unread body). Never throws.
  */
@@ -32,7 +38,7 @@ export function sendWebhook(
   target: string,
   body: string,
   headers: Record<string, string>,
-  opts: { timeoutMs: number; allowPrivate: boolean; requireHttps?: boolean },
+  opts: { timeoutMs: number; allowPrivate: boolean; requireHttps?: boolean; connectTimeoutMs?: number },
 ): Promise<SendResult> {
   const started = process.hrtime.bigint();
   const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
@@ -89,6 +95,13 @@ export function sendWebhook(
     timer = setTimeout(() => {
       req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`));
     }, opts.timeoutMs);
+    const connectMs = Math.min(opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, opts.timeoutMs);
+    req.on('socket', (socket) => {
+      if (!socket.connecting) return; // a kept-alive socket
+      const connecting = setTimeout(() => req.destroy(new Error(`connect timed out after ${connectMs} ms`)), connectMs);
+      const done = () => clearTimeout(connecting);
+      socket.once('connect', done).once('close', done);
+    });
     req.on('error', (err) => finish({ statusCode: null, error: err.message, responseSnippet: null }));
     req.end(body);
   });
