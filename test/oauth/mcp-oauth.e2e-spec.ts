@@ -45,7 +45,7 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
   });
 
   /** The browser part: open the authorization URL, sign in when asked, approve on the consent page. */
-  async function consentInBrowser(url: URL, expectSignIn: boolean, clientName: string) {
+  async function consentInBrowser(url: URL, expectSignIn: boolean, clientName: string, selfRegistered: boolean) {
     const callback = local.nextCallback();
     await withScreenshotOnFailure(page, 'oauth-consent', async () => {
       await page.goto(url.toString());
@@ -59,6 +59,9 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
       await page.getByTestId('consent-client').waitFor();
       expect(await page.getByTestId('consent-client').textContent()).toBe(clientName);
       expect(await page.getByTestId('consent-redirect-host').textContent()).toBe(new URL(local.base).host);
+      // a name a client registered for itself is said to be unverified; a metadata document's host identifies it
+      expect(await page.getByTestId('consent-unverified').count()).toBe(selfRegistered ? 1 : 0);
+      if (selfRegistered) await screenshot(page, 'oauth-consent-self-registered');
       // an analyst may grant fund:read and fund:propose; review and key management are never offered
       const offered = await page.locator('fieldset label.checkbox').allTextContents();
       expect(offered.map((t) => t.split(':').slice(0, 2).join(':'))).toEqual(['fund:read', 'fund:propose']);
@@ -103,7 +106,7 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     expect(provider.authorizationUrl!.searchParams.get('code_challenge_method')).toBe('S256');
     expect(provider.authorizationUrl!.searchParams.get('resource')).toBe(`${base}/api/mcp`);
 
-    const cb = await consentInBrowser(provider.authorizationUrl!, true, 'Test Agent (DCR)');
+    const cb = await consentInBrowser(provider.authorizationUrl!, true, 'Test Agent (DCR)', true);
     expect(cb).toMatchObject({ state: 'state-123', iss: base, error: null });
     await transport.finishAuth(cb.code!);
     expect(provider.saved?.access_token).toMatch(/^fgat_/);
@@ -172,7 +175,7 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     const provider = new MemoryProvider(local.redirectUri, {}, { client_id: docUrl });
     const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
     await expect(new Client({ name: 'agent', version: '1' }).connect(transport)).rejects.toThrow(UnauthorizedError);
-    const cb = await consentInBrowser(provider.authorizationUrl!, false, 'Metadata Agent');
+    const cb = await consentInBrowser(provider.authorizationUrl!, false, 'Metadata Agent', false);
     expect(cb.iss).toBe(base);
     await transport.finishAuth(cb.code!);
     const client = new Client({ name: 'agent', version: '1' });

@@ -95,6 +95,12 @@ export function OAuthConsentPage() {
           </>
         )}
       </p>
+      {v.client.kind === 'registered' && (
+        <p className="notice" data-testid="consent-unverified">
+          Unverified app: it registered itself and chose the name “{v.client.name}”; fundgate has not checked who runs
+          it. Approve only if you started this connection from the app you mean to connect.
+        </p>
+      )}
       {(v.totpRequired || stepUpNeeded) && (
         <StepUp
           onVerified={() => {
@@ -159,7 +165,9 @@ export function OAuthConsentPage() {
                 {scopesError}
               </div>
             )}
-            <p className="muted small">Approving proposals and managing keys are never given to an app.</p>
+            <p className="muted small">
+              Approving proposals, publishing NAV and managing webhooks or keys are never given to an app.
+            </p>
           </fieldset>
           <div className="actions">
             <button type="submit" disabled={action.busy || v.totpRequired || stepUpNeeded || scopes.length === 0}>
