@@ -88,7 +88,7 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
     const revoked = await repo.revokeKeyAndDerived(id);
     process.stdout.write(
       `Revoked ${id}: ${revoked.keys} live key(s) revoked, counting those minted from it; ` +
-        `${revoked.webhooks} webhook subscription(s) they created disabled\n`,
+        `${revoked.webhooks} webhook subscription(s) they held disabled\n`,
     );
   } else {
     fail(USAGE);

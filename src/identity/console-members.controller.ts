@@ -73,7 +73,7 @@ export class ConsoleMembersController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Remove a member, at once: the keys they hold or minted on the fund are revoked (with the keys minted from those), the invitations they sent that are still open are cancelled, and the webhook subscriptions they created are disabled',
+      'Remove a member, at once: the keys they hold or minted on the fund are revoked (with the keys minted from those), the invitations they sent that are still open are cancelled, and the webhook subscriptions they hold (created, redirected, re-enabled or re-keyed) are disabled',
   })
   @Returns(RemovedMemberDto)
   remove(@CurrentPrincipal() p: Principal, @Param('userId', uuid) userId: string): Promise<RemovedMemberDto> {

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EntityManager } from 'typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { fundIdOf, type Principal } from '../common/auth/principal';
-import type { Role } from '../common/auth/scopes';
+import { ROLE_SCOPES, type Role } from '../common/auth/scopes';
 import { notFound, ProblemError } from '../common/errors/problem';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { KeysRepository } from '../keys/keys.repository';
@@ -25,8 +25,10 @@ import { UsersRepository } from './users.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 
 export const INVITATION_DAYS = 7;
-const CREATOR_REMOVED =
-  'the person who created it was removed from the fund: check the URL, rotate the secret, then re-enable it';
+const HOLDER_REMOVED =
+  'a person who created it, changed its URL, re-enabled it or rotated its secret was removed from the fund: check the URL, rotate the secret, then re-enable it';
+const HOLDER_DEMOTED =
+  'a person who created it, changed its URL, re-enabled it or rotated its secret no longer manages webhooks: check the URL, rotate the secret, then re-enable it';
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 const invitationView = (i: InvitationRow): InvitationDto => ({
   id: i.id,
@@ -80,7 +82,8 @@ export class MembersService {
 
   /**
    * Changes a role; the fund's last admin cannot be demoted (409). A demoted admin's pending
-   * invitations are cancelled with it (one of them could otherwise make them admin again).
+   * invitations are cancelled with it (one of them could otherwise make them admin again), and a
+   * person who no longer manages webhooks has the subscriptions they hold disabled.
    */
   async setRole(p: Principal, userId: string, role: Role): Promise<void> {
     const fundId = fundIdOf(p);
@@ -96,6 +99,8 @@ export class MembersService {
       }
       await this.users.with(m).setRole(fundId, userId, role);
       if (target.role === 'admin' && role !== 'admin') await this.invitations.with(m).cancelSentBy(fundId, userId);
+      if (ROLE_SCOPES[target.role].includes('webhooks:manage') && !ROLE_SCOPES[role].includes('webhooks:manage'))
+        await this.webhooks.with(m).disableHeldBy(fundId, userId, HOLDER_DEMOTED);
     });
     this.keys.forget();
   }
@@ -104,7 +109,7 @@ export class MembersService {
    * Removes a member, revokes every key they hold on the fund and every key they minted there (service
    * keys included: they saw each secret once), with the keys minted from those, cancels the
    * invitations they sent that are still open (one could make them a member again) and disables the
-   * webhook subscriptions they created (their URLs may be theirs; they knew the secrets), in one
+   * webhook subscriptions they hold (their URLs may be theirs; they knew the secrets), in one
    * transaction.
    */
   async remove(p: Principal, userId: string): Promise<RemovedMemberDto> {
@@ -121,8 +126,8 @@ export class MembersService {
       }
       await this.users.with(m).removeMember(fundId, userId);
       const revoked = await this.keyRepo.with(m).revokeKeysOfPersonOnFund(target.account_id, userId, fundId);
-      // the subscriptions their keys created went with the keys; these are the ones made in a session
-      const inSession = await this.webhooks.with(m).disableCreatedInSession(fundId, userId, CREATOR_REMOVED);
+      // the subscriptions their keys hold went with the keys; these are the ones held in a session
+      const inSession = await this.webhooks.with(m).disableHeldBy(fundId, userId, HOLDER_REMOVED);
       return {
         revokedKeys: revoked.keys,
         cancelledInvitations: await this.invitations.with(m).cancelSentBy(fundId, userId),

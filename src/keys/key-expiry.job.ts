@@ -5,7 +5,8 @@ import { KeysRepository } from './keys.repository';
 
 /**
  * A key's expiry ends what it started, as a revocation does: every minute (worker and all roles),
- * the webhook subscriptions created with keys that have expired since the last sweep are disabled,
+ * the webhook subscriptions held by keys that have expired since the last sweep (created,
+ * redirected, re-enabled or re-keyed with them) are disabled,
  * once per key, so fund events stop reaching a URL whose key no longer reads the fund. An admin may
  * re-enable one; it then stays on.
  */

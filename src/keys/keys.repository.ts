@@ -79,7 +79,7 @@ const KEY_SELECT = `
     LEFT JOIN fund_members mr ON mr.fund_id = k.fund_id AND mr.user_id = k.created_by_user_id
     LEFT JOIN funds f ON f.id = k.fund_id`;
 
-/** What a revocation ended: live keys, and enabled webhook subscriptions those keys had created. */
+/** What a revocation ended: live keys, and enabled webhook subscriptions those keys held. */
 export interface Revoked {
   keys: number;
   /** Of `keys`, those minted from the roots (not the roots themselves). */
@@ -87,8 +87,13 @@ export interface Revoked {
   webhooks: number;
 }
 
-const KEY_REVOKED_REASON = 'the key that created it was revoked: check the URL, rotate the secret, then re-enable it';
-const KEY_EXPIRED_REASON = 'the key that created it expired: check the URL, rotate the secret, then re-enable it';
+const KEY_REVOKED_REASON =
+  'a key that created it, changed its URL, re-enabled it or rotated its secret was revoked: check the URL, rotate the secret, then re-enable it';
+const KEY_EXPIRED_REASON =
+  'a key that created it, changed its URL, re-enabled it or rotated its secret expired: check the URL, rotate the secret, then re-enable it';
+/** The subscriptions these keys hold (created, redirected, re-enabled or re-keyed): `keys` is a subquery of ids. */
+const heldBy = (keys: string) =>
+  `id IN (SELECT subscription_id FROM webhook_subscription_holders WHERE key_id IN (${keys}))`;
 
 /**
  * The shared demo key's identity (seed:demo) is public: nobody mints into it or sees it offered
@@ -269,8 +274,8 @@ export class KeysRepository extends SqlRepository {
 
   /**
    * THE way keys are revoked: the roots and every key minted from them, recursively; the webhook
-   * subscriptions any of them created are disabled with them (whoever held the key chose the URL and
-   * saw the signing secret). A statement sees what was committed when it began, and a mint or a
+   * subscriptions any of them holds (created, redirected, re-enabled or re-keyed) are disabled with
+   * them (whoever held the key chose the URL or saw the signing secret). A statement sees what was committed when it began, and a mint or a
    * subscription waiting on a root's lock (`lockLiveKey`) commits after that: the pass is repeated
    * until it finds nothing more. Keys revoked before this call disable nothing again. Answers live keys revoked (those other than the roots apart) and
    * enabled subscriptions disabled.
@@ -295,7 +300,7 @@ export class KeysRepository extends SqlRepository {
            SELECT id FROM api_keys WHERE id IN (SELECT id FROM tree) AND revoked_at >= $${n + 2}),
          hooks AS (
            UPDATE webhook_subscriptions SET enabled = false, disabled_reason = $${n + 1}, updated_at = now()
-            WHERE created_by_key_id IN (SELECT id FROM now_revoked) AND enabled AND deleted_at IS NULL RETURNING id)
+            WHERE ${heldBy('SELECT id FROM now_revoked')} AND enabled AND deleted_at IS NULL RETURNING id)
          SELECT (SELECT count(*) FROM revoked)::int AS keys,
                 (SELECT count(*) FROM revoked WHERE id NOT IN (SELECT id FROM roots))::int AS derived,
                 (SELECT count(*) FROM hooks)::int AS webhooks`,
@@ -321,11 +326,11 @@ export class KeysRepository extends SqlRepository {
     return (rows as { id: string }[]).map((r) => r.id);
   }
 
-  /** Disables the enabled subscriptions these keys created; answers how many. */
+  /** Disables the enabled subscriptions these keys hold (created, redirected, re-enabled or re-keyed); answers how many. */
   async disableWebhooksOfExpiredKeys(keyIds: string[]): Promise<number> {
     const [rows] = await this.q.query(
       `UPDATE webhook_subscriptions SET enabled = false, disabled_reason = $2, updated_at = now()
-        WHERE created_by_key_id = ANY ($1::uuid[]) AND enabled AND deleted_at IS NULL RETURNING id`,
+        WHERE ${heldBy('SELECT unnest($1::uuid[])')} AND enabled AND deleted_at IS NULL RETURNING id`,
       [keyIds, KEY_EXPIRED_REASON],
     );
     return (rows as unknown[]).length;

@@ -98,15 +98,30 @@ export class WebhooksRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
+  /** What a holder did: each act chose where events go or handed out the secret (append-only). */
+  async addHolder(
+    subscriptionId: string,
+    holder: { keyId: string | null; userId: string | null },
+    act: 'created' | 'url_changed' | 'enabled' | 'secret_rotated',
+  ): Promise<void> {
+    if (!holder.keyId && !holder.userId) return;
+    await this.q.query(
+      `INSERT INTO webhook_subscription_holders (subscription_id, key_id, user_id, act) VALUES ($1, $2, $3, $4)`,
+      [subscriptionId, holder.keyId, holder.userId, act],
+    );
+  }
+
   /**
-   * Disables the fund's subscriptions a person created in a console session (those created with a
-   * key are disabled when the key is revoked): the person is leaving, and saw each signing secret.
-   * Answers how many were enabled.
+   * Disables the fund's subscriptions a person holds (created, redirected, re-enabled or re-keyed,
+   * in a console session or with a key they minted): the person is leaving, or no longer manages
+   * webhooks, and chose the URL or saw the signing secret. Answers how many were enabled.
    */
-  async disableCreatedInSession(fundId: string, userId: string, reason: string): Promise<number> {
+  async disableHeldBy(fundId: string, userId: string, reason: string): Promise<number> {
     const [rows] = await this.q.query(
       `UPDATE webhook_subscriptions SET enabled = false, disabled_reason = $3, updated_at = now()
-        WHERE fund_id = $1 AND created_by_user_id = $2 AND enabled AND deleted_at IS NULL
+        WHERE fund_id = $1 AND enabled AND deleted_at IS NULL
+          AND id IN (SELECT h.subscription_id FROM webhook_subscription_holders h
+                      WHERE h.user_id = $2 OR h.key_id IN (SELECT id FROM api_keys WHERE created_by_user_id = $2))
         RETURNING id`,
       [fundId, userId, reason],
     ); // an UPDATE answers [rows, count]

@@ -118,7 +118,7 @@ export class WebhooksService {
           'invalid_state',
           `this fund has ${MAX_SUBSCRIPTIONS_PER_FUND} webhook subscriptions, the most it may have: delete one, or subscribe an existing endpoint to more event types`,
         );
-      return repo.insertSubscription({
+      const created = await repo.insertSubscription({
         id: randomUUID(),
         fundId: fundIdOf(p),
         url,
@@ -128,6 +128,8 @@ export class WebhooksService {
         keyId: p.keyId,
         userId: p.userId,
       });
+      await repo.addHolder(created.id, p, 'created');
+      return created;
     });
     return { ...subscriptionView(row), signingSecret: secret };
   }
@@ -137,7 +139,8 @@ export class WebhooksService {
    * secret: it runs in one transaction with the caller still entitled, locked as minting locks (the
    * person's membership, then the key): a member being removed, or a key revoked but still cached on
    * another instance, waits for the removal or revocation and is then refused; one that got in first
-   * commits before it, and the removal's or revocation's disabling then sees the subscription.
+   * commits before it (with its holder row), and the removal's or revocation's disabling then sees
+   * the subscription.
    */
   private asLiveCaller<T>(p: Principal, work: (m: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(async (m) => {
@@ -170,14 +173,18 @@ export class WebhooksService {
   async update(p: Principal, id: string, body: UpdateWebhookDto): Promise<WebhookDto> {
     await this.subscription(p, id);
     const url = body.url !== undefined ? await this.checkTarget(body.url) : undefined;
-    const row = await this.asLiveCaller(p, (m) =>
-      this.repo.with(m).updateSubscription(fundIdOf(p), id, {
+    const row = await this.asLiveCaller(p, async (m) => {
+      const repo = this.repo.with(m);
+      const updated = await repo.updateSubscription(fundIdOf(p), id, {
         url,
         eventTypes: body.eventTypes,
         description: body.description,
         enabled: body.enabled,
-      }),
-    );
+      });
+      if (updated && url !== undefined) await repo.addHolder(id, p, 'url_changed');
+      if (updated && body.enabled === true) await repo.addHolder(id, p, 'enabled');
+      return updated;
+    });
     if (!row) throw notFound(`webhook ${id}`);
     return subscriptionView(row);
   }
@@ -191,9 +198,11 @@ export class WebhooksService {
     await this.subscription(p, id);
     const secret = newSigningSecret();
     const overlapUntil = new Date(Date.now() + ROTATION_OVERLAP_MS);
-    const row = await this.asLiveCaller(p, (m) =>
-      this.repo.with(m).rotateSecret(fundIdOf(p), id, this.sealer.seal(secret), overlapUntil),
-    );
+    const row = await this.asLiveCaller(p, async (m) => {
+      const rotated = await this.repo.with(m).rotateSecret(fundIdOf(p), id, this.sealer.seal(secret), overlapUntil);
+      if (rotated) await this.repo.with(m).addHolder(id, p, 'secret_rotated');
+      return rotated;
+    });
     if (!row) throw notFound(`webhook ${id}`);
     return { id, signingSecret: secret, previousSecretExpiresAt: overlapUntil.toISOString() };
   }

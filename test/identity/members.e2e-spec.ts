@@ -269,6 +269,42 @@ describe('members and invitations (e2e)', () => {
     expect((await call(app, 'GET', '/api/v1/me', { key: byOthers.json.token })).status).toBe(200);
   });
 
+  it("removing, or demoting below webhooks:manage, a person who re-keyed or redirected another admin's subscription disables it", async () => {
+    const target = { url: 'http://127.0.0.1:9/hook', eventTypes: ['nav.published'] };
+    const create = async () =>
+      (await consoleCall(app, 'POST', '/api/v1/webhooks', admin.session, { fund: fund.slug, body: target })).json
+        .id as string;
+    const [rekeyed, redirected, untouched] = [await create(), await create(), await create()];
+    const leaving = await person(app, fund.slug, 'admin');
+    const rotated = await consoleCall(app, 'POST', `/api/v1/webhooks/${rekeyed}/rotate-secret`, leaving.session, {
+      fund: fund.slug,
+    });
+    expect(rotated.status).toBe(200);
+    const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${leaving.userId}`, admin.session, {
+      fund: fund.slug,
+    });
+    expect(removed.json).toEqual({ revokedKeys: 0, cancelledInvitations: 0, disabledWebhooks: 1 });
+    const demoted = await person(app, fund.slug, 'admin');
+    const patched = await consoleCall(app, 'PATCH', `/api/v1/webhooks/${redirected}`, demoted.session, {
+      fund: fund.slug,
+      body: { url: 'http://127.0.0.1:9/theirs' },
+    });
+    expect(patched.status).toBe(200);
+    const res = await consoleCall(app, 'PATCH', `/api/v1/console/members/${demoted.userId}`, admin.session, {
+      fund: fund.slug,
+      body: { role: 'analyst' },
+    });
+    expect(res.status).toBe(200);
+    const listed = await consoleCall(app, 'GET', '/api/v1/webhooks', admin.session, { fund: fund.slug });
+    const state = (id: string) => listed.json.items.find((w: { id: string }) => w.id === id);
+    expect(state(rekeyed)).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('removed') });
+    expect(state(redirected)).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringContaining('no longer manages webhooks'),
+    });
+    expect(state(untouched).enabled).toBe(true);
+  });
+
   it("a demoted admin's service key loses what they lost; an invitation whose sender is no longer admin is refused", async () => {
     const demoted = await person(app, fund.slug, 'admin', 'platform');
     const { service } = await serviceKeyOf(demoted, ['fund:read', 'keys:manage']);

@@ -12,6 +12,9 @@ import {
 } from '../utils/app';
 import { type Books, seedBooks } from '../proposals/books-fixture';
 import { MAX_SUBSCRIPTIONS_PER_FUND } from '../../src/webhooks/webhooks.service';
+import { KeysRepository } from '../../src/keys/keys.repository';
+import { KeyExpiryJob } from '../../src/keys/key-expiry.job';
+import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
 import { isolatedDatabase } from './isolated-db';
 import { eventually, startReceiver, verify } from './receiver';
 
@@ -179,6 +182,64 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
       { status: 'cancelled', ended: true },
       { status: 'succeeded', ended: true },
     ]);
+  });
+
+  it('revoking or expiring a key that redirected, re-keyed or re-enabled a subscription disables it, not only its creator', async () => {
+    const f = await createFund(app);
+    const holder = (name: string) =>
+      mintKey(app, { scopes: ['webhooks:manage'], fund: f.slug, account: uniqueName(name), plan: 'platform' });
+    const [a, b, c] = [await holder('a'), await holder('b'), await holder('c')];
+    const create = async () =>
+      (
+        await call(app, 'POST', '/api/v1/webhooks', {
+          key: a.key,
+          body: { url: 'http://127.0.0.1:9/a', eventTypes: ['nav.published'] },
+        })
+      ).json.id as string;
+    const state = async (id: string) => (await call(app, 'GET', `/api/v1/webhooks/${id}`, { key: a.key })).json;
+    // B rotates the secret of A's subscription and points it at B's URL; revoking B disables it
+    const redirected = await create();
+    expect((await call(app, 'POST', `/api/v1/webhooks/${redirected}/rotate-secret`, { key: b.key })).status).toBe(200);
+    const patched = await call(app, 'PATCH', `/api/v1/webhooks/${redirected}`, {
+      key: b.key,
+      body: { url: 'http://127.0.0.1:9/b' },
+    });
+    expect(patched.status).toBe(200);
+    expect((await app.get(KeysRepository).revokeKeysAndDerived([b.id])).webhooks).toBe(1);
+    expect(await state(redirected)).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringContaining('was revoked'),
+    });
+    // C re-enables a disabled subscription of A's; C's expiry disables it again
+    const reenabled = await create();
+    await call(app, 'PATCH', `/api/v1/webhooks/${reenabled}`, { key: a.key, body: { enabled: false } });
+    await call(app, 'PATCH', `/api/v1/webhooks/${reenabled}`, { key: c.key, body: { enabled: true } });
+    expect((await state(reenabled)).enabled).toBe(true);
+    await dbOf(app).query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [c.id]);
+    await app.get(KeyExpiryJob).sweep();
+    expect(await state(reenabled)).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringContaining('expired'),
+    });
+    // A's untouched subscription stays on; every act is on record, the creator's first
+    const untouched = await create();
+    expect((await state(untouched)).enabled).toBe(true);
+    const acts = await dbOf(app).query(
+      `SELECT act, key_id FROM webhook_subscription_holders WHERE subscription_id = $1 ORDER BY id`,
+      [redirected],
+    );
+    expect(acts).toEqual([
+      { act: 'created', key_id: a.id },
+      { act: 'secret_rotated', key_id: b.id },
+      { act: 'url_changed', key_id: b.id },
+    ]);
+    // the person behind a key that changed a subscription holds it too (member removal and demotion disable through this)
+    const [{ user_id: personOfA }] = await dbOf(app).query(
+      `SELECT created_by_user_id AS user_id FROM api_keys WHERE id = $1`,
+      [a.id],
+    );
+    expect(personOfA).toBeTruthy();
+    expect(await app.get(WebhooksRepository).disableHeldBy(f.id, personOfA, 'test: removed')).toBe(1); // untouched, the one still on
   });
 
   it('approve → proposal.approved reaches the subscriber, verified; other types and other funds get nothing', async () => {

@@ -163,7 +163,7 @@ export class RemovedMemberDto {
   cancelledInvitations: number;
   @ApiProperty({
     description:
-      'Webhook subscriptions the removed person had created, disabled now (they knew the signing secrets): re-enable after checking the URL, and rotate the secret',
+      'Webhook subscriptions the removed person held (created, redirected, re-enabled or re-keyed), disabled now (they chose the URLs or knew the signing secrets): re-enable after checking the URL, and rotate the secret',
   })
   disabledWebhooks: number;
 }

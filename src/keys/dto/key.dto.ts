@@ -88,7 +88,7 @@ export class RevokedKeyDto extends KeySummaryDto {
   derivedRevoked: number;
   @ApiProperty({
     description:
-      'Webhook subscriptions those keys had created, disabled now (whoever held a key chose the URL and saw the secret)',
+      'Webhook subscriptions those keys held (created, redirected, re-enabled or re-keyed), disabled now (whoever held a key chose the URL or saw the secret)',
     example: 0,
   })
   disabledWebhooks: number;
