@@ -356,6 +356,7 @@ export const SDK_VERSION = ${JSON.stringify(SDK_VERSION)};
 export const API_VERSION = ${JSON.stringify(doc.info?.version ?? '')};
 `);
   parts.push(TS_RUNTIME);
+  parts.push(TS_WEBHOOKS);
   parts.push('/* ---------------------------------------------------------------- schemas */\n');
   for (const n of names) parts.push(tsInterface(n, schemas[n]));
   parts.push('/* ------------------------------------------------------------- parameters */\n');
@@ -786,6 +787,146 @@ export class FundgateTransport {
     if (error.retryAfter === null) return this.backoffMs(attempt);
     const ms = error.retryAfter * 1000;
     return ms > this.maxRetryAfterMs ? null : ms;
+  }
+}
+`;
+
+/** verifyWebhook: checks a delivery's Standard Webhooks signature with Web Crypto (no dependency). */
+const TS_WEBHOOKS = `/* --------------------------------------------------------------- webhooks */
+
+/** Why verifyWebhook refused a delivery. */
+export type WebhookVerificationErrorCode =
+  | 'missing_header'
+  | 'invalid_header'
+  | 'invalid_secret'
+  | 'timestamp_too_old'
+  | 'timestamp_too_new'
+  | 'no_matching_signature'
+  | 'invalid_body';
+
+/** A delivery that is not provably from fundgate, or not recent: answer it 400 and do not act on it. */
+export class WebhookVerificationError extends Error {
+  readonly code: WebhookVerificationErrorCode;
+
+  constructor(code: WebhookVerificationErrorCode, message: string) {
+    super(message);
+    this.name = 'WebhookVerificationError';
+    this.code = code;
+  }
+}
+
+export interface VerifyWebhookOptions {
+  /** How far \`webhook-timestamp\` may be from now, either way, in seconds; default 300 (Standard Webhooks). */
+  toleranceSeconds?: number;
+  /** The clock \`webhook-timestamp\` is judged by; default the current time. */
+  now?: Date;
+}
+
+/** Request headers as Node (\`req.headers\`), Express, Fastify or a Fetch \`Request\` (\`request.headers\`) hold them. */
+export type WebhookHeaders = Record<string, string | string[] | undefined> | Headers;
+
+const WEBHOOK_SECRET_PREFIX = 'whsec_';
+const WEBHOOK_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+const PADDED_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** One header, by case-insensitive name; repeated signature headers are joined, repeated others must agree. */
+function webhookHeader(headers: WebhookHeaders, name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name)?.trim() ?? undefined;
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(headers as Record<string, string | string[] | undefined>))
+    if (key.toLowerCase() === name && value !== undefined && value !== null) found.push(...(Array.isArray(value) ? value : [value]).map(String));
+  if (!found.length) return undefined;
+  if (name === 'webhook-signature') return found.join(' ');
+  if (found.some((v) => v !== found[0])) throw new WebhookVerificationError('invalid_header', name + ' is given ' + found.length + ' times with different values');
+  return found[0].trim();
+}
+
+/** The HMAC key: the base64 after \`whsec_\` (a secret without the prefix is taken as the base64 itself). */
+function webhookKey(secret: unknown) {
+  const text = typeof secret === 'string' ? secret.trim() : '';
+  const b64 = text.startsWith(WEBHOOK_SECRET_PREFIX) ? text.slice(WEBHOOK_SECRET_PREFIX.length) : text;
+  if (!b64 || !PADDED_BASE64.test(b64))
+    throw new WebhookVerificationError('invalid_secret', 'the secret is not a webhook signing secret ("whsec_" and padded base64, as POST /webhooks and rotate-secret answer it); the value is not shown');
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+/** The part of Web Crypto's SubtleCrypto used here (declared here: not every lib has the DOM types). */
+interface HmacSubtle {
+  importKey(format: 'raw', key: Uint8Array, algorithm: { name: 'HMAC'; hash: 'SHA-256' }, extractable: boolean, usages: ['sign']): Promise<unknown>;
+  sign(algorithm: 'HMAC', key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
+}
+
+/** Web Crypto: the global one (Node >= 19, browsers, Deno, Bun, edge runtimes), else node:crypto's (Node 18). */
+async function subtleCrypto(): Promise<HmacSubtle> {
+  const global = (globalThis as { crypto?: { subtle?: HmacSubtle } }).crypto;
+  if (global?.subtle) return global.subtle;
+  const specifier = 'node:crypto'; // a variable: bundlers for browsers leave it alone
+  const mod = (await import(/* webpackIgnore: true */ /* @vite-ignore */ specifier)) as { webcrypto?: { subtle?: HmacSubtle } };
+  if (mod.webcrypto?.subtle) return mod.webcrypto.subtle;
+  throw new TypeError('verifyWebhook: no Web Crypto (crypto.subtle) in this runtime');
+}
+
+/** Compares two strings in time that depends on their length only. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+function webhookTimestamp(text: string, options: VerifyWebhookOptions): void {
+  if (!/^[0-9]{1,12}$/.test(text)) throw new WebhookVerificationError('invalid_header', 'webhook-timestamp is not Unix seconds');
+  const tolerance = options.toleranceSeconds ?? 300;
+  if (!(tolerance >= 0)) throw new TypeError('verifyWebhook: toleranceSeconds must be a number >= 0');
+  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const at = Number(text);
+  if (now - at > tolerance)
+    throw new WebhookVerificationError('timestamp_too_old', 'webhook-timestamp is ' + (now - at) + ' s old, more than the ' + tolerance + ' s accepted (a replayed delivery, or a wrong clock here)');
+  if (at - now > tolerance)
+    throw new WebhookVerificationError('timestamp_too_new', 'webhook-timestamp is ' + (at - now) + ' s ahead, more than the ' + tolerance + ' s accepted (a wrong clock here?)');
+}
+
+/**
+ * Verifies a fundgate webhook delivery (Standard Webhooks: \`webhook-id\`, \`webhook-timestamp\`,
+ * \`webhook-signature\` with one or more space-separated \`v1,<base64 HMAC-SHA256>\` of
+ * "id.timestamp.body") and answers the parsed event. Give it the RAW body, exactly the bytes received,
+ * before any JSON parsing: a re-serialized body does not verify. Async because it uses Web Crypto,
+ * so it runs wherever the client does (Node >= 18, Deno, Bun, browsers, edge runtimes).
+ *
+ * Throws WebhookVerificationError (\`code\` says why) for missing headers, a malformed secret, a
+ * timestamp more than \`toleranceSeconds\` (300) away from \`now\` either way, or no matching \`v1\` signature.
+ */
+export async function verifyWebhook(secret: string, headers: WebhookHeaders, rawBody: string | Uint8Array | ArrayBuffer,
+  options: VerifyWebhookOptions = {}): Promise<unknown> {
+  const key = webhookKey(secret);
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array) && !(rawBody instanceof ArrayBuffer))
+    throw new TypeError('verifyWebhook: rawBody must be the raw request body (a string, Uint8Array/Buffer or ArrayBuffer), not a parsed object');
+  const [id, timestamp, signature] = WEBHOOK_HEADERS.map((name) => webhookHeader(headers ?? {}, name));
+  const missing = WEBHOOK_HEADERS.filter((name, i) => ![id, timestamp, signature][i]?.trim());
+  if (missing.length) throw new WebhookVerificationError('missing_header', 'missing ' + missing.join(', ') + ' (is this a fundgate webhook delivery?)');
+  const ts = timestamp!.trim();
+  webhookTimestamp(ts, options);
+
+  const encoder = new TextEncoder();
+  const head = encoder.encode(id + '.' + ts + '.');
+  const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : new Uint8Array(rawBody);
+  const signed = new Uint8Array(head.length + body.length);
+  signed.set(head);
+  signed.set(body, head.length);
+  const subtle = await subtleCrypto();
+  const hmacKey = await subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const expected = btoa(String.fromCharCode(...new Uint8Array(await subtle.sign('HMAC', hmacKey, signed))));
+  const matches = signature!
+    .split(' ')
+    .filter((entry) => entry.startsWith('v1,'))
+    .map((entry) => sameText(entry.slice(3), expected));
+  if (!matches.includes(true))
+    throw new WebhookVerificationError('no_matching_signature', 'no v1 signature matches this secret and body (a wrong or rotated-out secret, or a body changed since it was signed: verify the raw bytes)');
+
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch {
+    throw new WebhookVerificationError('invalid_body', 'the signed body is not UTF-8 JSON');
   }
 }
 `;
@@ -1344,9 +1485,187 @@ function renderPythonInit(): string {
   return `# Generated by scripts/generate-sdks.ts. Do not edit by hand.
 """Official Python SDK for the fundgate API (standard library only)."""
 from .client import API_VERSION, OPERATIONS, SDK_VERSION, FundgateClient, FundgateError, ResponseInfo
+from .webhooks import WebhookVerificationError, verify_webhook
 
 __version__ = SDK_VERSION
-__all__ = ["FundgateClient", "FundgateError", "ResponseInfo", "OPERATIONS", "SDK_VERSION", "API_VERSION", "__version__"]
+__all__ = [
+    "FundgateClient",
+    "FundgateError",
+    "ResponseInfo",
+    "WebhookVerificationError",
+    "verify_webhook",
+    "OPERATIONS",
+    "SDK_VERSION",
+    "API_VERSION",
+    "__version__",
+]
+`;
+}
+
+/** fundgate/webhooks.py: verify_webhook, the standard library's HMAC (no dependency). */
+function renderPythonWebhooks(): string {
+  return `# Generated by scripts/generate-sdks.ts. Do not edit by hand.
+"""Verifying fundgate's webhook deliveries (Standard Webhooks v1 signatures). Standard library only."""
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import re
+import time
+from datetime import datetime
+from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple, Union
+
+__all__ = ["WebhookVerificationError", "verify_webhook"]
+
+_SECRET_PREFIX = "whsec_"
+_HEADERS = ("webhook-id", "webhook-timestamp", "webhook-signature")
+_TIMESTAMP = re.compile(r"[0-9]{1,12}")
+
+
+class _HasItems(Protocol):
+    def items(self) -> Iterable[Tuple[Any, Any]]: ...
+
+
+#: Anything with items() -- a dict, any Mapping, Flask's, Django's or Starlette's request.headers,
+#: http.server's self.headers -- or (name, value) pairs such as ASGI's scope["headers"].
+HeadersLike = Union[_HasItems, Iterable[Tuple[Any, Any]]]
+
+
+class WebhookVerificationError(Exception):
+    """A delivery not provably from fundgate, or not recent: answer it 400 and do not act on it.
+
+    code says why: missing_header, invalid_header, invalid_secret, timestamp_too_old,
+    timestamp_too_new, no_matching_signature or invalid_body.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _text(value: Any) -> str:
+    return value.decode("latin-1") if isinstance(value, (bytes, bytearray)) else str(value)
+
+
+def _header_values(headers: HeadersLike) -> Dict[str, List[str]]:
+    """Every value of the three headers, by lower-case name (repeated names and list values kept)."""
+    items = getattr(headers, "items", None)
+    pairs = items() if callable(items) else headers
+    found: Dict[str, List[str]] = {}
+    for name, value in pairs:
+        key = _text(name).lower()
+        if key in _HEADERS and value is not None:
+            found.setdefault(key, []).extend(_text(v) for v in (value if isinstance(value, (list, tuple)) else [value]))
+    return found
+
+
+def _header(found: Dict[str, List[str]], name: str) -> str:
+    values = found[name]
+    if name == "webhook-signature":
+        return " ".join(values)
+    if any(v != values[0] for v in values):
+        raise WebhookVerificationError("invalid_header", f"{name} is given {len(values)} times with different values")
+    return values[0].strip()
+
+
+def _key(secret: Any) -> bytes:
+    """The HMAC key: the base64 after whsec_ (a secret without the prefix is taken as the base64 itself)."""
+    text = secret.strip() if isinstance(secret, str) else ""
+    if text.startswith(_SECRET_PREFIX):
+        text = text[len(_SECRET_PREFIX):]
+    try:
+        key = base64.b64decode(text, validate=True) if text else b""
+    except (binascii.Error, ValueError):
+        key = b""
+    if not key:
+        raise WebhookVerificationError(
+            "invalid_secret",
+            'the secret is not a webhook signing secret ("whsec_" and padded base64, as POST /webhooks and '
+            "rotate-secret answer it); the value is not shown",
+        )
+    return key
+
+
+def _check_timestamp(text: str, tolerance_seconds: float, now: Optional[Union[datetime, float]]) -> None:
+    if not _TIMESTAMP.fullmatch(text):
+        raise WebhookVerificationError("invalid_header", "webhook-timestamp is not Unix seconds")
+    if not tolerance_seconds >= 0:
+        raise ValueError("verify_webhook: tolerance_seconds must be a number >= 0")
+    if now is None:
+        current = int(time.time())
+    elif isinstance(now, datetime):
+        current = int(now.timestamp())
+    else:
+        current = int(now)
+    at = int(text)
+    if current - at > tolerance_seconds:
+        raise WebhookVerificationError(
+            "timestamp_too_old",
+            f"webhook-timestamp is {current - at} s old, more than the {tolerance_seconds} s accepted "
+            "(a replayed delivery, or a wrong clock here)",
+        )
+    if at - current > tolerance_seconds:
+        raise WebhookVerificationError(
+            "timestamp_too_new",
+            f"webhook-timestamp is {at - current} s ahead, more than the {tolerance_seconds} s accepted (a wrong clock here?)",
+        )
+
+
+def verify_webhook(
+    secret: str,
+    headers: HeadersLike,
+    raw_body: Union[bytes, bytearray, memoryview, str],
+    tolerance_seconds: float = 300,
+    now: Optional[Union[datetime, float]] = None,
+) -> Dict[str, Any]:
+    """Verifies a fundgate webhook delivery and returns the parsed event.
+
+    Standard Webhooks: webhook-id, webhook-timestamp and webhook-signature, one or more space-separated
+    "v1,<base64 HMAC-SHA256>" of "id.timestamp.body" keyed with the secret. Give it the RAW body, exactly
+    the bytes received (request.get_data(), await request.body()), before any JSON parsing: a
+    re-serialized body does not verify. Header names are case-insensitive.
+
+    now: a datetime (a naive one is local time, as datetime.timestamp() reads it) or Unix seconds;
+    default the current time. Raises WebhookVerificationError (code says why) for missing headers, a
+    malformed secret, a timestamp more than tolerance_seconds away either way, or no matching v1 signature.
+    """
+    key = _key(secret)
+    if isinstance(raw_body, str):
+        body = raw_body.encode("utf-8")
+    elif isinstance(raw_body, (bytes, bytearray, memoryview)):
+        body = bytes(raw_body)
+    else:
+        raise TypeError("verify_webhook: raw_body must be the raw request body (bytes or str), not a parsed object")
+    found = _header_values(headers)
+    missing = [name for name in _HEADERS if not "".join(found.get(name, [])).strip()]
+    if missing:
+        raise WebhookVerificationError(
+            "missing_header", f"missing {', '.join(missing)} (is this a fundgate webhook delivery?)"
+        )
+    msg_id, timestamp, signature = (_header(found, name) for name in _HEADERS)
+    _check_timestamp(timestamp, tolerance_seconds, now)
+
+    signed = f"{msg_id}.{timestamp}.".encode("utf-8") + body
+    expected = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest())
+    matches = [
+        hmac.compare_digest(expected, entry[3:].encode("utf-8", "replace"))
+        for entry in signature.split(" ")
+        if entry.startswith("v1,")
+    ]
+    if not any(matches):
+        raise WebhookVerificationError(
+            "no_matching_signature",
+            "no v1 signature matches this secret and body (a wrong or rotated-out secret, or a body changed "
+            "since it was signed: verify the raw bytes)",
+        )
+    try:
+        event = json.loads(body.decode("utf-8"))
+    except ValueError as err:  # UnicodeDecodeError is a ValueError
+        raise WebhookVerificationError("invalid_body", "the signed body is not UTF-8 JSON") from err
+    if not isinstance(event, dict):
+        raise WebhookVerificationError("invalid_body", "the signed body is not a JSON object")
+    return event
 `;
 }
 
@@ -1363,6 +1682,7 @@ export function renderSdks(published: OpenApiDoc): Record<string, string> {
     'sdk/python/fundgate/__init__.py': renderPythonInit(),
     'sdk/python/fundgate/client.py': renderPythonClient(doc, ops),
     'sdk/python/fundgate/models.py': renderPythonModels(doc, ops),
+    'sdk/python/fundgate/webhooks.py': renderPythonWebhooks(),
   };
 }
 

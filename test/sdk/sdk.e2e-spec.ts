@@ -368,7 +368,7 @@ describe('official SDKs (TypeScript and Python) against the real service (e2e)',
         if (fresh !== committed) stale.push(rel);
       }
       expect({ stale, hint: stale.length ? 'run `npm run sdk:generate` and commit sdk/' : '' }).toEqual({ stale: [], hint: '' });
-      expect(Object.keys(files).sort()).toEqual(['sdk/python/fundgate/__init__.py', 'sdk/python/fundgate/client.py', 'sdk/python/fundgate/models.py', 'sdk/typescript/src/index.ts']);
+      expect(Object.keys(files).sort()).toEqual(['sdk/python/fundgate/__init__.py', 'sdk/python/fundgate/client.py', 'sdk/python/fundgate/models.py', 'sdk/python/fundgate/webhooks.py', 'sdk/typescript/src/index.ts']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -351,6 +351,144 @@ export class FundgateTransport {
   }
 }
 
+/* --------------------------------------------------------------- webhooks */
+
+/** Why verifyWebhook refused a delivery. */
+export type WebhookVerificationErrorCode =
+  | 'missing_header'
+  | 'invalid_header'
+  | 'invalid_secret'
+  | 'timestamp_too_old'
+  | 'timestamp_too_new'
+  | 'no_matching_signature'
+  | 'invalid_body';
+
+/** A delivery that is not provably from fundgate, or not recent: answer it 400 and do not act on it. */
+export class WebhookVerificationError extends Error {
+  readonly code: WebhookVerificationErrorCode;
+
+  constructor(code: WebhookVerificationErrorCode, message: string) {
+    super(message);
+    this.name = 'WebhookVerificationError';
+    this.code = code;
+  }
+}
+
+export interface VerifyWebhookOptions {
+  /** How far `webhook-timestamp` may be from now, either way, in seconds; default 300 (Standard Webhooks). */
+  toleranceSeconds?: number;
+  /** The clock `webhook-timestamp` is judged by; default the current time. */
+  now?: Date;
+}
+
+/** Request headers as Node (`req.headers`), Express, Fastify or a Fetch `Request` (`request.headers`) hold them. */
+export type WebhookHeaders = Record<string, string | string[] | undefined> | Headers;
+
+const WEBHOOK_SECRET_PREFIX = 'whsec_';
+const WEBHOOK_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+const PADDED_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** One header, by case-insensitive name; repeated signature headers are joined, repeated others must agree. */
+function webhookHeader(headers: WebhookHeaders, name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name)?.trim() ?? undefined;
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(headers as Record<string, string | string[] | undefined>))
+    if (key.toLowerCase() === name && value !== undefined && value !== null) found.push(...(Array.isArray(value) ? value : [value]).map(String));
+  if (!found.length) return undefined;
+  if (name === 'webhook-signature') return found.join(' ');
+  if (found.some((v) => v !== found[0])) throw new WebhookVerificationError('invalid_header', name + ' is given ' + found.length + ' times with different values');
+  return found[0].trim();
+}
+
+/** The HMAC key: the base64 after `whsec_` (a secret without the prefix is taken as the base64 itself). */
+function webhookKey(secret: unknown) {
+  const text = typeof secret === 'string' ? secret.trim() : '';
+  const b64 = text.startsWith(WEBHOOK_SECRET_PREFIX) ? text.slice(WEBHOOK_SECRET_PREFIX.length) : text;
+  if (!b64 || !PADDED_BASE64.test(b64))
+    throw new WebhookVerificationError('invalid_secret', 'the secret is not a webhook signing secret ("whsec_" and padded base64, as POST /webhooks and rotate-secret answer it); the value is not shown');
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+/** The part of Web Crypto's SubtleCrypto used here (declared here: not every lib has the DOM types). */
+interface HmacSubtle {
+  importKey(format: 'raw', key: Uint8Array, algorithm: { name: 'HMAC'; hash: 'SHA-256' }, extractable: boolean, usages: ['sign']): Promise<unknown>;
+  sign(algorithm: 'HMAC', key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
+}
+
+/** Web Crypto: the global one (Node >= 19, browsers, Deno, Bun, edge runtimes), else node:crypto's (Node 18). */
+async function subtleCrypto(): Promise<HmacSubtle> {
+  const global = (globalThis as { crypto?: { subtle?: HmacSubtle } }).crypto;
+  if (global?.subtle) return global.subtle;
+  const specifier = 'node:crypto'; // a variable: bundlers for browsers leave it alone
+  const mod = (await import(/* webpackIgnore: true */ /* @vite-ignore */ specifier)) as { webcrypto?: { subtle?: HmacSubtle } };
+  if (mod.webcrypto?.subtle) return mod.webcrypto.subtle;
+  throw new TypeError('verifyWebhook: no Web Crypto (crypto.subtle) in this runtime');
+}
+
+/** Compares two strings in time that depends on their length only. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+function webhookTimestamp(text: string, options: VerifyWebhookOptions): void {
+  if (!/^[0-9]{1,12}$/.test(text)) throw new WebhookVerificationError('invalid_header', 'webhook-timestamp is not Unix seconds');
+  const tolerance = options.toleranceSeconds ?? 300;
+  if (!(tolerance >= 0)) throw new TypeError('verifyWebhook: toleranceSeconds must be a number >= 0');
+  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const at = Number(text);
+  if (now - at > tolerance)
+    throw new WebhookVerificationError('timestamp_too_old', 'webhook-timestamp is ' + (now - at) + ' s old, more than the ' + tolerance + ' s accepted (a replayed delivery, or a wrong clock here)');
+  if (at - now > tolerance)
+    throw new WebhookVerificationError('timestamp_too_new', 'webhook-timestamp is ' + (at - now) + ' s ahead, more than the ' + tolerance + ' s accepted (a wrong clock here?)');
+}
+
+/**
+ * Verifies a fundgate webhook delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
+ * `webhook-signature` with one or more space-separated `v1,<base64 HMAC-SHA256>` of
+ * "id.timestamp.body") and answers the parsed event. Give it the RAW body, exactly the bytes received,
+ * before any JSON parsing: a re-serialized body does not verify. Async because it uses Web Crypto,
+ * so it runs wherever the client does (Node >= 18, Deno, Bun, browsers, edge runtimes).
+ *
+ * Throws WebhookVerificationError (`code` says why) for missing headers, a malformed secret, a
+ * timestamp more than `toleranceSeconds` (300) away from `now` either way, or no matching `v1` signature.
+ */
+export async function verifyWebhook(secret: string, headers: WebhookHeaders, rawBody: string | Uint8Array | ArrayBuffer,
+  options: VerifyWebhookOptions = {}): Promise<unknown> {
+  const key = webhookKey(secret);
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array) && !(rawBody instanceof ArrayBuffer))
+    throw new TypeError('verifyWebhook: rawBody must be the raw request body (a string, Uint8Array/Buffer or ArrayBuffer), not a parsed object');
+  const [id, timestamp, signature] = WEBHOOK_HEADERS.map((name) => webhookHeader(headers ?? {}, name));
+  const missing = WEBHOOK_HEADERS.filter((name, i) => ![id, timestamp, signature][i]?.trim());
+  if (missing.length) throw new WebhookVerificationError('missing_header', 'missing ' + missing.join(', ') + ' (is this a fundgate webhook delivery?)');
+  const ts = timestamp!.trim();
+  webhookTimestamp(ts, options);
+
+  const encoder = new TextEncoder();
+  const head = encoder.encode(id + '.' + ts + '.');
+  const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : new Uint8Array(rawBody);
+  const signed = new Uint8Array(head.length + body.length);
+  signed.set(head);
+  signed.set(body, head.length);
+  const subtle = await subtleCrypto();
+  const hmacKey = await subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const expected = btoa(String.fromCharCode(...new Uint8Array(await subtle.sign('HMAC', hmacKey, signed))));
+  const matches = signature!
+    .split(' ')
+    .filter((entry) => entry.startsWith('v1,'))
+    .map((entry) => sameText(entry.slice(3), expected));
+  if (!matches.includes(true))
+    throw new WebhookVerificationError('no_matching_signature', 'no v1 signature matches this secret and body (a wrong or rotated-out secret, or a body changed since it was signed: verify the raw bytes)');
+
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch {
+    throw new WebhookVerificationError('invalid_body', 'the signed body is not UTF-8 JSON');
+  }
+}
+
 /* ---------------------------------------------------------------- schemas */
 
 export interface FundRefDto {
