@@ -62,3 +62,10 @@ export function calendarDay(value: string): number | null {
   if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
   return Math.round(ms / 86_400_000);
 }
+
+/** Money for a message: `-1,234.50 USD`. */
+export function usd(d: Decimal): string {
+  const fixed = d.abs().toFixed(2);
+  const [whole, frac] = fixed.split('.');
+  return `${d.isNegative() && !d.isZero() ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac} USD`;
+}
