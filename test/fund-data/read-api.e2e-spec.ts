@@ -333,7 +333,7 @@ describe('fund read API against the demo fund (e2e)', () => {
       expect(Object.keys(i)).toEqual(['investorId', 'displayName', 'status', 'investorType', 'openLots', 'units']);
     expect(keys('capital-activity')).toEqual(['items', 'page']);
     for (const c of bodyOf('capital-activity').items) {
-      expect(Object.keys(c)).toHaveLength(10);
+      expect(Object.keys(c)).toHaveLength(11);
       expect((c.requestedAmount === null) !== (c.requestedFraction === null)).toBe(true);
     }
     expect(keys('dealing-calendar')).toEqual(['dealing']);
@@ -445,6 +445,34 @@ describe('fund read API against the demo fund (e2e)', () => {
       'performanceFee',
       'closingCapital',
     ]);
+  });
+
+  it('capital activity: what each request was dealt at — units × price = amount (+ fee crystallized); nothing before its run', async () => {
+    const items = (await fetch('/api/v1/fund/capital-activity?limit=1000')).json.items as {
+      type: string;
+      status: string;
+      requestedAmount: string | null;
+      dealt: { amount: string; units: string; navPerUnit: string; performanceFeeCrystallized: string } | null;
+    }[];
+    const dealt = items.filter((c) => c.dealt !== null);
+    expect(dealt.length).toBeGreaterThan(10);
+    expect(new Set(dealt.map((c) => c.type))).toEqual(new Set(['subscription', 'redemption']));
+    for (const c of dealt) {
+      const d = c.dealt!;
+      if (c.type === 'subscription') {
+        // the units were computed at the price's full precision; it is kept to 10 decimals
+        const off = new Decimal(d.amount).dividedBy(d.navPerUnit).minus(d.units).abs();
+        expect({ c, off: off.lte('0.00000001') }).toEqual({ c, off: true });
+        expect(d.amount).toBe(c.requestedAmount);
+        expect(d.performanceFeeCrystallized).toBe('0.00');
+      } else {
+        // the redeemed units' gross value goes to the investor, less their lots' accrued fee, which crystallizes
+        const gross = new Decimal(d.units).times(d.navPerUnit);
+        const paidPlusFee = new Decimal(d.amount).plus(d.performanceFeeCrystallized);
+        expect({ c, off: gross.minus(paidPlusFee).abs().lte('0.02') }).toEqual({ c, off: true });
+      }
+    }
+    expect(items.filter((c) => c.status === 'pending').every((c) => c.dealt === null)).toBe(true);
   });
 
   it('attribution identities hold to the cent on several dates', async () => {

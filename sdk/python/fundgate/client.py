@@ -66,6 +66,7 @@ from .models import (
     CapitalAccountDto,
     CapitalAccountTotalsDto,
     CapitalAccountsDto,
+    DealtFlowDto,
     CapitalActivityDto,
     CapitalActivityListDto,
     ExpenseDto,

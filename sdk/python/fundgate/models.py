@@ -69,6 +69,7 @@ __all__ = [
     "CapitalAccountDto",
     "CapitalAccountTotalsDto",
     "CapitalAccountsDto",
+    "DealtFlowDto",
     "CapitalActivityDto",
     "CapitalActivityListDto",
     "ExpenseDto",
@@ -673,6 +674,16 @@ CapitalAccountsDto = TypedDict(
     },
 )
 
+DealtFlowDto = TypedDict(
+    "DealtFlowDto",
+    {
+        "amount": str,
+        "units": str,
+        "navPerUnit": str,
+        "performanceFeeCrystallized": str,
+    },
+)
+
 CapitalActivityDto = TypedDict(
     "CapitalActivityDto",
     {
@@ -686,6 +697,7 @@ CapitalActivityDto = TypedDict(
         "dealingDate": str,
         "status": Literal["pending", "running", "executed", "settled", "cancelled", "failed"],
         "createdAt": str,
+        "dealt": Optional['DealtFlowDto'],
     },
 )
 

@@ -1066,6 +1066,17 @@ export interface CapitalAccountsDto {
   totals: CapitalAccountTotalsDto;
 }
 
+export interface DealtFlowDto {
+  /** the amount dealt: the requested amount, or what a redeemed fraction came to (decimal string, base currency, exactly 2 decimals) */
+  amount: string;
+  /** units issued (subscription) or cancelled (decimal string, 8 decimals) */
+  units: string;
+  /** the price dealt at (kept to 10 decimals): the class's gross NAV per unit that day (before accrued performance fees), or its initial price for a class with no units all day. A subscription's units = amount / this price; a redemption's units × this price = amount + performanceFeeCrystallized (the redeemed lots' accrued fee goes to the manager), to the cent (decimal string, 12 decimals: units × value is exact to the cent) */
+  navPerUnit: string;
+  /** the performance fee the redeemed units' accrual crystallized (0 for a subscription) (decimal string, base currency, exactly 2 decimals) */
+  performanceFeeCrystallized: string;
+}
+
 export interface CapitalActivityDto {
   id: string;
   investorId: string;
@@ -1079,6 +1090,8 @@ export interface CapitalActivityDto {
   dealingDate: string;
   status: "pending" | "running" | "executed" | "settled" | "cancelled" | "failed";
   createdAt: string;
+  /** what the complete NAV run of the dealing date dealt; null until that run completes, and for a request it could not deal */
+  dealt: DealtFlowDto | null;
 }
 
 export interface CapitalActivityListDto {

@@ -91,6 +91,27 @@ export class CapitalActivityQueryDto extends CursorPageQueryDto {
   status?: (typeof CAPITAL_ACTIVITY_STATUSES)[number];
 }
 
+export class DealtFlowDto {
+  @DecimalProperty('money', {
+    example: '250000.00',
+    description: 'the amount dealt: the requested amount, or what a redeemed fraction came to',
+  })
+  amount: string;
+  @DecimalProperty('units', { example: '2116.23174412', description: 'units issued (subscription) or cancelled' })
+  units: string;
+  @DecimalProperty('valuePerUnit', {
+    example: '118.133964125800',
+    description:
+      "the price dealt at (kept to 10 decimals): the class's gross NAV per unit that day (before accrued performance fees), or its initial price for a class with no units all day. A subscription's units = amount / this price; a redemption's units × this price = amount + performanceFeeCrystallized (the redeemed lots' accrued fee goes to the manager), to the cent",
+  })
+  navPerUnit: string;
+  @DecimalProperty('money', {
+    example: '0.00',
+    description: "the performance fee the redeemed units' accrual crystallized (0 for a subscription)",
+  })
+  performanceFeeCrystallized: string;
+}
+
 export class CapitalActivityDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) investorId: string;
@@ -107,6 +128,13 @@ export class CapitalActivityDto {
   @ApiProperty({ format: 'date', example: '2026-11-30' }) dealingDate: string;
   @ApiProperty({ enum: CAPITAL_ACTIVITY_STATUSES, example: 'pending' }) status: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-02T09:30:00.000Z' }) createdAt: string;
+  @ApiProperty({
+    type: DealtFlowDto,
+    nullable: true,
+    description:
+      'what the complete NAV run of the dealing date dealt; null until that run completes, and for a request it could not deal',
+  })
+  dealt: DealtFlowDto | null;
 }
 
 export class CapitalActivityListDto {

@@ -93,10 +93,20 @@ export class InvestorsRepository extends SqlRepository {
       `SELECT ca.id, ca.investor_id, i.display_name, ca.type, sc.name AS share_class,
               ca.requested_amount::text, ca.requested_fraction::text,
               to_char(ca.dealing_date, 'YYYY-MM-DD') AS dealing_date, ca.status, ca.created_at,
-              ${utcMicros('ca.created_at')} AS created_key
+              ${utcMicros('ca.created_at')} AS created_key,
+              dealt.amount AS dealt_amount, dealt.units AS dealt_units, dealt.nav_per_unit AS dealt_nav_per_unit,
+              dealt.fee AS dealt_fee
          FROM capital_activity ca
          JOIN investors i ON i.id = ca.investor_id AND i.fund_id = $1
          JOIN share_classes sc ON sc.id = ca.share_class_id AND sc.fund_id = $1
+         -- what the complete NAV run of its dealing date dealt (the newest, should there be several)
+         LEFT JOIN LATERAL (
+               SELECT f.amount::text, f.units::text, f.nav_per_unit::text, f.performance_fee_crystallized::text AS fee
+                 FROM nav_runs r
+                 JOIN nav_run_flows f ON f.nav_run_id = r.id AND f.fund_id = $1 AND f.capital_activity_id = ca.id
+                WHERE r.fund_id = $1 AND r.valuation_date = ca.dealing_date AND r.status = 'complete'
+                ORDER BY r.started_at DESC
+                LIMIT 1) dealt ON true
         WHERE ca.fund_id = $1 AND ($2::text IS NULL OR ca.status = $2)
           AND ($3::date IS NULL OR (ca.dealing_date, ca.created_at, ca.id) < ($3::date, $4::timestamptz, $5::uuid))
         ORDER BY ca.dealing_date DESC, ca.created_at DESC, ca.id DESC
@@ -115,6 +125,10 @@ export class InvestorsRepository extends SqlRepository {
         status: string;
         created_at: Date;
         created_key: string;
+        dealt_amount: string | null;
+        dealt_units: string | null;
+        dealt_nav_per_unit: string | null;
+        dealt_fee: string | null;
       }[]
     >;
   }

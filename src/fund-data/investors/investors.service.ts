@@ -133,6 +133,15 @@ export class InvestorsService {
         dealingDate: r.dealing_date,
         status: r.status,
         createdAt: new Date(r.created_at).toISOString(),
+        dealt:
+          r.dealt_amount === null
+            ? null
+            : {
+                amount: money(r.dealt_amount),
+                units: units(r.dealt_units!),
+                navPerUnit: valuePerUnit(r.dealt_nav_per_unit!),
+                performanceFeeCrystallized: money(r.dealt_fee!),
+              },
       })),
       page: { total, nextCursor: page.nextCursor, hasMore: page.hasMore },
     };
