@@ -6,7 +6,7 @@ import { OAuthRepository } from './oauth.repository';
 /**
  * Ends connected OAuth apps inside the caller's transaction: the grants, every token of them, and the
  * keys behind them through THE key revocation (`KeysRepository.revokeKeysAndDerived`: keys minted
- * from them go too, and the webhook subscriptions those keys created are disabled). Nothing to clear
+ * from them go too, and the webhook subscriptions those keys created or changed are disabled). Nothing to clear
  * afterwards: access tokens are read from PostgreSQL on every request, and a grant key's secret is
  * never shown, so it is in no key cache. A person's own API keys are not touched.
  */

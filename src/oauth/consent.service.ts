@@ -127,7 +127,7 @@ export class ConsentService {
     return this.repo.grantsOfUser(person.userId!);
   }
 
-  /** Disconnects an app: its grant, tokens and key end, with the webhook subscriptions the app created. */
+  /** Disconnects an app: its grant, tokens and key end, with the webhook subscriptions the app created or changed. */
   async revokeApp(person: Principal, grantId: string): Promise<void> {
     if (!UUID.test(grantId)) throw new ProblemError('not_found', `connected app ${grantId} was not found`);
     await this.repo.transaction(async (m) => {
