@@ -258,7 +258,9 @@ export class DeliveriesRepository extends SqlRepository {
        ), d AS (
          UPDATE webhook_deliveries d SET status = o.status, claimed_until = NULL,
                 completed_at = CASE WHEN o.status = 'pending' THEN NULL ELSE clock_timestamp() END
-           FROM o WHERE d.id = o.id AND d.generation = o.generation RETURNING d.subscription_id, o.gone, o.status
+           -- a delivery cancelled while its attempt was in flight (its subscription deleted) stays cancelled
+           FROM o WHERE d.id = o.id AND d.generation = o.generation AND d.status = 'pending'
+         RETURNING d.subscription_id, o.gone, o.status
        )
        UPDATE webhook_subscriptions s SET enabled = false, updated_at = now(),
               disabled_reason = CASE WHEN s.id IN (SELECT subscription_id FROM d WHERE gone)

@@ -5,7 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { developmentKeyRing, SecretSealer } from '../common/crypto/sealer';
 import type { AppConfig } from '../config/config';
 import type { AttemptOutcome, ClaimedAttempt } from './deliveries.repository';
-import { CAPS, DeliveryAttemptFailed, DeliveryProcessor, jobDeliveries, mapLimit, Slots } from './delivery-processor';
+import {
+  CAPS,
+  DeliveryAttemptFailed,
+  DeliveryProcessor,
+  JobAdmission,
+  jobDeliveries,
+  mapLimit,
+  Slots,
+} from './delivery-processor';
 import type { DeliveryJobData } from './outbox-dispatcher';
 import { newSigningSecret } from './signing';
 
@@ -151,6 +159,32 @@ describe('DeliveryProcessor.process', () => {
       expect(hits).toBe(0);
     } finally {
       await rx.close();
+    }
+  });
+
+  it('a subscription or fund seen slow keeps its slow caps for the jobs that replace timed-out ones, even before they are slow', () => {
+    let now = 1_000_000;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const admission = new JobAdmission({ ...CAPS, slowAfterMs: 1000, slowMemoryMs: 60_000 });
+      const enter = (sub: string) => admission.enter(sub, 'fund-a');
+      // a burst: jobs are not slow yet, so only the fund's total cap applies
+      const burst = Array.from({ length: 20 }, (_, i) => enter(`tarpit-${i % 4}`));
+      expect(burst.every((a) => a !== null)).toBe(true);
+      now += 15_000; // they all time out together
+      for (const a of burst) a!.leave();
+      // their replacements: at most the slow caps, though none of them has run 1 s yet
+      const sameSub = [enter('tarpit-0'), enter('tarpit-0'), enter('tarpit-0')];
+      expect(sameSub.map((a) => a !== null)).toEqual([true, true, false]);
+      const others = Array.from({ length: 10 }, (_, i) => enter(`other-${i}`));
+      expect(others.filter((a) => a !== null)).toHaveLength(CAPS.slowJobsPerFund - 2);
+      // another fund is not touched; the memory fades
+      expect(admission.enter('elsewhere', 'fund-b')).not.toBeNull();
+      for (const a of [...sameSub, ...others]) a?.leave();
+      now += 60_001;
+      expect(Array.from({ length: 20 }, (_, i) => enter(`tarpit-${i % 4}`)).every((a) => a !== null)).toBe(true);
+    } finally {
+      clock.mockRestore();
     }
   });
 

@@ -25,11 +25,16 @@ const IN_FLIGHT_PER_JOB = 16;
  * subscriptions (fed by `POST …/test`) filled every job slot and delayed every other fund's
  * deliveries by tens of seconds. Only slow jobs are capped tightly (a healthy receiver answers in
  * milliseconds, and a busy fund's many quick jobs must not wait for one another); a job over a cap
- * is re-delayed for a moment (not an attempt, nothing claimed) instead of waiting in a shared slot.
+ * is re-delayed for a moment (not an attempt, nothing claimed). A subscription or fund seen with a
+ * slow job stays slow for `slowMemoryMs`: all its jobs then count as slow from their start, so the
+ * jobs that replace a batch of timed-out ones are held to the slow caps at once (without it, a
+ * fund's jobs were admitted up to jobsPerFund again every time the last batch timed out).
  */
 export const CAPS = {
   /** A job still running after this long is slow: its receiver is holding it. */
   slowAfterMs: 1000,
+  /** How long a subscription or fund seen with a slow job counts every job of its as slow. */
+  slowMemoryMs: 60_000,
   /** Slow jobs of one subscription at once. */
   slowJobsPerSubscription: 2,
   /** Slow jobs of one fund at once. */
@@ -80,6 +85,8 @@ export interface Admitted {
 /** The jobs in progress in this process, per subscription and per fund, and their POST slots. */
 export class JobAdmission {
   private readonly running = new Map<string, Running>();
+  /** Subscriptions and funds seen with a slow job, and until when all their jobs count as slow. */
+  private readonly slowUntil = new Map<string, number>();
   constructor(private readonly caps: typeof CAPS) {}
 
   /** Admits a job, or answers null when its subscription or fund is at a cap. */
@@ -87,10 +94,9 @@ export class JobAdmission {
     const now = Date.now();
     const sub = this.entry(`s:${subscriptionId}`, this.caps.postsPerSubscription);
     const fund = this.entry(`f:${fundId}`, this.caps.postsPerFund);
-    const slow = (r: Running) => [...r.jobs].filter((j) => now - j.at >= this.caps.slowAfterMs).length;
     if (
-      slow(sub) >= this.caps.slowJobsPerSubscription ||
-      slow(fund) >= this.caps.slowJobsPerFund ||
+      this.slowJobs(`s:${subscriptionId}`, sub, now) >= this.caps.slowJobsPerSubscription ||
+      this.slowJobs(`f:${fundId}`, fund, now) >= this.caps.slowJobsPerFund ||
       fund.jobs.size >= this.caps.jobsPerFund
     )
       return null;
@@ -105,12 +111,27 @@ export class JobAdmission {
     return {
       post: (work) => sub.posts.run(() => fund.posts.run(work)),
       leave: () => {
+        const wasSlow = Date.now() - job.at >= this.caps.slowAfterMs;
         for (const key of [`s:${subscriptionId}`, `f:${fundId}`]) {
+          if (wasSlow) this.markSlow(key, Date.now());
           const r = this.running.get(key);
           if (r?.jobs.delete(job) && r.jobs.size === 0) this.running.delete(key);
         }
       },
     };
+  }
+
+  /** The jobs of `key` that count as slow: all of them while it is remembered slow, else those running long. */
+  private slowJobs(key: string, r: Running, now: number): number {
+    const long = [...r.jobs].filter((j) => now - j.at >= this.caps.slowAfterMs).length;
+    if (long > 0) this.markSlow(key, now);
+    const until = this.slowUntil.get(key);
+    if (until !== undefined && until <= now) this.slowUntil.delete(key);
+    return until !== undefined && until > now ? r.jobs.size : long;
+  }
+
+  private markSlow(key: string, now: number): void {
+    this.slowUntil.set(key, now + this.caps.slowMemoryMs);
   }
 
   private entry(key: string, posts: number): Running {
@@ -228,7 +249,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
       const result =
         typeof live === 'string'
           ? { statusCode: null, latencyMs: 0, error: live, responseSnippet: null }
-          : // the subscription's and fund's slots first (waiting for them holds nothing shared), then the process's;
+          : // the subscription's and fund's slots first (waiting for them holds none of the process's POST slots,
+            // though the job keeps its BullMQ slot), then the process's;
             // signed when its slot comes up: a wave waiting behind others would carry a stale webhook-timestamp
             await post(() => this.inFlight.run(() => this.send(ctx, live, new Date())));
       return outcome(ctx, result, final);

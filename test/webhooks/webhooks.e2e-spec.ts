@@ -15,6 +15,7 @@ import { MAX_SUBSCRIPTIONS_PER_FUND } from '../../src/webhooks/webhooks.service'
 import { KeysRepository } from '../../src/keys/keys.repository';
 import { KeyExpiryJob } from '../../src/keys/key-expiry.job';
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
+import { DeliveriesRepository } from '../../src/webhooks/deliveries.repository';
 import { isolatedDatabase } from './isolated-db';
 import { eventually, startReceiver, verify } from './receiver';
 
@@ -182,6 +183,23 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
       { status: 'cancelled', ended: true },
       { status: 'succeeded', ended: true },
     ]);
+    // an attempt that was in flight when the subscription went records its outcome; the delivery stays cancelled
+    const [inFlight] = await db.query(`SELECT id, generation FROM webhook_deliveries WHERE event_id = $1`, [events[0]]);
+    await app.get(DeliveriesRepository).record([
+      {
+        id: inFlight.id,
+        generation: inFlight.generation,
+        attemptNo: 1,
+        result: { statusCode: null, latencyMs: 15_000, error: 'timed out', responseSnippet: null },
+        status: 'pending',
+        gone: false,
+      },
+    ]);
+    const [after] = await db.query(
+      `SELECT status, completed_at IS NOT NULL AS ended FROM webhook_deliveries WHERE id = $1`,
+      [inFlight.id],
+    );
+    expect(after).toEqual({ status: 'cancelled', ended: true });
   });
 
   it('revoking or expiring a key that redirected, re-keyed or re-enabled a subscription disables it, not only its creator', async () => {
