@@ -171,7 +171,7 @@ export class WebhooksService {
   }
 
   async update(p: Principal, id: string, body: UpdateWebhookDto): Promise<WebhookDto> {
-    await this.subscription(p, id);
+    const before = await this.subscription(p, id);
     const url = body.url !== undefined ? await this.checkTarget(body.url) : undefined;
     const row = await this.asLiveCaller(p, async (m) => {
       const repo = this.repo.with(m);
@@ -181,8 +181,9 @@ export class WebhooksService {
         description: body.description,
         enabled: body.enabled,
       });
-      if (updated && url !== undefined) await repo.addHolder(id, p, 'url_changed');
-      if (updated && body.enabled === true) await repo.addHolder(id, p, 'enabled');
+      // a holder is who changed where it goes or turned it back on: a no-op (same URL, already enabled) is not
+      if (updated && url !== undefined && url !== before.url) await repo.addHolder(id, p, 'url_changed');
+      if (updated && body.enabled === true && !before.enabled) await repo.addHolder(id, p, 'enabled');
       return updated;
     });
     if (!row) throw notFound(`webhook ${id}`);

@@ -242,6 +242,19 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     // A's untouched subscription stays on; every act is on record, the creator's first
     const untouched = await create();
     expect((await state(untouched)).enabled).toBe(true);
+    // changes that change nothing (its own URL again, enabled while enabled) make nobody a holder
+    const d = await holder('d');
+    const noop = await call(app, 'PATCH', `/api/v1/webhooks/${untouched}`, {
+      key: d.key,
+      body: { url: 'http://127.0.0.1:9/a', enabled: true },
+    });
+    expect(noop.status).toBe(200);
+    expect(
+      await dbOf(app).query(`SELECT act FROM webhook_subscription_holders WHERE subscription_id = $1 AND key_id = $2`, [
+        untouched,
+        d.id,
+      ]),
+    ).toEqual([]);
     const acts = await dbOf(app).query(
       `SELECT act, key_id FROM webhook_subscription_holders WHERE subscription_id = $1 ORDER BY id`,
       [redirected],
