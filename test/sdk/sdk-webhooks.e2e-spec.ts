@@ -106,6 +106,7 @@ describe('SDK webhook verifiers (TypeScript and Python) against fundgate signatu
     { ...base, name: 'timestamp not seconds', headers: { ...valid, 'webhook-timestamp': `${now}.5` }, code: 'invalid_header' },
     { ...base, name: 'malformed secret', secret: 'whsec_not base64!', headers: valid, code: 'invalid_secret' },
     { ...base, name: 'empty secret', secret: 'whsec_', headers: valid, code: 'invalid_secret' },
+    { ...base, name: 'a signed JSON array, not an event object', body: Buffer.from('[1,2]'), headers: signed(now, [secret], Buffer.from('[1,2]')), code: 'invalid_body' },
   ];
 
   it('accept and refuse the same deliveries as each other and as standardwebhooks, with the same codes', async () => {
@@ -119,10 +120,19 @@ describe('SDK webhook verifiers (TypeScript and Python) against fundgate signatu
     expect(ts).toEqual(expected);
     expect(py).toEqual(expected);
     // standardwebhooks agrees on every case it can be given (it has no Headers or ArrayBuffer input, no pairs),
-    // but one: it reads webhook-timestamp with parseInt and signs the integer, so "<now>.5" passes there
-    const lenient = ['timestamp not seconds'];
+    // but two: it reads webhook-timestamp with parseInt and signs the integer, so "<now>.5" passes there, and
+    // it answers any signed JSON, where an event is an object
+    const lenient = ['timestamp not seconds', 'a signed JSON array, not an event object'];
     const sw = cases.filter((c) => !c.as).map((c) => ({ name: c.name, ok: viaStandardWebhooks(c) }));
     expect(sw).toEqual(cases.filter((c) => !c.as).map((c) => ({ name: c.name, ok: !refused.includes(c as never) || lenient.includes(c.name) })));
+  });
+
+  it('a Fetch Headers with the signature header repeated (joined with ", ") verifies on its first signature', async () => {
+    const headers = new Headers({ 'webhook-id': event.id, 'webhook-timestamp': String(now) });
+    headers.append('webhook-signature', fundgateSig);
+    headers.append('webhook-signature', signed(now, [other])['webhook-signature']);
+    expect(headers.get('webhook-signature')).toContain(', ');
+    await expect(verifyWebhook(secret, headers, body, { now: new Date(now * 1000) })).resolves.toEqual(event);
   });
 
   it('errors say why without showing the secret; bad arguments are TypeErrors', async () => {

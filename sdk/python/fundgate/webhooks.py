@@ -144,7 +144,7 @@ def verify_webhook(
     expected = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest())
     matches = [
         hmac.compare_digest(expected, entry[3:].encode("utf-8", "replace"))
-        for entry in signature.split(" ")
+        for entry in (part.rstrip(",") for part in signature.split())
         if entry.startswith("v1,")
     ]
     if not any(matches):

@@ -475,18 +475,24 @@ export async function verifyWebhook(secret: string, headers: WebhookHeaders, raw
   const subtle = await subtleCrypto();
   const hmacKey = await subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const expected = btoa(String.fromCharCode(...new Uint8Array(await subtle.sign('HMAC', hmacKey, signed))));
+  // space-separated; a Fetch Headers joins repeated headers with ", " (a signature never ends in a comma)
   const matches = signature!
-    .split(' ')
+    .split(/\s+/)
+    .map((entry) => entry.replace(/,$/, ''))
     .filter((entry) => entry.startsWith('v1,'))
     .map((entry) => sameText(entry.slice(3), expected));
   if (!matches.includes(true))
     throw new WebhookVerificationError('no_matching_signature', 'no v1 signature matches this secret and body (a wrong or rotated-out secret, or a body changed since it was signed: verify the raw bytes)');
 
+  let event: unknown;
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+    event = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
   } catch {
     throw new WebhookVerificationError('invalid_body', 'the signed body is not UTF-8 JSON');
   }
+  if (event === null || typeof event !== 'object' || Array.isArray(event))
+    throw new WebhookVerificationError('invalid_body', 'the signed body is not a JSON object');
+  return event;
 }
 
 /* ---------------------------------------------------------------- schemas */
