@@ -134,7 +134,7 @@ export class ConsentService {
       if (!(await this.connected.endOne(m, person.userId!, grantId)))
         throw new ProblemError('not_found', `connected app ${grantId} was not found`);
     });
-    this.keys.forget();
+    // nothing to clear: the app's key is never in the key cache (see ConnectedApps)
   }
 
   private async find(requestId: string): Promise<AuthorizationRow | null> {

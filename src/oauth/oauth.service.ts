@@ -218,7 +218,7 @@ export class OAuthService {
       if (t.revoked_at || t.grant_revoked_at) return { error: 'the refresh token has been revoked' };
       if (t.expires_at.getTime() <= Date.now()) return { error: 'the refresh token has expired' };
       if (t.grant_created_at.getTime() + GRANT_MAX_SECONDS * 1000 <= Date.now())
-        return { error: 'this app was approved more than 90 days ago; connect it again' };
+        return { error: `this app was approved more than ${GRANT_MAX_SECONDS / 86_400} days ago; connect it again` };
       const resource = str(body, 'resource');
       if (resource !== undefined && resource !== t.resource)
         return { error: 'resource does not match the grant', code: 'invalid_target' };
