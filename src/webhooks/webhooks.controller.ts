@@ -114,7 +114,10 @@ export class WebhooksController {
 
   @Post(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Retry a failed delivery by hand (a new round of the retry schedule)' })
+  @ApiOperation({
+    summary:
+      'Send an ended delivery again by hand — failed, cancelled, or succeeded and lost by the receiver — with the same webhook-id and body (a new round of the retry schedule; 409 while pending)',
+  })
   @Returns(DeliveryDto, { status: 202 })
   retry(
     @CurrentPrincipal() p: Principal,

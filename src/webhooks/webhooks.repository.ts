@@ -222,12 +222,12 @@ export class WebhooksRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
-  /** A manual retry starts a new generation of the delivery; the dispatcher enqueues it. */
+  /** A manual retry (or a resend of one that succeeded) starts a new generation of the delivery; the dispatcher enqueues it. */
   async requeueDelivery(subscriptionId: string, deliveryId: string): Promise<boolean> {
     const [, count] = await this.q.query(
       `UPDATE webhook_deliveries SET status = 'pending', generation = generation + 1, enqueued_at = NULL,
               claimed_until = NULL, completed_at = NULL
-        WHERE subscription_id = $1 AND id = $2 AND status IN ('failed', 'cancelled')`,
+        WHERE subscription_id = $1 AND id = $2 AND status IN ('failed', 'cancelled', 'succeeded')`,
       [subscriptionId, deliveryId],
     );
     return count > 0;

@@ -248,7 +248,10 @@ export class WebhooksService {
     };
   }
 
-  /** A failed (or cancelled) delivery starts again from its first scheduled attempt. */
+  /**
+   * An ended delivery — failed, cancelled, or succeeded and lost on the receiver's side — is sent
+   * again from its first scheduled attempt, with the same webhook-id and body (receivers dedupe on it).
+   */
   async retry(p: Principal, id: string, deliveryId: string): Promise<DeliveryDto> {
     const sub = await this.subscription(p, id);
     const found = await this.repo.deliveryOfSubscription(sub.id, deliveryId);
@@ -263,7 +266,7 @@ export class WebhooksService {
     if (!(await this.repo.requeueDelivery(sub.id, deliveryId))) {
       throw new ProblemError(
         'invalid_state',
-        `delivery ${deliveryId} is ${found.status}; only failed or cancelled deliveries can be retried`,
+        `delivery ${deliveryId} is ${found.status}; only an ended delivery (succeeded, failed or cancelled) can be sent again`,
       );
     }
     const row = (await this.repo.deliveryOfSubscription(sub.id, deliveryId))!;

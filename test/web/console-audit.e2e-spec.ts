@@ -459,6 +459,13 @@ describe('console audit fixes (headless Chromium)', () => {
         await card.getByRole('button', { name: 'Deliveries' }).click();
         const cancelled = card.locator('.proposal').filter({ hasText: 'cancelled' });
         await cancelled.waitFor();
+        // a delivery the receiver accepted can be sent again (lost on its side); a cancelled one retried
+        const succeeded = card.locator('.proposal').filter({ hasText: 'succeeded' });
+        await succeeded
+          .first()
+          .getByRole('button', { name: /^Send evt_\S+ again$/ })
+          .waitFor();
+        expect(await succeeded.getByRole('button', { name: /Retry delivery of/ }).count()).toBe(0);
         await cancelled.getByRole('button', { name: /Retry delivery of/ }).click();
         await card.getByRole('status').filter({ hasText: 'queued again' }).waitFor();
         const pageNo = card.getByText(/^Page \d$/);

@@ -422,8 +422,7 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     const again = await call(app, 'POST', `/api/v1/webhooks/${sub.id}/deliveries/${failed.id}/retry`, {
       key: manager.key,
     });
-    expect(again.status).toBe(409);
-    expect(again.json.code).toBe('invalid_state');
+    expect(again.status).toBe(202); // a succeeded delivery can be sent again (see the resend test)
   });
 
   it('a subscription whose deliveries fail for good and that reached nothing for 3 days is disabled', async () => {
@@ -532,6 +531,43 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
       type: 'webhook.test',
       fundId: books.fundId,
     });
+  });
+
+  it('a delivery the receiver accepted can be sent again (the integrator lost it after answering 2xx): same webhook-id and body, freshly signed', async () => {
+    const rx = await receiver();
+    const sub = await subscribe(rx.url, ['nav.published']);
+    await call(app, 'POST', `/api/v1/webhooks/${sub.id}/test`, { key: manager.key });
+    await rx.waitFor(1);
+    const [done] = (await eventually(async () => {
+      const list = await deliveriesOf(sub.id);
+      return list[0]?.status === 'succeeded' ? list : null;
+    }))!;
+    const again = await call(app, 'POST', `/api/v1/webhooks/${sub.id}/deliveries/${done.id}/retry`, {
+      key: manager.key,
+    });
+    expect([again.status, again.json.status]).toEqual([202, 'pending']);
+    await rx.waitFor(2);
+    const [first, second] = rx.received;
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(second.body).toBe(first.body);
+    expect(verify(sub.signingSecret, second)).toMatchObject({ type: 'webhook.test' });
+    const [resent] = (await eventually(async () => {
+      const list = await deliveriesOf(sub.id);
+      return list[0]?.status === 'succeeded' && list[0].attempts.length === 2 ? list : null;
+    }))!;
+    expect(resent.attempts.map((a: ResponseJson) => a.statusCode)).toEqual([204, 204]);
+    // one still pending (its next attempt scheduled) is not sent twice: 409
+    const down = await subscribe('http://127.0.0.1:9/down', ['nav.published']);
+    await call(app, 'POST', `/api/v1/webhooks/${down.id}/test`, { key: manager.key });
+    const [waiting] = (await eventually(async () => {
+      const list = await deliveriesOf(down.id);
+      return list[0]?.status === 'pending' && list[0].attempts.length === 1 ? list : null;
+    }))!;
+    const twice = await call(app, 'POST', `/api/v1/webhooks/${down.id}/deliveries/${waiting.id}/retry`, {
+      key: manager.key,
+    });
+    expect([twice.status, twice.json.code]).toEqual([409, 'invalid_state']);
+    await call(app, 'DELETE', `/api/v1/webhooks/${down.id}`, { key: manager.key });
   });
 
   it('redirects are not followed (a 3xx is a failed attempt)', async () => {

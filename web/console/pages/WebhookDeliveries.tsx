@@ -61,8 +61,11 @@ function statusBadge(status: string) {
   return <span className={cls}>{status}</span>;
 }
 
-/** The API queues a delivery again when it failed or was cancelled (e.g. its subscription was disabled). */
-const RETRYABLE = new Set(['failed', 'cancelled']);
+/**
+ * The API queues an ended delivery again: failed, cancelled (e.g. its subscription was disabled), or
+ * succeeded and lost on the receiver's side (sent again with the same webhook-id).
+ */
+const RETRYABLE = new Set(['failed', 'cancelled', 'succeeded']);
 /** Test events are sent to a disabled subscription too; its other deliveries are not (a retry is 409). */
 const TEST_EVENT_TYPE = 'webhook.test';
 
@@ -72,8 +75,8 @@ function retryable(d: Delivery, subscriptionEnabled: boolean): boolean {
 }
 
 /**
- * A subscription's deliveries, newest first, each with every attempt; failed and cancelled ones can
- * be retried while the subscription is enabled (test events at any time). Paged by cursor with a
+ * A subscription's deliveries, newest first, each with every attempt; ended ones can be retried (a
+ * succeeded one sent again) while the subscription is enabled (test events at any time). Paged by cursor with a
  * trail (Newer steps back, Newest and Refresh go to the first page).
  */
 export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled: boolean }) {
@@ -116,7 +119,7 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
           <AttemptsTable attempts={d.attempts} />
           {retryable(d, enabled) && (
             <button type="button" className="secondary small" onClick={() => retryOne(d)} disabled={retry.busy}>
-              Retry delivery of {d.eventId}
+              {d.status === 'succeeded' ? `Send ${d.eventId} again` : `Retry delivery of ${d.eventId}`}
             </button>
           )}
         </div>
