@@ -305,9 +305,14 @@ export class KeysService implements CredentialResolver {
     return this.keys.keysOf({ accountId: caller.accountId, fundId: caller.fund?.id ?? null });
   }
 
+  /** Whether the caller sees every key of its fund (keys:manage on it), not only its own. */
+  seesFundKeys(caller: Principal): caller is Principal & { fund: NonNullable<Principal['fund']> } {
+    return caller.fund !== null && caller.scopes.includes('keys:manage');
+  }
+
   /** What the caller may see: keys:manage on a fund sees the fund's keys; anyone else, their own. */
   private visibleScope(caller: Principal): KeyScope {
-    return caller.fund && caller.scopes.includes('keys:manage')
+    return this.seesFundKeys(caller)
       ? { fundId: caller.fund.id }
       : { accountId: caller.accountId, fundId: caller.fund?.id ?? null };
   }

@@ -89,10 +89,11 @@ export class UsageService {
     return { keyIds, sessionUserId: caller.keyId ? null : caller.userId };
   }
 
+  /** The connected apps' keys the caller may see: the fund's as for keys (KeysService), else the caller's own. */
   private appKeysVisibleTo(caller: Principal): Promise<string[]> {
-    if (!caller.fund) return Promise.resolve([]);
-    if (caller.scopes.includes('keys:manage')) return this.activity.appKeyIds(caller.fund.id, null);
-    return caller.userId ? this.activity.appKeyIds(caller.fund.id, caller.userId) : Promise.resolve([]);
+    if (this.keys.seesFundKeys(caller)) return this.activity.appKeyIds(caller.fund.id, null);
+    if (!caller.fund || !caller.userId) return Promise.resolve([]);
+    return this.activity.appKeyIds(caller.fund.id, caller.userId);
   }
 
   async activityPage(caller: Principal, q: ActivityQueryDto): Promise<ActivityPageDto> {
