@@ -23,6 +23,7 @@ import { SessionAuth } from './session-auth';
 import { SignInService } from './sign-in.service';
 import { UsersRepository } from './users.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
+import { ConnectedApps } from '../oauth/connected-apps';
 
 export const INVITATION_DAYS = 7;
 const HOLDER_REMOVED =
@@ -47,6 +48,7 @@ export class MembersService {
     private readonly keyRepo: KeysRepository,
     private readonly keys: KeysService,
     private readonly webhooks: WebhooksRepository,
+    private readonly apps: ConnectedApps,
     private readonly auth: SessionAuth,
     private readonly signIn: SignInService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -109,7 +111,8 @@ export class MembersService {
    * Removes a member, revokes every key they hold on the fund and every key they minted there (service
    * keys included: they saw each secret once), with the keys minted from those, cancels the
    * invitations they sent that are still open (one could make them a member again) and disables the
-   * webhook subscriptions they hold (their URLs may be theirs; they knew the secrets), in one
+   * webhook subscriptions they hold (their URLs may be theirs; they knew the secrets) and ends the
+   * OAuth apps they connected to the fund (grants and tokens; the keys went with theirs), in one
    * transaction.
    */
   async remove(p: Principal, userId: string): Promise<RemovedMemberDto> {
@@ -132,6 +135,7 @@ export class MembersService {
         revokedKeys: revoked.keys,
         cancelledInvitations: await this.invitations.with(m).cancelSentBy(fundId, userId),
         disabledWebhooks: revoked.webhooks + inSession,
+        disconnectedApps: await this.apps.endOnFund(m, userId, fundId),
       };
     });
     this.keys.forget();

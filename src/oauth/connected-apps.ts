@@ -27,6 +27,11 @@ export class ConnectedApps {
     return this.end(m, await this.oauth.with(m).revokeGrantsOfUser(userId));
   }
 
+  /** The apps a person connected to one fund (they were removed from it); answers how many ended. */
+  async endOnFund(m: EntityManager, userId: string, fundId: string): Promise<number> {
+    return this.end(m, await this.oauth.with(m).revokeGrantsOfUserOnFund(userId, fundId));
+  }
+
   /** One app of a person (Disconnect in the console); false when it is not theirs or already ended. */
   async endOne(m: EntityManager, userId: string, grantId: string): Promise<boolean> {
     const keyId = await this.oauth.with(m).revokeGrant(userId, grantId);

@@ -270,6 +270,11 @@ export class OAuthRepository extends SqlRepository {
     return this.endGrants('user_id = $1', [userId]);
   }
 
+  /** Ends a person's grants on one fund (their membership ended) and their tokens; answers the grants' keys. */
+  revokeGrantsOfUserOnFund(userId: string, fundId: string): Promise<string[]> {
+    return this.endGrants('user_id = $1 AND fund_id = $2', [userId, fundId]);
+  }
+
   /** Ends the grant a token family belongs to (one code, one family) and its tokens; answers its key. */
   revokeGrantOfFamily(familyId: string): Promise<string[]> {
     return this.endGrants('id = (SELECT grant_id FROM oauth_authorizations WHERE id = $1)', [familyId]);

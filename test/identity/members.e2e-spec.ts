@@ -203,7 +203,7 @@ describe('members and invitations (e2e)', () => {
     const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${leaving.userId}`, admin.session, {
       fund: fund.slug,
     });
-    expect(removed.json).toEqual({ revokedKeys: 0, cancelledInvitations: 1, disabledWebhooks: 0 });
+    expect(removed.json).toEqual({ revokedKeys: 0, cancelledInvitations: 1, disabledWebhooks: 0, disconnectedApps: 0 });
     const back = await accept(kept.token, { displayName: 'Back again', password: PASSWORD });
     expect([back.status, back.json.code]).toEqual([410, 'gone']);
 
@@ -253,7 +253,7 @@ describe('members and invitations (e2e)', () => {
     const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${leaving.userId}`, admin.session, {
       fund: fund.slug,
     });
-    expect(removed.json).toEqual({ revokedKeys: 3, cancelledInvitations: 0, disabledWebhooks: 2 });
+    expect(removed.json).toEqual({ revokedKeys: 3, cancelledInvitations: 0, disabledWebhooks: 2, disconnectedApps: 0 });
     const [gone] = await dbOf(app).query('SELECT revoked_at FROM api_keys WHERE id = $1', [grandchild.id]);
     expect(gone.revoked_at).not.toBeNull();
     const listed = await consoleCall(app, 'GET', '/api/v1/webhooks', admin.session, { fund: fund.slug });
@@ -283,7 +283,7 @@ describe('members and invitations (e2e)', () => {
     const removed = await consoleCall(app, 'DELETE', `/api/v1/console/members/${leaving.userId}`, admin.session, {
       fund: fund.slug,
     });
-    expect(removed.json).toEqual({ revokedKeys: 0, cancelledInvitations: 0, disabledWebhooks: 1 });
+    expect(removed.json).toEqual({ revokedKeys: 0, cancelledInvitations: 0, disabledWebhooks: 1, disconnectedApps: 0 });
     const demoted = await person(app, fund.slug, 'admin');
     const patched = await consoleCall(app, 'PATCH', `/api/v1/webhooks/${redirected}`, demoted.session, {
       fund: fund.slug,

@@ -226,7 +226,16 @@ describe('connected OAuth apps: what ends them', () => {
         fund: fund.slug,
       });
       expect(removed.status).toBe(200);
-      expect(await refused(second.json.refresh_token)).toMatch(/disconnected/);
+      expect(removed.json.disconnectedApps).toBe(1);
+      // the grant and its tokens end with the membership, before any refresh is tried
+      const [ended] = await dbOf(app).query(
+        `SELECT g.revoked_at IS NOT NULL AS grant_ended,
+                bool_and(t.revoked_at IS NOT NULL) AS tokens_ended
+           FROM oauth_grants g JOIN oauth_tokens t ON t.grant_id = g.id WHERE g.id = $1 GROUP BY g.id`,
+        [tokens.grant],
+      );
+      expect(ended).toEqual({ grant_ended: true, tokens_ended: true });
+      expect(await refused(second.json.refresh_token)).toMatch(/revoked/);
       expect(await listed(p.session)).toEqual([]);
     });
 

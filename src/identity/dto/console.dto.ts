@@ -166,6 +166,8 @@ export class RemovedMemberDto {
       'Webhook subscriptions the removed person held (created, redirected, re-enabled or re-keyed), disabled now (they chose the URLs or knew the signing secrets): re-enable after checking the URL, and rotate the secret',
   })
   disabledWebhooks: number;
+  @ApiProperty({ description: 'OAuth apps the removed person had connected to this fund, disconnected now' })
+  disconnectedApps: number;
 }
 
 export class ServiceAccountDto {

@@ -39,6 +39,7 @@ interface Removed {
   revokedKeys: number;
   cancelledInvitations: number;
   disabledWebhooks: number;
+  disconnectedApps: number;
 }
 
 /** What a removal did, in one sentence per kind of thing it ended (`name` null: the person removed themselves). */
@@ -52,6 +53,7 @@ function removedMessage(name: string | null, fundName: string, r: Removed): stri
   if (r.cancelledInvitations) parts.push(`${r.cancelledInvitations} invitation(s) ${who} sent are cancelled.`);
   if (r.disabledWebhooks)
     parts.push(`${r.disabledWebhooks} webhook(s) ${who} created are disabled: check, rotate the secret, re-enable.`);
+  if (r.disconnectedApps) parts.push(`${r.disconnectedApps} app(s) ${who} connected are disconnected.`);
   return parts.join(' ');
 }
 
