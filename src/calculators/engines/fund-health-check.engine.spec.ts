@@ -83,12 +83,35 @@ describe('fund-health-check engine', () => {
     expect(a.findings.some((f) => f.section === 'portfolio' && f.severity === 'info')).toBe(true);
   });
 
+  it('nobody in the back office scores clearly worse than one person, and one worse than two', () => {
+    // the auditor's case: 0 FTE scored 88 (A), above 1 FTE's 89 only by a point; 0 lacked the key-person finding
+    const base = {
+      ...FUND_HEALTH_CHECK_DEFAULTS,
+      navFrequency: 'daily' as const,
+      reconFrequency: 'daily' as const,
+      lpReportingFrequency: 'monthly' as const,
+      mgmtFeePct: 1.5,
+      perfFeePct: 15,
+      hurdlePct: 5,
+    };
+    const at = (backOfficeHeadcount: number) => fundHealthCheck({ ...base, backOfficeHeadcount });
+    expect([0, 0.5, 1, 2].map((h) => at(h).overallScore)).toEqual([84, 84, 89, 93]);
+    expect(at(0).overallScore).toBeLessThan(at(1).overallScore);
+    expect(at(1).overallScore).toBeLessThan(at(2).overallScore);
+    expect(at(0).grade).toBe('B');
+    const keyPerson = (h: number) => at(h).findings.filter((f) => f.message.includes('maker-checker'));
+    expect(keyPerson(0)).toMatchObject([{ section: 'governance', severity: 'medium', points: 20 }]);
+    expect(keyPerson(2)).toEqual([]);
+  });
+
   it.each([
     { change: { hasFundAdmin: false }, section: 'governance', score: 60 },
     { change: { hasAnnualAudit: false }, section: 'governance', score: 60 },
     { change: { backOfficeHeadcount: 1 }, section: 'governance', score: 80 },
     { change: { backOfficeHeadcount: 0 }, section: 'operations', score: 80 },
+    { change: { backOfficeHeadcount: 0 }, section: 'governance', score: 80 }, // nobody checks either
     { change: { backOfficeHeadcount: 0.5 }, section: 'operations', score: 80 }, // full-time equivalents
+    { change: { backOfficeHeadcount: 0.5 }, section: 'governance', score: 80 },
     { change: { backOfficeHeadcount: 1.5 }, section: 'governance', score: 80 },
     { change: { reconFrequency: 'weekly' as const }, section: 'operations', score: 90 },
     {

@@ -230,7 +230,8 @@ function governanceRules(input: FundHealthCheckInput, add: Collector): void {
   if (!input.hasFundAdmin)
     add('high', 40, 'No independent fund administrator: the manager values and reports its own fund.');
   if (!input.hasAnnualAudit) add('high', 40, 'No annual audit by an independent auditor.');
-  if (input.backOfficeHeadcount >= 1 && input.backOfficeHeadcount < 2)
+  // nobody (0) separates making and checking either: the rule holds for every headcount below two
+  if (input.backOfficeHeadcount < 2)
     add(
       'medium',
       20,
