@@ -19,6 +19,7 @@ import { ProposalsModule } from './proposals/proposals.module';
 import { McpModule } from './mcp/mcp.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { RedisModule } from './redis/redis.module';
+import { RetentionModule } from './retention/retention.module';
 import { RateLimitGuard } from './usage/rate-limit/rate-limit.guard';
 import { UsageModule } from './usage/usage.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -30,6 +31,7 @@ const FEATURE_MODULES: Type<unknown>[] = [
   FundDataModule,
   WebhooksModule,
   ProposalsModule,
+  RetentionModule,
 ];
 
 @Global()

@@ -35,6 +35,11 @@ describe('config', () => {
     ['HOST', 'http://0.0.0.0'],
     ['MCP_ALLOWED_ORIGINS', 'https://agent.example/'], // a trailing slash never matched an Origin
     ['MCP_ALLOWED_ORIGINS', '*'],
+    ['ACTIVITY_RETENTION_DAYS', '-1'],
+    ['ACTIVITY_RETENTION_DAYS', '90d'],
+    ['ACTIVITY_RETENTION_DAYS', '36601'],
+    ['WEBHOOK_RETENTION_DAYS', '2'], // fewer days than a failing subscription's 3 would delete the successes it is judged by
+    ['WEBHOOK_RETENTION_DAYS', '1.5'],
   ])('a bad %s (%s) stops with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -62,6 +67,17 @@ describe('config', () => {
   it('merges RATE_LIMITS over the defaults', () => {
     const c = loadConfig({ RATE_LIMITS: '{"fund-minute":{"platform":100000000}}' });
     expect(c.rateLimits['fund-minute']).toEqual({ free: 120, developer: 600, platform: 100000000 });
+  });
+
+  it('keeps activity 90 days and ended webhook deliveries 30 by default; 0 keeps them for ever', () => {
+    expect(loadConfig({})).toMatchObject({ activityRetentionDays: 90, webhookRetentionDays: 30 });
+    const never = loadConfig({ ACTIVITY_RETENTION_DAYS: '0', WEBHOOK_RETENTION_DAYS: '0' });
+    expect(never).toMatchObject({ activityRetentionDays: 0, webhookRetentionDays: 0 });
+    const short = loadConfig({ ACTIVITY_RETENTION_DAYS: '1', WEBHOOK_RETENTION_DAYS: '3' });
+    expect(short).toMatchObject({ activityRetentionDays: 1, webhookRetentionDays: 3 });
+    expect(() => loadConfig({ WEBHOOK_RETENTION_DAYS: '2' })).toThrow(
+      'WEBHOOK_RETENTION_DAYS must be 0 or between 3 and 36600, got 2',
+    );
   });
 
   it('parses duration lists', () => {

@@ -79,6 +79,9 @@ export interface AppConfig {
   calcWorkerNice: number;
   /** CALC_WORKER_SCHED: `idle` (default) puts calculator threads in Linux's SCHED_IDLE class; `normal` keeps only the nice value. */
   calcWorkerSched: 'idle' | 'normal';
+  /** ACTIVITY_RETENTION_DAYS, WEBHOOK_RETENTION_DAYS: whole UTC days kept by the hourly retention sweep (0 = for ever). */
+  activityRetentionDays: number;
+  webhookRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -106,12 +109,15 @@ function str(env: Env, name: string, fallback: string): string {
   return v === undefined || v === '' ? fallback : v;
 }
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+/** A whole number within min..max, or `off` (a value outside the range that turns something off). */
+function int(env: Env, name: string, fallback: number, min: number, max: number, off?: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
   const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  const or = off === undefined ? '' : `${off} or `;
+  if (n !== off && (n < min || n > max))
+    throw new ConfigError(name, `must be ${or}between ${min} and ${max}, got ${n}`);
   return n;
 }
 
@@ -382,6 +388,9 @@ function readConfig(env: Env): AppConfig {
     calcTaskTimeoutMs: int(env, 'CALC_TASK_TIMEOUT_MS', 10_000, 1, 600_000),
     calcWorkerNice: int(env, 'CALC_WORKER_NICE', 19, 0, 19),
     calcWorkerSched: oneOf(env, 'CALC_WORKER_SCHED', 'idle', ['idle', 'normal'] as const),
+    activityRetentionDays: int(env, 'ACTIVITY_RETENTION_DAYS', 90, 0, 36_600),
+    // at least 3: a final failure disables a subscription with no success for 3 days, so those must stay
+    webhookRetentionDays: int(env, 'WEBHOOK_RETENTION_DAYS', 30, 3, 36_600, 0),
   };
 }
 

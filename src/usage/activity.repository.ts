@@ -77,6 +77,25 @@ const subject = (who: UsageSubject) =>
     ? `(key_id = ANY($1::uuid[]) AND $2::uuid IS NULL)`
     : `(key_id = ANY($1::uuid[]) OR (key_id IS NULL AND user_id = $2::uuid))`;
 
+/**
+ * Requests and errors of a window ($3..$4, whole UTC days) grouped by `groups`: the rows still in
+ * activity_log and the daily counts the retention sweep made of older ones, in ONE statement — one
+ * snapshot, in which each batch the sweep moves is either still rows or already counts, never both
+ * nor neither — so /usage answers the same before, during and after a sweep.
+ */
+function usageCounts(who: UsageSubject, cols: { groups: string; raw: string; daily: string; order: string }): string {
+  return `SELECT ${cols.groups}, sum(requests)::int AS requests, sum(errors)::int AS errors
+            FROM (SELECT ${cols.raw}, count(*) AS requests, count(*) FILTER (WHERE status >= 400) AS errors
+                    FROM activity_log
+                   WHERE ${subject(who)} AND occurred_at >= $3::date AND occurred_at < ($4::date + 1)
+                   GROUP BY ${cols.groups}
+                  UNION ALL
+                  SELECT ${cols.daily}, requests, errors
+                    FROM activity_daily
+                   WHERE ${subject(who)} AND day >= $3::date AND day <= $4::date) counted
+           GROUP BY ${cols.groups} ORDER BY ${cols.order}`;
+}
+
 @Injectable()
 export class ActivityRepository extends SqlRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {
@@ -119,11 +138,12 @@ export class ActivityRepository extends SqlRepository {
     to: string,
   ): Promise<{ date: string; requests: number; errors: number }[]> {
     return this.q.query(
-      `SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS requests,
-              count(*) FILTER (WHERE status >= 400)::int AS errors
-         FROM activity_log
-        WHERE ${subject(who)} AND occurred_at >= $3::date AND occurred_at < ($4::date + 1)
-        GROUP BY 1 ORDER BY 1`,
+      usageCounts(who, {
+        groups: 'date',
+        raw: `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date`,
+        daily: `to_char(day, 'YYYY-MM-DD') AS date`,
+        order: 'date',
+      }),
       [who.keyIds, who.sessionUserId, from, to],
     );
   }
@@ -134,10 +154,12 @@ export class ActivityRepository extends SqlRepository {
     to: string,
   ): Promise<{ method: string; route: string; requests: number; errors: number }[]> {
     return this.q.query(
-      `SELECT method, route, count(*)::int AS requests, count(*) FILTER (WHERE status >= 400)::int AS errors
-         FROM activity_log
-        WHERE ${subject(who)} AND occurred_at >= $3::date AND occurred_at < ($4::date + 1)
-        GROUP BY method, route ORDER BY requests DESC, route, method`,
+      usageCounts(who, {
+        groups: 'method, route',
+        raw: 'method, route',
+        daily: 'method, route',
+        order: 'requests DESC, route, method',
+      }),
       [who.keyIds, who.sessionUserId, from, to],
     );
   }

@@ -38,7 +38,8 @@ export class AdminActivityController {
   @RateLimitPolicy('fund-minute')
   @ApiOperation({
     summary:
-      "The per-request activity log of the keys the caller manages (a console session without keys:manage: the person's own keys and console requests), newest first",
+      "The per-request activity log of the keys the caller manages (a console session without keys:manage: the person's own keys and console requests), newest first. " +
+      'It covers the retention period only (ACTIVITY_RETENTION_DAYS whole UTC days, 90 by default): older requests are kept as daily counts, which /usage reports',
   })
   @Returns(ActivityPageDto)
   list(@CurrentPrincipal() p: Principal, @Query() q: ActivityQueryDto): Promise<ActivityPageDto> {

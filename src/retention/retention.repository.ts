@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { SqlRepository } from '../database/sql-repository';
+
+/** What one batch of the activity sweep moved: rows deleted, of which anonymous (deleted without a count). */
+export interface ActivityBatch {
+  moved: number;
+  anonymous: number;
+}
+
+/**
+ * The retention sweeps' SQL. Each batch is ONE statement, so it is atomic and short: what it deletes
+ * and what it adds in its place commit together, and a reader (one statement too) sees either all of
+ * a batch or none of it.
+ */
+@Injectable()
+export class RetentionRepository extends SqlRepository {
+  constructor(@InjectDataSource() db: DataSource) {
+    super(db);
+  }
+
+  /**
+   * The `limit` oldest activity rows before `cutoff` leave activity_log and are added to their day's
+   * counts in activity_daily (per key, person, method and route; errors are statuses ≥ 400, as /usage
+   * counts them). Rows with neither key nor person (keyless calculator calls) are deleted uncounted:
+   * no /usage ever shows them. Only the rows this statement deleted are counted (RETURNING), so two
+   * sweeps racing over the same rows never count one twice; a day cut by the batch boundary is added
+   * to by the next batch (the upsert sums). The ids go through an array so that the rows are found by
+   * primary key (an `IN (subquery)` was planned as a hash join over a scan of the whole log).
+   */
+  async moveActivityBatch(cutoff: Date, limit: number): Promise<ActivityBatch> {
+    const [row] = await this.q.query(
+      `WITH gone AS (
+         DELETE FROM activity_log
+          WHERE id = ANY (ARRAY(SELECT id FROM activity_log WHERE occurred_at < $1 ORDER BY occurred_at LIMIT $2))
+         RETURNING occurred_at, key_id, user_id, method, route, status
+       ), counted AS (
+         INSERT INTO activity_daily AS t (day, key_id, user_id, method, route, requests, errors)
+         SELECT (occurred_at AT TIME ZONE 'UTC')::date, key_id, user_id, method, route,
+                count(*), count(*) FILTER (WHERE status >= 400)
+           FROM gone WHERE key_id IS NOT NULL OR user_id IS NOT NULL
+          GROUP BY 1, 2, 3, 4, 5
+         ON CONFLICT (key_id, day, user_id, method, route)
+         DO UPDATE SET requests = t.requests + EXCLUDED.requests, errors = t.errors + EXCLUDED.errors
+       )
+       SELECT count(*)::int AS moved, count(*) FILTER (WHERE key_id IS NULL AND user_id IS NULL)::int AS anonymous
+         FROM gone`,
+      [cutoff, limit],
+    );
+    return row as ActivityBatch;
+  }
+}

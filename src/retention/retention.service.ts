@@ -1,0 +1,98 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { ScheduledJob, startScheduledJob } from '../webhooks/bull-schedule';
+import { RetentionRepository } from './retention.repository';
+
+/**
+ * How much one run may do. Each batch is one short statement (its own transaction); a run stops after
+ * `batches` full batches, so a backlog (the first run on a years-old log) is worked off over several
+ * hourly runs instead of one long one.
+ */
+export interface RetentionLimits {
+  activityBatch: number;
+  activityBatches: number;
+}
+export const RETENTION_LIMITS: RetentionLimits = { activityBatch: 10_000, activityBatches: 100 };
+export const RETENTION_EVERY_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** What one sweep of a table did; `more`: it stopped at its batch cap with old rows possibly left. */
+export interface SweepCounts {
+  cutoff: string | null;
+  batches: number;
+  more: boolean;
+}
+export interface ActivitySweep extends SweepCounts {
+  moved: number;
+  anonymous: number;
+}
+export interface RetentionReport {
+  activity: ActivitySweep;
+  ms: number;
+}
+
+/** The start of the UTC day `days` before `now`'s UTC day; null when `days` is 0 (kept for ever). */
+export function retentionCutoff(now: Date, days: number): Date | null {
+  if (days === 0) return null;
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - days * DAY_MS);
+}
+
+/**
+ * Retention, every hour in the worker (and `all`) role, as one BullMQ schedule however many workers
+ * run: activity_log rows older than ACTIVITY_RETENTION_DAYS whole UTC days become daily counts
+ * (activity_daily, which /usage reads with the rows left). Each run logs one JSON line with its counts.
+ */
+@Injectable()
+export class RetentionService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Retention');
+  private job: ScheduledJob | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repo: RetentionRepository,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.job = startScheduledJob(this.config, {
+      queue: 'maintenance-retention',
+      name: 'sweep',
+      everyMs: RETENTION_EVERY_MS,
+      run: () => this.sweep(),
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.job?.stop();
+  }
+
+  async sweep(now = new Date(), limits = RETENTION_LIMITS): Promise<RetentionReport> {
+    const started = Date.now();
+    const activity = await this.sweepActivity(retentionCutoff(now, this.config.activityRetentionDays), limits);
+    const report = { activity, ms: Date.now() - started };
+    this.logger.log({ retention: report });
+    return report;
+  }
+
+  private async sweepActivity(cutoff: Date | null, limits: RetentionLimits): Promise<ActivitySweep> {
+    const counts = { moved: 0, anonymous: 0 };
+    if (!cutoff) return { cutoff: null, batches: 0, more: false, ...counts };
+    const run = await inBatches(limits.activityBatch, limits.activityBatches, async () => {
+      const batch = await this.repo.moveActivityBatch(cutoff, limits.activityBatch);
+      counts.moved += batch.moved;
+      counts.anonymous += batch.anonymous;
+      return batch.moved;
+    });
+    return { cutoff: cutoff.toISOString(), ...run, ...counts };
+  }
+}
+
+/**
+ * Runs `batch` (which answers how many rows it took) until one takes fewer than `size` or `cap`
+ * batches have run; `more`: the cap stopped it after a full batch.
+ */
+async function inBatches(size: number, cap: number, batch: () => Promise<number>) {
+  for (let batches = 1; ; batches++) {
+    if ((await batch()) < size) return { batches, more: false };
+    if (batches >= cap) return { batches, more: true };
+  }
+}
