@@ -18,7 +18,7 @@ export class FundHealthCheckRequest {
   aumUsd?: number;
 
   @TextField({
-    description: `${POSITIONS_CSV_DESCRIPTION} Empty = portfolio concentration is not assessed. Default: a sample book.`,
+    description: `${POSITIONS_CSV_DESCRIPTION} Empty, header only, or without non-cash exposure (only cash classes, or values of zero) = portfolio concentration is not assessed (a finding says why). Default: a sample book.`,
     default: D.positionsCsv,
   })
   positionsCsv?: string;

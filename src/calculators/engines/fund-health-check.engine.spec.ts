@@ -105,6 +105,22 @@ describe('fund-health-check engine', () => {
   });
 
   it.each([
+    ['a header only', 'Asset,Value,Venue,Class\n', 'but no rows'],
+    ['a cash-only book', 'Asset,Value,Venue,Class\nUSD,5000000,Bank,cash\nUSDC,1000000,X,Stablecoin', 'no non-cash'],
+    ['a zero position', 'Asset,Value,Venue,Class\nBTC,0,X,crypto', 'no non-cash'],
+  ])('%s is not assessed either (it scored 100 and beat giving nothing)', (_, positionsCsv, why) => {
+    const none = fundHealthCheck({ ...FUND_HEALTH_CHECK_DEFAULTS, positionsCsv: '' });
+    const a = fundHealthCheck({ ...FUND_HEALTH_CHECK_DEFAULTS, positionsCsv });
+    expect(a.sections.find((s) => s.id === 'portfolio')).toMatchObject({ score: null, assessed: false });
+    expect(a.overallScore).toBe(none.overallScore);
+    const info = a.findings.filter((f) => f.section === 'portfolio');
+    expect(info).toHaveLength(1);
+    expect(info[0]).toMatchObject({ severity: 'info', points: 0 });
+    expect(info[0].message).toContain(why);
+    expect(info[0].message).toContain('not assessed');
+  });
+
+  it.each([
     { change: { hasFundAdmin: false }, section: 'governance', score: 60 },
     { change: { hasAnnualAudit: false }, section: 'governance', score: 60 },
     { change: { backOfficeHeadcount: 1 }, section: 'governance', score: 80 },

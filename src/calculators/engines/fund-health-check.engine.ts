@@ -1,6 +1,13 @@
 import { fixedToDec } from './fixed';
 import { dec, DISCLAIMER } from './numeric';
-import { concentrationOf, exposureOf, parsePositions, SAMPLE_POSITIONS_CSV } from './positions';
+import {
+  CASH_CLASSES,
+  concentrationOf,
+  exposureOf,
+  parsePositions,
+  type Position,
+  SAMPLE_POSITIONS_CSV,
+} from './positions';
 import { csvDigest, type TextDigest } from './text-input';
 
 export type NavFrequency = 'daily' | 'weekly' | 'monthly' | 'quarterly';
@@ -12,7 +19,7 @@ export const LP_REPORTING_FREQUENCIES: readonly LpReportingFrequency[] = ['month
 
 export interface FundHealthCheckInput {
   aumUsd: number;
-  /** `Asset,Value,Venue,Class`; empty = portfolio concentration is not assessed. */
+  /** `Asset,Value,Venue,Class`; empty, or no non-cash exposure = portfolio concentration is not assessed. */
   positionsCsv: string;
   mgmtFeePct: number;
   perfFeePct: number;
@@ -102,17 +109,16 @@ export function fundHealthCheck(input: FundHealthCheckInput): FundHealthCheckAns
   section('reporting', (add) => reportingRules(input, add));
   section('governance', (add) => governanceRules(input, add));
 
-  const hasPositions = input.positionsCsv.trim() !== '';
-  const positions = hasPositions ? parsePositions('positionsCsv', input.positionsCsv) : [];
-  if (hasPositions) section('portfolio', (add) => portfolioRules(input, positions, add));
+  const positions = input.positionsCsv.trim() === '' ? null : parsePositions('positionsCsv', input.positionsCsv);
+  const notAssessed = portfolioNotAssessed(positions);
+  if (positions !== null && notAssessed === null) section('portfolio', (add) => portfolioRules(input, positions, add));
   else {
     scores.portfolio = null;
     findings.push({
       section: 'portfolio',
       severity: 'info',
       points: 0,
-      message:
-        'No positions given: portfolio concentration was not assessed and its weight is spread over the other sections.',
+      message: `${notAssessed}: portfolio concentration was not assessed and its weight is spread over the other sections.`,
     });
   }
 
@@ -136,7 +142,7 @@ export function fundHealthCheck(input: FundHealthCheckInput): FundHealthCheckAns
   return {
     assumptions: {
       ...rest,
-      positionsCsv: csvDigest(positionsCsv, SAMPLE_POSITIONS_CSV, positions.length),
+      positionsCsv: csvDigest(positionsCsv, SAMPLE_POSITIONS_CSV, positions?.length ?? 0),
       sectionWeights: SECTION_WEIGHTS,
     },
     overallScore: overall,
@@ -239,15 +245,23 @@ function governanceRules(input: FundHealthCheckInput, add: Collector): void {
     );
 }
 
-function portfolioRules(
-  input: FundHealthCheckInput,
-  positions: ReturnType<typeof parsePositions>,
-  add: Collector,
-): void {
+/**
+ * Why the portfolio section cannot be scored, or null when it can: a book without non-cash
+ * exposure has no concentration to judge, and scoring it 100 would rate it above giving nothing.
+ */
+function portfolioNotAssessed(positions: Position[] | null): string | null {
+  if (positions === null) return 'No positions given';
+  if (positions.length === 0) return 'The positions have a header but no rows';
+  if (exposureOf(positions).gross === 0n)
+    return `The positions hold no non-cash exposure (only the cash classes ${CASH_CLASSES.join(', ')}, or values of zero)`;
+  return null;
+}
+
+function portfolioRules(input: FundHealthCheckInput, positions: Position[], add: Collector): void {
   const c = concentrationOf(positions);
   const e = exposureOf(positions);
   const aum = dec(input.aumUsd);
-  if (c.assets.length > 0) {
+  if (c.total > 0n) {
     const top = c.assets[0];
     const weight = fixedToDec(top.gross).div(fixedToDec(c.total)).times(100);
     const label = `${top.asset} is ${weight.toFixed(1)} % of the non-cash gross exposure`;
