@@ -231,6 +231,36 @@ describe('free web tools: behaviour (headless Chromium)', () => {
     await page.context().close();
   });
 
+  it('exposure analysis: a hedged asset shows its net, its legs and a net weight in the top-5 table', async () => {
+    const { page } = await newToolPage(suite.browser);
+    const errors = watchPageErrors(page);
+    await withScreenshotOnFailure(page, 'exposure-hedged', async () => {
+      const book =
+        'Asset,Value,Venue,Class\nBTC,1000,Coinbase,crypto\nBTC,-1000,Deribit,crypto\nETH,500,Coinbase,crypto';
+      await page.goto(
+        `${suite.server.baseUrl}/tools/exposure-analysis?positionsCsv=${encodeURIComponent(book)}&calc=1`,
+      );
+      await page.getByTestId('result').waitFor();
+      const table = page.locator('#exposure-top5');
+      await expect(table.locator('thead th').allTextContents()).resolves.toEqual([
+        'Asset',
+        'Net USD',
+        'Gross USD (both legs)',
+        'Weight % (net)',
+      ]);
+      const rows = await table
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+      expect(rows.map((r) => [r[0], r[3]])).toEqual([
+        ['ETH', '100'],
+        ['BTC', '0'],
+      ]);
+      await screenshot(page, 'tools-exposure-hedged');
+    });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('works at 375 px wide: no sideways scrolling, chart drawn, axe clean', async () => {
     const { page } = await newToolPage(suite.browser, { width: 375, height: 812 });
     const errors = watchPageErrors(page);

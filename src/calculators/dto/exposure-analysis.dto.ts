@@ -42,8 +42,8 @@ class ExposureAssumptions {
 class ExposureFigures {
   @ApiProperty({ description: 'Σ positive non-cash values.' }) longUsd: number;
   @ApiProperty({ description: 'Σ |negative non-cash values|.' }) shortUsd: number;
-  @ApiProperty() grossUsd: number;
-  @ApiProperty() netUsd: number;
+  @ApiProperty({ description: 'longUsd + shortUsd (row by row: both legs of a hedge count).' }) grossUsd: number;
+  @ApiProperty({ description: 'longUsd − shortUsd.' }) netUsd: number;
   @ApiProperty({ description: 'Σ values of cash classes.' }) cashUsd: number;
   @ApiProperty({
     type: 'number',
@@ -58,19 +58,36 @@ class ExposureFigures {
 }
 
 class TopAsset {
-  @ApiProperty() asset: string;
-  @ApiProperty() grossUsd: number;
-  @ApiProperty({ description: 'Percent of the non-cash gross exposure.' }) weightPct: number;
+  @ApiProperty({ description: 'Asset (rows of any venue and letter case combined; the first spelling seen).' })
+  asset: string;
+  @ApiProperty({
+    description:
+      "Net exposure: Σ signed values of the asset's non-cash rows (shorts negative). A hedged pair (BTC +5M spot, BTC −5M perp) nets to 0.",
+  })
+  netUsd: number;
+  @ApiProperty({
+    description: "Σ |value| of the asset's rows (both legs of a hedge), for reference; not the weight's basis.",
+  })
+  grossUsd: number;
+  @ApiProperty({
+    description: '|netUsd| as a percent of Σ |net exposure| over all non-cash assets (concentration is net by asset).',
+  })
+  weightPct: number;
 }
 
 class ConcentrationDto {
-  @ApiProperty() assetCount: number;
-  @ApiProperty({ type: [TopAsset] }) top5: TopAsset[];
-  @ApiProperty() top5WeightPct: number;
-  @ApiProperty() largestWeightPct: number;
-  @ApiProperty({ description: 'Σ weight² of non-cash assets, 0..1.' }) herfindahlIndex: number;
-  @ApiProperty({ type: 'number', nullable: true, description: '1 / Herfindahl index.' }) effectivePositions:
-    number | null;
+  @ApiProperty({ description: 'Non-cash assets (rows combined across venues and letter case).' }) assetCount: number;
+  @ApiProperty({ type: [TopAsset], description: 'The five largest assets by |net exposure|, ties by name.' })
+  top5: TopAsset[];
+  @ApiProperty({ description: 'Combined weight of top5 (net by asset).' }) top5WeightPct: number;
+  @ApiProperty({ description: 'weightPct of the largest asset (net by asset).' }) largestWeightPct: number;
+  @ApiProperty({
+    description:
+      'Σ weight² over non-cash assets, weights on net exposure by asset (as weightPct / 100), 0..1; 0 when every asset nets to 0.',
+  })
+  herfindahlIndex: number;
+  @ApiProperty({ type: 'number', nullable: true, description: '1 / Herfindahl index; null when it is 0.' })
+  effectivePositions: number | null;
 }
 
 export class GroupRowDto {
@@ -78,9 +95,13 @@ export class GroupRowDto {
   @ApiProperty() longUsd: number;
   @ApiProperty() shortUsd: number;
   @ApiProperty() netUsd: number;
-  @ApiProperty() grossUsd: number;
-  @ApiProperty({ type: 'number', nullable: true, description: 'Percent of Σ |value| of all rows.' }) shareOfGrossPct:
-    number | null;
+  @ApiProperty({ description: 'Σ |value| of the rows (long + short).' }) grossUsd: number;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'grossUsd as a percent of Σ |value| of all rows (gross: a venue holds both legs of a hedge).',
+  })
+  shareOfGrossPct: number | null;
 }
 
 export class ExposureAnalysisResponse {

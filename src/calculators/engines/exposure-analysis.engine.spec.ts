@@ -57,17 +57,53 @@ describe('exposure-analysis engine', () => {
     const c = run(BOOK).concentration;
     expect(c.assetCount).toBe(5);
     expect(c.top5).toEqual([
-      { asset: 'BTC', grossUsd: 1_250_000, weightPct: 53.1915 },
-      { asset: 'ETH', grossUsd: 500_000, weightPct: 21.2766 },
-      { asset: 'QQQ', grossUsd: 300_000, weightPct: 12.766 },
-      { asset: 'SPY', grossUsd: 200_000, weightPct: 8.5106 },
-      { asset: 'GLD', grossUsd: 100_000, weightPct: 4.2553 },
+      { asset: 'BTC', netUsd: 1_250_000, grossUsd: 1_250_000, weightPct: 53.1915 },
+      { asset: 'ETH', netUsd: 500_000, grossUsd: 500_000, weightPct: 21.2766 },
+      { asset: 'QQQ', netUsd: -300_000, grossUsd: 300_000, weightPct: 12.766 },
+      { asset: 'SPY', netUsd: -200_000, grossUsd: 200_000, weightPct: 8.5106 },
+      { asset: 'GLD', netUsd: 100_000, grossUsd: 100_000, weightPct: 4.2553 },
     ]);
     expect(c.top5WeightPct).toBe(100);
     expect(c.largestWeightPct).toBe(53.1915);
     // (1.25² + 0.5² + 0.3² + 0.2² + 0.1²) / 2.35²
     expect(c.herfindahlIndex).toBe(0.353554);
     expect(c.effectivePositions).toBe(2.83);
+  });
+
+  it('concentration is on net exposure by asset: a hedged pair is not a bet on its asset; venues stay gross', () => {
+    // the auditor's book: BTC +1000 spot and −1000 perp, ETH 500 (gross-by-asset said BTC 80 %, HHI 0.68)
+    const a = run(
+      'Asset,Value,Venue,Class\nBTC,1000,Coinbase,crypto\nbtc,-1000,Deribit,crypto\nETH,500,Coinbase,crypto',
+    );
+    expect(a.concentration).toEqual({
+      assetCount: 2,
+      top5: [
+        { asset: 'ETH', netUsd: 500, grossUsd: 500, weightPct: 100 },
+        { asset: 'BTC', netUsd: 0, grossUsd: 2000, weightPct: 0 },
+      ],
+      top5WeightPct: 100,
+      largestWeightPct: 100,
+      herfindahlIndex: 1,
+      effectivePositions: 1,
+    });
+    // a partial hedge weighs its residual: BTC net 600 of 600 + 400
+    const partial = run('Asset,Value,Venue,Class\nBTC,1000,X,crypto\nBTC,-400,Y,crypto\nSOL,-400,X,crypto');
+    expect(partial.concentration.top5).toEqual([
+      { asset: 'BTC', netUsd: 600, grossUsd: 1400, weightPct: 60 },
+      { asset: 'SOL', netUsd: -400, grossUsd: 400, weightPct: 40 },
+    ]);
+    expect(partial.concentration.herfindahlIndex).toBe(0.52); // 0.6² + 0.4²
+    // the venue holds both legs: its share stays gross
+    expect(a.byVenue.map((g) => [g.key, g.grossUsd, g.shareOfGrossPct])).toEqual([
+      ['Coinbase', 1500, 60],
+      ['Deribit', 1000, 40],
+    ]);
+    expect(a.exposure).toMatchObject({ grossUsd: 2500, netUsd: 500 });
+  });
+
+  it('a fully hedged book has no concentration by asset (zero weights, no effective count)', () => {
+    const c = run('Asset,Value,Venue,Class\nBTC,5000000,X,crypto\nBTC,-5000000,Y,crypto').concentration;
+    expect(c).toMatchObject({ assetCount: 1, largestWeightPct: 0, herfindahlIndex: 0, effectivePositions: null });
   });
 
   it('breakdowns by class (lower-cased) and by venue, largest first', () => {

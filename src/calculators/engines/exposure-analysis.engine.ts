@@ -49,7 +49,7 @@ export interface ExposureAnalysisAnswer {
   };
   concentration: {
     assetCount: number;
-    top5: { asset: string; grossUsd: number; weightPct: number }[];
+    top5: { asset: string; netUsd: number; grossUsd: number; weightPct: number }[];
     top5WeightPct: number;
     largestWeightPct: number;
     herfindahlIndex: number;
@@ -61,9 +61,11 @@ export interface ExposureAnalysisAnswer {
 }
 
 /**
- * Exposure of a position list. Concentration is over non-cash assets (weights of the non-cash
- * gross); the Herfindahl index is Σ weight² on a 0..1 scale and 1/HHI the effective number of
- * positions. Percentages are over `navUsd`, or the sum of values; null when that basis is ≤ 0.
+ * Exposure of a position list. Concentration is over non-cash assets, each weighted by its net
+ * exposure (|Σ signed value| of its rows, so a hedged pair nets out) over Σ |net| of all of them;
+ * the Herfindahl index is Σ weight² on a 0..1 scale and 1/HHI the effective number of positions.
+ * byClass and byVenue stay gross (a venue holds both legs). Percentages are over `navUsd`, or
+ * the sum of values; null when that basis is ≤ 0.
  */
 export function exposureAnalysis(input: ExposureAnalysisInput): ExposureAnalysisAnswer {
   const positions = parsePositions('positionsCsv', input.positionsCsv);
@@ -99,15 +101,16 @@ export function exposureAnalysis(input: ExposureAnalysisInput): ExposureAnalysis
       assetCount: c.assets.length,
       top5: top5.map((a) => ({
         asset: a.asset,
+        netUsd: fixedCents(a.net),
         grossUsd: fixedCents(a.gross),
-        weightPct: fixedPct(a.gross, c.total) ?? 0,
+        weightPct: fixedPct(a.exposure, c.total) ?? 0,
       })),
       top5WeightPct:
         fixedPct(
-          top5.reduce((acc, a) => acc + a.gross, 0n),
+          top5.reduce((acc, a) => acc + a.exposure, 0n),
           c.total,
         ) ?? 0,
-      largestWeightPct: top5.length > 0 ? (fixedPct(top5[0].gross, c.total) ?? 0) : 0,
+      largestWeightPct: top5.length > 0 ? (fixedPct(top5[0].exposure, c.total) ?? 0) : 0,
       herfindahlIndex: ratio(hhi, 6),
       effectivePositions: hhi.isZero() ? null : ratio(dec(1).div(hhi), 2),
     },

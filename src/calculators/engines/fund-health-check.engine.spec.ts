@@ -62,7 +62,7 @@ describe('fund-health-check engine', () => {
     const messages = a.findings.map((f) => f.message).join('\n');
     expect(messages).toContain('without a high-water mark');
     expect(messages).toContain('No independent fund administrator');
-    expect(messages).toContain('BTC is 100.0 % of the non-cash gross exposure');
+    expect(messages).toContain('BTC is 100.0 % of the non-cash exposure (net by asset)');
     expect(messages).toContain('Gross exposure is 3.50× AUM');
     expect(messages).toContain('The positions sum to 350.0 % of aumUsd');
   });
@@ -102,6 +102,23 @@ describe('fund-health-check engine', () => {
     const keyPerson = (h: number) => at(h).findings.filter((f) => f.message.includes('maker-checker'));
     expect(keyPerson(0)).toMatchObject([{ section: 'governance', severity: 'medium', points: 20 }]);
     expect(keyPerson(2)).toEqual([]);
+  });
+
+  it('a hedged asset is not a single-asset bet: concentration is on net exposure by asset', () => {
+    // BTC +6M spot, −6M perp beside ten 4M equities: gross-by-asset made BTC 23.1 % (−25 points)
+    const hedged = `${diversified}\nBTC,6000000,Coinbase,crypto\nBTC,-6000000,Deribit,crypto`;
+    expect(scores(fundHealthCheck({ ...strong, positionsCsv: hedged })).portfolio).toBe(100);
+    // a book of just the basis trade: no concentration, gross leverage still counts
+    const basis =
+      'Asset,Value,Venue,Class\nBTC,5000000,Coinbase,crypto\nBTC,-5000000,Deribit,crypto\nUSD,10000000,Bank,cash';
+    const a = fundHealthCheck({ ...strong, aumUsd: 10_000_000, positionsCsv: basis });
+    expect(scores(a).portfolio).toBe(100);
+    expect(a.findings.filter((f) => f.section === 'portfolio').map((f) => [f.severity, f.points])).toEqual([
+      ['info', 0],
+    ]);
+    expect(a.findings.find((f) => f.section === 'portfolio')?.message).toContain('nets to zero');
+    const levered = fundHealthCheck({ ...strong, aumUsd: 3_000_000, positionsCsv: basis });
+    expect(levered.findings.map((f) => f.message)).toContain('Gross exposure is 3.33× AUM.');
   });
 
   it.each([

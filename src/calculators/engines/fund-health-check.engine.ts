@@ -261,10 +261,12 @@ function portfolioRules(input: FundHealthCheckInput, positions: Position[], add:
   const c = concentrationOf(positions);
   const e = exposureOf(positions);
   const aum = dec(input.aumUsd);
-  if (c.total > 0n) {
+  if (c.total === 0n) {
+    add('info', 0, 'Every non-cash asset nets to zero across its rows (hedged): no concentration by asset.');
+  } else {
     const top = c.assets[0];
-    const weight = fixedToDec(top.gross).div(fixedToDec(c.total)).times(100);
-    const label = `${top.asset} is ${weight.toFixed(1)} % of the non-cash gross exposure`;
+    const weight = fixedToDec(top.exposure).div(fixedToDec(c.total)).times(100);
+    const label = `${top.asset} is ${weight.toFixed(1)} % of the non-cash exposure (net by asset)`;
     if (weight.gt(50)) add('high', 65, `${label}: the fund is a single-asset bet.`);
     else if (weight.gt(35)) add('high', 45, `${label}.`);
     else if (weight.gt(20)) add('medium', 25, `${label}.`);

@@ -103,47 +103,66 @@ export function exposureOf(positions: Position[]): Exposure {
   return { long: l, short: s, gross: l + s, net: l - s, cash: c, sumOfValues: l - s + c };
 }
 
-export interface AssetGross {
+export interface AssetExposure {
   asset: string;
+  /** Σ signed values of the asset's rows (shorts negative): a long and an equal short net to 0. */
+  net: Fixed;
+  /** |net|: the asset's weight in the concentration figures. */
+  exposure: Fixed;
+  /** Σ |value| of the asset's rows (both legs of a hedge), for reference. */
   gross: Fixed;
 }
 
+/**
+ * Concentration by asset is on each asset's net exposure: a risk reviewer does not call a
+ * delta-neutral basis trade (BTC +5M spot, BTC −5M perp) a BTC bet. Venue and class breakdowns
+ * (groupPositions) stay gross: a venue holds both legs.
+ */
 export interface Concentration {
-  /** Non-cash assets (rows of the same asset, any venue, combined; names case-insensitive), largest first. */
-  assets: AssetGross[];
-  /** Σ gross of the assets: the denominator of every weight. */
+  /** Non-cash assets (rows of the same asset, any venue, combined; names case-insensitive), largest |net| first. */
+  assets: AssetExposure[];
+  /** Σ |net| of the assets: the denominator of every weight. */
   total: Fixed;
-  /** Σ gross²: Herfindahl index = squares / total² (kept as integers so it stays exact). */
+  /** Σ |net|²: Herfindahl index = squares / total² (kept as integers so it stays exact). */
   squares: bigint;
 }
 
-function byGrossThenName(a: { gross: Fixed; key: string }, b: { gross: Fixed; key: string }): number {
-  if (a.gross !== b.gross) return a.gross > b.gross ? -1 : 1;
+/** Largest `size` first, ties by key. */
+function bySizeThenName(a: { size: Fixed; key: string }, b: { size: Fixed; key: string }): number {
+  if (a.size !== b.size) return a.size > b.size ? -1 : 1;
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
 export function concentrationOf(positions: Position[]): Concentration {
-  const byAsset = new Map<string, { asset: string; sum: AmountSum }>();
+  const byAsset = new Map<string, { asset: string; net: AmountSum; gross: AmountSum }>();
   for (const p of positions) {
     if (p.isCash) continue;
     const key = p.asset.toUpperCase();
     let entry = byAsset.get(key);
     if (!entry) {
-      entry = { asset: p.asset, sum: new AmountSum() };
+      entry = { asset: p.asset, net: new AmountSum(), gross: new AmountSum() };
       byAsset.set(key, entry);
     }
-    entry.sum.addAbs(p.value);
+    entry.net.add(p.value);
+    entry.gross.addAbs(p.value);
   }
   const sorted = [...byAsset.entries()]
-    .map(([key, e]) => ({ key, asset: e.asset, gross: e.sum.toFixed() }))
-    .sort(byGrossThenName);
+    .map(([key, e]) => {
+      const net = e.net.toFixed();
+      return { key, asset: e.asset, net, size: net < 0n ? -net : net, gross: e.gross.toFixed() };
+    })
+    .sort(bySizeThenName);
   let total = 0n;
   let squares = 0n;
   for (const a of sorted) {
-    total += a.gross;
-    squares += a.gross * a.gross;
+    total += a.size;
+    squares += a.size * a.size;
   }
-  return { assets: sorted.map((a) => ({ asset: a.asset, gross: a.gross })), total, squares };
+  return {
+    assets: sorted.map((a) => ({ asset: a.asset, net: a.net, exposure: a.size, gross: a.gross })),
+    total,
+    squares,
+  };
 }
 
 export interface GroupRow {
@@ -155,7 +174,10 @@ export interface GroupRow {
   shareOfGrossPct: number | null;
 }
 
-/** Rows grouped by `keyOf`: signed values split into long and short; share of Σ|value| of all rows. */
+/**
+ * Rows grouped by `keyOf` (class, venue): signed values split into long and short, largest gross
+ * first; share of Σ|value| of all rows. Gross on purpose: a venue holds both legs of a hedge.
+ */
 export function groupPositions(positions: Position[], keyOf: (p: Position) => string): GroupRow[] {
   const groups = new Map<string, { long: AmountSum; short: AmountSum }>();
   const all = new AmountSum();
@@ -175,9 +197,9 @@ export function groupPositions(positions: Position[], keyOf: (p: Position) => st
     .map(([key, g]) => {
       const long = g.long.toFixed();
       const short = g.short.toFixed();
-      return { key, long, short, gross: long + short };
+      return { key, long, short, gross: long + short, size: long + short };
     })
-    .sort(byGrossThenName)
+    .sort(bySizeThenName)
     .map((g) => ({
       key: g.key,
       longUsd: fixedCents(g.long),

@@ -13,6 +13,7 @@ interface Group {
 }
 interface TopAsset {
   asset: string;
+  netUsd: number;
   grossUsd: number;
   weightPct: number;
 }
@@ -82,7 +83,11 @@ function ExposureResult({ answer }: { answer: ExposureAnswer }) {
       <DataTable id="exposure-class" caption="By asset class (USD)" rows={answer.byClass} columns={GROUP_COLUMNS} />
       <GroupChart title="Long, short and net by venue" rows={answer.byVenue} tableId="exposure-venue" />
       <DataTable id="exposure-venue" caption="By venue (USD)" rows={answer.byVenue} columns={GROUP_COLUMNS} />
-      <Chart title="Concentration: the five largest assets, % of non-cash gross" tableId="exposure-top5" height={220}>
+      <Chart
+        title="Concentration: the five largest assets, % of non-cash exposure (net by asset)"
+        tableId="exposure-top5"
+        height={220}
+      >
         <ResponsiveContainer>
           <BarChart
             data={c.top5}
@@ -104,8 +109,9 @@ function ExposureResult({ answer }: { answer: ExposureAnswer }) {
         rows={c.top5}
         columns={[
           { key: 'asset', label: 'Asset' },
-          { key: 'grossUsd', label: 'Gross USD', num: true },
-          { key: 'weightPct', label: 'Weight %', num: true },
+          { key: 'netUsd', label: 'Net USD', num: true },
+          { key: 'grossUsd', label: 'Gross USD (both legs)', num: true },
+          { key: 'weightPct', label: 'Weight % (net)', num: true },
         ]}
       />
     </>
