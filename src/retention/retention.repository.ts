@@ -9,6 +9,12 @@ export interface ActivityBatch {
   anonymous: number;
 }
 
+/** What one batch of the webhook sweep deleted. */
+export interface DeliveryBatch {
+  deliveries: number;
+  attempts: number;
+}
+
 /**
  * The retention sweeps' SQL. Each batch is ONE statement, so it is atomic and short: what it deletes
  * and what it adds in its place commit together, and a reader (one statement too) sees either all of
@@ -49,5 +55,48 @@ export class RetentionRepository extends SqlRepository {
       [cutoff, limit],
     );
     return row as ActivityBatch;
+  }
+
+  /**
+   * The `limit` ended deliveries (succeeded, failed or cancelled) whose last change is before `cutoff`,
+   * oldest first, with their attempts (webhook_attempts references them without ON DELETE CASCADE:
+   * both deletes are in this one statement). The rows are locked and re-checked first, skipping any
+   * another transaction holds: a manual retry turning one pending either commits first (then it is
+   * not ended, and stays) or waits and then finds it gone (the retry route answers 404).
+   */
+  async deleteEndedDeliveries(cutoff: Date, limit: number): Promise<DeliveryBatch> {
+    const [row] = await this.q.query(
+      `WITH ended AS (
+         SELECT id FROM webhook_deliveries
+          WHERE status <> 'pending' AND completed_at < $1
+          ORDER BY completed_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), attempts AS (
+         DELETE FROM webhook_attempts WHERE delivery_id = ANY (ARRAY(SELECT id FROM ended)) RETURNING 1
+       ), deliveries AS (
+         DELETE FROM webhook_deliveries WHERE id = ANY (ARRAY(SELECT id FROM ended)) RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM deliveries)::int AS deliveries, (SELECT count(*) FROM attempts)::int AS attempts`,
+      [cutoff, limit],
+    );
+    return row as DeliveryBatch;
+  }
+
+  /**
+   * The `limit` oldest events created before `cutoff` that were dispatched (an undispatched one is
+   * still in the outbox) and that no delivery references any more. Deliveries are made only from
+   * undispatched events (fan-out), so a dispatched event never gains one; the row lock keeps it so.
+   */
+  async deleteOrphanEvents(cutoff: Date, limit: number): Promise<number> {
+    const [, count] = await this.q.query(
+      `WITH orphans AS (
+         SELECT e.id FROM webhook_events e
+          WHERE e.dispatched_at IS NOT NULL AND e.created_at < $1
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+          ORDER BY e.created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       )
+       DELETE FROM webhook_events WHERE id = ANY (ARRAY(SELECT id FROM orphans))`,
+      [cutoff, limit],
+    );
+    return count as number;
   }
 }

@@ -11,23 +11,41 @@ import { RetentionRepository } from './retention.repository';
 export interface RetentionLimits {
   activityBatch: number;
   activityBatches: number;
+  /** Deliveries (each with its attempts, up to 8 a round) and events alike. */
+  webhookBatch: number;
+  webhookBatches: number;
 }
-export const RETENTION_LIMITS: RetentionLimits = { activityBatch: 10_000, activityBatches: 100 };
+export const RETENTION_LIMITS: RetentionLimits = {
+  activityBatch: 10_000,
+  activityBatches: 100,
+  webhookBatch: 1_000,
+  webhookBatches: 50,
+};
 export const RETENTION_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-/** What one sweep of a table did; `more`: it stopped at its batch cap with old rows possibly left. */
+/**
+ * What one sweep of a table did; `more`: it stopped at its batch cap (or an error) with old rows
+ * possibly left, for the next run. Batches that committed before an error stay done.
+ */
 export interface SweepCounts {
   cutoff: string | null;
   batches: number;
   more: boolean;
+  error?: string;
 }
 export interface ActivitySweep extends SweepCounts {
   moved: number;
   anonymous: number;
 }
+export interface WebhookSweep extends SweepCounts {
+  deliveries: number;
+  attempts: number;
+  events: number;
+}
 export interface RetentionReport {
   activity: ActivitySweep;
+  webhooks: WebhookSweep;
   ms: number;
 }
 
@@ -40,7 +58,10 @@ export function retentionCutoff(now: Date, days: number): Date | null {
 /**
  * Retention, every hour in the worker (and `all`) role, as one BullMQ schedule however many workers
  * run: activity_log rows older than ACTIVITY_RETENTION_DAYS whole UTC days become daily counts
- * (activity_daily, which /usage reads with the rows left). Each run logs one JSON line with its counts.
+ * (activity_daily, which /usage reads with the rows left); ended webhook deliveries whose last change
+ * is older than WEBHOOK_RETENTION_DAYS go with their attempts, then the events no delivery references
+ * any more (never one still in the outbox). Subscriptions and their holders (who controlled each: an
+ * audit) are kept. Each run logs one JSON line with its counts.
  */
 @Injectable()
 export class RetentionService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -68,8 +89,10 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
   async sweep(now = new Date(), limits = RETENTION_LIMITS): Promise<RetentionReport> {
     const started = Date.now();
     const activity = await this.sweepActivity(retentionCutoff(now, this.config.activityRetentionDays), limits);
-    const report = { activity, ms: Date.now() - started };
-    this.logger.log({ retention: report });
+    const webhooks = await this.sweepWebhooks(retentionCutoff(now, this.config.webhookRetentionDays), limits);
+    const report = { activity, webhooks, ms: Date.now() - started };
+    if (activity.error || webhooks.error) this.logger.warn({ retention: report });
+    else this.logger.log({ retention: report });
     return report;
   }
 
@@ -84,15 +107,45 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
     });
     return { cutoff: cutoff.toISOString(), ...run, ...counts };
   }
+
+  /** Deliveries first: the events they free are then deleted in the same run. `more` and `batches` count both. */
+  private async sweepWebhooks(cutoff: Date | null, limits: RetentionLimits): Promise<WebhookSweep> {
+    const counts = { deliveries: 0, attempts: 0, events: 0 };
+    if (!cutoff) return { cutoff: null, batches: 0, more: false, ...counts };
+    const deliveries = await inBatches(limits.webhookBatch, limits.webhookBatches, async () => {
+      const batch = await this.repo.deleteEndedDeliveries(cutoff, limits.webhookBatch);
+      counts.deliveries += batch.deliveries;
+      counts.attempts += batch.attempts;
+      return batch.deliveries;
+    });
+    const events = await inBatches(limits.webhookBatch, limits.webhookBatches, async () => {
+      const deleted = await this.repo.deleteOrphanEvents(cutoff, limits.webhookBatch);
+      counts.events += deleted;
+      return deleted;
+    });
+    const run = {
+      batches: deliveries.batches + events.batches,
+      more: deliveries.more || events.more,
+      ...(deliveries.error || events.error ? { error: deliveries.error ?? events.error } : {}),
+    };
+    return { cutoff: cutoff.toISOString(), ...run, ...counts };
+  }
 }
 
 /**
  * Runs `batch` (which answers how many rows it took) until one takes fewer than `size` or `cap`
- * batches have run; `more`: the cap stopped it after a full batch.
+ * batches have run; `more`: the cap stopped it after a full batch, or a batch failed (`error`: the
+ * other sweep still runs, and the next run tries again).
  */
 async function inBatches(size: number, cap: number, batch: () => Promise<number>) {
-  for (let batches = 1; ; batches++) {
-    if ((await batch()) < size) return { batches, more: false };
-    if (batches >= cap) return { batches, more: true };
+  let batches = 0;
+  try {
+    while (batches < cap) {
+      batches++;
+      if ((await batch()) < size) return { batches, more: false };
+    }
+    return { batches, more: true };
+  } catch (err) {
+    return { batches, more: true, error: (err as Error).message };
   }
 }

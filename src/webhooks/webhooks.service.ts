@@ -255,7 +255,7 @@ export class WebhooksService {
   async retry(p: Principal, id: string, deliveryId: string): Promise<DeliveryDto> {
     const sub = await this.subscription(p, id);
     const found = await this.repo.deliveryOfSubscription(sub.id, deliveryId);
-    if (!found) throw notFound(`delivery ${deliveryId}`);
+    if (!found) throw this.deliveryNotFound(deliveryId);
     if (!sub.enabled && found.event_type !== TEST_EVENT_TYPE) {
       // a disabled subscription's deliveries are not sent (test events are): a retry would be cancelled at once
       throw new ProblemError(
@@ -264,12 +264,22 @@ export class WebhooksService {
       );
     }
     if (!(await this.repo.requeueDelivery(sub.id, deliveryId))) {
+      // pending, or deleted by the retention sweep since it was read
+      const now = await this.repo.deliveryOfSubscription(sub.id, deliveryId);
+      if (!now) throw this.deliveryNotFound(deliveryId);
       throw new ProblemError(
         'invalid_state',
-        `delivery ${deliveryId} is ${found.status}; only an ended delivery (succeeded, failed or cancelled) can be sent again`,
+        `delivery ${deliveryId} is ${now.status}; only an ended delivery (succeeded, failed or cancelled) can be sent again`,
       );
     }
     const row = (await this.repo.deliveryOfSubscription(sub.id, deliveryId))!;
     return deliveryView(row, await this.repo.attemptsOf([deliveryId]));
+  }
+
+  /** A delivery that is not there: never was, or was deleted by retention WEBHOOK_RETENTION_DAYS after it ended. */
+  private deliveryNotFound(deliveryId: string): ProblemError {
+    const days = this.config.webhookRetentionDays;
+    const kept = days ? `; ended deliveries are deleted ${days} days after they end (WEBHOOK_RETENTION_DAYS)` : '';
+    return new ProblemError('not_found', `delivery ${deliveryId} was not found${kept}`);
   }
 }
