@@ -8,11 +8,19 @@ import { CorsPolicy } from '../common/http/cors';
 import { RedactedElsewhere } from '../common/redaction/redaction.interceptor';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { McpServerName } from './mcp.catalog';
-import { McpService, serializeBatch, SerializedToolResult, SUPPORTED_PROTOCOL_VERSIONS } from './mcp.service';
+import {
+  acceptsProtocolVersion,
+  McpService,
+  serializeBatch,
+  SerializedToolResult,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './mcp.service';
 
 /**
  * Transport checks of the Streamable HTTP spec: Origin (MCP_ALLOWED_ORIGINS and the origins named
- * in CORS_ORIGINS; never `*`), Accept, MCP-Protocol-Version.
+ * in CORS_ORIGINS; never `*`), Accept, MCP-Protocol-Version. A version we do not speak (2026-07-28
+ * included) is a 400 with a plain JSON-RPC error (ProblemFilter), never the stateless revision's
+ * UnsupportedProtocolVersionError, which would tell a dual-era client this server is one of that era.
  */
 function checkTransport(req: FastifyRequest, cors: CorsPolicy): void {
   const origin = req.headers.origin;
@@ -24,7 +32,7 @@ function checkTransport(req: FastifyRequest, cors: CorsPolicy): void {
     throw new ProblemError('not_acceptable', 'Accept must include application/json (and text/event-stream)');
   }
   const version = req.headers['mcp-protocol-version'];
-  if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+  if (typeof version === 'string' && !acceptsProtocolVersion(version)) {
     throw new ProblemError(
       'invalid_request',
       `unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,

@@ -7,15 +7,29 @@ import { ToolInvoker } from './tool-invoker';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
 import { FUND_RESOURCES, promptGetResult, promptsListResult, resourcesListResult } from './mcp-resources';
 
-export const SUPPORTED_PROTOCOL_VERSIONS = [
-  '2026-07-28',
-  '2026-06-18',
-  '2025-11-25',
-  '2025-06-18',
-  '2025-03-26',
-  '2024-11-05',
-];
+/**
+ * The MCP revisions this server implements, newest first: the revisions with the initialize handshake.
+ * 2026-07-28, the stateless revision (no initialize; server/discover, `_meta` protocolVersion and
+ * clientCapabilities on every request, `resultType` on results, Mcp-Method/Mcp-Name headers), is not
+ * implemented and so not claimed: an initialize asking for it (or for any version not here) is answered
+ * with LATEST_PROTOCOL_VERSION, as the lifecycle spec has it (the client then continues or disconnects),
+ * and a request sent with `MCP-Protocol-Version: 2026-07-28` is a 400 with a plain JSON-RPC error, which
+ * a dual-era client takes for a handshake-era server and falls back to initialize.
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
+/**
+ * 2026-06-18 is not an MCP revision: it is the version the interface spec's documented initialize
+ * example sends, so fundgate accepts it as its own alias of 2025-11-25 (the same behaviour): initialize
+ * echoes it and MCP-Protocol-Version may carry it. It is never listed as supported (a client would take
+ * it for a real revision).
+ */
+const PROTOCOL_VERSION_ALIASES: ReadonlySet<string> = new Set(['2026-06-18']);
+
+/** Whether initialize echoes `version` and MCP-Protocol-Version may carry it. */
+export function acceptsProtocolVersion(version: string): boolean {
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(version) || PROTOCOL_VERSION_ALIASES.has(version);
+}
 /**
  * JSON-RPC batches exist in the 2025-03-26 revision only (2025-06-18 removed them). A request without
  * MCP-Protocol-Version is taken as 2025-03-26, as the transport spec says.
@@ -146,7 +160,7 @@ export class McpService {
       case 'initialize': {
         const asked = params.protocolVersion;
         const protocolVersion =
-          typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+          typeof asked === 'string' && acceptsProtocolVersion(asked) ? asked : LATEST_PROTOCOL_VERSION;
         return {
           jsonrpc: '2.0',
           id,

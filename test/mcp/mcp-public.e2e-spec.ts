@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SUPPORTED_PROTOCOL_VERSIONS as SDK_SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { type AddressInfo } from 'node:net';
 import { bootApp, call, dbOf, mintKey, randomIp, type TestApp } from '../utils/app';
 import type { RpcAnswer } from './rpc-answer';
@@ -143,20 +144,51 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
         body,
       }).then((r) => ({ status: r.status, json: <T = RpcAnswer>() => r.json() as Promise<T>, text: () => r.text() }));
 
-    it('echoes a supported protocol version, else answers the latest', async () => {
-      const init = (v: string) =>
-        post(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
-          }),
-        );
-      expect((await (await init('2026-07-28')).json()).result.protocolVersion).toBe('2026-07-28');
-      expect((await (await init('2026-06-18')).json()).result.protocolVersion).toBe('2026-06-18');
-      expect((await (await init('2024-11-05')).json()).result.protocolVersion).toBe('2024-11-05');
-      expect((await (await init('1999-01-01')).json()).result.protocolVersion).toBe('2026-07-28');
+    const initialize = (v: string, headers: Record<string, string> = {}) =>
+      post(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+        }),
+        headers,
+      );
+
+    it('echoes a supported protocol version, else answers 2025-11-25 (never 2026-07-28, which it does not implement)', async () => {
+      const answered = async (v: string) => (await (await initialize(v)).json()).result.protocolVersion;
+      for (const v of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']) expect(await answered(v)).toBe(v);
+      // the interface spec's documented example: fundgate's alias of 2025-11-25, echoed
+      expect(await answered('2026-06-18')).toBe('2026-06-18');
+      // the stateless revision, an SDK-1.x version we do not speak, and unknown ones: the latest we do speak,
+      // a version SDK-1.x clients accept (they refused 2026-07-28: "Server's protocol version is not supported")
+      for (const v of ['2026-07-28', '2024-10-07', '2099-01-01', '1999-01-01']) {
+        const version = await answered(v);
+        expect([v, version]).toEqual([v, '2025-11-25']);
+        expect(SDK_SUPPORTED_PROTOCOL_VERSIONS).toContain(version);
+      }
+    });
+
+    it('refuses MCP-Protocol-Version 2026-07-28 with HTTP 400 and a plain JSON-RPC error, so a dual-era client falls back to initialize', async () => {
+      // a dual-era client probes the stateless revision first
+      const probe = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }), {
+        'mcp-protocol-version': '2026-07-28',
+      });
+      expect(probe.status).toBe(400);
+      const body = await probe.json();
+      // not the stateless revision's UnsupportedProtocolVersionError (that would say "modern server")
+      expect(body.error.code).toBe(-32600);
+      expect(body.error.message).toBe(
+        'Invalid Request: unsupported MCP-Protocol-Version 2026-07-28; supported: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05',
+      );
+      // then falls back to the handshake, which answers a version it speaks
+      const init = await initialize('2026-07-28');
+      expect((await init.json()).result.protocolVersion).toBe('2025-11-25');
+      // the alias is accepted in the header (a client that initialized with it sends it on)
+      const alias = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }), {
+        'mcp-protocol-version': '2026-06-18',
+      });
+      expect([alias.status, (await alias.json()).result]).toEqual([200, {}]);
     });
 
     it('answers notifications with 202 and no body, ping with {}', async () => {
