@@ -58,6 +58,42 @@ describe('lp-report-grader engine', () => {
     expect(a.score).toBe(15);
   });
 
+  const netOfFees = (reportText: string) =>
+    !lpReportGrader({ ...LP_REPORT_GRADER_DEFAULTS, reportText })
+      .criteria.find((c) => c.id === 'performance')
+      ?.missing.includes('returns stated net of fees');
+
+  it.each([
+    'The fund returned 3.1% after all fees.',
+    'The fund returned 3.1% after fees.',
+    'The fund returned 3.1%, net of management and performance fees.',
+    'Net-of-fees return: 3.1%.',
+    'A net-of-fee return of 3.1%.',
+    'Returns are net of all fees and expenses.',
+    'Returns are net of fees.',
+  ])('"%s" states returns net of fees', (text) => {
+    expect(netOfFees(text)).toBe(true);
+  });
+
+  it.each(['Returns are net of expenses but before fees.', 'Returns are net of expenses.', 'Fees were after tax.'])(
+    '"%s" does not',
+    (text) => {
+      expect(netOfFees(text)).toBe(false);
+    },
+  );
+
+  it.each([
+    ['"net of " repeated', 'net of '],
+    ['"net-of-" repeated', 'net-of-'],
+    ['net of five short words, no fee', 'net of a, b, c, d, e '],
+    ['"after all " repeated', 'after all '],
+  ])('200 000 characters of %s are graded in linear time', (_, unit) => {
+    const text = unit.repeat(Math.ceil(REPORT_TEXT_MAX_CHARS / unit.length)).slice(0, REPORT_TEXT_MAX_CHARS);
+    const started = process.hrtime.bigint();
+    lpReportGrader({ ...LP_REPORT_GRADER_DEFAULTS, reportText: text });
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000); // ~30 ms here
+  });
+
   it('timeliness depends on the reporting frequency', () => {
     // the sample names a quarter and an ISO date but never a month
     const monthly = lpReportGrader({ ...LP_REPORT_GRADER_DEFAULTS, reportingFrequency: 'monthly' });

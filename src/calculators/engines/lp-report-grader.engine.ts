@@ -58,6 +58,16 @@ const DATE = new RegExp(
   'i',
 );
 
+/**
+ * "net of fees", "net of all fees", "net of management and performance fees" (up to five words
+ * between, none of them a word that turns it around: "net of expenses but before fees"),
+ * "net-of-fees", "net-of-fee", "after (all) fees", "net returns", "net performance". Linear: the
+ * words and their separators are disjoint classes, so each "net of" is scanned at most five
+ * words ahead (the grader is tested on 200 000 adversarial characters).
+ */
+const NET_OF_FEES =
+  /\bnet[\s-]{1,3}of[\s-]{1,3}(?:(?!(?:before|excluding|except|without|but|gross)\b)[\w&'-]{1,40}[\s,]{1,5}){0,5}fees?\b|\bafter (?:all )?fees\b|\bnet (?:returns?|performance)\b/i;
+
 /** ILPA-informed checklist (ILPA Reporting Template and Principles, adapted to liquid funds). */
 export const LP_REPORT_CRITERIA: Criterion[] = [
   {
@@ -66,10 +76,7 @@ export const LP_REPORT_CRITERIA: Criterion[] = [
     weight: 20,
     passAt: 4,
     elements: [
-      {
-        name: 'returns stated net of fees',
-        pattern: /\bnet of (?:all )?(?:fees|fees and expenses)\b|\bnet (?:returns?|performance)\b/i,
-      },
+      { name: 'returns stated net of fees', pattern: NET_OF_FEES },
       {
         name: 'return periods (MTD, QTD, YTD, since inception)',
         pattern:
