@@ -128,6 +128,31 @@ describe('calculators over REST (e2e)', () => {
     expect(res.json.totals.endingNavUsd).toBe(128.79);
   });
 
+  it('fee-calculator says what crystallization and highWaterMark mean, with figures the engine answers', async () => {
+    const doc = (await call(app, 'GET', '/api/openapi.json')).json;
+    const crystallization = doc.components.schemas.FeeCalculatorRequest.properties.crystallization.description;
+    expect(crystallization).toMatch(/management fee/);
+    const fees = async (c: string) =>
+      (await call(app, 'POST', '/api/v1/calc/fee-calculator', { body: { crystallization: c }, ip: randomIp() })).json
+        .totals.totalMgmtFeesUsd;
+    const quote = (usd: number) => usd.toLocaleString('en-US', { minimumFractionDigits: 2 });
+    expect(crystallization).toContain(
+      `${quote(await fees('annual'))} annual vs ${quote(await fees('quarterly'))} quarterly`,
+    );
+
+    // a 10 % hurdle the fund never clears: the NAV rises, no fee is charged, the mark stays at the start
+    const hwm = doc.components.schemas.FeePeriodRow.properties.highWaterMark.description;
+    expect(hwm).toMatch(/NAV at the last performance fee/);
+    expect(hwm).toMatch(/does not follow the NAV to a peak reached without a fee/);
+    const res = await call(app, 'POST', '/api/v1/calc/fee-calculator', {
+      body: { startingNavUsd: 100, annualGrossReturnPct: 8, hurdlePct: 10, horizonYears: 3 },
+      ip: randomIp(),
+    });
+    const rows = res.json.periods as { closingNav: number; perfFeeUsd: number; highWaterMark: number }[];
+    expect(rows.every((r) => r.perfFeeUsd === 0 && r.highWaterMark === 100)).toBe(true);
+    expect(rows[2].closingNav).toBeGreaterThan(100);
+  });
+
   it('a body with no Content-Type and no bytes takes every default', async () => {
     const res = await app
       .getHttpAdapter()
