@@ -8,6 +8,8 @@ export interface CompleteRunRow {
   status: string;
   gross_asset_value: string;
   net_asset_value: string;
+  /** Dated on or after `funds.nav_restart_from`: a booking approved since (or a run cut short) means it must be run again. */
+  stale: boolean;
 }
 
 export interface LiveHoldingRow {
@@ -39,7 +41,8 @@ export class BooksRepository extends SqlRepository {
     // ORDER BY the column, not the to_char output of the same name: a walk of (fund_id, valuation_date), not a sort of every run
     const rows: CompleteRunRow[] = await this.q.query(
       `SELECT id, to_char(valuation_date, 'YYYY-MM-DD') AS valuation_date, status,
-              gross_asset_value::text, net_asset_value::text
+              gross_asset_value::text, net_asset_value::text,
+              coalesce(valuation_date >= (SELECT f.nav_restart_from FROM funds f WHERE f.id = $1), false) AS stale
          FROM nav_runs
         WHERE fund_id = $1 AND status = 'complete'
         ORDER BY nav_runs.valuation_date DESC

@@ -4,6 +4,7 @@ import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dt
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { DecimalProperty } from '../common/decimal-property';
 import { NEXT_CURSOR_DOC } from '../common/list-page';
+import { STALE_RUN_DOC } from '../common/run-status';
 
 export class NavHistoryQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ format: 'date', description: 'first valuation date (inclusive)' })
@@ -27,7 +28,12 @@ export class NavClassDto {
 export class NavRunDto {
   @ApiProperty({ format: 'uuid' }) navRunId: string;
   @ApiProperty({ format: 'date', example: '2026-10-31' }) valuationDate: string;
-  @ApiProperty({ enum: ['running', 'complete', 'failed', 'superseded'], example: 'complete' }) status: string;
+  @ApiProperty({
+    enum: ['running', 'complete', 'stale', 'failed', 'superseded'],
+    example: 'complete',
+    description: `superseded: replaced by a later run of the same date; ${STALE_RUN_DOC}`,
+  })
+  status: string;
   @ApiProperty({
     type: String,
     nullable: true,
@@ -59,7 +65,8 @@ export class NavHistoryDto {
   @ApiProperty({
     type: NavRunDto,
     isArray: true,
-    description: 'every run (complete, failed, superseded), latest first: (valuationDate, createdAt, navRunId) desc',
+    description:
+      'every run (complete, stale, failed, superseded), latest first: (valuationDate, createdAt, navRunId) desc',
   })
   items: NavRunDto[];
   @ApiProperty({ example: 1110, description: 'runs in the whole window, not only this page' }) total: number;

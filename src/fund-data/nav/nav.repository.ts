@@ -21,6 +21,7 @@ export class NavRepository extends SqlRepository {
       `SELECT r.id, to_char(r.valuation_date, 'YYYY-MM-DD') AS valuation_date, r.status, r.failure_reason, r.started_at, r.completed_at,
               ${utcMicros('r.started_at')} AS started_key,
               r.gross_asset_value::text, r.net_asset_value::text,
+              coalesce(r.valuation_date >= f.nav_restart_from, false) AS stale,
               COALESCE((
                 SELECT json_agg(json_build_object('name', sc.name, 'navPerUnit', c.nav_per_unit::text, 'units', c.units::text,
                                                   'netAssetValue', c.net_asset_value::text) ORDER BY sc.sort_order)
@@ -28,6 +29,7 @@ export class NavRepository extends SqlRepository {
                  WHERE c.nav_run_id = r.id AND c.fund_id = $1
               ), '[]'::json) AS classes
          FROM nav_runs r
+         JOIN funds f ON f.id = r.fund_id
         WHERE r.fund_id = $1 AND ($2::date IS NULL OR r.valuation_date >= $2::date) AND ($3::date IS NULL OR r.valuation_date <= $3::date)
           AND ($4::date IS NULL OR (r.valuation_date, r.started_at, r.id) < ($4::date, $5::timestamptz, $6::uuid))
         ORDER BY r.valuation_date DESC, r.started_at DESC, r.id DESC
@@ -39,6 +41,8 @@ export class NavRepository extends SqlRepository {
         valuation_date: string;
         started_key: string;
         status: string;
+        /** dated on or after funds.nav_restart_from: a complete one is served stale */
+        stale: boolean;
         failure_reason: string | null;
         started_at: Date;
         completed_at: Date | null;

@@ -7,6 +7,7 @@ import { Decimal } from '../../fund/money';
 import { reconcile } from '../../fund/nav/reconciliation';
 import { D, money, moneyOrNull, navPerUnitOrNull, ratio, units } from '../common/decimals';
 import { assertOrdered } from '../common/query-params';
+import { servedRunStatus } from '../common/run-status';
 import { NavHistoryDto, NavHistoryQueryDto, ReconciliationDto } from './nav.dto';
 import { NavRepository } from './nav.repository';
 
@@ -42,7 +43,7 @@ export class NavService {
       items: page.rows.map((r) => ({
         navRunId: r.id,
         valuationDate: r.valuation_date,
-        status: r.status,
+        status: servedRunStatus(r.status, r.stale),
         failureReason: r.failure_reason,
         createdAt: new Date(r.started_at).toISOString(),
         completedAt: r.completed_at ? new Date(r.completed_at).toISOString() : null,

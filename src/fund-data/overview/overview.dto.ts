@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DecimalProperty } from '../common/decimal-property';
+import { STALE_RUN_DOC } from '../common/run-status';
 
 export class FundProfileDto {
   @ApiProperty({ example: 'USD' }) baseCurrency: string;
@@ -28,7 +29,12 @@ export class ShareClassDto {
 
 export class LatestNavDto {
   @ApiProperty({ format: 'date', example: '2026-10-31' }) valuationDate: string;
-  @ApiProperty({ example: 'complete', description: 'the latest usable (complete) run' }) status: string;
+  @ApiProperty({
+    enum: ['complete', 'stale'],
+    example: 'complete',
+    description: `the latest complete run's status as served: complete, or ${STALE_RUN_DOC}`,
+  })
+  status: string;
   @DecimalProperty('money', { example: '10920331.07' }) grossAssetValue: string;
   @DecimalProperty('money', { example: '10411877.20' }) netAssetValue: string;
 }
@@ -36,7 +42,11 @@ export class LatestNavDto {
 export class OverviewDto {
   @ApiProperty({ type: FundProfileDto }) fund: FundProfileDto;
   @ApiProperty({ type: ShareClassDto, isArray: true }) shareClasses: ShareClassDto[];
-  @ApiProperty({ type: LatestNavDto, nullable: true, description: 'null before the first complete NAV run' })
+  @ApiProperty({
+    type: LatestNavDto,
+    nullable: true,
+    description: 'the latest complete NAV run (status stale: it must be run again); null before the first complete run',
+  })
   latestNav: LatestNavDto | null;
 }
 

@@ -3,6 +3,7 @@ import { notFound } from '../../common/errors/problem';
 import { AnswerCache } from '../common/answer-cache';
 import { BooksRepository } from '../common/books.repository';
 import { money, moneyOrNull, ratio, ratioOrNull } from '../common/decimals';
+import { servedRunStatus } from '../common/run-status';
 import { FeeTermsDto, OverviewDto, ShareClassDto } from './overview.dto';
 import { FundProfileRepository, ShareClassRow } from './overview.repository';
 
@@ -25,13 +26,17 @@ export class OverviewService {
     private readonly cache: AnswerCache,
   ) {}
 
-  overview(fundId: string): Promise<OverviewDto> {
-    return this.cache.liveAnswer(`overview:${fundId}`, async () => {
-      const [fund, classes, run] = await Promise.all([
-        this.repo.fundTerms(fundId),
-        this.repo.shareClasses(fundId),
-        this.books.latestCompleteRun(fundId),
-      ]);
+  /**
+   * The latest complete run, served `stale` once something booked on or before its date (an approved
+   * proposal, an import) marked the NAV to be run again from there (`funds.nav_restart_from`). The run
+   * and that mark are read on every call and name the cached answer: an approval or a new run is never
+   * hidden behind a cached status (only the fund's terms and classes may be up to LIVE_CACHE_SECONDS old).
+   */
+  async overview(fundId: string): Promise<OverviewDto> {
+    const run = await this.books.latestCompleteRun(fundId);
+    const status = run && servedRunStatus(run.status, run.stale);
+    return this.cache.liveAnswer(`overview:${fundId}:${run ? `${run.id}:${status}` : '-'}`, async () => {
+      const [fund, classes] = await Promise.all([this.repo.fundTerms(fundId), this.repo.shareClasses(fundId)]);
       if (!fund) throw notFound('fund');
       return {
         fund: {
@@ -43,7 +48,7 @@ export class OverviewService {
         latestNav: run
           ? {
               valuationDate: run.valuation_date,
-              status: run.status,
+              status: status!,
               grossAssetValue: money(run.gross_asset_value),
               netAssetValue: money(run.net_asset_value),
             }

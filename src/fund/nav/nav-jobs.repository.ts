@@ -125,10 +125,15 @@ export class NavJobsRepository extends SqlRepository {
     );
   }
 
-  /** The fund's runs, newest first by (started_at, id), after the cursor position. */
+  /**
+   * The fund's runs, newest first by (started_at, id), after the cursor position; a complete run dated
+   * on or after funds.nav_restart_from is listed `stale` (it must be run again; publishing it is 409).
+   */
   listRuns(fundId: string, after: { t: string; id: string } | null, limit: number): Promise<NavRunListRow[]> {
     return this.q.query(
-      `SELECT id, to_char(valuation_date, 'YYYY-MM-DD') AS valuation_date, status, failure_reason,
+      `SELECT id, to_char(valuation_date, 'YYYY-MM-DD') AS valuation_date,
+              CASE WHEN status = 'complete' AND valuation_date >= (SELECT nav_restart_from FROM funds WHERE id = $1)
+                   THEN 'stale' ELSE status END AS status, failure_reason,
               CASE WHEN status IN ('complete', 'superseded') THEN net_asset_value::text END AS net_asset_value,
               started_at, ${utcMicros('started_at')} AS started_key, completed_at, published_at
          FROM nav_runs

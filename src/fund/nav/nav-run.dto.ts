@@ -61,9 +61,19 @@ export class NavJobDto {
 export class NavRunListItemDto {
   @ApiProperty({ format: 'uuid' }) navRunId: string;
   @ApiProperty({ example: '2026-10-31' }) valuationDate: string;
-  @ApiProperty({ enum: ['running', 'complete', 'failed', 'superseded'] }) status: string;
+  @ApiProperty({
+    enum: ['running', 'complete', 'stale', 'failed', 'superseded'],
+    description:
+      'stale: a complete run that something booked on or before its date since (an approved proposal, an import), or a run cut short, has made out of date: run the NAV again from that date (publishing it is 409)',
+  })
+  status: string;
   @ApiProperty({ type: String, nullable: true, example: null }) failureReason: string | null;
-  @ApiProperty({ type: String, nullable: true, example: '170000000.00', description: 'complete and superseded runs' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '170000000.00',
+    description: 'complete, stale and superseded runs',
+  })
   netAssetValue: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time', type: String, nullable: true }) completedAt: string | null;
