@@ -9,3 +9,8 @@ process.env.ACTIVITY_FLUSH_MS = '50';
 // anonymous per-IP window (fund-minute, free: 120 a minute) would be shared by all of them and trip
 // at random. Tests of that limit set their own RATE_LIMITS (bootApp's env wins over this default).
 process.env.RATE_LIMITS ??= JSON.stringify({ 'fund-minute': { free: 100_000 } });
+// The hourly retention sweep runs once at the first boot of a worker-role app on each database: it
+// would move the fixed-date activity rows (2026-01-15, …) some suites insert under them. Off unless
+// a test turns it on (test/retention passes its own days).
+process.env.ACTIVITY_RETENTION_DAYS ??= '0';
+process.env.WEBHOOK_RETENTION_DAYS ??= '0';
