@@ -206,7 +206,7 @@ LatestNavDto = TypedDict(
     "LatestNavDto",
     {
         "valuationDate": str,
-        "status": str,
+        "status": Literal["complete", "stale"],
         "grossAssetValue": str,
         "netAssetValue": str,
     },
@@ -810,7 +810,7 @@ NavRunDto = TypedDict(
     {
         "navRunId": str,
         "valuationDate": str,
-        "status": Literal["running", "complete", "failed", "superseded"],
+        "status": Literal["running", "complete", "stale", "failed", "superseded"],
         "failureReason": Optional[str],
         "createdAt": str,
         "completedAt": Optional[str],

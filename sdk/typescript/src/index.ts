@@ -590,8 +590,8 @@ export interface ShareClassDto {
 
 export interface LatestNavDto {
   valuationDate: string;
-  /** the latest usable (complete) run */
-  status: string;
+  /** the latest complete run's status as served: complete, or stale: a complete run that something booked on or before its date since (an approved proposal, an import), or a run cut short, has made out of date; its figures are its own; the NAV must be run again from that date and the new run is complete */
+  status: "complete" | "stale";
   /** decimal string, base currency, exactly 2 decimals */
   grossAssetValue: string;
   /** decimal string, base currency, exactly 2 decimals */
@@ -601,7 +601,7 @@ export interface LatestNavDto {
 export interface OverviewDto {
   fund: FundProfileDto;
   shareClasses: ShareClassDto[];
-  /** null before the first complete NAV run */
+  /** the latest complete NAV run (status stale: it must be run again); null before the first complete run */
   latestNav: LatestNavDto | null;
 }
 
@@ -1193,7 +1193,8 @@ export interface NavClassDto {
 export interface NavRunDto {
   navRunId: string;
   valuationDate: string;
-  status: "running" | "complete" | "failed" | "superseded";
+  /** superseded: replaced by a later run of the same date; stale: a complete run that something booked on or before its date since (an approved proposal, an import), or a run cut short, has made out of date; its figures are its own; the NAV must be run again from that date and the new run is complete */
+  status: "running" | "complete" | "stale" | "failed" | "superseded";
   /** why a failed run could not value the date (e.g. a missing price); null otherwise */
   failureReason: string | null;
   /** when the run was started */
@@ -1208,7 +1209,7 @@ export interface NavRunDto {
 }
 
 export interface NavHistoryDto {
-  /** every run (complete, failed, superseded), latest first: (valuationDate, createdAt, navRunId) desc */
+  /** every run (complete, stale, failed, superseded), latest first: (valuationDate, createdAt, navRunId) desc */
   items: NavRunDto[];
   /** runs in the whole window, not only this page */
   total: number;
