@@ -29,8 +29,12 @@ const IdempotencyKeyHeader = () =>
 /**
  * The four propose endpoints (scope fund:propose, policy propose-minute) and, for the proposer
  * to follow its proposals, the list and detail (also scope fund:propose: a reader that cannot
- * propose has nothing to follow).
+ * propose has nothing to follow). A caller holding neither fund:read nor proposals:review sees only
+ * their own proposals there (`proposerOnly`): the queue shows investors, amounts and reviewers' notes.
  */
+
+const OWN_ONLY =
+  'With fund:propose alone, only your own proposals (staged with any of your keys); with fund:read or proposals:review too, every proposal of the fund.';
 
 @ApiTags('proposals')
 @Controller('api/v1/fund/proposals')
@@ -105,7 +109,10 @@ export class ProposalsController {
 
   @Get()
   @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: "This fund's proposals, most recent first" })
+  @ApiOperation({
+    summary: "This fund's proposals, most recent first",
+    description: `${OWN_ONLY} Filter by status; keyset-paginated.`,
+  })
   @Returns(ProposalListDto)
   list(@CurrentPrincipal() p: Principal, @Query() q: ProposalListQueryDto): Promise<ProposalListDto> {
     return this.proposals.list(p, q);
@@ -113,7 +120,10 @@ export class ProposalsController {
 
   @Get(':id')
   @RateLimitPolicy('fund-minute')
-  @ApiOperation({ summary: 'One proposal of this fund: its payload, status and who proposed and decided it' })
+  @ApiOperation({
+    summary: 'One proposal of this fund: its payload, status and who proposed and decided it',
+    description: `${OWN_ONLY} Another person's proposal is then 404, as one that does not exist.`,
+  })
   @Returns(ProposalDto)
   get(
     @CurrentPrincipal() p: Principal,

@@ -76,19 +76,25 @@ export class ProposalsRepository extends SqlRepository {
     return rows[0] ?? null;
   }
 
-  /** Most recent first, keyset on (created_at, id): a page costs the same at any depth. */
+  /**
+   * Most recent first, keyset on (created_at, id): a page costs the same at any depth. `by`: only
+   * those staged by that account or by any account of that person.
+   */
   async pageOfFund(
     fundId: string,
     status: string | null,
     limit: number,
     after: { createdAt: string; id: string } | null,
+    by: { accountId: string; userId: string | null } | null = null,
   ): Promise<ProposalRow[]> {
     return this.q.query(
       `SELECT ${COLUMNS} FROM proposals
         WHERE fund_id = $1 AND ($2::text IS NULL OR status = $2)
           AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+          AND ($6::uuid IS NULL OR proposed_by_account_id = $6
+               OR proposed_by_account_id IN (SELECT a.id FROM accounts a WHERE a.user_id = $7::uuid))
         ORDER BY created_at DESC, id DESC LIMIT $5`,
-      [fundId, status, after?.createdAt ?? null, after?.id ?? null, limit],
+      [fundId, status, after?.createdAt ?? null, after?.id ?? null, limit, by?.accountId ?? null, by?.userId ?? null],
     );
   }
 

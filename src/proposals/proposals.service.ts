@@ -90,16 +90,19 @@ export class ProposalsService {
 
   async get(p: Principal, id: string): Promise<ProposalDto> {
     const row = await this.repo.ofFund(fundIdOf(p), id); // a UUID: the route's uuidParam checked it
-    if (!row) throw notFound(`proposal ${id}`);
+    const mine = proposerOnly(p);
+    if (!row || (mine && !proposedBy(row, mine))) throw notFound(`proposal ${id}`);
     return proposalView(row);
   }
 
+  /** The fund's proposals, or only the caller's own for a caller who may neither read the fund nor review. */
   async list(p: Principal, q: { status?: string; limit?: number; cursor?: string }): Promise<ProposalListDto> {
     const fundId = fundIdOf(p);
     const limit = q.limit ?? 100;
-    const cursorKind = `proposals:${fundId}:${q.status ?? '*'}`;
+    const mine = proposerOnly(p);
+    const cursorKind = `proposals:${fundId}:${q.status ?? '*'}${mine ? `:own:${mine.accountId}` : ''}`;
     const after = q.cursor ? this.cursors.decode(cursorKind, q.cursor, { createdAt: 'timestamp', id: 'uuid' }) : null;
-    const rows = await this.repo.pageOfFund(fundId, q.status ?? null, limit + 1, after);
+    const rows = await this.repo.pageOfFund(fundId, q.status ?? null, limit + 1, after, mine);
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
     const last = page[page.length - 1];
@@ -213,4 +216,27 @@ export class ProposalsService {
       return view;
     });
   }
+}
+
+/** A proposer: an account, and the person behind it (null: a service identity). */
+export interface Proposer {
+  accountId: string;
+  userId: string | null;
+}
+
+/**
+ * Whose proposals a caller may read: everyone's with fund:read or proposals:review (the fund's data
+ * and the review queue are theirs to see); otherwise (a fund:propose-only key) only their own — those
+ * staged by the same account or by any account of the same person. Null: everyone's.
+ */
+export function proposerOnly(p: Principal): Proposer | null {
+  if (p.scopes.includes('fund:read') || p.scopes.includes('proposals:review')) return null;
+  return { accountId: p.accountId, userId: p.userId };
+}
+
+/** Whether `row` was staged by the proposer (the same account, or the same person with another of their keys). */
+export function proposedBy(row: ProposalRow, who: Proposer): boolean {
+  return (
+    row.proposed_by_account_id === who.accountId || (who.userId !== null && row.proposed_by_user_id === who.userId)
+  );
 }
