@@ -8,9 +8,12 @@ import { MAX_USD, MIN_DIVISOR_USD } from './limits';
 import { TextDigestDto } from './text-digest.dto';
 
 export const POSITIONS_CSV_DESCRIPTION =
-  `Positions, CSV with the header Asset,Value,Venue,Class (names case-insensitive, any order), one row per position, ` +
-  `Value in USD (shorts negative; 1,234.50, $1,234 and (1,234.50) are read). Quoted fields, CRLF and blank lines are fine; ` +
-  `every bad row is reported by line number. Classes ${CASH_CLASSES.join(', ')} count as cash. At most ${CSV_MAX_BYTES} bytes (413 beyond).`;
+  `Positions, CSV (comma-separated) with the header Asset,Value,Venue,Class (names case-insensitive, any order; an empty ` +
+  `trailing column, as Excel writes, is ignored), one row per position, Value in USD (shorts negative; 1,234.50, $1,234, ` +
+  `-$1, $-1, (1,234.50), −100 with a Unicode minus (U+2212) and thousands separated by no-break or thin spaces (U+00A0, U+2009, U+202F) are read; quote an amount ` +
+  `with thousands commas). Quoted fields, CRLF and blank lines are fine; every bad row is reported by line number. ` +
+  `Venues merge case-insensitively (the first spelling is shown). Classes ${CASH_CLASSES.join(', ')} count as cash ` +
+  `(stablecoins is read as stablecoin). At most ${CSV_MAX_BYTES} bytes (413 beyond).`;
 
 export class ExposureAnalysisRequest {
   @TextField({ description: `${POSITIONS_CSV_DESCRIPTION} Default: a sample book.`, default: D.positionsCsv })

@@ -21,84 +21,132 @@ export const MAX_WHOLE_DIGITS = 15;
 
 export const TOO_LARGE = 'too-large' as const;
 
+const COMMA = 44;
+const DOT = 46;
+const DOLLAR = 36;
+const PLUS = 43;
+const MINUS = 45;
+/** U+2212, the minus sign typographic tools and some exports write. */
+const UNICODE_MINUS = 0x2212;
+
+/** Spaces spreadsheets put in numbers: no-break (U+00A0), thin (U+2009), narrow no-break (U+202F). */
+function isNumberSpace(c: number): boolean {
+  return c === 0xa0 || c === 0x2009 || c === 0x202f;
+}
+
 function isBlank(c: number): boolean {
-  return c === 32 || c === 9;
+  return c === 32 || c === 9 || isNumberSpace(c);
+}
+
+function isSign(c: number): boolean {
+  return c === MINUS || c === PLUS || c === UNICODE_MINUS;
+}
+
+interface Span {
+  /** First character of the digits. */
+  i: number;
+  end: number;
+  negative: boolean;
 }
 
 /**
- * Reads `1234.5`, `-1,234.50`, `$1,234`, `(1,234.50)` (negative), `+12`, `.5`. Decimals beyond
- * the 10th are rounded half away from zero. Anything else (words, exponents, two signs,
- * misplaced commas, `12.`) is null; more than 15 whole digits is TOO_LARGE.
+ * Blanks, parentheses (negative), at most one sign and one `$` in either order (`-$1`, `$-1`):
+ * the span of the digits, or null (two signs, a sign inside parentheses).
  */
-export function parseAmount(raw: string): Amount | null | typeof TOO_LARGE {
+function readPrefix(raw: string): Span | null {
   let i = 0;
   let end = raw.length;
   while (i < end && isBlank(raw.charCodeAt(i))) i++;
   while (end > i && isBlank(raw.charCodeAt(end - 1))) end--;
   let negative = false;
+  let signed = false;
   if (end - i >= 2 && raw.charCodeAt(i) === 40 && raw.charCodeAt(end - 1) === 41) {
     negative = true;
+    signed = true;
     i++;
     end--;
     while (i < end && isBlank(raw.charCodeAt(i))) i++;
     while (end > i && isBlank(raw.charCodeAt(end - 1))) end--;
   }
-  let c = raw.charCodeAt(i);
-  if (c === 45 || c === 43) {
-    if (negative) return null;
-    negative = c === 45;
+  let dollar = false;
+  for (;;) {
+    const c = raw.charCodeAt(i);
+    if (isSign(c)) {
+      if (signed) return null;
+      signed = true;
+      negative = c !== PLUS;
+    } else if (c === DOLLAR && !dollar) dollar = true;
+    else break;
     i++;
     while (i < end && isBlank(raw.charCodeAt(i))) i++;
   }
-  if (raw.charCodeAt(i) === 36) {
-    i++;
-    while (i < end && isBlank(raw.charCodeAt(i))) i++;
-  }
+  return { i, end, negative };
+}
+
+/**
+ * Reads `1234.5`, `-1,234.50`, `$1,234`, `-$1`, `$-1`, `(1,234.50)` (negative), `+12`, `.5`, the
+ * Unicode minus `−100`, and thousands separated by no-break or thin spaces (`1 234 567`, one kind
+ * of separator per number). Decimals beyond the 10th are rounded half away from zero. Anything
+ * else (words, exponents, two signs, misplaced separators, `12.`) is null; more than 15 whole
+ * digits is TOO_LARGE.
+ */
+export function parseAmount(raw: string): Amount | null | typeof TOO_LARGE {
+  const span = readPrefix(raw);
+  if (span === null) return null;
+  const end = span.end;
+  let i = span.i;
   let hi = 0;
   let digits = 0;
-  let leadDigits = 0; // digits before the first comma
-  let groupDigits = -1; // digits in the current comma group; -1 before any comma
+  let leadDigits = 0; // digits before the first separator
+  let groupDigits = -1; // digits in the current thousands group; -1 before any separator
   let leadZero = false; // the number starts with 0
+  let separator = 0; // the thousands separator in use (a comma or a number space)
   for (; i < end; i++) {
-    c = raw.charCodeAt(i);
+    const c = raw.charCodeAt(i);
     if (c >= 48 && c <= 57) {
       if (leadDigits === 0 && groupDigits < 0) leadZero = c === 48;
       if (digits > 0 || c !== 48) digits++;
       hi = hi * 10 + (c - 48);
       if (groupDigits < 0) leadDigits++;
       else groupDigits++;
-    } else if (c === 44) {
+    } else if (c === COMMA || isNumberSpace(c)) {
       // a thousands group is 1–3 digits not led by 0: "0,123" is a decimal comma, not 123
       if (leadDigits === 0 || leadDigits > 3 || leadZero || (groupDigits >= 0 && groupDigits !== 3)) return null;
+      if (separator !== 0 && c !== separator) return null;
+      separator = c;
       groupDigits = 0;
     } else break;
   }
   if (groupDigits >= 0 && groupDigits !== 3) return null;
-  let lo = 0;
-  let fracDigits = 0;
-  if (i < end && raw.charCodeAt(i) === 46) {
-    i++;
-    let roundUp = false;
-    for (; i < end; i++) {
-      c = raw.charCodeAt(i);
-      if (c < 48 || c > 57) break;
-      if (fracDigits < 10) lo = lo * 10 + (c - 48);
-      else if (fracDigits === 10) roundUp = c >= 53;
-      fracDigits++;
-    }
-    if (fracDigits === 0) return null;
-    for (let k = fracDigits; k < 10; k++) lo *= 10;
-    if (roundUp) {
-      lo += 1;
-      if (lo === LO_PER_UNIT) {
-        lo = 0;
-        hi += 1;
-      }
-    }
-  }
-  if (i !== end || (leadDigits === 0 && fracDigits === 0)) return null;
+  const fraction = readFraction(raw, i, end);
+  if (fraction === null || fraction.next !== end || (leadDigits === 0 && fraction.digits === 0)) return null;
+  hi += fraction.carry;
   if (digits > MAX_WHOLE_DIGITS) return TOO_LARGE;
-  return negative ? { hi: -hi, lo: -lo } : { hi, lo };
+  return span.negative ? { hi: -hi, lo: -fraction.lo } : { hi, lo: fraction.lo };
+}
+
+/** `.ddd` at `i` (or nothing): 1e-10 units rounded half away from zero, and a carry of 1 when they round to a unit. */
+function readFraction(
+  raw: string,
+  i: number,
+  end: number,
+): { lo: number; carry: number; digits: number; next: number } | null {
+  if (i >= end || raw.charCodeAt(i) !== DOT) return { lo: 0, carry: 0, digits: 0, next: i };
+  i++;
+  let lo = 0;
+  let digits = 0;
+  let roundUp = false;
+  for (; i < end; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    if (digits < 10) lo = lo * 10 + (c - 48);
+    else if (digits === 10) roundUp = c >= 53;
+    digits++;
+  }
+  if (digits === 0) return null;
+  for (let k = digits; k < 10; k++) lo *= 10;
+  if (roundUp) lo += 1;
+  return lo === LO_PER_UNIT ? { lo: 0, carry: 1, digits, next: i } : { lo, carry: 0, digits, next: i };
 }
 
 export function amountToFixed(a: Amount): Fixed {

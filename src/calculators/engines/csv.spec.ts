@@ -164,6 +164,15 @@ describe('parseAmount', () => {
     ['0.123456789012345', '0.1234567890'],
     ['0.00000000005', '0.0000000001'],
     ['-0.99999999999', '-1'],
+    ['$-1', '-1'], // as -$1 is
+    ['-$1', '-1'],
+    ['$ +2.5', '2.5'],
+    ['\u2212100', '-100'], // the Unicode minus sign
+    ['\u22121,234.5', '-1234.5'],
+    ['1\u00a0234\u00a0567.5', '1234567.5'], // no-break spaces between thousands
+    ['-1\u2009234', '-1234'], // thin space
+    ['$1\u202f234', '1234'], // narrow no-break space
+    ['\u00a0(1,234)\u00a0', '-1234'],
   ])('%s → %s', (raw, expected) => {
     const a = parseAmount(raw);
     if (a === null || a === TOO_LARGE) throw new Error(`${raw} not read`);
@@ -189,6 +198,12 @@ describe('parseAmount', () => {
     '0,123', // a decimal comma, not 123
     '00,123',
     '0,000,001',
+    '$-$1',
+    '-$-1',
+    '(\u22121)',
+    '\u2212\u22121',
+    '1,234\u00a0567', // one kind of separator per number
+    '1\u00a023',
   ])('%j is not a number', (raw) => {
     expect(parseAmount(raw)).toBeNull();
   });
@@ -217,6 +232,47 @@ describe('parseCsvTable', () => {
     expect(p.status).toBe(400);
     expect(p.code).toBe('invalid_parameter');
     expect(p.errors).toEqual([{ field: 'positionsCsv', message }]);
+  });
+
+  it.each([
+    ['semicolon', 'Asset;Value\nBTC;1'],
+    ['tab', 'Asset\tValue\nBTC\t1'],
+  ])('a %s-separated file is named as such', (kind, text) => {
+    expect(problemOf(() => parseCsvTable('positionsCsv', text, COLUMNS)).errors).toEqual([
+      {
+        field: 'positionsCsv',
+        message: `line 1: the header must be Asset,Value: the file looks ${kind}-separated; separate columns with commas`,
+      },
+    ]);
+  });
+
+  it('an unquoted 1,234 that splits an amount gets a hint to quote it', () => {
+    const p = problemOf(() => parseCsvTable('positionsCsv', 'Asset,Value\nBTC,1,234\nETH,(2,500.50)\nX,1,y', COLUMNS));
+    expect(p.errors).toEqual([
+      {
+        field: 'positionsCsv',
+        message: 'line 2: expected 2 fields, found 3 (quote an amount with thousands separators: "1,234.50")',
+      },
+      {
+        field: 'positionsCsv',
+        message: 'line 3: expected 2 fields, found 3 (quote an amount with thousands separators: "1,234.50")',
+      },
+      { field: 'positionsCsv', message: 'line 4: expected 2 fields, found 3' },
+    ]);
+  });
+
+  it('an empty trailing header column (Excel) is ignored with the empty cells under it', () => {
+    const rows = parseCsvTable('positionsCsv', 'Asset,Value,\nBTC,1,\nETH,2\n', COLUMNS);
+    expect(rows.map((r) => [r.line, r.text[0]])).toEqual([
+      [2, 'BTC'],
+      [3, 'ETH'],
+    ]);
+    expect(parseCsvTable('positionsCsv', 'Asset,Value,,\nBTC,1,,', COLUMNS)).toHaveLength(1);
+    // a cell under the empty header is not ignored, nor a cell beyond the header
+    expect(problemOf(() => parseCsvTable('positionsCsv', 'Asset,Value,\nBTC,1,x\nETH,2,,', COLUMNS)).errors).toEqual([
+      { field: 'positionsCsv', message: 'line 2: expected 2 fields, found 3' },
+      { field: 'positionsCsv', message: 'line 3: expected 2 fields, found 4' },
+    ]);
   });
 
   it('reports every bad row by its line, after blank lines and multi-line quoted fields', () => {

@@ -213,14 +213,19 @@ export function parseCsvTable(field: string, text: string, columns: ColumnSpec[]
     throw invalidCsv(field, [{ field, message: `is empty: the first line must be the header ${expected}` }]);
   }
   const header = records[0];
-  const index = headerIndex(field, header, columns, expected);
+  // Excel writes a trailing comma for an empty last column (`Asset,Value,Venue,Class,`): empty
+  // trailing header cells, and the empty cells under them, are ignored
+  let width = header.fields.length;
+  while (width > 1 && header.fields[width - 1].trim() === '') width--;
+  const index = headerIndex(field, { line: header.line, fields: header.fields.slice(0, width) }, columns, expected);
+  const shape = { width, maxWidth: header.fields.length };
 
   const rows: CsvRow[] = [];
   const errors: FieldError[] = [];
   let badRows = 0;
   for (let r = 1; r < records.length; r++) {
     const record = records[r];
-    const problems = rowProblems(record, columns, index, header.fields.length);
+    const problems = rowProblems(record, columns, index, shape);
     if (typeof problems === 'string') {
       badRows++;
       if (errors.length < MAX_ROW_ERRORS) errors.push({ field, message: `line ${record.line}: ${problems}` });
@@ -239,6 +244,15 @@ export function parseCsvTable(field: string, text: string, columns: ColumnSpec[]
 
 function headerIndex(field: string, header: CsvRecord, columns: ColumnSpec[], expected: string): number[] {
   const names = header.fields.map((f) => f.trim().toLowerCase());
+  const separator = otherSeparator(header.fields);
+  if (separator !== null) {
+    throw invalidCsv(field, [
+      {
+        field,
+        message: `line ${header.line}: the header must be ${expected}: the file looks ${separator}-separated; separate columns with commas`,
+      },
+    ]);
+  }
   const problems: string[] = [];
   const index = columns.map((c) => {
     const at = names.indexOf(c.name.toLowerCase());
@@ -260,11 +274,44 @@ function headerIndex(field: string, header: CsvRecord, columns: ColumnSpec[], ex
   return index;
 }
 
-function rowProblems(record: CsvRecord, columns: ColumnSpec[], index: number[], width: number): CsvRow | string {
-  const fields = record.fields;
-  if (fields.length !== width) {
-    return `expected ${width} fields, found ${fields.length}`;
+/** A one-cell header holding semicolons or tabs: a file exported with another separator. */
+function otherSeparator(header: string[]): 'semicolon' | 'tab' | null {
+  if (header.length !== 1) return null;
+  const semicolons = header[0].split(';').length - 1;
+  const tabs = header[0].split('\t').length - 1;
+  if (semicolons === 0 && tabs === 0) return null;
+  return semicolons >= tabs ? 'semicolon' : 'tab';
+}
+
+/** Fields a row may have: the header's named columns, up to its empty trailing cells (which must be empty here too). */
+interface RowShape {
+  width: number;
+  maxWidth: number;
+}
+
+function fieldCountProblem(fields: string[], shape: RowShape): string | null {
+  const n = fields.length;
+  if (n === shape.width) return null;
+  if (n > shape.width && n <= shape.maxWidth && fields.slice(shape.width).every((f) => f === '')) return null;
+  return `expected ${shape.width} fields, found ${n}${n > shape.width ? thousandsHint(fields) : ''}`;
+}
+
+/** An unquoted `1,234` splits one amount into two cells: a cell ending in a digit, then one of three digits. */
+function thousandsHint(fields: string[]): string {
+  for (let f = 1; f < fields.length; f++) {
+    const prev = fields[f - 1];
+    const last = prev.charCodeAt(prev.length - 1);
+    if (last >= 48 && last <= 57 && /^\d{3}(?:\.\d+)?\)?$/.test(fields[f])) {
+      return ' (quote an amount with thousands separators: "1,234.50")';
+    }
   }
+  return '';
+}
+
+function rowProblems(record: CsvRecord, columns: ColumnSpec[], index: number[], shape: RowShape): CsvRow | string {
+  const fields = record.fields;
+  const shapeProblem = fieldCountProblem(fields, shape);
+  if (shapeProblem !== null) return shapeProblem;
   const count = columns.length;
   const text: string[] = new Array(count);
   const amount: Amount[] = new Array(count);

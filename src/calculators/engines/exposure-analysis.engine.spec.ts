@@ -123,6 +123,25 @@ describe('exposure-analysis engine', () => {
     ]);
   });
 
+  it('one class row for stablecoin and stablecoins; venues merge across letter case under the first spelling', () => {
+    const a = run(
+      'Asset,Value,Venue,Class\nUSDC,100,Coinbase,stablecoin\nUSDT,50,coinbase,Stablecoins\nBTC,200,COINBASE,crypto',
+    );
+    expect(a.byClass.map((g) => [g.key, g.netUsd])).toEqual([
+      ['crypto', 200],
+      ['stablecoin', 150],
+    ]);
+    expect(a.exposure.cashUsd).toBe(150);
+    expect(a.byVenue.map((g) => [g.key, g.grossUsd, g.shareOfGrossPct])).toEqual([['Coinbase', 350, 100]]);
+  });
+
+  it('an Excel export with an empty trailing column and spreadsheet number formats reads as typed', () => {
+    const excel = run(
+      'Asset,Value,Venue,Class,\r\nBTC,$-1,X,crypto,\r\nETH,\u2212100,X,crypto,\r\nSOL,"1\u00a0000",X,crypto,\r\n',
+    );
+    expect(excel.exposure).toMatchObject({ longUsd: 1000, shortUsd: 101 });
+  });
+
   it('quoted cells with spaces (as the web table writes them) are the same asset, venue and class', () => {
     const spaced = run(
       'Asset,Value,Venue,Class\n"BTC"," 4000000"," Kraken"," crypto"\n" USD"," 1000000"," Bank"," cash"',

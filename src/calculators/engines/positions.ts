@@ -26,6 +26,8 @@ export const SAMPLE_POSITIONS_CSV = [
 
 /** Classes counted as cash (case-insensitive): cash and stablecoins, as in the fund books. */
 export const CASH_CLASSES: readonly string[] = ['cash', 'stablecoin', 'stablecoins'];
+/** Spellings of one class read as its canonical name (one row in byClass). */
+const CLASS_ALIASES: Readonly<Record<string, string>> = { stablecoins: 'stablecoin' };
 
 export interface Position {
   line: number;
@@ -45,6 +47,8 @@ export function parsePositions(field: string, csv: string): Position[] {
   const positions: Position[] = new Array(rows.length);
   // a book has few distinct class spellings: normalise each once
   const classes = new Map<string, { assetClass: string; isCash: boolean }>();
+  // venues merge case-insensitively under the first spelling seen (assets do the same in concentrationOf)
+  const venues = new Map<string, string>();
   let absHi = 0;
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r];
@@ -56,16 +60,16 @@ export function parsePositions(field: string, csv: string): Position[] {
     if (klass === undefined) {
       // a quoted cell keeps its spaces (" cash"): the class, like asset and venue, is compared trimmed
       const trimmed = rawClass.trim();
-      const assetClass = trimmed === '' ? 'unclassified' : trimmed.toLowerCase();
+      const lower = trimmed === '' ? 'unclassified' : trimmed.toLowerCase();
+      const assetClass = CLASS_ALIASES[lower] ?? lower;
       klass = { assetClass, isCash: CASH_CLASSES.includes(assetClass) };
       classes.set(rawClass, klass);
     }
-    const venue = text[2].trim();
     positions[r] = {
       line: row.line,
       asset: text[0].trim(),
       value,
-      venue: venue === '' ? 'unspecified' : venue,
+      venue: venueOf(venues, text[2]),
       assetClass: klass.assetClass,
       isCash: klass.isCash,
     };
@@ -76,6 +80,16 @@ export function parsePositions(field: string, csv: string): Position[] {
     ]);
   }
   return positions;
+}
+
+function venueOf(seen: Map<string, string>, raw: string): string {
+  const trimmed = raw.trim();
+  const venue = trimmed === '' ? 'unspecified' : trimmed;
+  const key = venue.toLowerCase();
+  const first = seen.get(key);
+  if (first !== undefined) return first;
+  seen.set(key, venue);
+  return venue;
 }
 
 export interface Exposure {
