@@ -8,17 +8,12 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * the unique index, NULLS NOT DISTINCT (a console request has no key), is what the sweep's upsert adds
  * to; it leads with the key so a key's usage is an index range, and console requests have their own.
  *
- * The sweep takes the oldest rows first: activity_log_occurred_idx (occurred_at) is that order. It is
- * one index entry per request on the hot write path (1763800900000 dropped a wider one that no query
- * used); without it every hourly run would scan the whole log to find that nothing is old enough.
- * Built CONCURRENTLY, outside a transaction, as 1763800900000 does: every request writes a row. A
- * build that failed half-way leaves an invalid index, which a rerun drops first. The down migration
- * runs in TypeORM's transaction (plain DROP INDEX) and drops the daily counts: the days they held
- * are then missing from /usage.
+ * The sweep finds the oldest rows by primary key (ids follow the order rows are written in), so no
+ * index on occurred_at is added to the hot write path. The down migration drops the daily counts:
+ * the days they held are then missing from /usage.
  */
 export class ActivityDaily1763801800000 implements MigrationInterface {
   name = 'ActivityDaily1763801800000';
-  transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
@@ -37,12 +32,9 @@ export class ActivityDaily1763801800000 implements MigrationInterface {
     await q.query(
       `CREATE INDEX IF NOT EXISTS activity_daily_console_day_idx ON activity_daily (user_id, day) WHERE key_id IS NULL`,
     );
-    await q.query(`DROP INDEX CONCURRENTLY IF EXISTS activity_log_occurred_idx`);
-    await q.query(`CREATE INDEX CONCURRENTLY activity_log_occurred_idx ON activity_log (occurred_at)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP INDEX activity_log_occurred_idx`);
     await q.query(`DROP TABLE activity_daily`);
   }
 }

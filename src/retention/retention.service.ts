@@ -11,6 +11,7 @@ import { RetentionRepository } from './retention.repository';
  * docs/scaling.md "Retention"); 50 webhook batches, 50 000 ended deliveries an hour.
  */
 export interface RetentionLimits {
+  /** Ids per activity batch (a primary-key range: at most this many rows). */
   activityBatch: number;
   activityBatches: number;
   /** Deliveries (each with its attempts, up to 8 a round) and events alike. */
@@ -101,11 +102,11 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
   private async sweepActivity(cutoff: Date | null, limits: RetentionLimits): Promise<ActivitySweep> {
     const counts = { moved: 0, anonymous: 0 };
     if (!cutoff) return { cutoff: null, batches: 0, more: false, ...counts };
-    const run = await inBatches(limits.activityBatch, limits.activityBatches, async () => {
+    const run = await inBatches(limits.activityBatches, async () => {
       const batch = await this.repo.moveActivityBatch(cutoff, limits.activityBatch);
       counts.moved += batch.moved;
       counts.anonymous += batch.anonymous;
-      return batch.moved;
+      return !batch.done;
     });
     return { cutoff: cutoff.toISOString(), ...run, ...counts };
   }
@@ -114,16 +115,16 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
   private async sweepWebhooks(cutoff: Date | null, limits: RetentionLimits): Promise<WebhookSweep> {
     const counts = { deliveries: 0, attempts: 0, events: 0 };
     if (!cutoff) return { cutoff: null, batches: 0, more: false, ...counts };
-    const deliveries = await inBatches(limits.webhookBatch, limits.webhookBatches, async () => {
+    const deliveries = await inBatches(limits.webhookBatches, async () => {
       const batch = await this.repo.deleteEndedDeliveries(cutoff, limits.webhookBatch);
       counts.deliveries += batch.deliveries;
       counts.attempts += batch.attempts;
-      return batch.deliveries;
+      return batch.deliveries === limits.webhookBatch;
     });
-    const events = await inBatches(limits.webhookBatch, limits.webhookBatches, async () => {
+    const events = await inBatches(limits.webhookBatches, async () => {
       const deleted = await this.repo.deleteOrphanEvents(cutoff, limits.webhookBatch);
       counts.events += deleted;
-      return deleted;
+      return deleted === limits.webhookBatch;
     });
     const run = {
       batches: deliveries.batches + events.batches,
@@ -135,16 +136,16 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
 }
 
 /**
- * Runs `batch` (which answers how many rows it took) until one takes fewer than `size` or `cap`
- * batches have run; `more`: the cap stopped it after a full batch, or a batch failed (`error`: the
- * other sweep still runs, and the next run tries again).
+ * Runs `batch` (which answers whether more may be left) until one says nothing is or `cap` batches
+ * have run; `more`: the cap stopped it, or a batch failed (`error`: the other sweep still runs, and
+ * the next run tries again).
  */
-async function inBatches(size: number, cap: number, batch: () => Promise<number>) {
+async function inBatches(cap: number, batch: () => Promise<boolean>) {
   let batches = 0;
   try {
     while (batches < cap) {
       batches++;
-      if ((await batch()) < size) return { batches, more: false };
+      if (!(await batch())) return { batches, more: false };
     }
     return { batches, more: true };
   } catch (err) {

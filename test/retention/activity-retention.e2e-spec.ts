@@ -3,6 +3,7 @@ import { consoleCall, person, type Session } from '../identity/console';
 import { isolatedDatabase } from '../webhooks/isolated-db';
 import { APP_CONFIG, type AppConfig } from '../../src/config/config';
 import { RetentionRepository } from '../../src/retention/retention.repository';
+import { ActivityLogWriter } from '../../src/usage/activity-log.writer';
 import { RETENTION_LIMITS, RetentionService, retentionCutoff } from '../../src/retention/retention.service';
 
 const DAY_MS = 86_400_000;
@@ -64,6 +65,10 @@ describe('activity retention (e2e)', () => {
     add(at(-89, 3 * H), null, ada.userId, 'GET /api/v1/console/session');
     add(at(-1, 5 * H), key.id, ada.userId, 'GET /api/v1/me');
     add(at(-1, 6 * H), null, null, 'POST /api/v1/calc/fee-calculator');
+    // The sweep walks the log by id (ids follow the order rows are written in): the setup's own
+    // requests, written just now, must not come before the seeded history.
+    await app.get(ActivityLogWriter).flush();
+    await dbOf(app).query(`DELETE FROM activity_log`);
     await dbOf(app).query(
       `INSERT INTO activity_log (occurred_at, request_id, key_id, user_id, method, route, status, duration_ms)
        SELECT r.at, 'seed-' || r.n, r.key_id, r.user_id, r.method, r.route, r.status, 1
