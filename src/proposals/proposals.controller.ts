@@ -33,6 +33,8 @@ const IdempotencyKeyHeader = () =>
  * their own proposals there (`proposerOnly`): the queue shows investors, amounts and reviewers' notes.
  */
 
+const STAGED = 'The staged proposal; Location: /api/v1/fund/proposals/{id}, where to follow it (also on a replay)';
+
 const OWN_ONLY =
   'With fund:propose alone, only your own proposals (staged with any of your keys); with fund:read or proposals:review too, every proposal of the fund.';
 
@@ -48,6 +50,7 @@ export class ProposalsController {
       field: call.idempotencyField,
     });
     if (outcome.replayed) call.header(REPLAYED_HEADER, 'true');
+    call.header('location', `/api/v1/fund/proposals/${outcome.record.id}`); // where to follow it (a replay too)
     return outcome.record;
   }
 
@@ -56,7 +59,7 @@ export class ProposalsController {
   @RateLimitPolicy('propose-minute')
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Stage a balanced journal entry on existing accounts (executes only on approval)' })
-  @Returns(ProposalDto, { status: 201 })
+  @Returns(ProposalDto, { status: 201, description: STAGED })
   journalEntry(
     @CurrentPrincipal() p: Principal,
     @Body() body: JournalEntryProposalDto,
@@ -70,7 +73,7 @@ export class ProposalsController {
   @RateLimitPolicy('propose-minute')
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Stage an expense (booked as an accrual on approval)' })
-  @Returns(ProposalDto, { status: 201 })
+  @Returns(ProposalDto, { status: 201, description: STAGED })
   expense(
     @CurrentPrincipal() p: Principal,
     @Body() body: ExpenseProposalDto,
@@ -84,7 +87,7 @@ export class ProposalsController {
   @RateLimitPolicy('propose-minute')
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Stage a subscription or redemption request for a dealing date on the calendar' })
-  @Returns(ProposalDto, { status: 201 })
+  @Returns(ProposalDto, { status: 201, description: STAGED })
   capitalActivity(
     @CurrentPrincipal() p: Principal,
     @Body() body: CapitalActivityProposalDto,
@@ -98,7 +101,7 @@ export class ProposalsController {
   @RateLimitPolicy('propose-minute')
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Stage the distribution of a draft LP report, or of a new report (period and narrative)' })
-  @Returns(ProposalDto, { status: 201 })
+  @Returns(ProposalDto, { status: 201, description: STAGED })
   lpReport(
     @CurrentPrincipal() p: Principal,
     @Body() body: LpReportProposalDto,

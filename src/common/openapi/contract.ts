@@ -114,7 +114,13 @@ function finalizeOperation(method: string, path: string, op: DocNode, opts: Cont
   }
   const replayable = isProposeRoute(method, path);
   for (const status of [...statuses].sort())
-    op.responses[String(status)] = problemResponse(status, op.responses[String(status)], rateLimited, replayable);
+    op.responses[String(status)] = problemResponse(
+      status,
+      op.responses[String(status)],
+      rateLimited,
+      replayable,
+      sendsLocation(method, path, status),
+    );
 }
 
 function finalizeSuccess(
@@ -130,7 +136,7 @@ function finalizeSuccess(
   for (const c of Object.values<DocNode>(response.content ?? {})) if (c.schema) c.schema = toSchema31(c.schema);
   const names: HeaderName[] = ['X-Request-Id'];
   if (rateLimited) names.push('RateLimit', 'RateLimit-Policy');
-  if (code === 201 || code === 202) names.push('Location');
+  if (sendsLocation(method, path, code)) names.push('Location');
   if (isProposeRoute(method, path)) names.push('Idempotent-Replayed');
   if (
     /^POST \/api\/v1\/console\/(sign-in|sign-up|sign-out|invitations\/\{token\}\/accept)/.test(
@@ -148,12 +154,13 @@ function problemResponse(
   existing: DocNode | undefined,
   rateLimited: boolean,
   replayable: boolean,
+  location: boolean,
 ): DocNode {
   const names: HeaderName[] = ['X-Request-Id', 'Cache-Control'];
   if (rateLimited) names.push('RateLimit', 'RateLimit-Policy');
   if (status === 401) names.push('WWW-Authenticate');
   if ([409, 429, 503].includes(status)) names.push('Retry-After');
-  if (status === 409) names.push('Location'); // the job already running
+  if (location) names.push('Location'); // 409 nav_job_in_progress: the job already running
   if (replayable && status < 500) names.push('Idempotent-Replayed');
   if (status === 405) names.push('Allow');
   const own = existing?.description && !/^(OK|)$/.test(existing.description) ? `${existing.description}. ` : '';
@@ -166,7 +173,18 @@ function problemResponse(
 
 /** Propose routes take an Idempotency-Key: a replayed answer (success or refusal) says so. */
 function isProposeRoute(method: string, path: string): boolean {
-  return /^POST \/api\/v1\/fund\/proposals\//.test(`${method.toUpperCase()} ${path}`);
+  return /^POST \/api\/v1\/fund\/proposals\/[a-z-]+$/.test(`${method.toUpperCase()} ${path}`);
+}
+
+/**
+ * The answers that carry a Location header — only these document it: a staged proposal (201, also
+ * when replayed: the proposal to follow) and a NAV run request (202: the job to poll; 409
+ * nav_job_in_progress: the job already running). No other 201, 202 or 409 sends one.
+ */
+function sendsLocation(method: string, path: string, status: number): boolean {
+  if (status === 201) return isProposeRoute(method, path);
+  if (status === 202 || status === 409) return `${method.toUpperCase()} ${path}` === 'POST /api/v1/admin/nav-runs';
+  return false;
 }
 
 function refs(names: HeaderName[]): DocNode {
@@ -228,7 +246,7 @@ const SECURITY_SCHEMES = {
     scheme: 'bearer',
     bearerFormat: 'svc_dk_ opaque key',
     description:
-      'An opaque API key `svc_dk_<id>_<secret><checksum>` from the console or the keys CLI, sent as `Authorization: Bearer svc_dk_…`. Not a JWT: it carries no claims; the server looks it up.',
+      'An opaque API key from the console or the keys CLI, sent as `Authorization: Bearer svc_dk_…`: `svc_dk_` followed by 38 base62 characters (0-9, A-Z, a-z) — 32 random ones and a 6-character checksum (the CRC-32 of those 32, in base62, zero-padded); 45 characters in all, nothing else in it. A key of another shape or with a wrong checksum is refused (401) without a lookup. Not a JWT: it carries no claims (no id, fund or scopes); the server looks up its SHA-256.',
   },
   consoleSession: {
     type: 'apiKey',
