@@ -247,10 +247,20 @@ const INVALID: { name: string; path: string; body: unknown; errors: string[] }[]
     errors: ['horizonYears: must cover at least one quarterly period (≥ 0.125 years)'],
   },
   {
-    name: 'a fractional report count and headcount',
+    name: 'an LP reporting line over the money bound (reports × cost per report)',
     path: 'operating-cost-calculator',
-    body: { lpReportsPerYear: 1.5 },
-    errors: ['lpReportsPerYear: must be a whole number'],
+    body: { lpReportsPerYear: 1_000_000, costPerReportUsd: 1e15 },
+    errors: [
+      'costPerReportUsd: times lpReportsPerYear (1000000) is the LP reporting line, which must be at most 1000000000000000 USD',
+    ],
+  },
+  {
+    name: 'the same bound in back-office-savings, against the default report count',
+    path: 'back-office-savings',
+    body: { costPerReportUsd: 1e14 },
+    errors: [
+      'costPerReportUsd: times lpReportsPerYear (120) is the LP reporting line, which must be at most 1000000000000000 USD',
+    ],
   },
   {
     name: 'a negative headcount',
@@ -360,6 +370,14 @@ describe('calculator validation (e2e)', () => {
     ).toBe(200);
     expect((await post('nav-validator', { periodStart: '2024-02-29', periodEnd: '2024-02-29' })).status).toBe(200);
     expect((await post('operating-cost-calculator', { lpReportsPerYear: 0, financeHireUsd: 0 })).status).toBe(200);
+    // the interface types lpReportsPerYear as a number: an average of 4.5 reports a year is read
+    const fractional = await post('operating-cost-calculator', { lpReportsPerYear: 4.5, costPerReportUsd: 100 });
+    expect(fractional.status).toBe(200);
+    expect(fractional.json.lineItems.find((l: { item: string }) => l.item === 'lpReporting').annualUsd).toBe(450);
+    // exactly at the bound is fine
+    expect((await post('operating-cost-calculator', { lpReportsPerYear: 1000, costPerReportUsd: 1e12 })).status).toBe(
+      200,
+    );
   });
 
   describe('CSV fields', () => {

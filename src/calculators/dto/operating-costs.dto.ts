@@ -1,7 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { OPERATING_COST_DEFAULTS as D } from '../engines/operating-costs';
-import { NumberField } from './field.decorators';
+import { dec } from '../engines/numeric';
+import { CrossFieldRule, NumberField } from './field.decorators';
 import { MAX_USD, MIN_DIVISOR_USD } from './limits';
+
+const inRange = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= MAX_USD;
 
 const cost = (description: string, def: number) =>
   NumberField({ description: `${description}, USD a year.`, default: def, min: 0, max: MAX_USD });
@@ -14,19 +17,27 @@ export class OperatingCostRequest {
   @cost('Risk desk (staff and tools)', D.riskDeskUsd) riskDeskUsd?: number;
 
   @NumberField({
-    description: 'LP reports produced a year (every investor, every period).',
+    // the interface types it as a number (it writes `integer` where it means one): an average such as 4.5 is fine
+    description: 'LP reports produced a year (every investor, every period); a number, an average may be fractional.',
     default: D.lpReportsPerYear,
     min: 0,
     max: 1_000_000,
-    integer: true,
   })
   lpReportsPerYear?: number;
 
   @NumberField({
-    description: 'Cost to produce one LP report, USD.',
+    description: `Cost to produce one LP report, USD; the LP reporting line (lpReportsPerYear × this) must be at most ${MAX_USD}.`,
     default: D.costPerReportUsd,
     min: 0,
     max: MAX_USD,
+  })
+  @CrossFieldRule('reportingLineBound', (value, body) => {
+    const reports = body.lpReportsPerYear === undefined ? D.lpReportsPerYear : body.lpReportsPerYear;
+    if (!inRange(value) || typeof reports !== 'number' || !(reports >= 0 && reports <= 1_000_000)) return null;
+    // decimal.js: the float product could round across the bound
+    return dec(reports).times(value).gt(MAX_USD)
+      ? `times lpReportsPerYear (${reports}) is the LP reporting line, which must be at most ${MAX_USD} USD`
+      : null;
   })
   costPerReportUsd?: number;
 
