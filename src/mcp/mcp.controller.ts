@@ -8,13 +8,8 @@ import { CorsPolicy } from '../common/http/cors';
 import { RedactedElsewhere } from '../common/redaction/redaction.interceptor';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { McpServerName } from './mcp.catalog';
-import {
-  acceptsProtocolVersion,
-  McpService,
-  serializeBatch,
-  SerializedToolResult,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from './mcp.service';
+import { httpAnswer } from './json-rpc';
+import { acceptsProtocolVersion, McpService, SUPPORTED_PROTOCOL_VERSIONS } from './mcp.service';
 
 /**
  * Transport checks of the Streamable HTTP spec: Origin (MCP_ALLOWED_ORIGINS and the origins named
@@ -40,6 +35,9 @@ function checkTransport(req: FastifyRequest, cors: CorsPolicy): void {
   }
 }
 
+const RATE_LIMIT_TEXT =
+  "Rate limits: a tools/call (and a resources/read) counts against its route's policy (calc-daily, fund-minute, propose-minute); every other message (initialize, ping, lists, prompts, an unknown tool; each one of a batch) against fund-minute, per key or, without one, per address. A request whose every message is refused is a 429 with Retry-After.";
+
 @ApiTags('mcp')
 @Controller('api/mcp')
 export class McpController {
@@ -60,12 +58,8 @@ export class McpController {
       reply.status(202).send();
       return;
     }
-    const json = Array.isArray(answer)
-      ? serializeBatch(answer)
-      : answer instanceof SerializedToolResult
-        ? answer.json
-        : JSON.stringify(answer);
-    reply.status(200).header('content-type', 'application/json; charset=utf-8').send(json);
+    const { status, headers, json } = httpAnswer(answer);
+    reply.status(status).headers(headers).header('content-type', 'application/json; charset=utf-8').send(json);
   }
 
   @Post('public')
@@ -73,6 +67,7 @@ export class McpController {
   @OptionalAuth()
   @ApiOperation({
     summary: 'Public MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the seven calculators as tools',
+    description: `No key needed; a valid key raises the calculators' daily cap. ${RATE_LIMIT_TEXT}`,
   })
   async publicServer(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
     await this.serve('public', req, reply, body);
@@ -114,7 +109,8 @@ export class McpController {
     summary:
       'Fund MCP server (JSON-RPC 2.0, Streamable HTTP, stateless): the fund-data read tools and, for keys with fund:propose, the propose tools.',
     description:
-      "Needs an API key bound to a fund, or an OAuth access token issued for this server (a 401 names its protected-resource metadata); a console session is refused. Each tool needs its route's scope, and tools/list shows only the tools the key or token's scopes allow.",
+      "Needs an API key bound to a fund, or an OAuth access token issued for this server (a 401 names its protected-resource metadata); a console session is refused. Each tool needs its route's scope, and tools/list shows only the tools the key or token's scopes allow. " +
+      RATE_LIMIT_TEXT,
   })
   async fundServer(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
     await this.serve('fund', req, reply, body);

@@ -1,9 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ProblemError } from '../common/errors/problem';
 import { toProblemError } from '../common/errors/problem.filter';
 import { quotedInput, sanitizeForDisplay } from '../common/validation/safe-text';
-import { memoPerObject, sharedJson } from '../common/http/shared-json';
 import { ToolInvoker } from './tool-invoker';
+import {
+  type Answer,
+  type Id,
+  JSONRPC,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  readMessage,
+  Refusal,
+  rpcError,
+  SerializedToolResult,
+} from './json-rpc';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
 import { FUND_RESOURCES, promptGetResult, promptsListResult, resourcesListResult } from './mcp-resources';
 
@@ -37,49 +48,6 @@ export function acceptsProtocolVersion(version: string): boolean {
 const BATCH_VERSIONS = ['2025-03-26', '2024-11-05'];
 const MAX_BATCH = 20;
 
-export const JSONRPC = {
-  PARSE_ERROR: -32700,
-  INVALID_REQUEST: -32600,
-  METHOD_NOT_FOUND: -32601,
-  INVALID_PARAMS: -32602,
-  INTERNAL: -32603,
-} as const;
-
-type Id = string | number | null;
-export type JsonRpcResponse =
-  | { jsonrpc: '2.0'; id: Id; result: unknown }
-  | { jsonrpc: '2.0'; id: Id; error: { code: number; message: string; data?: unknown } };
-
-/** `structuredContent` (the answer's JSON) and its text rendering (that JSON as a JSON string), per answer object. */
-interface ToolResultText {
-  structured: string;
-  text: string;
-}
-const resultText = (structured: string): ToolResultText => ({ structured, text: JSON.stringify(structured) });
-const plainResult = memoPerObject((body) => resultText(sharedJson(body)));
-const itemsResult = memoPerObject((body) => resultText(`{"items":${sharedJson(body)}}`));
-
-/**
- * A successful tool result, already serialized: the answer's JSON is produced once and used both as
- * `structuredContent` and (escaped) as the text rendering. For an answer served from a cache (the
- * same object every time) both are produced once, from the same bytes REST sends (`sharedJson`).
- */
-export class SerializedToolResult {
-  constructor(readonly json: string) {}
-
-  /** `wrap`: an array answer goes out as `{ items }` (structuredContent must be an object). */
-  static of(id: Id, body: unknown, wrap = false): SerializedToolResult {
-    const { structured, text } = wrap ? itemsResult(body) : plainResult(body);
-    return new SerializedToolResult(
-      `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${text}}],"structuredContent":${structured}}}`,
-    );
-  }
-}
-
-export function rpcError(id: Id, code: number, message: string, data?: unknown): JsonRpcResponse {
-  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
-}
-
 const INSTRUCTIONS: Record<McpServerName, string> = {
   fund:
     'Read the books of the fund your API key is bound to (shadow NAV reconciled against the administrator). ' +
@@ -108,55 +76,84 @@ export class McpService {
     reply: FastifyReply,
     message: unknown,
   ): Promise<Answer | Answer[] | null> {
-    if (!Array.isArray(message)) return this.handleOne(server, req, reply, message);
-    const version = req.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && !BATCH_VERSIONS.includes(version)) {
-      return rpcError(
-        null,
-        JSONRPC.INVALID_REQUEST,
-        `batch requests are not part of MCP ${version}; send one message per request`,
-      );
-    }
-    if (message.length === 0 || message.length > MAX_BATCH)
-      return rpcError(null, JSONRPC.INVALID_REQUEST, `a batch holds 1 to ${MAX_BATCH} messages`);
+    if (!Array.isArray(message)) return this.handleOne(server, req, reply, message, false);
+    const refused = refusedBatch(req, message);
+    if (refused) return (await this.countFree(req, reply, null, false)) ?? refused;
     const answers: Answer[] = [];
+    let silent: Refusal | null = null; // a refused notification: answered only when nothing else is
     for (const item of message) {
-      if ((item as { method?: unknown } | null)?.method === 'initialize') {
-        answers.push(rpcError(idOf(item), JSONRPC.INVALID_REQUEST, 'initialize must not be part of a batch'));
-        continue;
-      }
-      const answer = await this.handleOne(server, req, reply, item);
-      if (answer !== null) answers.push(answer);
+      const answer = await this.handleOne(server, req, reply, item, true);
+      if (answer instanceof Refusal && answer.silent) silent = answer;
+      else if (answer !== null) answers.push(answer);
     }
-    return answers.length > 0 ? answers : null;
+    return answers.length > 0 ? answers : silent;
   }
 
+  /**
+   * One message. A tools/call or resources/read that reaches its tool is counted by the tool's route
+   * policy (ToolInvoker); every other message (initialize, ping, lists, prompts, an unknown tool, a
+   * malformed or notification message) is counted here first, once, against `fund-minute` — per key,
+   * or per address without one, as the other keyless routes — and never against `calc-daily`. So a
+   * plain tools/call costs no second count and no extra Redis round trip.
+   */
   private async handleOne(
     server: McpServerName,
     req: FastifyRequest,
     reply: FastifyReply,
     message: unknown,
+    inBatch: boolean,
   ): Promise<Answer | null> {
-    if (typeof message !== 'object' || message === null)
-      return rpcError(null, JSONRPC.INVALID_REQUEST, 'the body must be a JSON-RPC 2.0 object');
-    const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
-    const idValid =
-      m.id === undefined || typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id));
-    const id = (idValid && m.id !== undefined ? m.id : null) as Id;
-    // a client's response (to a server request; this server sends none) is acknowledged, never answered
-    if (m.jsonrpc === '2.0' && m.method === undefined && m.id !== undefined && ('result' in m || 'error' in m))
-      return null;
-    if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || !idValid) {
-      return rpcError(id, JSONRPC.INVALID_REQUEST, 'expected {"jsonrpc":"2.0","method":string,"id"?:string|number}');
+    const read = readMessage(message);
+    const request = 'request' in read ? read.request : null;
+    if (request === null || !this.countedByTool(server, request, req)) {
+      const answer = 'answer' in read ? read.answer : undefined;
+      const refused = await this.countFree(req, reply, request?.id ?? answer?.id ?? null, answer === null);
+      if (refused) return refused;
     }
-    // notifications (notifications/initialized, cancelled, ...) are never answered, not even with an error
-    if (m.id === undefined) return null;
-    if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null)) {
-      return rpcError(id, JSONRPC.INVALID_PARAMS, 'params must be an object');
-    }
-    const params = (m.params ?? {}) as Record<string, unknown>;
+    if (request === null) return (read as { answer: JsonRpcResponse | null }).answer;
+    if (inBatch && request.method === 'initialize')
+      return rpcError(request.id, JSONRPC.INVALID_REQUEST, 'initialize must not be part of a batch');
+    return this.dispatch(server, req, reply, request);
+  }
+
+  /** Whether the message's call reaches a tool whose route policy counts it (see handleOne). */
+  private countedByTool(server: McpServerName, { method, params }: JsonRpcRequest, req: FastifyRequest): boolean {
     const scopes = req.principal?.scopes ?? [];
-    switch (m.method) {
+    if (method === 'tools/call') {
+      const args = params.arguments ?? {};
+      if (typeof params.name !== 'string' || typeof args !== 'object' || args === null || Array.isArray(args))
+        return false;
+      return this.catalog.find(server, params.name, scopes)?.route.policy !== undefined;
+    }
+    if (method === 'resources/read' && server === 'fund') {
+      const resource = FUND_RESOURCES.find((r) => r.uri === params.uri);
+      return resource !== undefined && this.catalog.find(server, resource.tool, scopes)?.route.policy !== undefined;
+    }
+    return false;
+  }
+
+  /**
+   * The count of a message that makes no counted call; its refusal if the window is spent. Redis away
+   * (503) is not a refusal of one message: it ends the request, as on REST.
+   */
+  private async countFree(req: FastifyRequest, reply: FastifyReply, id: Id, silent: boolean): Promise<Refusal | null> {
+    try {
+      await this.invoker.countMessage(req, reply);
+      return null;
+    } catch (err) {
+      if (!(err instanceof ProblemError) || err.code !== 'rate_limited') throw err;
+      return Refusal.of(id, err, silent);
+    }
+  }
+
+  private async dispatch(
+    server: McpServerName,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    { id, method, params }: JsonRpcRequest,
+  ): Promise<Answer> {
+    const scopes = req.principal?.scopes ?? [];
+    switch (method) {
       case 'initialize': {
         const asked = params.protocolVersion;
         const protocolVersion =
@@ -201,9 +198,9 @@ export class McpService {
         return this.callTool(id, tool, req, reply, args as Record<string, unknown>);
       }
       default:
-        if (server === 'fund' && /^(resources|prompts)\//.test(m.method))
-          return this.fundExtras(id, m.method, params, req, reply);
-        return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${m.method}`);
+        if (server === 'fund' && /^(resources|prompts)\//.test(method))
+          return this.fundExtras(id, method, params, req, reply);
+        return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${method}`);
     }
   }
 
@@ -304,16 +301,18 @@ function problemResult(id: Id, p: ProblemLike): JsonRpcResponse {
   };
 }
 
-type Answer = JsonRpcResponse | SerializedToolResult;
-
-function idOf(item: unknown): Id {
-  const id = (item as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
-/** A batch answer as one JSON array (tool results are already serialized). */
-export function serializeBatch(answers: Answer[]): string {
-  return `[${answers.map((a) => (a instanceof SerializedToolResult ? a.json : JSON.stringify(a))).join(',')}]`;
+/** A batch the transport refuses whole: in a version without batches, or of the wrong size. */
+function refusedBatch(req: FastifyRequest, batch: unknown[]): JsonRpcResponse | null {
+  const version = req.headers['mcp-protocol-version'];
+  if (typeof version === 'string' && !BATCH_VERSIONS.includes(version))
+    return rpcError(
+      null,
+      JSONRPC.INVALID_REQUEST,
+      `batch requests are not part of MCP ${version}; send one message per request`,
+    );
+  if (batch.length === 0 || batch.length > MAX_BATCH)
+    return rpcError(null, JSONRPC.INVALID_REQUEST, `a batch holds 1 to ${MAX_BATCH} messages`);
+  return null;
 }
 
 function describe(t: McpTool) {

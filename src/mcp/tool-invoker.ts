@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assertScopes } from '../common/auth/auth.guard';
+import type { MaybePromise } from '../common/async/maybe-promise';
 import { ProblemError } from '../common/errors/problem';
 import { createValidationPipe } from '../common/errors/validation';
 import type { CallContext } from '../common/http/call-context';
@@ -26,6 +27,15 @@ export class ToolInvoker {
   private readonly noQuery = new NoQueryParamsPipe();
 
   constructor(private readonly limits: RateLimitService) {}
+
+  /**
+   * The count of an MCP message that calls no tool whose route counts it (see McpService.handleOne):
+   * the caller's `fund-minute` window — its key's, or its address's without one, as on the other
+   * keyless routes (OAuth discovery). Synchronous when the count is decided in-process.
+   */
+  countMessage(req: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
+    return enforceRateLimit(this.limits, 'fund-minute', req, reply);
+  }
 
   async invoke(
     tool: McpTool,

@@ -54,6 +54,13 @@ const SCHEMAS: DocNode = {
 
 const json = (name: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } });
 
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const rpcResponse = () => ({ $ref: '#/components/schemas/JsonRpcResponse' });
+/** One JSON-RPC response, or a batch's (JSON-RPC batches exist in MCP 2025-03-26 and 2024-11-05). */
+const rpcAnswers = () => ({
+  'application/json': { schema: { oneOf: [rpcResponse(), { type: 'array', minItems: 1, items: rpcResponse() }] } },
+});
+
 function mcpOperation(op: DocNode): void {
   op.requestBody = { required: true, content: json('JsonRpcRequest') };
   op.parameters = [
@@ -66,12 +73,29 @@ function mcpOperation(op: DocNode): void {
       schema: { type: 'string' },
     },
   ];
+  // RateLimit: of the tool's route policy for a tool call, of fund-minute for any other message
+  const rateHeaders = { RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimit-Policy') };
   op.responses = {
-    200: { description: 'The JSON-RPC response', content: json('JsonRpcResponse') },
-    202: { description: 'A notification was accepted (no body)' },
+    200: {
+      description:
+        'The JSON-RPC response (an array for a batch); Retry-After when every answer is a tool call refused for now',
+      headers: { ...rateHeaders, 'Retry-After': header('Retry-After') },
+      content: rpcAnswers(),
+    },
+    202: { description: 'A notification was accepted (no body)', headers: rateHeaders },
+    429: {
+      description:
+        'Every message of the request was refused by its rate limit: JSON-RPC errors (code -32000) whose data carries code rate_limited, status, detail and retryAfter',
+      headers: {
+        ...rateHeaders,
+        'Retry-After': header('Retry-After'),
+        'X-Request-Id': header('X-Request-Id'),
+        'Cache-Control': header('Cache-Control'),
+      },
+      content: rpcAnswers(),
+    },
   };
 }
-
 export function describeSpecialOperations(doc: DocNode): void {
   Object.assign(doc.components.schemas, SCHEMAS);
   for (const path of Object.keys(doc.paths)) {

@@ -1,0 +1,129 @@
+import type { ProblemError } from '../common/errors/problem';
+import { memoPerObject, sharedJson } from '../common/http/shared-json';
+
+/** The JSON-RPC 2.0 envelope of the MCP servers: error codes, answers and how they go out over HTTP. */
+export const JSONRPC = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL: -32603,
+  /** JSON-RPC's implementation-defined server error: a refusal for now (rate limit), as our 405 uses it too. */
+  SERVER_ERROR: -32000,
+} as const;
+
+export type Id = string | number | null;
+export type JsonRpcResponse =
+  | { jsonrpc: '2.0'; id: Id; result: unknown }
+  | { jsonrpc: '2.0'; id: Id; error: { code: number; message: string; data?: unknown } };
+
+export function rpcError(id: Id, code: number, message: string, data?: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+/** `structuredContent` (the answer's JSON) and its text rendering (that JSON as a JSON string), per answer object. */
+interface ToolResultText {
+  structured: string;
+  text: string;
+}
+const resultText = (structured: string): ToolResultText => ({ structured, text: JSON.stringify(structured) });
+const plainResult = memoPerObject((body) => resultText(sharedJson(body)));
+const itemsResult = memoPerObject((body) => resultText(`{"items":${sharedJson(body)}}`));
+
+/**
+ * A successful tool result, already serialized: the answer's JSON is produced once and used both as
+ * `structuredContent` and (escaped) as the text rendering. For an answer served from a cache (the
+ * same object every time) both are produced once, from the same bytes REST sends (`sharedJson`).
+ */
+export class SerializedToolResult {
+  constructor(readonly json: string) {}
+
+  /** `wrap`: an array answer goes out as `{ items }` (structuredContent must be an object). */
+  static of(id: Id, body: unknown, wrap = false): SerializedToolResult {
+    const { structured, text } = wrap ? itemsResult(body) : plainResult(body);
+    return new SerializedToolResult(
+      `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${text}}],"structuredContent":${structured}}}`,
+    );
+  }
+}
+
+/**
+ * An answer that refuses a message for now (its rate limit is spent): the HTTP answer takes its
+ * status (429) and headers (RateLimit, Retry-After) only when every answer of the request is a
+ * refusal; in a batch with other answers it is one JSON-RPC error among them. `silent`: the refused
+ * message was a notification (or a client's response), which a batch never answers.
+ */
+export class Refusal {
+  constructor(
+    readonly answer: JsonRpcResponse,
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly silent = false,
+  ) {}
+
+  /** A rate-limit problem as a JSON-RPC error whose data carries the problem and retryAfter. */
+  static of(id: Id, problem: ProblemError, silent = false): Refusal {
+    const headers = problem.headers ?? {};
+    const retry = Object.entries(headers).find(([name]) => name.toLowerCase() === 'retry-after')?.[1];
+    const data = {
+      code: problem.code,
+      status: problem.status,
+      detail: problem.detail,
+      ...(retry === undefined ? {} : { retryAfter: Number(retry) }),
+    };
+    return new Refusal(
+      rpcError(id, JSONRPC.SERVER_ERROR, `${problem.code}: ${problem.detail}`, data),
+      problem.status,
+      headers,
+      silent,
+    );
+  }
+}
+
+export type Answer = JsonRpcResponse | SerializedToolResult | Refusal;
+
+const serialize = (a: Answer): string =>
+  a instanceof SerializedToolResult ? a.json : JSON.stringify(a instanceof Refusal ? a.answer : a);
+
+/** How a request's answer (one message's, or a batch's) goes out: status, extra headers and body. */
+export function httpAnswer(answer: Answer | Answer[]): {
+  status: number;
+  headers: Record<string, string>;
+  json: string;
+} {
+  const all = Array.isArray(answer) ? answer : [answer];
+  const json = Array.isArray(answer) ? `[${answer.map(serialize).join(',')}]` : serialize(answer);
+  const refusals = all.filter((a): a is Refusal => a instanceof Refusal);
+  if (refusals.length === 0 || refusals.length < all.length) return { status: 200, headers: {}, json };
+  return { status: refusals[0].status, headers: Object.assign({}, ...refusals.map((r) => r.headers)), json };
+}
+
+export interface JsonRpcRequest {
+  id: Id;
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * One JSON-RPC message read: a request to dispatch, or the answer it gets without dispatch — an
+ * error for a malformed one, null for a notification or a client's response (never answered).
+ */
+export function readMessage(message: unknown): { request: JsonRpcRequest } | { answer: JsonRpcResponse | null } {
+  if (typeof message !== 'object' || message === null)
+    return { answer: rpcError(null, JSONRPC.INVALID_REQUEST, 'the body must be a JSON-RPC 2.0 object') };
+  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+  const idValid = m.id === undefined || typeof m.id === 'string' || (typeof m.id === 'number' && Number.isFinite(m.id));
+  const id = (idValid && m.id !== undefined ? m.id : null) as Id;
+  // a client's response (to a server request; this server sends none) is acknowledged, never answered
+  if (m.jsonrpc === '2.0' && m.method === undefined && m.id !== undefined && ('result' in m || 'error' in m))
+    return { answer: null };
+  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || !idValid) {
+    const expected = 'expected {"jsonrpc":"2.0","method":string,"id"?:string|number}';
+    return { answer: rpcError(id, JSONRPC.INVALID_REQUEST, expected) };
+  }
+  // notifications (notifications/initialized, cancelled, ...) are never answered, not even with an error
+  if (m.id === undefined) return { answer: null };
+  if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null))
+    return { answer: rpcError(id, JSONRPC.INVALID_PARAMS, 'params must be an object') };
+  return { request: { id, method: m.method, params: (m.params ?? {}) as Record<string, unknown> } };
+}
