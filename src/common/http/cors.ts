@@ -4,8 +4,11 @@ import type { AppConfig } from '../../config/config';
 /**
  * CORS for the public API surfaces, in one place (CORS_ORIGINS):
  * - the keyless calculators (`/api/v1/calc/*`): `*` (the default) or the named origins;
- * - the public MCP server (`/api/mcp/public`): named origins only (its Origin check, the MCP
- *   spec's DNS-rebinding rule, does not honour `*`; MCP_ALLOWED_ORIGINS are named origins too);
+ * - both MCP servers (`/api/mcp/public`, `/api/mcp`): named origins only — CORS_ORIGINS' and
+ *   MCP_ALLOWED_ORIGINS, the same list their Origin check (the MCP spec's DNS-rebinding rule, which
+ *   does not honour `*`) lets through — with a POST preflight whatever CORS_ORIGINS holds, so browser
+ *   MCP clients can reach the fund server with a key or an OAuth token (a console session is refused
+ *   there, and no cookie crosses origins: credentials are never allowed);
  * - OAuth discovery, token, revocation and registration (`/.well-known/oauth-*`, `/oauth/token|revoke|register`):
  *   `*`, so MCP clients that run in a browser can sign in (these answer no cookie-authenticated data;
  *   `/oauth/authorize` is a top-level navigation and needs no CORS);
@@ -17,10 +20,13 @@ import type { AppConfig } from '../../config/config';
  */
 export const CORS_ALLOW_HEADERS =
   'Authorization, Content-Type, Accept, MCP-Protocol-Version, Idempotency-Key, X-Request-Id';
-export const CORS_EXPOSE_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, Location';
+/** WWW-Authenticate: an MCP client reads resource_metadata from the fund server's 401. */
+export const CORS_EXPOSE_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, Location, WWW-Authenticate';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
-type Surface = 'calc' | 'mcp-public' | 'oauth' | 'api';
+type Surface = 'calc' | 'mcp' | 'oauth' | 'api';
+
+const MCP_PATHS = new Set(['/api/mcp', '/api/mcp/public', '/api/mcp/public/mcp']);
 
 const OAUTH_PUBLIC =
   /^\/(\.well-known\/oauth-(protected-resource|authorization-server)(\/.*)?|oauth\/(token|revoke|register))$/;
@@ -29,7 +35,7 @@ function surfaceOf(url: string): Surface | null {
   const path = url.split('?')[0];
   if (OAUTH_PUBLIC.test(path)) return 'oauth';
   if (path.startsWith('/api/v1/calc/')) return 'calc';
-  if (path === '/api/mcp/public' || path === '/api/mcp/public/mcp') return 'mcp-public';
+  if (MCP_PATHS.has(path)) return 'mcp';
   if (path.startsWith('/api/')) return 'api';
   return null;
 }
@@ -50,13 +56,13 @@ export class CorsPolicy {
     if (origin === undefined) return null;
     const surface = surfaceOf(url);
     if (surface === 'calc') return this.named.has(origin) ? origin : this.any ? '*' : null;
-    if (surface === 'mcp-public') return this.mcpNamed.has(origin) ? origin : null;
+    if (surface === 'mcp') return this.mcpNamed.has(origin) ? origin : null;
     if (surface === 'oauth') return '*';
     if (surface === 'api') return this.named.has(origin) ? origin : null;
     return null;
   }
 
-  /** The public MCP server's Origin check accepts these (besides no Origin at all). */
+  /** The MCP servers' Origin check accepts these (besides no Origin at all). */
   mcpOriginAllowed(origin: string): boolean {
     return this.mcpNamed.has(origin);
   }
@@ -94,8 +100,7 @@ export function registerCors(fastify: FastifyInstance, policy: CorsPolicy): void
     return reply.code(204).send();
   };
   fastify.options('/api/v1/calc/*', preflight('POST, OPTIONS'));
-  fastify.options('/api/mcp/public', preflight('POST, OPTIONS'));
-  fastify.options('/api/mcp/public/mcp', preflight('POST, OPTIONS'));
+  for (const path of MCP_PATHS) fastify.options(path, preflight('POST, OPTIONS'));
   fastify.options('/.well-known/oauth-protected-resource', preflight('GET, OPTIONS'));
   fastify.options('/.well-known/oauth-protected-resource/*', preflight('GET, OPTIONS'));
   fastify.options('/.well-known/oauth-authorization-server', preflight('GET, OPTIONS'));
