@@ -126,6 +126,12 @@ describe('fund read API parameters (e2e)', () => {
     await expectProblem('/api/v1/fund/trades?cursor=garbage', 400, 'invalid_parameter', ['cursor']);
   });
 
+  it('blank text → 400 invalid_parameter naming it (not a lookup of a blank name)', async () => {
+    const empty = await expectProblem('/api/v1/fund/performance?shareClass=', 400, 'invalid_parameter', ['shareClass']);
+    expect(empty.errors).toEqual([{ field: 'shareClass', message: 'must not be blank' }]);
+    await expectProblem('/api/v1/fund/performance?shareClass=%20%09', 400, 'invalid_parameter', ['shareClass']);
+  });
+
   it('unknown ids → 404', async () => {
     await expectProblem('/api/v1/fund/ledger/gl-detail?accountCode=9999', 404, 'not_found');
     await expectProblem('/api/v1/fund/ledger/gl-detail?accountCode=9999&cursor=garbage', 404, 'not_found'); // the account before the cursor

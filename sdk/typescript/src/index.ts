@@ -1430,7 +1430,7 @@ export interface GetNavReconciliationParams {
 }
 
 export interface GetPerformanceParams {
-  /** share class name; default: the first class */
+  /** share class name; default: the first class (leave it out for that: a blank name is 400) */
   shareClass?: string;
 }
 

@@ -3,6 +3,7 @@ import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, 
 import { IsCalendarDate } from '../../common/validation/calendar-date';
 import { DecimalProperty } from '../common/decimal-property';
 import { QueryInteger } from '../../common/validation/query-integer';
+import { NotBlank } from '../../common/validation/not-blank';
 
 export class VarQueryDto {
   @ApiPropertyOptional({ enum: ['0.95', '0.99'], default: '0.99' })
@@ -123,10 +124,14 @@ export class StressTestDto {
 }
 
 export class PerformanceQueryDto {
-  @ApiPropertyOptional({ example: 'Class A', description: 'share class name; default: the first class' })
+  @ApiPropertyOptional({
+    example: 'Class A',
+    description: 'share class name; default: the first class (leave it out for that: a blank name is 400)',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(100)
+  @NotBlank()
   shareClass?: string;
 }
 
