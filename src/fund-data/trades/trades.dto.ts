@@ -45,7 +45,12 @@ export class TradeDto {
   @DecimalProperty('quantity', { example: '1.25' }) quantity: string;
   @DecimalProperty('quantity', { example: '68250.12' }) price: string;
   @DecimalProperty('money', { example: '85312.65', description: 'quantity × price' }) notional: string;
-  @DecimalProperty('quantity', { example: '42.66' }) fee: string;
+  @DecimalProperty('quantity', {
+    example: '42.66',
+    description:
+      'in feeCurrency: money with exactly 2 decimals when that is the fund\'s base currency ("3.00", "22.50"), a quantity when it is an asset (a crypto fee, "0.0005")',
+  })
+  fee: string;
   @ApiProperty({ example: 'USD' }) feeCurrency: string;
   @ApiProperty({ example: 'Coinbase Prime' }) venue: string;
 }

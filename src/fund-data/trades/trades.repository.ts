@@ -13,6 +13,8 @@ export interface TradeRow {
   price: string;
   fee: string;
   fee_currency: string;
+  /** the fee is in the fund's base currency (money: 2 decimals), not in a traded asset (a quantity) */
+  fee_in_base: boolean;
   venue: string;
 }
 
@@ -57,7 +59,8 @@ export class TradesRepository extends SqlRepository {
 
 const PAGE_SQL = `SELECT t.id::text AS id,
               ${utcMicros('t.executed_at')} AS executed_at,
-              i.symbol, t.side, t.quantity::text, t.price::text, t.fee::text, t.fee_currency, c.venue
+              i.symbol, t.side, t.quantity::text, t.price::text, t.fee::text, t.fee_currency, c.venue,
+              t.fee_currency = (SELECT f.base_currency FROM funds f WHERE f.id = $1) AS fee_in_base
          FROM trades t
          JOIN connections c ON c.id = t.connection_id AND c.fund_id = $1 AND c.mode = 'live'
          JOIN instruments i ON i.id = t.instrument_id AND i.fund_id = $1

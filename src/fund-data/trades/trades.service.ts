@@ -51,7 +51,7 @@ export class TradesService {
         quantity: qty(r.quantity),
         price: qty(r.price),
         notional: money(new D(r.quantity).times(r.price)),
-        fee: qty(r.fee),
+        fee: r.fee_in_base ? money(r.fee) : qty(r.fee), // money in the base currency; a crypto fee is a quantity
         feeCurrency: r.fee_currency,
         venue: r.venue,
       })),
