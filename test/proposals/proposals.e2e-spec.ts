@@ -218,6 +218,25 @@ describe('proposals: propose, follow, review (e2e)', () => {
     expect(count[0].n).toBe(1); // only the journal entry of the first test
   });
 
+  it("a journal entry's record can be proposed again as it is: a line's description null is taken", async () => {
+    const first = await propose('journal-entry', balanced('3.25'));
+    expect(first.json.payload.lines[0].description).toBeNull();
+    const again = await propose('journal-entry', first.json.payload);
+    expect(again.status).toBe(201);
+    expect(again.json.payload).toEqual(first.json.payload);
+    const blank = await propose('journal-entry', {
+      ...balanced(),
+      lines: [
+        { accountCode: '5500', debit: '1.00', description: ' ' },
+        { accountCode: '5600', credit: '1.00' },
+      ],
+    });
+    expect([blank.status, blank.json.errors]).toEqual([
+      400,
+      [{ field: 'lines.0.description', message: 'must not be blank' }],
+    ]);
+  });
+
   it('validates shapes with 400, naming every failing field', async () => {
     const res = await propose('journal-entry', {
       entryDate: '2025-02-30',

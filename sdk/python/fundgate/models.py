@@ -859,7 +859,7 @@ JournalLineInputDto = TypedDict(
         "accountCode": str,
         "debit": NotRequired[str],
         "credit": NotRequired[str],
-        "description": NotRequired[str],
+        "description": NotRequired[Optional[str]],
     },
 )
 

@@ -1252,7 +1252,8 @@ export interface JournalLineInputDto {
   /** Exactly one of debit and credit, positive */
   debit?: string;
   credit?: string;
-  description?: string;
+  /** The line's own text; absent or null: none (a proposal record shows null, and may be sent back as it is) */
+  description?: string | null;
 }
 
 export interface JournalEntryProposalDto {

@@ -5,6 +5,7 @@ import {
   ArrayMinSize,
   IsArray,
   IsIn,
+  IsOptional,
   IsString,
   IsUUID,
   Length,
@@ -53,12 +54,18 @@ export class JournalLineInputDto {
   @Matches(MONEY, money)
   credit?: string;
 
-  @ApiPropertyOptional({ maxLength: 500 })
-  @Optional()
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 500,
+    nullable: true,
+    description:
+      "The line's own text; absent or null: none (a proposal record shows null, and may be sent back as it is)",
+  })
+  @IsOptional()
   @IsString()
   @Length(1, 500)
   @NotBlank()
-  description?: string;
+  description?: string | null;
 }
 
 export class JournalEntryProposalDto {
