@@ -65,6 +65,15 @@ export function activityCopyLine(r: ActivityRecord): string {
   );
 }
 
+/** A connected OAuth app as the activity log knows it: the key its requests are made with. */
+export interface ConnectedAppKey {
+  key_id: string;
+  client_name: string;
+  user_id: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
 /** Whose requests: these keys, plus (when set) the console-session requests of this person. */
 export interface UsageSubject {
   keyIds: string[];
@@ -103,15 +112,18 @@ export class ActivityRepository extends SqlRepository {
   }
 
   /**
-   * The keys behind the OAuth apps connected to a fund — every person's (`userId` null) or one
-   * person's — revoked or not: an app's requests go on being its activity after it is disconnected.
+   * The OAuth apps connected to a fund — every person's (`userId` null) or one person's — with the
+   * keys behind them, disconnected or not: an app's requests go on being its activity after it is
+   * disconnected. Oldest first.
    */
-  async appKeyIds(fundId: string, userId: string | null): Promise<string[]> {
-    const rows: { key_id: string }[] = await this.q.query(
-      `SELECT key_id FROM oauth_grants WHERE fund_id = $1 AND ($2::uuid IS NULL OR user_id = $2::uuid)`,
+  connectedApps(fundId: string, userId: string | null): Promise<ConnectedAppKey[]> {
+    return this.q.query(
+      `SELECT g.key_id, c.client_name, g.user_id, g.created_at, g.revoked_at
+         FROM oauth_grants g JOIN oauth_clients c ON c.client_id = g.client_id
+        WHERE g.fund_id = $1 AND ($2::uuid IS NULL OR g.user_id = $2::uuid)
+        ORDER BY g.created_at, g.id`,
       [fundId, userId],
     );
-    return rows.map((r) => r.key_id);
   }
 
   /**

@@ -4,7 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { CurrentPrincipal, RequiresScopes, SessionAccess } from '../common/auth/auth.decorators';
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
-import { ActivityPageDto, ActivityQueryDto, UsageDto, UsageQueryDto } from './dto/usage.dto';
+import { ActivityAppsDto, ActivityPageDto, ActivityQueryDto, UsageDto, UsageQueryDto } from './dto/usage.dto';
+import { NoQuery } from '../common/validation/parameterless';
 import { RateLimitPolicy } from './rate-limit/rate-limit.decorator';
 import { UsageService } from './usage.service';
 
@@ -44,5 +45,18 @@ export class AdminActivityController {
   @Returns(ActivityPageDto)
   list(@CurrentPrincipal() p: Principal, @Query() q: ActivityQueryDto): Promise<ActivityPageDto> {
     return this.usage.activityPage(p, q);
+  }
+
+  @Get('apps')
+  @RequiresScopes('keys:manage')
+  @SessionAccess({ selfService: true })
+  @RateLimitPolicy('fund-minute')
+  @ApiOperation({
+    summary:
+      'The connected OAuth apps whose requests the activity log shows the caller (every app on the fund with keys:manage, else their own), connected or since disconnected, oldest first: filter the log by an app with its keyId',
+  })
+  @Returns(ActivityAppsDto)
+  apps(@CurrentPrincipal() p: Principal, @NoQuery() _none: unknown): Promise<ActivityAppsDto> {
+    return this.usage.activityApps(p);
   }
 }

@@ -7,8 +7,8 @@ import type { PolicyName } from '../config/config';
 import { KeysService } from '../keys/keys.service';
 import { sanitizeForDisplay } from '../common/validation/safe-text';
 import { ActivityLogWriter } from './activity-log.writer';
-import { ActivityRepository, UsageSubject } from './activity.repository';
-import type { ActivityPageDto, ActivityQueryDto, UsageDto } from './dto/usage.dto';
+import { ActivityRepository, ConnectedAppKey, UsageSubject } from './activity.repository';
+import type { ActivityAppsDto, ActivityPageDto, ActivityQueryDto, UsageDto } from './dto/usage.dto';
 import { RateLimitService, RateWindow } from './rate-limit/rate-limit.service';
 
 /** User agents are client-chosen text: capped and stripped of control and bidi characters when shown. */
@@ -82,18 +82,32 @@ export class UsageService {
     if (caller.keyId && !manageable) return { keyIds: [caller.keyId], sessionUserId: null };
     const [keys, apps] = await Promise.all([
       manageable ? this.keys.listVisibleTo(caller) : this.keys.ownKeys(caller),
-      manageable ? this.appKeysVisibleTo(caller) : [],
+      manageable ? this.appsVisibleTo(caller) : [],
     ]);
-    const keyIds = [...new Set([...keys.map((k) => k.id), ...apps])];
+    const keyIds = [...new Set([...keys.map((k) => k.id), ...apps.map((a) => a.key_id)])];
     if (caller.keyId && !keyIds.includes(caller.keyId)) keyIds.push(caller.keyId);
     return { keyIds, sessionUserId: caller.keyId ? null : caller.userId };
   }
 
-  /** The connected apps' keys the caller may see: the fund's as for keys (KeysService), else the caller's own. */
-  private appKeysVisibleTo(caller: Principal): Promise<string[]> {
-    if (this.keys.seesFundKeys(caller)) return this.activity.appKeyIds(caller.fund.id, null);
+  /** The connected apps whose activity the caller may see: the fund's as for keys (KeysService), else the caller's own. */
+  private appsVisibleTo(caller: Principal): Promise<ConnectedAppKey[]> {
+    if (this.keys.seesFundKeys(caller)) return this.activity.connectedApps(caller.fund.id, null);
     if (!caller.fund || !caller.userId) return Promise.resolve([]);
-    return this.activity.appKeyIds(caller.fund.id, caller.userId);
+    return this.activity.connectedApps(caller.fund.id, caller.userId);
+  }
+
+  /** The connected apps the activity listing can be filtered by (their `keyId`), as `activityPage` sees them. */
+  async activityApps(caller: Principal): Promise<ActivityAppsDto> {
+    const apps = await this.appsVisibleTo(caller);
+    return {
+      items: apps.map((a) => ({
+        keyId: a.key_id,
+        name: sanitizeForDisplay(a.client_name, APP_NAME_MAX),
+        userId: a.user_id,
+        connectedAt: a.created_at.toISOString(),
+        disconnectedAt: a.revoked_at?.toISOString() ?? null,
+      })),
+    };
   }
 
   async activityPage(caller: Principal, q: ActivityQueryDto): Promise<ActivityPageDto> {

@@ -373,6 +373,31 @@ describe('connected OAuth apps: what ends them', () => {
     ]);
     expect((await appRows(p.session)).map((i) => i.userId)).toEqual([p.userId]);
     expect(await appRows(other.session)).toEqual([]);
+
+    // the apps the log can be filtered by: the same rule; filtering by one gives its rows only
+    const apps = async (session: Session) => {
+      const res = await consoleCall(app, 'GET', '/api/v1/admin/activity/apps', session, { fund: fund.slug });
+      expect(res.status).toBe(200);
+      return res.json.items as { keyId: string; name: string; userId: string; disconnectedAt: string | null }[];
+    };
+    const [keyId] = (await dbOf(app).query('SELECT key_id FROM oauth_grants WHERE id = $1', [tokens.grant])).map(
+      (r: { key_id: string }) => r.key_id,
+    );
+    const mine = { keyId, name: 'Lifecycle Agent', userId: p.userId, disconnectedAt: null };
+    expect((await apps(admin.session)).filter((a) => a.userId === p.userId)).toEqual([expect.objectContaining(mine)]);
+    expect(await apps(p.session)).toEqual([expect.objectContaining(mine)]);
+    expect(await apps(other.session)).toEqual([]);
+    const filtered = await consoleCall(app, 'GET', `/api/v1/admin/activity?keyId=${keyId}`, admin.session, {
+      fund: fund.slug,
+    });
+    expect(filtered.status).toBe(200);
+    expect((filtered.json.items as { keyId: string; app: string }[]).map((i) => [i.keyId, i.app])).toEqual([
+      [keyId, 'Lifecycle Agent'],
+    ]);
+    const refused = await consoleCall(app, 'GET', `/api/v1/admin/activity?keyId=${keyId}`, other.session, {
+      fund: fund.slug,
+    });
+    expect(refused.status).toBe(404);
   });
 
   it('a loopback IP redirect URI is matched at any port (RFC 8252 §7.3), nothing else about it', async () => {

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { createFund, mintKey, type ResponseJson } from '../utils/app';
+import { createFund, dbOf, mintKey, type ResponseJson } from '../utils/app';
 import { screenshot, useBrowserSuite, withScreenshotOnFailure } from '../utils/browser';
 import { seedBooks } from '../proposals/books-fixture';
 import { a11y, CONSOLE_TEST_ENV, newPage, pageErrors, person, signIn, type Person } from './console-helpers';
@@ -153,6 +153,43 @@ describe('developer console (headless Chromium)', () => {
         .first()
         .waitFor();
       expect(await a11y(page)).toEqual([]);
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+  });
+
+  it("filters the activity log by a connected app: the Key filter lists the fund's apps, and their rows are named", async () => {
+    const key = await mintKey(suite.server.app, { account: analyst.email, fund: fund.slug, scopes: ['fund:read'] });
+    const db = dbOf(suite.server.app);
+    const clientId = `browser-agent-${key.id}`;
+    await db.query(
+      `INSERT INTO oauth_clients (client_id, kind, client_name, redirect_uris, token_endpoint_auth_method)
+       VALUES ($1, 'registered', 'Browser Agent', ARRAY['http://127.0.0.1/cb'], 'none')`,
+      [clientId],
+    );
+    await db.query(
+      `INSERT INTO oauth_grants (client_id, user_id, fund_id, key_id, scopes, resource)
+       VALUES ($1, $2, $3, $4, ARRAY['fund:read'], 'http://127.0.0.1/api/mcp')`,
+      [clientId, analyst.userId, fund.id, key.id],
+    );
+    expect((await me(key.key)).status).toBe(200); // the app's one request
+
+    const page = await newPage(suite.browser);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-activity-apps', async () => {
+      await signIn(page, suite.server.baseUrl, admin.email, '/console/activity');
+      const filter = page.getByLabel('Key', { exact: true });
+      const option = filter.locator('optgroup[label="Connected apps"] option', { hasText: 'Browser Agent' });
+      await option.waitFor({ state: 'attached' });
+      await filter.selectOption(key.id);
+      await page.getByRole('button', { name: 'Filter' }).click();
+      const rows = page.getByTestId('activity-row');
+      // the unfiltered page holds the admin's console requests too: wait for the filtered one
+      await page.waitForFunction('document.querySelectorAll(\'[data-testid="activity-row"]\').length === 1');
+      await expect(rows.first().textContent()).resolves.toContain('/api/v1/me');
+      await expect(rows.first().textContent()).resolves.toContain('Browser Agent (connected app)');
+      expect(await a11y(page)).toEqual([]);
+      await screenshot(page, 'console-activity-apps');
     });
     expect(errors()).toEqual([]);
     await page.context().close();

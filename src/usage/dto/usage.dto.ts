@@ -123,3 +123,16 @@ export class ActivityPageDto {
   @ApiProperty({ nullable: true, type: String }) nextCursor: string | null;
   @ApiProperty() hasMore: boolean;
 }
+
+export class ActivityAppDto {
+  @ApiProperty({ format: 'uuid', description: 'The key its requests are made with: filter the activity listing by it' })
+  keyId: string;
+  @ApiProperty({ description: "The app's name (its client's self-chosen name)" }) name: string;
+  @ApiProperty({ format: 'uuid', description: 'The person who connected it' }) userId: string;
+  @ApiProperty({ format: 'date-time' }) connectedAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) disconnectedAt: string | null;
+}
+
+export class ActivityAppsDto {
+  @ApiProperty({ type: ActivityAppDto, isArray: true }) items: ActivityAppDto[];
+}

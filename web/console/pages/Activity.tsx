@@ -27,10 +27,23 @@ interface Filters {
   to: string;
 }
 
+/** A connected OAuth app the log can be filtered by (its key). */
+interface ActivityApp {
+  keyId: string;
+  name: string;
+  connectedAt: string;
+  disconnectedAt: string | null;
+}
+
+/** "Claude (connected app, 2026-11-20)", "… disconnected": two connections of one client stay apart. */
+function appLabel(a: ActivityApp): string {
+  return `${a.name} (connected app, ${a.connectedAt.slice(0, 10)}${a.disconnectedAt ? ', disconnected' : ''})`;
+}
+
 const EMPTY: Filters = { keyId: '', route: '', status: '', from: '', to: '' };
 const PAGE_SIZE = 50;
 
-function FilterForm({ keys, onApply }: { keys: KeySummary[]; onApply(f: Filters): void }) {
+function FilterForm({ keys, apps, onApply }: { keys: KeySummary[]; apps: ActivityApp[]; onApply(f: Filters): void }) {
   const [f, setF] = useState<Filters>(EMPTY);
   const keyId = useId();
   const set = (k: keyof Filters) => (v: string) => setF((x) => ({ ...x, [k]: v }));
@@ -49,6 +62,15 @@ function FilterForm({ keys, onApply }: { keys: KeySummary[]; onApply(f: Filters)
               {k.name} ({keyLabel(k)})
             </option>
           ))}
+          {apps.length > 0 && (
+            <optgroup label="Connected apps">
+              {apps.map((a) => (
+                <option key={a.keyId} value={a.keyId}>
+                  {appLabel(a)}
+                </option>
+              ))}
+            </optgroup>
+          )}
         </select>
       </div>
       <TextField label="Route" value={f.route} onChange={set('route')} placeholder="/api/v1/fund/trades" />
@@ -131,6 +153,7 @@ function ActivityTable({ items, keyNames }: { items: ActivityItem[]; keyNames: M
 
 export function ActivityPage() {
   const keys = useLoad(() => consoleRequest<{ items: KeySummary[] }>('/api/v1/admin/keys?limit=1000'), []);
+  const apps = useLoad(() => consoleRequest<{ items: ActivityApp[] }>('/api/v1/admin/activity/apps'), []);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   // cursors[i] opens page i; page 0 has none. "Previous" pops back along this trail.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
@@ -150,6 +173,7 @@ export function ActivityPage() {
       </p>
       <FilterForm
         keys={keys.data?.items ?? []}
+        apps={apps.data?.items ?? []}
         onApply={(f) => {
           setFilters(f);
           setCursors([null]);
