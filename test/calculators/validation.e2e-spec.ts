@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { bootApp, call, randomIp, type TestApp } from '../utils/app';
 import { CALC_PATHS, expectProblem, fieldErrors } from './helpers';
 
@@ -359,6 +361,22 @@ describe('calculator validation (e2e)', () => {
     const res = await post(path, body);
     expectProblem(res, 400, 'invalid_parameter');
     expect(fieldErrors(res)).toEqual([...errors].sort());
+  });
+
+  it('CSV rows come in a second round, as the README and docs/errors.md say', async () => {
+    const body = { mgmtFeePct: -1, positionsCsv: `${HEADER}\nBTC,?,X,crypto` };
+    expect(fieldErrors(await post('fund-health-check', body))).toEqual([
+      'mgmtFeePct: must be at least 0 and at most 100',
+    ]);
+    expect(fieldErrors(await post('fund-health-check', { ...body, mgmtFeePct: 1 }))).toEqual([
+      'positionsCsv: line 2: Value "?" is not a number',
+    ]);
+    const readme = readFileSync(join(__dirname, '../../src/calculators/README.md'), 'utf8');
+    const heading = readme.split('\n').find((line) => line.startsWith('## Validation'));
+    expect(heading).toMatch(/CSV rows in a second round/);
+    expect(readme).toMatch(
+      /a CSV field\s+\(`positionsCsv`, `lpRowsCsv`\) is read only once the other fields are valid/,
+    );
   });
 
   it('the same bodies with the offending values fixed pass', async () => {
