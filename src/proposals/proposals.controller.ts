@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtension, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DETAILS } from '../common/openapi/contract';
 import { CurrentPrincipal, RequiresScopes } from '../common/auth/auth.decorators';
 import { type CallContext, CurrentCall } from '../common/http/call-context';
 import type { Principal } from '../common/auth/principal';
@@ -112,10 +113,8 @@ export class ProposalsController {
 
   @Get()
   @RateLimitPolicy('fund-minute')
-  @ApiOperation({
-    summary: "This fund's proposals, most recent first",
-    description: `${OWN_ONLY} Filter by status; keyset-paginated.`,
-  })
+  @ApiOperation({ summary: "This fund's proposals, most recent first" })
+  @ApiExtension(DETAILS, `${OWN_ONLY} Filter by status; keyset-paginated.`)
   @Returns(ProposalListDto)
   list(@CurrentPrincipal() p: Principal, @Query() q: ProposalListQueryDto): Promise<ProposalListDto> {
     return this.proposals.list(p, q);
@@ -123,10 +122,8 @@ export class ProposalsController {
 
   @Get(':id')
   @RateLimitPolicy('fund-minute')
-  @ApiOperation({
-    summary: 'One proposal of this fund: its payload, status and who proposed and decided it',
-    description: `${OWN_ONLY} Another person's proposal is then 404, as one that does not exist.`,
-  })
+  @ApiOperation({ summary: 'One proposal of this fund: its payload, status and who proposed and decided it' })
+  @ApiExtension(DETAILS, `${OWN_ONLY} Another person's proposal is then 404, as one that does not exist.`)
   @Returns(ProposalDto)
   get(
     @CurrentPrincipal() p: Principal,

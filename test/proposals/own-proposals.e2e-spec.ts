@@ -72,6 +72,14 @@ describe('proposals: a propose-only key sees its own (e2e)', () => {
     expect((await call(app, 'GET', `/api/v1/fund/proposals/${mine[0]}`, { key: otherMaker.key })).status).toBe(404);
   });
 
+  it('the OpenAPI descriptions say so, and still say who may call', async () => {
+    const paths = (await call(app, 'GET', '/api/openapi.json')).json.paths;
+    for (const op of [paths['/api/v1/fund/proposals'].get, paths['/api/v1/fund/proposals/{id}'].get]) {
+      expect(op.description).toContain('With fund:propose alone, only your own proposals');
+      expect(op.description).toContain('Needs an API key holding fund:propose.');
+    }
+  });
+
   it('fund:read or proposals:review beside fund:propose sees every proposal of the fund', async () => {
     for (const key of [reader.key, reviewer.key]) {
       expect(ids(await list(key))).toEqual(expect.arrayContaining([...mine, theirs]));

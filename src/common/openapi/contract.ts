@@ -85,7 +85,7 @@ function finalizeOperation(method: string, path: string, op: DocNode, opts: Cont
   for (const p of op.parameters ?? []) if (p.schema) p.schema = toSchema31(p.schema);
   for (const c of Object.values<DocNode>(op.requestBody?.content ?? {})) if (c.schema) c.schema = toSchema31(c.schema);
   op.summary ??= humanize(op.operationId);
-  op.description ??= describe(op, auth, session);
+  op.description ??= describe(op, auth, session, takeDetails(op));
   const rateLimited = Boolean(op['x-rate-limit-policy']);
   const hasBody = ['post', 'put', 'patch'].includes(method);
   const pathParams = (op.parameters ?? []).some((p: DocNode) => p.in === 'path');
@@ -199,11 +199,24 @@ function securityOf(auth: AuthMode, session: { only?: boolean } | undefined): Do
   return out;
 }
 
-function describe(op: DocNode, auth: AuthMode, session: SessionAccess | undefined): string {
+function describe(op: DocNode, auth: AuthMode, session: SessionAccess | undefined, details: string): string {
   const limit = op['x-rate-limit-policy']
     ? ` Rate limit policy \`${op['x-rate-limit-policy']}\` (RateLimit headers on every answer).`
     : '';
-  return `${String(op.summary).replace(/\.$/, '')}. ${authSentence(auth, op['x-required-scopes'] ?? [], session)}${limit}`;
+  const more = details ? ` ${details.replace(/\.?$/, '.')}` : '';
+  return `${String(op.summary).replace(/\.$/, '')}.${more} ${authSentence(auth, op['x-required-scopes'] ?? [], session)}${limit}`;
+}
+
+/**
+ * What a route says beyond its summary (`@ApiExtension(DETAILS, text)`): placed between the summary and
+ * the sentence on who may call it, so a route with more to say keeps that sentence. Taken off the operation.
+ */
+export const DETAILS = 'x-details';
+
+function takeDetails(op: DocNode): string {
+  const details = typeof op[DETAILS] === 'string' ? (op[DETAILS] as string).trim() : '';
+  delete op[DETAILS];
+  return details;
 }
 
 /** How a route's `@SessionAccess` options appear in the document (`x-session-access`). */
