@@ -214,7 +214,7 @@ function describe(op: DocNode, auth: AuthMode, session: SessionAccess | undefine
 export const DETAILS = 'x-details';
 
 function takeDetails(op: DocNode): string {
-  const details = typeof op[DETAILS] === 'string' ? (op[DETAILS] as string).trim() : '';
+  const details = typeof op[DETAILS] === 'string' ? op[DETAILS].trim() : '';
   delete op[DETAILS];
   return details;
 }
