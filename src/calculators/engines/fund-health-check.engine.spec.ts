@@ -104,6 +104,19 @@ describe('fund-health-check engine', () => {
     expect(keyPerson(2)).toEqual([]);
   });
 
+  it("a hedged book's small remainder is not a single-asset bet: an asset's net under 5 % of AUM is immaterial", () => {
+    // BTC +5M spot, −4.999M perp: all of the book's net exposure is BTC's 1 000, 0.01 % of AUM
+    const remainder = 'Asset,Value,Venue,Class\nBTC,5000000,Coinbase,crypto\nBTC,-4999000,Deribit,crypto';
+    const a = fundHealthCheck({ ...strong, aumUsd: 10_000_000, positionsCsv: remainder });
+    expect(scores(a).portfolio).toBe(100);
+    expect(a.findings.map((f) => f.message)).toContain(
+      'The largest net exposure by asset (BTC) is 0.01 % of aumUsd, under 5 %: concentration by asset is not material.',
+    );
+    // the same pair with a material remainder (1M, 10 % of AUM) is a single-asset bet again
+    const material = 'Asset,Value,Venue,Class\nBTC,5000000,Coinbase,crypto\nBTC,-4000000,Deribit,crypto';
+    expect(scores(fundHealthCheck({ ...strong, aumUsd: 10_000_000, positionsCsv: material })).portfolio).toBe(35);
+  });
+
   it('a hedged asset is not a single-asset bet: concentration is on net exposure by asset', () => {
     // BTC +6M spot, −6M perp beside ten 4M equities: gross-by-asset made BTC 23.1 % (−25 points)
     const hedged = `${diversified}\nBTC,6000000,Coinbase,crypto\nBTC,-6000000,Deribit,crypto`;

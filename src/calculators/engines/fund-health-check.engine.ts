@@ -257,14 +257,25 @@ function portfolioNotAssessed(positions: Position[] | null): string | null {
   return null;
 }
 
+/** Below this share of AUM, the largest asset's net exposure is no concentration to score (a hedged book's remainder). */
+const MATERIAL_NET_PCT_OF_AUM = 5;
+
 function portfolioRules(input: FundHealthCheckInput, positions: Position[], add: Collector): void {
   const c = concentrationOf(positions);
   const e = exposureOf(positions);
   const aum = dec(input.aumUsd);
+  const top = c.assets[0];
+  const topOfAum = c.total === 0n ? dec(0) : fixedToDec(top.exposure).div(aum).times(100);
   if (c.total === 0n) {
     add('info', 0, 'Every non-cash asset nets to zero across its rows (hedged): no concentration by asset.');
+  } else if (topOfAum.lt(MATERIAL_NET_PCT_OF_AUM)) {
+    // a hedged book's small remainder is all of its net exposure, but no bet: judged against AUM
+    add(
+      'info',
+      0,
+      `The largest net exposure by asset (${top.asset}) is ${topOfAum.toFixed(2)} % of aumUsd, under ${MATERIAL_NET_PCT_OF_AUM} %: concentration by asset is not material.`,
+    );
   } else {
-    const top = c.assets[0];
     const weight = fixedToDec(top.exposure).div(fixedToDec(c.total)).times(100);
     const label = `${top.asset} is ${weight.toFixed(1)} % of the non-cash exposure (net by asset)`;
     if (weight.gt(50)) add('high', 65, `${label}: the fund is a single-asset bet.`);
