@@ -88,6 +88,10 @@ export class ProposalsController {
   @RateLimitPolicy('propose-minute')
   @IdempotencyKeyHeader()
   @ApiOperation({ summary: 'Stage a subscription or redemption request for a dealing date on the calendar' })
+  @ApiExtension(
+    DETAILS,
+    "A redemption needs units of the class on the dealing date; one for more than the holding (an amount above its value) is dealt as a full redemption: every unit of the investor's in that class, not refused. The dealing date must be on the calendar and at least the notice period away (GET /api/v1/fund/dealing-calendar: its nextDealingDate may be inside it, then 422)",
+  )
   @Returns(ProposalDto, { status: 201, description: STAGED })
   capitalActivity(
     @CurrentPrincipal() p: Principal,

@@ -1130,7 +1130,7 @@ export interface DealingTermsDto {
   subscriptionNoticeDays: number;
   redemptionNoticeDays: number;
   settlementDays: number;
-  /** the next dealing date on or after today (UTC) */
+  /** the next dealing date on or after today (UTC). It may be inside the notice period: a subscription or redemption proposed for it is then 422 (field dealingDate); a request needs a dealing date at least subscriptionNoticeDays or redemptionNoticeDays away */
   nextDealingDate: string;
 }
 
@@ -1169,6 +1169,7 @@ export interface TradeDto {
   /** in feeCurrency: money with exactly 2 decimals when that is the fund's base currency ("3.00", "22.50"), a quantity when it is an asset (a crypto fee, "0.0005") (decimal string, up to 10 decimals) */
   fee: string;
   feeCurrency: string;
+  /** the exchange or broker it was executed on */
   venue: string;
 }
 
@@ -1330,11 +1331,11 @@ export interface CapitalActivityProposalDto {
   type: "subscription" | "redemption";
   /** Share class name (as the read API shows it) or id */
   shareClass: string;
-  /** Exactly one of amount and fraction; a subscription needs an amount */
+  /** Exactly one of amount and fraction; a subscription needs an amount. A redemption amount above the value of the investor's holding on the dealing date is dealt as a full redemption, not refused */
   amount?: string;
   /** Redemptions only: fraction of the holding, 0 < f ≤ 1 */
   fraction?: string;
-  /** A dealing date on the fund's dealing calendar, respecting the notice period */
+  /** A dealing date on the fund's dealing calendar, at least the notice period away (422 otherwise; the dealing calendar's nextDealingDate may be inside it) */
   dealingDate: string;
 }
 

@@ -29,7 +29,12 @@ export class DealingTermsDto {
   @ApiProperty({ example: 5 }) subscriptionNoticeDays: number;
   @ApiProperty({ example: 30 }) redemptionNoticeDays: number;
   @ApiProperty({ example: 3 }) settlementDays: number;
-  @ApiProperty({ format: 'date', example: '2026-11-30', description: 'the next dealing date on or after today (UTC)' })
+  @ApiProperty({
+    format: 'date',
+    example: '2026-11-30',
+    description:
+      'the next dealing date on or after today (UTC). It may be inside the notice period: a subscription or redemption proposed for it is then 422 (field dealingDate); a request needs a dealing date at least subscriptionNoticeDays or redemptionNoticeDays away',
+  })
   nextDealingDate: string;
 }
 

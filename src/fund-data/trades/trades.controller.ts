@@ -17,6 +17,10 @@ export class TradesController {
     'trades',
     TradesPageDto,
     'Executed trades of live connections, most recent first, keyset-paginated with an opaque cursor',
+    {
+      details:
+        'The interface document\'s "executed exchange trades" covers every execution on a real (live) connection: on exchanges (e.g. Coinbase Prime, Kraken) and through brokers (e.g. Interactive Brokers, Goldman Sachs prime brokerage); venue names where. Trades of paper-trading connections never appear',
+    },
   )
   list(@CurrentPrincipal() p: Principal, @Query() q: TradesQueryDto): Promise<TradesPageDto> {
     return this.trades.trades(fundIdOf(p), q);

@@ -52,7 +52,7 @@ export class TradeDto {
   })
   fee: string;
   @ApiProperty({ example: 'USD' }) feeCurrency: string;
-  @ApiProperty({ example: 'Coinbase Prime' }) venue: string;
+  @ApiProperty({ example: 'Coinbase Prime', description: 'the exchange or broker it was executed on' }) venue: string;
 }
 
 export class TradesPageDto {

@@ -145,7 +145,8 @@ export class CapitalActivityProposalDto {
 
   @ApiPropertyOptional({
     example: '250000.00',
-    description: 'Exactly one of amount and fraction; a subscription needs an amount',
+    description:
+      "Exactly one of amount and fraction; a subscription needs an amount. A redemption amount above the value of the investor's holding on the dealing date is dealt as a full redemption, not refused",
   })
   @Optional()
   @IsString()
@@ -160,7 +161,8 @@ export class CapitalActivityProposalDto {
 
   @ApiProperty({
     example: '2026-06-30',
-    description: "A dealing date on the fund's dealing calendar, respecting the notice period",
+    description:
+      "A dealing date on the fund's dealing calendar, at least the notice period away (422 otherwise; the dealing calendar's nextDealingDate may be inside it)",
   })
   @IsCalendarDate()
   dealingDate: string;
