@@ -63,21 +63,39 @@ export class Refusal {
 
   /** A rate-limit problem as a JSON-RPC error whose data carries the problem and retryAfter. */
   static of(id: Id, problem: ProblemError, silent = false): Refusal {
-    const headers = problem.headers ?? {};
-    const retry = Object.entries(headers).find(([name]) => name.toLowerCase() === 'retry-after')?.[1];
-    const data = {
-      code: problem.code,
-      status: problem.status,
-      detail: problem.detail,
-      ...(retry === undefined ? {} : { retryAfter: Number(retry) }),
-    };
+    const data = problemData(problem, problem.detail);
     return new Refusal(
       rpcError(id, JSONRPC.SERVER_ERROR, `${problem.code}: ${problem.detail}`, data),
       problem.status,
-      headers,
+      problem.headers ?? {},
       silent,
     );
   }
+}
+
+/**
+ * A refused call of a well-formed request (resources/read) as a JSON-RPC error whose data carries the
+ * problem: -32602 for a 4xx (bad params, not found, forbidden), -32603 for a 5xx (an internal error's
+ * detail is only the request id to quote), a rate limit as a Refusal (-32000). -32600 (Invalid Request)
+ * is kept for messages that are not well-formed.
+ */
+export function problemAnswer(id: Id, problem: ProblemError, requestId: string): Answer {
+  if (problem.code === 'rate_limited') return Refusal.of(id, problem);
+  const detail = problem.code === 'internal' ? `quote request id ${requestId}` : problem.detail;
+  const code = problem.status >= 500 ? JSONRPC.INTERNAL : JSONRPC.INVALID_PARAMS;
+  return rpcError(id, code, `${problem.code}: ${detail}`, problemData(problem, detail));
+}
+
+/** A problem as JSON-RPC error data: code, status, detail, and its field errors and retryAfter where it has them. */
+export function problemData(problem: ProblemError, detail: string): Record<string, unknown> {
+  const retry = Object.entries(problem.headers ?? {}).find(([name]) => name.toLowerCase() === 'retry-after')?.[1];
+  return {
+    code: problem.code,
+    status: problem.status,
+    detail,
+    ...(problem.errors?.length ? { errors: problem.errors } : {}),
+    ...(retry === undefined ? {} : { retryAfter: Number(retry) }),
+  };
 }
 
 export type Answer = JsonRpcResponse | SerializedToolResult | Refusal;

@@ -1,3 +1,4 @@
+import type { Scope } from '../common/auth/scopes';
 import { FIRST_DATE, isCalendarDate, LAST_DATE } from '../common/validation/calendar-date';
 import { quotedInput } from '../common/validation/safe-text';
 
@@ -94,10 +95,13 @@ export const FUND_PROMPTS: FundPrompt[] = [
   },
 ];
 
-/** The `resources/list` result of the fund server. */
-export function resourcesListResult(): { resources: object[] } {
+/** Every prompt cites fund:read tools: prompts are offered to callers holding fund:read (capability included). */
+export const PROMPT_SCOPES: readonly Scope[] = ['fund:read'];
+
+/** The `resources/list` result of the fund server: the resources the caller may read. */
+export function resourcesListResult(resources: readonly FundResource[]): { resources: object[] } {
   return {
-    resources: FUND_RESOURCES.map(({ uri, name, title, description }) => ({
+    resources: resources.map(({ uri, name, title, description }) => ({
       uri,
       name,
       title,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { FundExtras } from './fund-extras';
 import { McpCatalog } from './mcp.catalog';
 import { McpController } from './mcp.controller';
 import { McpService } from './mcp.service';
@@ -8,7 +9,7 @@ import { ToolInvoker } from './tool-invoker';
 @Module({
   imports: [DiscoveryModule],
   controllers: [McpController],
-  providers: [McpCatalog, McpService, ToolInvoker],
+  providers: [McpCatalog, McpService, ToolInvoker, FundExtras],
   exports: [McpCatalog],
 })
 export class McpModule {}

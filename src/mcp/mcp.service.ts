@@ -10,13 +10,14 @@ import {
   JSONRPC,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  problemData,
   readMessage,
   Refusal,
   rpcError,
   SerializedToolResult,
 } from './json-rpc';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
-import { FUND_RESOURCES, promptGetResult, promptsListResult, resourcesListResult } from './mcp-resources';
+import { FundExtras, noteCall } from './fund-extras';
 
 /**
  * The MCP revisions this server implements, newest first: the revisions with the initialize handshake.
@@ -67,6 +68,7 @@ export class McpService {
   constructor(
     private readonly catalog: McpCatalog,
     private readonly invoker: ToolInvoker,
+    private readonly extras: FundExtras,
   ) {}
 
   /** Returns null for a notification, or a batch of notifications only (HTTP 202, no body). */
@@ -125,10 +127,8 @@ export class McpService {
         return false;
       return this.catalog.find(server, params.name, scopes)?.route.policy !== undefined;
     }
-    if (method === 'resources/read' && server === 'fund') {
-      const resource = FUND_RESOURCES.find((r) => r.uri === params.uri);
-      return resource !== undefined && this.catalog.find(server, resource.tool, scopes)?.route.policy !== undefined;
-    }
+    if (method === 'resources/read' && server === 'fund')
+      return this.extras.readableThrough(params.uri, scopes)?.tool.route.policy !== undefined;
     return false;
   }
 
@@ -163,14 +163,7 @@ export class McpService {
           id,
           result: {
             protocolVersion,
-            capabilities:
-              server === 'fund'
-                ? {
-                    tools: { listChanged: false },
-                    resources: { listChanged: false, subscribe: false },
-                    prompts: { listChanged: false },
-                  }
-                : { tools: { listChanged: false } },
+            capabilities: server === 'fund' ? this.extras.capabilities(scopes) : { tools: { listChanged: false } },
             serverInfo: {
               name: server === 'fund' ? 'fundgate-fund' : 'fundgate-public',
               title: server === 'fund' ? 'fundgate fund data' : 'fundgate calculators',
@@ -199,58 +192,7 @@ export class McpService {
       }
       default:
         if (server === 'fund' && /^(resources|prompts)\//.test(method))
-          return this.fundExtras(id, method, params, req, reply);
-        return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${method}`);
-    }
-  }
-
-  /** resources/* and prompts/* of the fund server (see mcp-resources.ts). */
-  private async fundExtras(
-    id: Id,
-    method: string,
-    params: Record<string, unknown>,
-    req: FastifyRequest,
-    reply: FastifyReply,
-  ): Promise<JsonRpcResponse> {
-    switch (method) {
-      case 'resources/list':
-        return { jsonrpc: '2.0', id, result: resourcesListResult() };
-      case 'resources/templates/list':
-        return { jsonrpc: '2.0', id, result: { resourceTemplates: [] } };
-      case 'resources/read': {
-        const resource = FUND_RESOURCES.find((r) => r.uri === params.uri);
-        const tool = resource && this.catalog.byName(resource.tool);
-        if (!resource || !tool) {
-          noteCall(req, 'resources/read', 404);
-          return rpcError(id, -32002, `resource not found: ${quotedInput(params.uri)}`);
-        }
-        try {
-          const body = await this.invoker.invoke(tool, req, reply, {});
-          noteCall(req, tool.name, 200);
-          return {
-            jsonrpc: '2.0',
-            id,
-            result: { contents: [{ uri: resource.uri, mimeType: 'application/json', text: JSON.stringify(body) }] },
-          };
-        } catch (err) {
-          const problem = toProblemError(err, req);
-          noteCall(req, tool.name, problem.status);
-          return rpcError(
-            id,
-            problem.status >= 500 ? JSONRPC.INTERNAL : JSONRPC.INVALID_REQUEST,
-            `${problem.code}: ${problem.status >= 500 ? `quote request id ${req.id}` : problem.detail}`,
-          );
-        }
-      }
-      case 'prompts/list':
-        return { jsonrpc: '2.0', id, result: promptsListResult() };
-      case 'prompts/get': {
-        const answer = promptGetResult(params);
-        return 'result' in answer
-          ? { jsonrpc: '2.0', id, result: answer.result }
-          : rpcError(id, JSONRPC.INVALID_PARAMS, answer.refused);
-      }
-      default:
+          return this.extras.answer(id, method, params, req, reply);
         return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${method}`);
     }
   }
@@ -270,17 +212,14 @@ export class McpService {
     } catch (err) {
       const problem = toProblemError(err, req);
       noteCall(req, tool.name, problem.status);
-      if (problem.status >= 500 && problem.code !== 'unavailable')
-        return rpcError(id, JSONRPC.INTERNAL, `the tool failed; quote request id ${req.id}`);
+      if (problem.status >= 500 && problem.code !== 'unavailable') {
+        const detail = `quote request id ${req.id}`;
+        return rpcError(id, JSONRPC.INTERNAL, `the tool failed; ${detail}`, problemData(problem, detail));
+      }
       if (problem.headers) reply.headers(problem.headers);
       return problemResult(id, problem);
     }
   }
-}
-
-/** One row of the activity log per tool call, with the status the same call answers over REST. */
-function noteCall(req: FastifyRequest, tool: string, status: number): void {
-  (req.mcpCalls ??= []).push({ tool, status });
 }
 
 interface ProblemLike {

@@ -125,4 +125,16 @@ describe('MCP rate limits (e2e)', () => {
     expect(texts.slice(0, 3)).not.toContain('rate_limited');
     expect(texts[3]).toBe('rate_limited');
   });
+
+  it('a resources/read refused by its rate limit is the same JSON-RPC refusal (data.code, retryAfter), not -32600', async () => {
+    await insideOneMinute();
+    const { key } = await mintKey(app, { scopes: ['fund:read'], fund, plan: 'free' });
+    const read = (id: number) =>
+      post('/api/mcp', rpc(id, 'resources/read', { uri: 'fundgate://fund/fee-terms' }), { key });
+    for (const id of [1, 2, 3]) expect((await read(id)).json.result.contents).toHaveLength(1);
+    const refused = await read(4);
+    expect(refused.status).toBe(429);
+    expectRefusal(refused, 4);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+  });
 });
