@@ -52,6 +52,7 @@ export class McpController {
 
   private async serve(server: McpServerName, req: FastifyRequest, reply: FastifyReply, body: unknown): Promise<void> {
     checkTransport(req, this.cors);
+    if (isEmptyBody(req, body)) throw emptyBody(); // a parse error (-32700), as any body that is not JSON
     if (server === 'fund') fundIdOf(req.principal!); // a calculator-only key: 403, not an empty tool list
     const answer = await this.mcp.handle(server, req, reply, body);
     if (answer === null) {
@@ -147,6 +148,23 @@ export class McpController {
   fundDelete(@Res() reply: FastifyReply): void {
     methodNotAllowed(reply);
   }
+}
+
+/**
+ * No body at all, or an empty one: the shared JSON body parser reads an empty body as `{}` (what the
+ * REST routes want), which is not what was sent, so the length tells them apart. A chunked empty body
+ * (no Content-Length) still reads as `{}`, an Invalid Request.
+ */
+function isEmptyBody(req: FastifyRequest, body: unknown): boolean {
+  if (body === undefined || body === null) return true;
+  return req.headers['content-length'] === '0' && typeof body === 'object' && Object.keys(body).length === 0;
+}
+
+/** The ProblemFilter answers a refusal naming the body as a JSON-RPC parse error (HTTP 400). */
+function emptyBody(): ProblemError {
+  return new ProblemError('invalid_request', 'the body is empty; send one JSON-RPC message (or a batch)', [
+    { field: 'body', message: 'is empty' },
+  ]);
 }
 
 /** Stateless server: no SSE stream to open (GET) and no session to end (DELETE). */

@@ -243,6 +243,22 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
       expect(unknownTool.error.code).toBe(-32602);
     });
 
+    it('answers an empty body (or none) with a JSON-RPC parse error (-32700), not an Invalid Request', async () => {
+      const none = await fetch(`${base}/api/mcp/public`, {
+        method: 'POST',
+        headers: { accept: 'application/json, text/event-stream', 'x-forwarded-for': randomIp() },
+      });
+      expect([none.status, ((await none.json()) as RpcAnswer).error.code]).toEqual([400, -32700]);
+      const empty = await post('');
+      expect(empty.status).toBe(400);
+      expect((await empty.json()).error).toEqual({
+        code: -32700,
+        message: 'Parse error: the body is empty; send one JSON-RPC message (or a batch)',
+      });
+      // {} is JSON, just not a JSON-RPC message
+      expect((await (await post('{}')).json()).error.code).toBe(-32600);
+    });
+
     it('answers JSON-RPC batches where the version has them (2025-03-26, or no version header), never with initialize', async () => {
       const batch = JSON.stringify([
         { jsonrpc: '2.0', id: 1, method: 'ping' },
