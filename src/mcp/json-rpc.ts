@@ -48,10 +48,11 @@ export class SerializedToolResult {
 }
 
 /**
- * An answer that refuses a message for now (its rate limit is spent): the HTTP answer takes its
- * status (429) and headers (RateLimit, Retry-After) only when every answer of the request is a
- * refusal; in a batch with other answers it is one JSON-RPC error among them. `silent`: the refused
- * message was a notification (or a client's response), which a batch never answers.
+ * An answer that refuses a message for now: a JSON-RPC error (its rate limit is spent; status 429) or
+ * a tool result with isError (its tool's rate limit, busy calculators; status 200). The HTTP answer
+ * takes the headers (RateLimit, Retry-After) only when every answer of the request is a refusal, and
+ * the 429 only when every one is a 429; in a batch with other answers it is one answer among them.
+ * `silent`: the refused message was a notification (or a client's response), which a batch never answers.
  */
 export class Refusal {
   constructor(
@@ -113,7 +114,8 @@ export function httpAnswer(answer: Answer | Answer[]): {
   const json = Array.isArray(answer) ? `[${answer.map(serialize).join(',')}]` : serialize(answer);
   const refusals = all.filter((a): a is Refusal => a instanceof Refusal);
   if (refusals.length === 0 || refusals.length < all.length) return { status: 200, headers: {}, json };
-  return { status: refusals[0].status, headers: Object.assign({}, ...refusals.map((r) => r.headers)), json };
+  const status = refusals.every((r) => r.status === 429) ? 429 : 200;
+  return { status, headers: Object.assign({}, ...refusals.map((r) => r.headers)) as Record<string, string>, json };
 }
 
 export interface JsonRpcRequest {

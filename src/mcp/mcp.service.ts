@@ -204,7 +204,7 @@ export class McpService {
     req: FastifyRequest,
     reply: FastifyReply,
     args: Record<string, unknown>,
-  ): Promise<JsonRpcResponse | SerializedToolResult> {
+  ): Promise<Answer> {
     try {
       const body = await this.invoker.invoke(tool, req, reply, args);
       noteCall(req, tool.name, 200);
@@ -216,8 +216,10 @@ export class McpService {
         const detail = `quote request id ${req.id}`;
         return rpcError(id, JSONRPC.INTERNAL, `the tool failed; ${detail}`, problemData(problem, detail));
       }
-      if (problem.headers) reply.headers(problem.headers);
-      return problemResult(id, problem);
+      // Retry-After (a rate limit, busy calculators) goes on the HTTP answer only if every answer is such a refusal
+      return problem.headers
+        ? new Refusal(problemResult(id, problem), 200, problem.headers)
+        : problemResult(id, problem);
     }
   }
 }

@@ -104,6 +104,24 @@ describe('MCP rate limits (e2e)', () => {
     expect((spent.json as { id: number }[]).map((a) => a.id)).toEqual([7, 8]);
   });
 
+  it("a batch's 200 carries no tool's Retry-After unless every answer is a refusal", async () => {
+    await insideOneMinute();
+    const ip = randomIp();
+    // calc-daily is 2: the third call is refused (isError), the ping answered
+    const mixed = await post('/api/mcp/public', [calc(1), calc(2), calc(3), rpc(4, 'ping')], { ip });
+    expect(mixed.status).toBe(200);
+    const texts = (mixed.json as { result: { isError?: boolean; content?: { text: string }[] } }[]).map((a) =>
+      a.result.isError ? a.result.content![0].text.split(':')[0] : 'ok',
+    );
+    expect(texts).toEqual(['ok', 'ok', 'rate_limited', 'ok']);
+    expect(mixed.headers['retry-after']).toBeUndefined();
+    const refused = await post('/api/mcp/public', [calc(5), calc(6)], { ip });
+    expect(refused.status).toBe(200); // tool errors are results; the HTTP answer says when to retry
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    const single = await post('/api/mcp/public', calc(7), { ip });
+    expect([single.status, single.headers['retry-after']]).toEqual([200, expect.stringMatching(/^\d+$/)]);
+  });
+
   it("counts a key's uncounted messages on the fund server against its own fund-minute, and each read tool call once", async () => {
     await insideOneMinute();
     const { key } = await mintKey(app, { scopes: ['fund:read'], fund, plan: 'free' });
