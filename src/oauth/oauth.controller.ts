@@ -6,7 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
 import { ClientMetadata, ClientsService } from './clients.service';
 import { OAuthError, OAuthReturnError } from './oauth-error';
-import { GRANTABLE_SCOPES, mcpResource } from './oauth-tokens';
+import { GRANTABLE_SCOPES, mcpResource, resourceMetadataUrl } from './oauth-tokens';
 import { bindBrowser } from './oauth-browser';
 import { AUTHORIZATION_REQUEST_SECONDS, OAuthService } from './oauth.service';
 
@@ -39,10 +39,21 @@ export class OAuthController {
     };
   }
 
+  /**
+   * RFC 9728 §3.3: a document's `resource` must be the resource identifier its well-known URL was built
+   * from, so the root document would describe the origin, which is no protected resource here (the
+   * REST API takes keys; OAuth access tokens work on /api/mcp only). Advertising /api/mcp here made a
+   * client that checks that rule discard it, and advertising the origin would send clients asking for
+   * tokens we do not issue. So 404, naming the document the fund MCP server's 401 points to (MCP clients
+   * try that path-specific URL first, and the root only when it is missing).
+   */
   @Get('.well-known/oauth-protected-resource')
   @ApiExcludeEndpoint()
   protectedResource(@Res() reply: FastifyReply): void {
-    json(reply, 200, this.resourceMetadata());
+    json(reply, 404, {
+      error: 'not_found',
+      error_description: `this origin is not an OAuth protected resource; the fund MCP server's metadata is ${resourceMetadataUrl(this.config)}`,
+    });
   }
 
   @Get('.well-known/oauth-protected-resource/api/mcp')

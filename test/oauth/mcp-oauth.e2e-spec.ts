@@ -80,11 +80,11 @@ describe('MCP over OAuth 2.1 (official SDK client, consent in the console)', () 
     expect(res.headers.get('www-authenticate')).toBe(
       `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp", scope="fund:read"`,
     );
-    for (const path of ['/.well-known/oauth-protected-resource/api/mcp', '/.well-known/oauth-protected-resource']) {
-      const prm: ResponseJson = await (await fetch(`${base}${path}`)).json();
-      expect(prm).toMatchObject({ resource: `${base}/api/mcp`, authorization_servers: [base] });
-      expect(prm.scopes_supported).not.toContain('proposals:review');
-    }
+    const prm: ResponseJson = await (await fetch(`${base}/.well-known/oauth-protected-resource/api/mcp`)).json();
+    expect(prm).toMatchObject({ resource: `${base}/api/mcp`, authorization_servers: [base] });
+    expect(prm.scopes_supported).not.toContain('proposals:review');
+    // RFC 9728 §3.3: the root document would have to describe the origin, which is no protected resource here
+    expect((await fetch(`${base}/.well-known/oauth-protected-resource`)).status).toBe(404);
     const as = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
     expect(as).toMatchObject({
       issuer: base,
