@@ -7,6 +7,9 @@ import { redactionOf } from '../common/redaction/redaction.interceptor';
 import type { PolicyName } from '../config/config';
 import { RATE_POLICY } from '../usage/rate-limit/rate-limit.decorator';
 import { authSentence } from '../common/openapi/contract';
+import { deferJsonBodyAt } from '../common/http/json-body';
+import { calculatorRouteConfig } from '../calculators/calculator-pool';
+import { CALCULATORS } from '../calculators/calculators.registry';
 import { type ArgumentError, argumentTypeCheck, toJsonSchema } from './json-schema';
 
 export type McpServerName = 'public' | 'fund';
@@ -53,6 +56,12 @@ export interface McpTool {
   /** REST answers that are arrays are wrapped as { items } (structuredContent must be an object). */
   wrapsArray: boolean;
   acceptsIdempotencyKey: boolean;
+  /**
+   * Calculators whose REST route defers a JSON body of this many characters or more to the worker
+   * pool (calculatorRouteConfig: the text calculators, HEAVY_TEXT_CHARS): arguments as large are
+   * deferred the same way (ToolInvoker). Undefined for every other tool.
+   */
+  deferArgumentsAt: number | undefined;
   annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
 }
 
@@ -159,6 +168,7 @@ export class McpCatalog {
       outputSchema: output,
       wrapsArray,
       acceptsIdempotencyKey,
+      deferArgumentsAt: server === 'public' ? calculatorDeferAt(path) : undefined,
       annotations: { readOnlyHint: readOnly, idempotentHint: readOnly, destructiveHint: false, openWorldHint: false },
     };
   }
@@ -176,6 +186,12 @@ export class McpCatalog {
     const tool = this.tools.get(name);
     return tool && tool.server === server && tool.scopes.every((s) => scopes.includes(s)) ? tool : undefined;
   }
+}
+
+/** Where the calculator route at `path` defers its JSON body (the REST route's own config), if it does. */
+function calculatorDeferAt(path: string): number | undefined {
+  const def = CALCULATORS.find((d) => path === `/api/v1/calc/${d.path}`);
+  return def && deferJsonBodyAt(calculatorRouteConfig(def));
 }
 
 const asSentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);

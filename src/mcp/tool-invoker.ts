@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CALC_RETRY_AFTER_SECONDS, CalculatorPool } from '../calculators/calculator-pool';
 import { assertScopes } from '../common/auth/auth.guard';
 import type { MaybePromise } from '../common/async/maybe-promise';
 import { ProblemError } from '../common/errors/problem';
 import { createValidationPipe } from '../common/errors/validation';
 import type { CallContext } from '../common/http/call-context';
+import { DeferredJsonBody } from '../common/http/json-body';
 import { NoQueryParamsPipe } from '../common/validation/parameterless';
 import { enforceRateLimit } from '../usage/rate-limit/rate-limit.guard';
 import { RateLimitService } from '../usage/rate-limit/rate-limit.service';
@@ -26,7 +29,13 @@ export class ToolInvoker {
   private readonly validation = createValidationPipe();
   private readonly noQuery = new NoQueryParamsPipe();
 
-  constructor(private readonly limits: RateLimitService) {}
+  /** The calculators' worker pool, looked up once (CalculatorsModule does not export it). */
+  private pool: CalculatorPool | null | undefined;
+
+  constructor(
+    private readonly limits: RateLimitService,
+    private readonly modules: ModuleRef,
+  ) {}
 
   /**
    * The count of an MCP message that calls no tool whose route counts it (see McpService.handleOne):
@@ -45,14 +54,29 @@ export class ToolInvoker {
   ): Promise<unknown> {
     const { route } = tool;
     assertScopes(req, tool.scopes);
-    if (route.policy) await enforceRateLimit(this.limits, route.policy, req, reply);
     const { idempotencyKey, ...rest } = args;
+    const large = isLarge(tool, req, rest);
+    // as REST sheds a large calculator body before reading it: before the count, the parse, the validation
+    if (large && this.calculatorPool()?.saturated()) throw calculatorsBusy();
+    if (route.policy) await enforceRateLimit(this.limits, route.policy, req, reply);
     if (idempotencyKey !== undefined && (!tool.acceptsIdempotencyKey || typeof idempotencyKey !== 'string')) {
       throw invalid('idempotencyKey', tool.acceptsIdempotencyKey ? 'must be a string' : 'is not a known field');
     }
-    const input = await this.inputOf(tool, rest);
+    // a large calculator body is validated on the worker thread, as REST defers it (the handler's pool.run)
+    const input = large ? new DeferredJsonBody(JSON.stringify(rest)) : await this.inputOf(tool, rest);
     const call: CallContext = { idempotencyKey, idempotencyField: 'idempotencyKey', header: NO_HEADERS };
     return route.handler.apply(route.instance, argumentsOf(route.binding, req, input, call));
+  }
+
+  private calculatorPool(): CalculatorPool | null {
+    if (this.pool === undefined) {
+      try {
+        this.pool = this.modules.get(CalculatorPool, { strict: false }) ?? null;
+      } catch {
+        this.pool = null; // no calculators in this application: nothing to shed for
+      }
+    }
+    return this.pool;
   }
 
   /** The validated query DTO (GET) or body DTO (POST), exactly as the global pipe builds it for REST. */
@@ -96,6 +120,40 @@ function queryFromArguments(args: Record<string, unknown>): Record<string, strin
     query[k] = String(v);
   }
   return query;
+}
+
+/**
+ * Whether a calculator tool's arguments are as large as a body its REST route defers to the worker
+ * pool (McpTool.deferArgumentsAt): never for a smaller request (Content-Length, free to read), else
+ * their JSON length, estimated by a walk that stops at the threshold (a large text is one step).
+ */
+function isLarge(tool: McpTool, req: FastifyRequest, args: Record<string, unknown>): boolean {
+  const at = tool.deferArgumentsAt;
+  if (at === undefined || Number(req.headers['content-length'] ?? Infinity) < at) return false;
+  let chars = 0;
+  const pending: unknown[] = [args];
+  while (pending.length > 0 && chars < at) {
+    const value = pending.pop();
+    if (typeof value === 'string') chars += value.length + 2;
+    else if (typeof value !== 'object' || value === null) chars += String(value).length;
+    else {
+      const items = Array.isArray(value) ? (value as unknown[]) : Object.values(value);
+      if (!Array.isArray(value)) for (const key of Object.keys(value)) chars += key.length + 3;
+      chars += items.length + 1; // each item is at least a character: at most `at` are ever pushed
+      if (chars < at) for (const item of items) pending.push(item);
+    }
+  }
+  return chars >= at;
+}
+
+/** What REST's early shedding answers (calculator-pool.ts), before any work on the arguments. */
+function calculatorsBusy(): ProblemError {
+  return new ProblemError(
+    'unavailable',
+    `the calculators are at capacity; retry in ${CALC_RETRY_AFTER_SECONDS} s`,
+    undefined,
+    { 'Retry-After': String(CALC_RETRY_AFTER_SECONDS) },
+  );
 }
 
 const fieldText = (e: { field: string; message: string }): string => `${e.field}: ${e.message}`;
