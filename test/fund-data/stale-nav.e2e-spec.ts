@@ -42,8 +42,8 @@ describe('a NAV made stale by a back-dated booking (e2e)', () => {
       .map((r: ResponseJson) => `${r.valuationDate} ${r.status}`);
 
   beforeAll(async () => {
-    // a long answer cache: a cached "complete" must not outlive the approval that made it stale
-    app = await bootApp({}, { LIVE_CACHE_SECONDS: '300', DB_STATEMENT_TIMEOUT_MS: '45000' });
+    // the overview is a live answer: a cached "complete" outlives the approval by LIVE_CACHE_SECONDS at most
+    app = await bootApp({}, { LIVE_CACHE_SECONDS: '1', DB_STATEMENT_TIMEOUT_MS: '45000' });
     const dir = join(tmpdir(), `fundgate-stale-nav-${process.pid}`);
     generateDemoFund({ seed: 77, outDir: dir, trades: 200 });
     await importFundFolder(dbOf(app), SLUG, dir, { synthetic: true });
@@ -57,7 +57,7 @@ describe('a NAV made stale by a back-dated booking (e2e)', () => {
   afterAll(() => app.close());
 
   it('approving a back-dated entry: overview, NAV history and the admin list say stale; a re-run is complete again', async () => {
-    const before = await overviewNav(); // cached from here on (LIVE_CACHE_SECONDS 300)
+    const before = await overviewNav(); // cached from here on for LIVE_CACHE_SECONDS (1 s here)
     expect(before).toMatchObject({ valuationDate: LAST, status: 'complete' });
     expect((await historyStatuses()).join()).not.toMatch(/stale/);
 
@@ -81,7 +81,8 @@ describe('a NAV made stale by a back-dated booking (e2e)', () => {
     const [marker] = await dbOf(app).query(`SELECT nav_restart_from::text AS d FROM funds WHERE id = $1`, [fundId]);
     expect(marker.d).toBe(BOOKED);
 
-    // the same run, its own figures, but no longer complete
+    // the same run, its own figures, but no longer complete (once the live answer's second is up)
+    await new Promise((r) => setTimeout(r, 1_100));
     expect(await overviewNav()).toEqual({ ...before, status: 'stale' });
     const history = await historyStatuses();
     expect(history).toEqual([
@@ -104,6 +105,7 @@ describe('a NAV made stale by a back-dated booking (e2e)', () => {
     }
     expect(outcome).toMatchObject({ status: 'succeeded' });
 
+    await new Promise((r) => setTimeout(r, 1_100));
     const after = await overviewNav();
     expect(after).toMatchObject({ valuationDate: LAST, status: 'complete' });
     const moved = Number(before.netAssetValue) - Number(after.netAssetValue);

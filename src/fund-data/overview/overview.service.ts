@@ -27,16 +27,19 @@ export class OverviewService {
   ) {}
 
   /**
-   * The latest complete run, served `stale` once something booked on or before its date (an approved
-   * proposal, an import) marked the NAV to be run again from there (`funds.nav_restart_from`). The run
-   * and that mark are read on every call and name the cached answer: an approval or a new run is never
-   * hidden behind a cached status (only the fund's terms and classes may be up to LIVE_CACHE_SECONDS old).
+   * A live answer (at most LIVE_CACHE_SECONDS old, as every live answer): the fund's terms, classes
+   * and latest complete run, served `stale` once something booked on or before its date (an approved
+   * proposal, an import) marked the NAV to be run again from there (`funds.nav_restart_from`). No
+   * query on a cached call: the overview is the hot read issue 17 measures.
    */
-  async overview(fundId: string): Promise<OverviewDto> {
-    const run = await this.books.latestCompleteRun(fundId);
-    const status = run && servedRunStatus(run.status, run.stale);
-    return this.cache.liveAnswer(`overview:${fundId}:${run ? `${run.id}:${status}` : '-'}`, async () => {
-      const [fund, classes] = await Promise.all([this.repo.fundTerms(fundId), this.repo.shareClasses(fundId)]);
+  overview(fundId: string): Promise<OverviewDto> {
+    return this.cache.liveAnswer(`overview:${fundId}`, async () => {
+      const [fund, classes, run] = await Promise.all([
+        this.repo.fundTerms(fundId),
+        this.repo.shareClasses(fundId),
+        this.books.latestCompleteRun(fundId),
+      ]);
+      const status = run && servedRunStatus(run.status, run.stale);
       if (!fund) throw notFound('fund');
       return {
         fund: {
