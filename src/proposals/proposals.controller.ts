@@ -6,7 +6,7 @@ import { type CallContext, CurrentCall } from '../common/http/call-context';
 import type { Principal } from '../common/auth/principal';
 import { Returns } from '../common/redaction/redaction.interceptor';
 import { RateLimitPolicy } from '../usage/rate-limit/rate-limit.decorator';
-import { ProposalDto, ProposalListDto, ProposalListQueryDto } from './dto/proposal.dto';
+import { ProposalDto, ProposalListDto, ProposalListQueryDto, WithdrawProposalDto } from './dto/proposal.dto';
 import {
   CapitalActivityProposalDto,
   ExpenseProposalDto,
@@ -28,13 +28,17 @@ const IdempotencyKeyHeader = () =>
   });
 
 /**
- * The four propose endpoints (scope fund:propose, policy propose-minute) and, for the proposer
+ * The four propose endpoints (scope fund:propose, policy propose-minute), the maker's withdrawal and, for the proposer
  * to follow its proposals, the list and detail (also scope fund:propose: a reader that cannot
  * propose has nothing to follow). A caller holding neither fund:read nor proposals:review sees only
  * their own proposals there (`proposerOnly`): the queue shows investors, amounts and reviewers' notes.
  */
 
 const STAGED = 'The staged proposal; Location: /api/v1/fund/proposals/{id}, where to follow it (also on a replay)';
+
+/** What both withdraw routes (this one for keys, the console's for a session) say of it. */
+export const WITHDRAW_DETAILS =
+  "Only the proposal's maker may withdraw it: the person who staged it (with any of their keys, or in the console), or the service identity whose key staged it; anyone else's is 404, as one that does not exist. Only a pending proposal (409 invalid_state naming its status otherwise); withdrawing a withdrawn one again answers it unchanged (200: a retry is safe). It leaves the review queue, nothing executes, and no webhook event is sent.";
 
 const OWN_ONLY =
   'With fund:propose alone, only your own proposals (staged with any of your keys); with fund:read or proposals:review too, every proposal of the fund.';
@@ -113,6 +117,20 @@ export class ProposalsController {
     @CurrentCall() call: CallContext,
   ): Promise<ProposalDto> {
     return this.stage(p, { kind: 'lp-report', input: body }, call);
+  }
+
+  @Post(':id/withdraw')
+  @HttpCode(200)
+  @RateLimitPolicy('propose-minute')
+  @ApiOperation({ summary: 'Withdraw your own pending proposal: it will not be approved or rejected' })
+  @ApiExtension(DETAILS, WITHDRAW_DETAILS)
+  @Returns(ProposalDto)
+  withdraw(
+    @CurrentPrincipal() p: Principal,
+    @Param('id', uuidParam('id')) id: string,
+    @Body() body: WithdrawProposalDto,
+  ): Promise<ProposalDto> {
+    return this.proposals.withdraw(p, id, body?.note ?? null);
   }
 
   @Get()

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { FundModule } from '../fund/fund.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AdminProposalsController } from './admin-proposals.controller';
+import { ConsoleProposalsController } from './console-proposals.controller';
 import { IdempotencyExpiryJob } from './idempotency-expiry.job';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
@@ -11,10 +12,10 @@ import { ProposalsController } from './proposals.controller';
 import { ProposalsRepository } from './proposals.repository';
 import { ProposalsService } from './proposals.service';
 
-/** Propose endpoints, manager review, Idempotency-Key, NAV publication. */
+/** Propose endpoints, the maker's withdrawal, manager review, Idempotency-Key, NAV publication. */
 @Module({
   imports: [FundModule, WebhooksModule],
-  controllers: [ProposalsController, AdminProposalsController, NavPublicationController],
+  controllers: [ProposalsController, AdminProposalsController, ConsoleProposalsController, NavPublicationController],
   providers: [
     ProposalsRepository,
     ProposalBooksRepository,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Role } from '../common/auth/scopes';
-import type { ProposalKind } from './dto/proposal.dto';
+import type { ProposalKind, ProposalStatus } from './dto/proposal.dto';
 import type { KindedPayload, ProposalPayload } from './kinds';
 import { SqlRepository } from '../database/sql-repository';
 import { utcMicros } from '../database/sql-fragments';
@@ -13,7 +13,7 @@ export type ProposalRow = ProposalRowBase & KindedPayload;
 interface ProposalRowBase {
   id: string;
   fund_id: string;
-  status: 'pending' | 'approved' | 'rejected';
+  status: ProposalStatus;
   proposed_by_account_id: string;
   proposed_by_key_id: string;
   /** The person behind the proposing account (null: a service identity). */
@@ -31,6 +31,13 @@ interface ProposalRowBase {
   decided_by_display_name: string | null;
   decision_note: string | null;
   execution_ref: string | null;
+  /** The maker's withdrawal (status withdrawn): when, by which account, key (null: a console session) and person. */
+  withdrawn_at: Date | null;
+  withdrawn_by_account_id: string | null;
+  withdrawn_by_key_id: string | null;
+  withdrawn_by_user_id: string | null;
+  withdrawn_by_display_name: string | null;
+  withdrawal_note: string | null;
 }
 
 const COLUMNS = `id, fund_id, kind, status, payload, proposed_by_account_id, proposed_by_key_id,
@@ -38,7 +45,9 @@ const COLUMNS = `id, fund_id, kind, status, payload, proposed_by_account_id, pro
   (SELECT k.created_by_user_id FROM api_keys k WHERE k.id = proposed_by_key_id) AS proposing_key_minted_by, created_at, ${utcMicros('created_at')} AS created_key,
   (SELECT u.display_name FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.id = proposed_by_account_id) AS proposed_by_display_name,
   decided_at, decided_by_account_id, decided_by_key_id, decided_by_user_id,
-  (SELECT u.display_name FROM users u WHERE u.id = decided_by_user_id) AS decided_by_display_name, decision_note, execution_ref`;
+  (SELECT u.display_name FROM users u WHERE u.id = decided_by_user_id) AS decided_by_display_name, decision_note, execution_ref,
+  withdrawn_at, withdrawn_by_account_id, withdrawn_by_key_id, withdrawn_by_user_id,
+  (SELECT u.display_name FROM users u WHERE u.id = withdrawn_by_user_id) AS withdrawn_by_display_name, withdrawal_note`;
 
 /** Fund-scoped proposal queries. */
 @Injectable()
@@ -116,6 +125,21 @@ export class ProposalsRepository extends SqlRepository {
               decided_by_user_id = $7, decision_note = $5, execution_ref = $6
         WHERE id = $1 AND fund_id = $8 AND status = 'pending' RETURNING ${COLUMNS}`,
       [id, d.status, d.accountId, d.keyId, d.note, d.executionRef, d.userId, fundId],
+    );
+    return rows[0];
+  }
+
+  /** Records the maker's withdrawal of a pending proposal of `fundId` (the caller checked it is theirs). */
+  async withdraw(
+    fundId: string,
+    id: string,
+    w: { accountId: string; keyId: string | null; userId: string | null; note: string | null },
+  ): Promise<ProposalRow> {
+    const [rows] = await this.q.query(
+      `UPDATE proposals SET status = 'withdrawn', withdrawn_at = clock_timestamp(), withdrawn_by_account_id = $3,
+              withdrawn_by_key_id = $4, withdrawn_by_user_id = $5, withdrawal_note = $6
+        WHERE id = $1 AND fund_id = $2 AND status = 'pending' RETURNING ${COLUMNS}`,
+      [id, fundId, w.accountId, w.keyId, w.userId, w.note],
     );
     return rows[0];
   }

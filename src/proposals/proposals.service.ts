@@ -50,7 +50,8 @@ export class ProposalsService {
 
     const route = `POST proposals/${kind}`;
     const claim = await this.idempotency.begin(keyId, key, route, requestFingerprint(kind, input), idempotency.field);
-    if (!claim.fresh) return { record: this.idempotency.replay<ProposalDto>(claim), replayed: true };
+    if (!claim.fresh)
+      return { record: { ...NOT_WITHDRAWN, ...this.idempotency.replay<ProposalDto>(claim) }, replayed: true };
     try {
       const record = await this.stage(p, fundId, request, (m, rec) =>
         this.idempotency.complete(m, keyId, key, claim.token, 201, rec),
@@ -191,6 +192,33 @@ export class ProposalsService {
     });
   }
 
+  /**
+   * The maker takes back their own pending proposal: whoever staged it (the same account, or the same
+   * person through another key or the console), with the row locked, so an approval or rejection in
+   * flight commits wholly before (then 409 naming its outcome) or after (it finds it withdrawn). Someone
+   * else's is 404, as GET answers a propose-only key. A second withdrawal by its maker answers the
+   * record as it is (a retry after a lost answer). No webhook event: the interface names
+   * proposal.approved and proposal.rejected only.
+   */
+  async withdraw(p: Principal, id: string, note: string | null): Promise<ProposalDto> {
+    const fundId = fundIdOf(p);
+    return this.db.transaction(async (m) => {
+      const row = await this.repo.with(m).lockOfFund(fundId, id);
+      if (!row || !proposedBy(row, { accountId: p.accountId, userId: p.userId })) throw notFound(`proposal ${id}`);
+      if (row.status === 'withdrawn') return proposalView(row);
+      if (row.status !== 'pending') {
+        throw new ProblemError(
+          'invalid_state',
+          `proposal ${id} is ${row.status}: only a pending proposal can be withdrawn`,
+        );
+      }
+      const withdrawn = await this.repo
+        .with(m)
+        .withdraw(fundId, id, { accountId: p.accountId, keyId: p.keyId, userId: p.userId, note });
+      return proposalView(withdrawn);
+    });
+  }
+
   async reject(p: Principal, id: string, reason: string): Promise<ProposalDto> {
     return this.db.transaction(async (m) => {
       const row = await this.lockForDecision(m, p, id, false);
@@ -217,6 +245,12 @@ export class ProposalsService {
     });
   }
 }
+
+/**
+ * An answer stored for an Idempotency-Key before withdrawal existed (kept 24 h) has no withdrawal
+ * members; a staged record was pending, so they are null.
+ */
+const NOT_WITHDRAWN = { withdrawnAt: null, withdrawnBy: null, withdrawalNote: null } as const;
 
 /** A proposer: an account, and the person behind it (null: a service identity). */
 export interface Proposer {

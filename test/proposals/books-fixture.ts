@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { dbOf, type TestApp } from '../utils/app';
+import { call, dbOf, type TestApp } from '../utils/app';
 
 const CHART: [string, string, string, string][] = [
   ['1000', 'Cash at bank', 'asset', 'debit'],
@@ -82,4 +82,21 @@ export function monthEndAfter(minDays: number): string {
       return end.toISOString().slice(0, 10);
   }
   throw new Error('unreachable');
+}
+
+/** Stages a small balanced journal entry (legal to other expenses) with `key`; answers the proposal id. */
+export async function stageEntry(app: TestApp, key: string, description = 'staged'): Promise<string> {
+  const res = await call(app, 'POST', '/api/v1/fund/proposals/journal-entry', {
+    key,
+    body: {
+      entryDate: '2025-04-15',
+      description,
+      lines: [
+        { accountCode: '5500', debit: '12.00' },
+        { accountCode: '5600', credit: '12.00' },
+      ],
+    },
+  });
+  if (res.status !== 201) throw new Error(`staging failed: ${res.status} ${res.body}`);
+  return res.json.id as string;
 }

@@ -95,6 +95,9 @@ describe('proposals: propose, follow, review (e2e)', () => {
         'payload',
         'proposedBy',
         'status',
+        'withdrawalNote',
+        'withdrawnAt',
+        'withdrawnBy',
       ].sort(),
     );
     expect(res.json).toMatchObject({
@@ -104,6 +107,9 @@ describe('proposals: propose, follow, review (e2e)', () => {
       decidedBy: null,
       decisionNote: null,
       executionRef: null,
+      withdrawnAt: null,
+      withdrawnBy: null,
+      withdrawalNote: null,
       proposedBy: { accountId: agent.accountId, keyId: agent.id, displayName: await displayNameOf(agent.accountId) },
     });
     expect(res.json.proposedBy.displayName).toMatch(/^agent-/); // the person's name, for reviewers

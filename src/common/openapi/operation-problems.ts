@@ -12,7 +12,8 @@ export const DOMAIN_PROBLEMS: ProblemRule[] = [
   { match: /^GET \/health\/ready$/, statuses: [503] },
   { match: /^\w+ \/api\/v1\/fund\//, statuses: [404] }, // the key's fund, an account, a preset, a run
   { match: /^GET \/api\/v1\/fund\/(risk\/var|pnl\/attribution)$/, statuses: [422] },
-  { match: /^POST \/api\/v1\/fund\/proposals\//, statuses: [409, 422] }, // Idempotency-Key in progress / reused; rules
+  { match: /^POST \/api\/v1\/fund\/proposals\/[a-z-]+$/, statuses: [409, 422] }, // Idempotency-Key in progress / reused; rules
+  { match: /^POST \/api\/v1\/(fund|console)\/proposals\/\{id\}\/withdraw$/, statuses: [409] }, // not pending
   { match: /^POST \/api\/v1\/admin\/proposals\/\{id\}\/(approve|reject)$/, statuses: [409, 422] }, // already decided; executor rules
   { match: /^POST \/api\/v1\/admin\/nav-runs\/\{id\}\/publish$/, statuses: [409] },
   { match: /^POST \/api\/v1\/admin\/nav-runs$/, statuses: [409, 422] }, // a job already runs; range too large

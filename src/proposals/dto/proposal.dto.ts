@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { Optional } from '../../common/validation/optional';
@@ -6,7 +7,8 @@ import { NotBlank } from '../../common/validation/not-blank';
 
 export const PROPOSAL_KINDS = ['journal-entry', 'expense', 'capital-activity', 'lp-report'] as const;
 export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
-export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const PROPOSAL_STATUSES = ['pending', 'approved', 'rejected', 'withdrawn'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 
 export class ProposalJournalLineDto {
   @ApiProperty({ example: '5600' }) accountCode: string;
@@ -74,8 +76,16 @@ export class ProposalDto {
   @ApiProperty({ type: ProposalPayloadDto }) payload: ProposalPayloadDto;
   @ApiProperty({ type: ActorDto }) proposedBy: ActorDto;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) decidedAt: string | null;
-  @ApiProperty({ type: ActorDto, nullable: true }) decidedBy: ActorDto | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      "When a checker approved or rejected it (null while pending, and when withdrawn: that is the maker's act, see withdrawnAt)",
+  })
+  decidedAt: string | null;
+  @ApiProperty({ type: ActorDto, nullable: true, description: 'The checker who approved or rejected it' })
+  decidedBy: ActorDto | null;
   @ApiProperty({ type: String, nullable: true, description: 'The approval note or the rejection reason' })
   decisionNote: string | null;
   @ApiProperty({
@@ -85,6 +95,21 @@ export class ProposalDto {
     description: 'What approval created or changed in the books',
   })
   executionRef: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When its maker withdrew it (status withdrawn); null otherwise',
+  })
+  withdrawnAt: string | null;
+  @ApiProperty({
+    type: ActorDto,
+    nullable: true,
+    description: 'Who withdrew it: the person or service identity that staged it (keyId null through the console)',
+  })
+  withdrawnBy: ActorDto | null;
+  @ApiProperty({ type: String, nullable: true, description: "The maker's note when withdrawing (optional)" })
+  withdrawalNote: string | null;
 }
 
 export class ProposalListDto {
@@ -100,12 +125,23 @@ export class ProposalListQueryDto extends CursorPageQueryDto {
   status?: string;
 }
 
+/** An optional note of 1 to 2 000 characters, not blank: an approval's, a withdrawal's. */
+const OptionalNote = (description?: string) =>
+  applyDecorators(
+    ApiPropertyOptional({ maxLength: 2000, ...(description ? { description } : {}) }),
+    Optional(),
+    IsString(),
+    Length(1, 2000),
+    NotBlank(),
+  );
+
 export class ApproveProposalDto {
-  @ApiPropertyOptional({ maxLength: 2000 })
-  @Optional()
-  @IsString()
-  @Length(1, 2000)
-  @NotBlank()
+  @OptionalNote()
+  note?: string;
+}
+
+export class WithdrawProposalDto {
+  @OptionalNote('Why it is withdrawn; kept on the proposal as withdrawalNote')
   note?: string;
 }
 
