@@ -802,7 +802,7 @@ class FundgateClient(_Transport):
             timeout=timeout,
         )
 
-    def get_proposals(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "approved", "rejected"]] = None, timeout: Optional[float] = None) -> 'ProposalListDto':
+    def get_proposals(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "approved", "rejected", "withdrawn"]] = None, timeout: Optional[float] = None) -> 'ProposalListDto':
         """This fund's proposals, most recent first
 
         GET /api/v1/fund/proposals (scope fund:propose)
@@ -815,7 +815,7 @@ class FundgateClient(_Transport):
             timeout=timeout,
         )
 
-    def iter_proposals(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "approved", "rejected"]] = None, timeout: Optional[float] = None) -> Iterator['ProposalDto']:
+    def iter_proposals(self, *, limit: Optional[int] = None, cursor: Optional[str] = None, status: Optional[Literal["pending", "approved", "rejected", "withdrawn"]] = None, timeout: Optional[float] = None) -> Iterator['ProposalDto']:
         """Every item of get_proposals, page after page (follows nextCursor until hasMore is false)."""
         while True:
             page = self.get_proposals(limit=limit, status=status, cursor=cursor, timeout=timeout)

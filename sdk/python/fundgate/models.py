@@ -920,7 +920,7 @@ ProposalDto = TypedDict(
     {
         "id": str,
         "kind": Literal["journal-entry", "expense", "capital-activity", "lp-report"],
-        "status": Literal["pending", "approved", "rejected"],
+        "status": Literal["pending", "approved", "rejected", "withdrawn"],
         "payload": 'ProposalPayloadDto',
         "proposedBy": 'ActorDto',
         "createdAt": str,
@@ -928,6 +928,9 @@ ProposalDto = TypedDict(
         "decidedBy": Optional['ActorDto'],
         "decisionNote": Optional[str],
         "executionRef": Optional[str],
+        "withdrawnAt": Optional[str],
+        "withdrawnBy": Optional['ActorDto'],
+        "withdrawalNote": Optional[str],
     },
 )
 

@@ -1304,16 +1304,24 @@ export interface ActorDto {
 export interface ProposalDto {
   id: string;
   kind: "journal-entry" | "expense" | "capital-activity" | "lp-report";
-  status: "pending" | "approved" | "rejected";
+  status: "pending" | "approved" | "rejected" | "withdrawn";
   payload: ProposalPayloadDto;
   proposedBy: ActorDto;
   createdAt: string;
+  /** When a checker approved or rejected it (null while pending, and when withdrawn: that is the maker's act, see withdrawnAt) */
   decidedAt: string | null;
+  /** The checker who approved or rejected it */
   decidedBy: ActorDto | null;
   /** The approval note or the rejection reason */
   decisionNote: string | null;
   /** What approval created or changed in the books */
   executionRef: string | null;
+  /** When its maker withdrew it (status withdrawn); null otherwise */
+  withdrawnAt: string | null;
+  /** Who withdrew it: the person or service identity that staged it (keyId null through the console) */
+  withdrawnBy: ActorDto | null;
+  /** The maker's note when withdrawing (optional) */
+  withdrawalNote: string | null;
 }
 
 export interface ExpenseProposalDto {
@@ -1446,7 +1454,7 @@ export interface GetProposalsParams {
   limit?: number;
   /** Opaque cursor from nextCursor */
   cursor?: string;
-  status?: "pending" | "approved" | "rejected";
+  status?: "pending" | "approved" | "rejected" | "withdrawn";
 }
 
 export interface GetStressTestParams {
