@@ -6,7 +6,7 @@ import { IsoDate } from '../dates';
 import { NavJobQueue } from './nav-job.queue';
 import { NavJobRow, NavJobsRepository } from './nav-jobs.repository';
 import { NavJobDto, NavJobOutcomeDto, NavRunListDto } from './nav-run.dto';
-import { NavRunService } from './nav-run.service';
+import { NavBooksClosedError, NavRunService } from './nav-run.service';
 
 export const jobLocation = (jobId: string) => `/api/v1/admin/nav-jobs/${jobId}`;
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
@@ -25,7 +25,9 @@ export class NavJobsService {
   ) {}
 
   async request(fundId: string, keyId: string | null, date: IsoDate): Promise<NavJobDto> {
-    const plan = await this.navRuns.planForDate(fundId, date);
+    const plan = await this.navRuns.planForDate(fundId, date).catch((err: unknown) => {
+      throw err instanceof NavBooksClosedError ? booksClosed(date, err.closedThrough) : err;
+    });
     // A plan starts after the date asked for only when that date is before inception (the plan starts
     // there); with complete runs it then covered inception … the last complete date (range_too_large).
     if (!plan || plan.from > date) throw beforeInception(date, plan?.from);
@@ -113,6 +115,15 @@ function beforeInception(date: IsoDate, inception: IsoDate | undefined): Problem
   return new ProblemError('unprocessable', `nothing to run for ${date}: it is before the fund's inception${named}`, [
     { field: 'valuationDate', message: `must be on or after the fund inception${named}` },
   ]);
+}
+
+/** 422: a valuation date on or before the last published one: a published NAV is final. */
+function booksClosed(date: IsoDate, closedThrough: IsoDate): ProblemError {
+  return new ProblemError(
+    'unprocessable',
+    `nothing is run for ${date}: the fund's NAV is published through ${closedThrough} and the books are closed through it (a published NAV is final)`,
+    [{ field: 'valuationDate', message: `must be after ${closedThrough}, the last published valuation date` }],
+  );
 }
 
 function jobView(j: NavJobRow): NavJobDto {

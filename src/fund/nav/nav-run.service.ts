@@ -6,6 +6,7 @@ import { type DayValuation, type EngineState, type FundTerms } from './engine-ty
 import { NavInputsRepository } from './nav-inputs.repository';
 import { NavRunRepository } from './nav-run.repository';
 import { NavRunResultsRepository } from './nav-run-results.repository';
+import { bookingDates } from './booking-calendar';
 import { valueDay } from './nav-engine';
 import { JournalRepository, type NumberedEntry } from '../ledger/journal.repository';
 
@@ -31,18 +32,45 @@ export interface NavRunOptions {
 }
 
 /**
+ * A run that would start on or before the fund's last published valuation date: a published NAV is
+ * final and the books are closed through it, so nothing there is run (or superseded) again.
+ */
+export class NavBooksClosedError extends Error {
+  constructor(
+    readonly from: IsoDate,
+    readonly closedThrough: IsoDate,
+  ) {
+    super(
+      `a NAV run from ${from} would re-run published NAVs: the books are closed through ${closedThrough}, ` +
+        `the last published valuation date; run from ${addDays(closedThrough, 1)} or later`,
+    );
+  }
+}
+
+/** Where a fund's run chain stands: what is complete, where a stopped run must restart, what is published. */
+export interface NavChain {
+  lastComplete: IsoDate | null;
+  restartFrom: IsoDate | null;
+  inception: IsoDate;
+  /** The last published valuation date: no run starts on or before it. */
+  closedThrough?: IsoDate | null;
+}
+
+/**
  * The dates a run for `date` covers: any earlier dates not yet run (from the day after the last
  * complete run), and, when `date` already has a complete run, every later complete date (a
- * correction cascades so the chain stays consistent). Null when there is nothing to run.
+ * correction cascades so the chain stays consistent). Null when there is nothing to run. Throws
+ * NavBooksClosedError when it would start on or before the last published date.
  */
 export function navRangeFor(
   date: IsoDate,
   lastComplete: IsoDate | null,
   inception: IsoDate,
   restartFrom: IsoDate | null = null,
+  closedThrough: IsoDate | null = null,
 ): { from: IsoDate; to: IsoDate } | null {
   const asked = lastComplete && date > addDays(lastComplete, 1) ? addDays(lastComplete, 1) : date;
-  const range = settledRange(asked, date, { lastComplete, restartFrom, inception });
+  const range = settledRange(asked, date, { lastComplete, restartFrom, inception, closedThrough });
   return range.from > range.to ? null : range;
 }
 
@@ -50,13 +78,18 @@ export function navRangeFor(
  * The range a run really covers, from the one asked for: it starts no later than where a run stopped
  * short (`restartFrom`: later days may still hold the old chain) and no earlier than inception; a
  * range that re-runs a complete date cascades to the last complete date. `to` null: the start.
+ * Nothing on or before `closedThrough` (the last published date) is ever run again: a range asked
+ * to start there is refused (NavBooksClosedError), and a restart marker there (bookings are refused
+ * in closed books, so none should be) reaches back no further than the day after it.
  */
-function settledRange(
-  from: IsoDate,
-  to: IsoDate | null,
-  chain: { lastComplete: IsoDate | null; restartFrom: IsoDate | null; inception: IsoDate },
-): { from: IsoDate; to: IsoDate } {
-  const { lastComplete, restartFrom, inception } = chain;
+function settledRange(from: IsoDate, to: IsoDate | null, chain: NavChain): { from: IsoDate; to: IsoDate } {
+  const { lastComplete, inception } = chain;
+  const closedThrough = chain.closedThrough ?? null;
+  if (closedThrough && from <= closedThrough) throw new NavBooksClosedError(from, closedThrough);
+  const restartFrom =
+    chain.restartFrom && closedThrough && chain.restartFrom <= closedThrough
+      ? addDays(closedThrough, 1)
+      : chain.restartFrom;
   let start = restartFrom && restartFrom < from ? restartFrom : from;
   if (start < inception) start = inception;
   let end = to ?? start;
@@ -134,12 +167,13 @@ export class NavRunService {
 
   /** The range `runNavForDate(date)` would cover, with its number of dates. */
   async planForDate(fundId: string, date: IsoDate): Promise<{ from: IsoDate; to: IsoDate; days: number } | null> {
-    const [lastComplete, calendar, restartFrom] = await Promise.all([
+    const [lastComplete, calendar, restartFrom, { closedThrough }] = await Promise.all([
       this.runs.lastCompleteDate(fundId),
       this.inputs.calendar(fundId),
       this.runs.restartFrom(fundId),
+      bookingDates(this.dataSource, fundId),
     ]);
-    const range = navRangeFor(date, lastComplete, calendar.inceptionDate, restartFrom);
+    const range = navRangeFor(date, lastComplete, calendar.inceptionDate, restartFrom, closedThrough);
     return range && { ...range, days: daysBetween(range.from, range.to) + 1 };
   }
 
@@ -192,10 +226,11 @@ export class NavRunService {
     const terms = await reader.fundTerms(fundId);
     const calendar = await reader.calendar(fundId);
     const lastComplete = await runs.lastCompleteDate(fundId);
+    const { closedThrough } = await bookingDates(this.dataSource, fundId);
     const { from, to } = settledRange(
       options.from ?? (lastComplete ? addDays(lastComplete, 1) : calendar.inceptionDate),
       options.to ?? calendar.lastPriceDate,
-      { lastComplete, restartFrom: await runs.restartFrom(fundId), inception: calendar.inceptionDate },
+      { lastComplete, restartFrom: await runs.restartFrom(fundId), inception: calendar.inceptionDate, closedThrough },
     );
     const outcome: NavRunOutcome = {
       fundId,
