@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { generateDemoFund } from './demo-generator';
@@ -35,5 +35,26 @@ describe('demo generator determinism', () => {
     expect(digest(join(base, 'b'))).toEqual(da);
     expect(a.trades).toBeGreaterThanOrEqual(1900);
     expect(a.paperTrades).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('demo generator output folder', () => {
+  const base = join(tmpdir(), `fundgate-gen-out-${process.pid}`);
+
+  it('regenerates over its own files, but refuses a folder holding anything else and never removes it', () => {
+    const out = join(base, 'mixed');
+    generateDemoFund({ seed: 3, outDir: out, trades: 50 });
+    generateDemoFund({ seed: 3, outDir: out, trades: 50 }); // its own files only: cleared and written again
+    writeFileSync(join(out, 'precious.txt'), 'keep me');
+    expect(() => generateDemoFund({ seed: 3, outDir: out, trades: 50 })).toThrow(
+      /holds files the generator did not write \(precious\.txt\)/,
+    );
+    expect(readFileSync(join(out, 'precious.txt'), 'utf8')).toBe('keep me');
+    expect(existsSync(join(out, 'trades.csv'))).toBe(true); // nothing was removed
+    const late = join(out, 'late-prices', '2024-03-09', 'notes.txt');
+    rmSync(join(out, 'precious.txt'));
+    writeFileSync(late, 'mine too');
+    expect(() => generateDemoFund({ seed: 3, outDir: out, trades: 50 })).toThrow(/late-prices\/2024-03-09\/notes\.txt/);
+    expect(readFileSync(late, 'utf8')).toBe('mine too');
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { addDays, dateRange, isMonthEnd } from '../dates';
 import { Decimal, sum } from '../money';
@@ -47,7 +47,7 @@ const BREAK_MONTHS = new Set(['2024-05-31', '2025-03-31', '2026-02-28']);
 export function generateDemoFund(options: GenerateOptions): GenerateSummary {
   const rng = new SeededRandom(options.seed);
   const out = options.outDir;
-  rmSync(out, { recursive: true, force: true });
+  clearGeneratedFiles(out);
   mkdirSync(out, { recursive: true });
   const dates = dateRange(DEMO_INCEPTION_DATE, DEMO_END_DATE);
   const prices = simulatePrices(rng, dates); // 1
@@ -122,6 +122,58 @@ function simulatePrices(rng: SeededRandom, dates: string[]): PriceSeries {
     }
   }
   return { tradable, priceNum, priceStr };
+}
+
+/** The files the generator writes at the top of its folder (and late-prices/<date>/prices.csv). */
+const GENERATED_FILES = new Set([
+  'admin-navs.csv',
+  'capital-flows.csv',
+  'connections.csv',
+  'expenses.csv',
+  'fund.json',
+  'instruments.csv',
+  'investors.csv',
+  'lp-reports.csv',
+  'prices.csv',
+  'trades.csv',
+  'transfers.csv',
+]);
+
+/**
+ * Clears an earlier generation from `out` so a new one does not mix with it. The folder itself is
+ * never removed, and a folder holding anything the generator does not write (an operator's own
+ * files, another fund's CSVs) is refused naming what is there, before anything is touched.
+ */
+function clearGeneratedFiles(out: string): void {
+  if (!existsSync(out)) return;
+  if (!statSync(out).isDirectory()) throw new Error(`--out ${out} is not a folder`);
+  const foreign = foreignEntries(out);
+  if (foreign.length) {
+    throw new Error(
+      `--out ${out} holds files the generator did not write (${foreign.slice(0, 5).join(', ')}${foreign.length > 5 ? ', …' : ''}); ` +
+        'give an empty or new folder: nothing was removed',
+    );
+  }
+  for (const name of readdirSync(out)) rmSync(join(out, name), { recursive: true, force: true });
+}
+
+/** What in `out` the generator does not write: anything but its files and late-prices/<date>/prices.csv. */
+function foreignEntries(out: string): string[] {
+  const foreign: string[] = [];
+  for (const entry of readdirSync(out, { withFileTypes: true })) {
+    if (entry.isFile() && GENERATED_FILES.has(entry.name)) continue;
+    if (!(entry.isDirectory() && entry.name === 'late-prices')) {
+      foreign.push(entry.name);
+      continue;
+    }
+    for (const day of readdirSync(join(out, 'late-prices'), { withFileTypes: true })) {
+      const dayDir = join('late-prices', day.name);
+      const files = day.isDirectory() && /^\d{4}-\d{2}-\d{2}$/.test(day.name) ? readdirSync(join(out, dayDir)) : null;
+      if (!files) foreign.push(dayDir);
+      else foreign.push(...files.filter((f) => f !== 'prices.csv').map((f) => join(dayDir, f)));
+    }
+  }
+  return foreign;
 }
 
 /** prices.csv, except the late closes, which go to late-prices/<date>/prices.csv (imported later). */
