@@ -16,6 +16,8 @@ export interface MigrateOptions {
   /** Tries of a migration that gave up waiting (its transaction rolled back), `retryAfterMs` apart. */
   attempts?: number;
   retryAfterMs?: number;
+  /** Told, before a revert, the migration it reverts (null: none is applied). */
+  onRevert?: (name: string | null) => void;
 }
 
 /**
@@ -36,7 +38,7 @@ export async function migrate(
   const holder = ds.createQueryRunner();
   try {
     await waitForLock(holder);
-    return await withRetries(options, lockTimeout, () => step(ds, direction));
+    return await withRetries(options, lockTimeout, () => step(ds, direction, options.onRevert));
   } finally {
     await holder.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
     await holder.release();
@@ -58,10 +60,15 @@ async function waitForLock(holder: QueryRunner): Promise<void> {
   }
 }
 
-async function step(ds: DataSource, direction: 'up' | 'down'): Promise<string[]> {
+async function step(
+  ds: DataSource,
+  direction: 'up' | 'down',
+  onRevert?: MigrateOptions['onRevert'],
+): Promise<string[]> {
   if (direction === 'up') return (await ds.runMigrations({ transaction: 'each' })).map((m) => m.name);
   const [table] = await ds.query(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`);
   const [last] = table.present ? await ds.query(`SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1`) : [];
+  onRevert?.(last?.name ?? null);
   if (!last) return [];
   await ds.undoLastMigration({ transaction: 'each' });
   return [`reverted ${last.name}`];
@@ -85,14 +92,41 @@ async function withRetries(options: MigrateOptions, lockTimeoutMs: number, run: 
   }
 }
 
+const MIGRATE_USAGE = [
+  'usage: npm run db:migrate            apply every pending migration (creating the database if missing)',
+  '       npm run db:revert             revert the last applied migration (one step), naming it',
+  '       npm run db:migrate -- --help  this text (nothing is applied or reverted)',
+].join('\n');
+
+/**
+ * The direction and options after the script's own `up` / `down` (what package.json passes):
+ * `--help` prints the usage and exits 0 doing nothing; any other argument is refused (exit 2).
+ */
+export function migrateCommand(argv: string[]): 'up' | 'down' | 'help' | { refused: string } {
+  const [direction, ...rest] = argv;
+  if (direction === '--help' || direction === '-h' || rest.includes('--help') || rest.includes('-h')) return 'help';
+  if (direction !== 'up' && direction !== 'down') return { refused: `unknown command "${direction ?? ''}"` };
+  if (rest.length) return { refused: `unknown ${rest[0].startsWith('-') ? 'option' : 'argument'} "${rest[0]}"` };
+  return direction;
+}
+
 if (require.main === module) {
-  const direction = process.argv[2] === 'down' ? 'down' : 'up';
-  migrate(loadConfig().databaseUrl, direction)
-    .then((names) => {
-      process.stdout.write(JSON.stringify({ msg: 'migrations', direction, applied: names }) + '\n');
-    })
-    .catch((err: Error) => {
-      process.stderr.write(`migration failed: ${err.message}\n`);
-      process.exit(1);
-    });
+  const command = migrateCommand(process.argv.slice(2));
+  if (command === 'help') {
+    process.stdout.write(MIGRATE_USAGE + '\n');
+  } else if (typeof command === 'object') {
+    process.stderr.write(`migration refused: ${command.refused}; nothing was applied or reverted\n${MIGRATE_USAGE}\n`);
+    process.exitCode = 2;
+  } else {
+    const onRevert = (name: string | null) =>
+      process.stderr.write(name ? `reverting ${name}\n` : 'nothing to revert: no migration is applied\n');
+    migrate(loadConfig().databaseUrl, command, { onRevert })
+      .then((names) => {
+        process.stdout.write(JSON.stringify({ msg: 'migrations', direction: command, applied: names }) + '\n');
+      })
+      .catch((err: Error) => {
+        process.stderr.write(`migration failed: ${err.message}\n`);
+        process.exit(1);
+      });
+  }
 }

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { dropDatabase, ensureDatabase } from '../../src/database/ensure-database';
 import { migrate } from '../../src/database/migrate';
+import { runCli } from '../utils/cli';
 
 /** Migrating processes started together (replicas of one deploy) apply each migration once. */
 describe('migrations (e2e)', () => {
@@ -56,4 +57,35 @@ describe('migrations (e2e)', () => {
       await dropDatabase(empty);
     }
   });
+
+  it('db:migrate / db:revert: --help prints the usage and does nothing, an unknown option exits 2, revert names its migration', async () => {
+    const env = { DATABASE_URL: url, REDIS_URL: process.env.REDIS_URL! };
+    const count = async () => (await sql(`SELECT count(*)::int AS n FROM schema_migrations`))[0].n as number;
+    const applied = await count();
+    for (const args of [
+      ['down', '--help'],
+      ['up', '--help'],
+    ]) {
+      const out = await runCli('src/database/migrate.ts', args, env);
+      expect([out.code, out.stdout]).toEqual([0, expect.stringContaining('usage: npm run db:migrate')]);
+    }
+    for (const args of [
+      ['down', '--yes'],
+      ['up', 'extra'],
+    ]) {
+      const out = await runCli('src/database/migrate.ts', args, env);
+      expect([out.code, out.stderr]).toEqual([2, expect.stringContaining('nothing was applied or reverted')]);
+    }
+    expect(await count()).toBe(applied);
+    const [last] = await sql(`SELECT name FROM schema_migrations ORDER BY id DESC LIMIT 1`);
+    const down = await runCli('src/database/migrate.ts', ['down'], env);
+    expect([down.code, down.stderr]).toEqual([0, `reverting ${last.name}\n`]);
+    expect(JSON.parse(down.stdout)).toEqual({
+      msg: 'migrations',
+      direction: 'down',
+      applied: [`reverted ${last.name}`],
+    });
+    const up = await runCli('src/database/migrate.ts', ['up'], env);
+    expect([up.code, JSON.parse(up.stdout).applied]).toEqual([0, [last.name]]);
+  }, 120_000);
 });
