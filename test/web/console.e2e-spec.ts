@@ -227,6 +227,81 @@ describe('developer console (headless Chromium)', () => {
     await page.context().close();
   });
 
+  it('a person withdraws in the page a proposal they staged with their key: it moves to Decided as withdrawn', async () => {
+    const stage = async (account: string, description: string) => {
+      const key = await mintKey(suite.server.app, { account, fund: fund.slug, scopes: ['fund:read', 'fund:propose'] });
+      const res = await fetch(`${suite.server.baseUrl}/api/v1/fund/proposals/journal-entry`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          entryDate: '2025-03-31',
+          description,
+          lines: [
+            { accountCode: '5500', debit: '75.00' },
+            { accountCode: '5600', credit: '75.00' },
+          ],
+        }),
+      });
+      expect(res.status).toBe(201);
+      return { key, id: ((await res.json()) as { id: string }).id };
+    };
+    const mine = await stage(manager.email, 'Accrual staged in the wrong month');
+    await stage(analyst.email, 'An analyst entry to review');
+
+    const page = await newPage(suite.browser);
+    const errors = pageErrors(page);
+    await withScreenshotOnFailure(page, 'console-proposals-withdraw', async () => {
+      await signIn(page, suite.server.baseUrl, manager.email, '/console/proposals');
+      const own = page.getByTestId('proposal-row').filter({ hasText: 'Accrual staged in the wrong month' });
+      const theirs = page.getByTestId('proposal-row').filter({ hasText: 'An analyst entry to review' });
+      await own.waitFor();
+      await theirs.waitFor();
+      expect(await theirs.getByRole('button', { name: 'Withdraw' }).count()).toBe(0); // a reviewer, not its maker
+      expect(await theirs.getByRole('button', { name: 'Approve' }).count()).toBe(1);
+      await own.getByRole('button', { name: 'Withdraw' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('heading', { name: 'Withdraw this journal entry?' }).waitFor();
+      await dialog.getByLabel('Note (optional)').fill('booked in April instead');
+      expect(await a11y(page)).toEqual([]);
+      await screenshot(page, 'console-proposals-withdraw-dialog');
+      await dialog.getByRole('button', { name: 'Withdraw proposal' }).click();
+      await page.getByRole('status').filter({ hasText: 'Journal entry withdrawn.' }).waitFor();
+      await own.waitFor({ state: 'detached' });
+      const decided = page.getByTestId('decided-row').filter({ hasText: 'booked in April instead' });
+      await decided.waitFor();
+      expect(await decided.textContent()).toMatch(/withdrawn.*you.*Withdrawn by you.*booked in April instead/);
+      expect(await theirs.count()).toBe(1);
+      expect(await a11y(page)).toEqual([]);
+      await screenshot(page, 'console-proposals-withdrawn');
+    });
+    expect(errors()).toEqual([]);
+    await page.context().close();
+
+    const record = (await (
+      await fetch(`${suite.server.baseUrl}/api/v1/fund/proposals/${mine.id}`, {
+        headers: { authorization: `Bearer ${mine.key.key}` },
+      })
+    ).json()) as ResponseJson;
+    expect(record).toMatchObject({
+      status: 'withdrawn',
+      decidedBy: null,
+      withdrawnBy: { keyId: null, userId: manager.userId },
+      withdrawalNote: 'booked in April instead',
+    });
+
+    // another reviewer reads it in the Decided list by the maker's name
+    const other = await newPage(suite.browser);
+    const otherErrors = pageErrors(other);
+    await withScreenshotOnFailure(other, 'console-proposals-withdrawn-other', async () => {
+      await signIn(other, suite.server.baseUrl, admin.email, '/console/proposals');
+      const row = other.getByTestId('decided-row').filter({ hasText: 'booked in April instead' });
+      await row.waitFor();
+      expect(await row.textContent()).toContain(`Withdrawn by ${manager.email}`);
+    });
+    expect(otherErrors()).toEqual([]);
+    await other.context().close();
+  });
+
   it('sends a person whose session ended back to sign-in with a message', async () => {
     const page = await newPage(suite.browser);
     const errors = pageErrors(page);

@@ -35,6 +35,9 @@ interface Proposal {
   decidedBy: Actor | null;
   decisionNote: string | null;
   executionRef: string | null;
+  withdrawnAt: string | null;
+  withdrawnBy: Actor | null;
+  withdrawalNote: string | null;
 }
 
 const BASE = '/api/v1/admin/proposals';
@@ -44,6 +47,55 @@ const KIND_TITLES: Record<string, string> = {
   'capital-activity': 'Capital activity',
   'lp-report': 'LP report distribution',
 };
+
+/** What a person does to a pending proposal here: a checker approves or rejects, its maker withdraws it. */
+type Action = 'approve' | 'reject' | 'withdraw';
+
+const ACTIONS: Record<
+  Action,
+  {
+    verb: string;
+    confirm: string;
+    danger: boolean;
+    field: 'note' | 'reason';
+    label: string;
+    explain: string;
+    failed: string;
+  }
+> = {
+  approve: {
+    verb: 'Approve',
+    confirm: 'Approve proposal',
+    danger: false,
+    field: 'note',
+    label: 'Note (optional)',
+    explain: 'Approval executes it in the books now and notifies the webhooks.',
+    failed: 'The proposal was not approved.',
+  },
+  reject: {
+    verb: 'Reject',
+    confirm: 'Reject proposal',
+    danger: true,
+    field: 'reason',
+    label: 'Reason',
+    explain: 'The proposer sees the reason.',
+    failed: 'The proposal was not rejected.',
+  },
+  withdraw: {
+    verb: 'Withdraw',
+    confirm: 'Withdraw proposal',
+    danger: true,
+    field: 'note',
+    label: 'Note (optional)',
+    explain:
+      'It leaves the review queue and can no longer be approved or rejected; nothing is booked. Reviewers see it as withdrawn by you.',
+    failed: 'The proposal was not withdrawn.',
+  },
+};
+
+/** Approve and reject are review routes; a maker withdraws through the console's own route. */
+const actionUrl = (id: string, action: Action): string =>
+  action === 'withdraw' ? `/api/v1/console/proposals/${id}/withdraw` : `${BASE}/${id}/${action}`;
 
 function actorName(a: Actor | null, myUserId: string | undefined): string {
   if (!a) return '—';
@@ -82,7 +134,7 @@ function Decide({
   onStale,
 }: {
   proposal: Proposal;
-  decision: 'approve' | 'reject';
+  decision: Action;
   onClose(): void;
   onDone(p: Proposal): void;
   /** A 409: the lists may be out of date (the proposal decided elsewhere), they are reloaded. */
@@ -94,14 +146,15 @@ function Decide({
   const [statusAfter409, setStatusAfter409] = useState<string | null | undefined>(undefined);
   const action = useAction();
   const id = useId();
-  const approve = decision === 'approve';
+  const a = ACTIONS[decision];
+  const required = a.field === 'reason';
   const submit = async () => {
-    const body = approve ? (text.trim() ? { note: text.trim() } : {}) : { reason: text.trim() };
+    const body = required || text.trim() ? { [a.field]: text.trim() } : {};
     setStatusAfter409(undefined);
     let conflict = false;
     const done = await action.run(async () => {
       try {
-        return await consoleRequest<Proposal>(`${BASE}/${proposal.id}/${decision}`, { method: 'POST', body });
+        return await consoleRequest<Proposal>(actionUrl(proposal.id, decision), { method: 'POST', body });
       } catch (err) {
         conflict = err instanceof ApiError && err.status === 409;
         throw err;
@@ -113,30 +166,28 @@ function Decide({
       onStale();
     }
   };
-  const fieldErr = fieldError(action.error, approve ? 'note' : 'reason');
+  const fieldErr = fieldError(action.error, a.field);
   const conflict = action.error instanceof ApiError && action.error.status === 409;
   const decidedElsewhere = conflict && typeof statusAfter409 === 'string' && statusAfter409 !== 'pending';
   return (
     <ConfirmDialog
       open
-      title={`${approve ? 'Approve' : 'Reject'} this ${KIND_TITLES[proposal.kind]?.toLowerCase() ?? 'proposal'}?`}
-      confirmLabel={approve ? 'Approve proposal' : 'Reject proposal'}
-      danger={!approve}
-      busy={action.busy || (!approve && !text.trim())}
+      title={`${a.verb} this ${KIND_TITLES[proposal.kind]?.toLowerCase() ?? 'proposal'}?`}
+      confirmLabel={a.confirm}
+      danger={a.danger}
+      busy={action.busy || (required && !text.trim())}
       onConfirm={submit}
       onCancel={onClose}
     >
-      <p>
-        {approve ? 'Approval executes it in the books now and notifies the webhooks.' : 'The proposer sees the reason.'}
-      </p>
+      <p>{a.explain}</p>
       <div className="field">
-        <label htmlFor={id}>{approve ? 'Note (optional)' : 'Reason'}</label>
+        <label htmlFor={id}>{a.label}</label>
         <textarea
           id={id}
           value={text}
           onChange={(e) => setText(e.target.value)}
           maxLength={2000}
-          required={!approve}
+          required={required}
           aria-invalid={fieldErr ? true : undefined}
           aria-describedby={fieldErr ? `${id}-error` : undefined}
         />
@@ -146,10 +197,7 @@ function Decide({
           </div>
         )}
       </div>
-      <ErrorMessage
-        error={action.error}
-        title={approve ? 'The proposal was not approved.' : 'The proposal was not rejected.'}
-      />
+      <ErrorMessage error={action.error} title={a.failed} />
       {decidedElsewhere && (
         <p className="notice">It was decided elsewhere ({statusAfter409}): the pending list is reloaded.</p>
       )}
@@ -159,9 +207,11 @@ function Decide({
   );
 }
 
-function PendingRow({ p, onDecide }: { p: Proposal; onDecide(p: Proposal, d: 'approve' | 'reject'): void }) {
+function PendingRow({ p, onDecide }: { p: Proposal; onDecide(p: Proposal, d: Action): void }) {
   const { session } = useSession();
   const titleId = `proposal-${p.id}`;
+  // the maker's own (staged with any of their keys): only they may withdraw it
+  const mine = Boolean(p.proposedBy.userId) && p.proposedBy.userId === session?.user.id;
   return (
     <article className="proposal" data-testid="proposal-row" aria-labelledby={titleId}>
       <h3 id={titleId}>
@@ -178,13 +228,21 @@ function PendingRow({ p, onDecide }: { p: Proposal; onDecide(p: Proposal, d: 'ap
         <button type="button" className="secondary" onClick={() => onDecide(p, 'reject')}>
           Reject
         </button>
+        {mine && (
+          <button type="button" className="secondary" onClick={() => onDecide(p, 'withdraw')}>
+            Withdraw
+          </button>
+        )}
       </div>
     </article>
   );
 }
 
 const PAGE_SIZE = 50;
-const DECIDED = ['approved', 'rejected'] as const;
+/** The statuses of the Decided list: a checker's decisions and the makers' withdrawals. */
+const DECIDED = ['approved', 'rejected', 'withdrawn'] as const;
+
+const BADGES: Record<string, string> = { approved: 'badge ok', rejected: 'badge bad' };
 
 interface Stream {
   items: Proposal[];
@@ -197,8 +255,8 @@ function newer(a: Proposal, b: Proposal): boolean {
 }
 
 /**
- * The newest `count` decided proposals: the API filters by one status, so the approved and the
- * rejected ones are read page by page (newest first, as the API orders them) and merged.
+ * The newest `count` decided proposals: the API filters by one status, so the approved, the
+ * rejected and the withdrawn ones are read page by page (newest first, as the API orders them) and merged.
  */
 async function loadDecided(count: number): Promise<{ items: Proposal[]; hasMore: boolean }> {
   const streams: Stream[] = DECIDED.map(() => ({ items: [], cursor: null, more: true }));
@@ -262,14 +320,18 @@ function History() {
             <tbody>
               {decided.map((p) => (
                 <tr key={p.id} data-testid="decided-row">
-                  <td className="nowrap">{formatDateTime(p.decidedAt)}</td>
+                  <td className="nowrap">{formatDateTime(p.decidedAt ?? p.withdrawnAt)}</td>
                   <td>{KIND_TITLES[p.kind] ?? p.kind}</td>
                   <td>
-                    <span className={p.status === 'approved' ? 'badge ok' : 'badge bad'}>{p.status}</span>
+                    <span className={BADGES[p.status] ?? 'badge'}>{p.status}</span>
                   </td>
                   <td>{actorName(p.proposedBy, session?.user.id)}</td>
-                  <td>{actorName(p.decidedBy, session?.user.id)}</td>
-                  <td>{p.decisionNote ?? ''}</td>
+                  <td>
+                    {p.status === 'withdrawn'
+                      ? `Withdrawn by ${actorName(p.withdrawnBy, session?.user.id)}`
+                      : actorName(p.decidedBy, session?.user.id)}
+                  </td>
+                  <td>{(p.status === 'withdrawn' ? p.withdrawalNote : p.decisionNote) ?? ''}</td>
                   <td className="mono small">{p.executionRef ?? ''}</td>
                 </tr>
               ))}
@@ -320,7 +382,7 @@ function TotpRequirement() {
 export function ProposalsPage() {
   const [pendingPages, setPendingPages] = useState(1);
   const pending = useLoad(() => loadPending(pendingPages), [pendingPages]);
-  const [deciding, setDeciding] = useState<{ p: Proposal; d: 'approve' | 'reject' } | null>(null);
+  const [deciding, setDeciding] = useState<{ p: Proposal; d: Action } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [historyKey, setHistoryKey] = useState(0);
   const done = (p: Proposal) => {
@@ -333,8 +395,9 @@ export function ProposalsPage() {
     <>
       <PageTitle title="Proposals">Proposals</PageTitle>
       <p className="muted">
-        Agents and analysts stage changes with their keys; a different person with manager or admin approves them.
-        Two-factor step-up, when the fund requires it, is on the <Link to="/account">account page</Link>.
+        Agents and analysts stage changes with their keys; a different person with manager or admin approves them. You
+        may withdraw a pending proposal you staged. Two-factor step-up, when the fund requires it, is on the{' '}
+        <Link to="/account">account page</Link>.
       </p>
       {message && <Notice>{message}</Notice>}
       <TotpRequirement />
