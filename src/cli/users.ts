@@ -5,7 +5,7 @@ import { isRole, PLANS } from '../common/auth/scopes';
 import { loadConfig, type Plan } from '../config/config';
 import { createDataSource } from '../database/data-source';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../identity/password';
-import { upsertPerson } from '../identity/people';
+import { RoleNotLoweredError, upsertPerson } from '../identity/people';
 import { SessionsRepository } from '../identity/sessions.repository';
 import { ConnectedApps } from '../oauth/connected-apps';
 import { UsersRepository } from '../identity/users.repository';
@@ -47,19 +47,25 @@ async function create(db: DataSource, v: Record<string, string | boolean | undef
   if (!v['password-stdin']) throw new UsageError('--password-stdin is required (pipe the password in)');
   const password = await readPassword();
   const role = String(v.role); // checked by isRole above whenever --role is given
-  const fund = v.fund && isRole(role) ? { slug: String(v.fund), role } : undefined;
-  const result = await upsertPerson(db, { email, displayName: String(v.name), password, plan, fund });
+  const fund = v.fund && isRole(role) ? { slug: String(v.fund), role, refuseLower: true } : undefined;
+  const result = await upsertPerson(db, { email, displayName: String(v.name), password, plan, fund }).catch(
+    (err: unknown) => {
+      throw err instanceof RoleNotLoweredError ? new UsageError(err.message) : err;
+    },
+  );
   const out = {
     userId: result.userId,
     email: email.toLowerCase(),
     created: result.created,
+    renamed: result.renamed,
     fund: fund?.slug ?? null,
-    role: fund?.role ?? null,
+    role: result.role, // the role stored (an existing higher one is kept, never lowered)
   };
+  const renamed = result.renamed ? `, name now "${String(v.name)}"` : '';
   process.stdout.write(
     v.json
       ? JSON.stringify(out) + '\n'
-      : `${result.created ? 'Created' : 'Updated'} ${out.email} (${out.userId})${fund ? `, ${fund.role} on ${fund.slug}` : ''}\n`,
+      : `${result.created ? 'Created' : 'Updated'} ${out.email} (${out.userId})${renamed}${fund ? `, ${out.role} on ${fund.slug}` : ''}\n`,
   );
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type DataSource } from 'typeorm';
-import type { Role } from '../common/auth/scopes';
+import { ROLES, type Role } from '../common/auth/scopes';
 import type { Plan } from '../config/config';
 import { ConnectedApps } from '../oauth/connected-apps';
 import { hashPassword, verifyPassword } from './password';
@@ -13,8 +13,26 @@ export interface PersonSpec {
   plan?: Plan;
   /** Sets (or replaces) the password when given. */
   password?: string | null;
-  /** Adds a membership, or raises an existing one to this role. */
-  fund?: { slug: string; role: Role };
+  /**
+   * Adds a membership, or raises an existing one to this role (never lowers it). `refuseLower`: a
+   * role lower than the current one is refused (RoleNotLoweredError) and nothing is changed.
+   */
+  fund?: { slug: string; role: Role; refuseLower?: boolean };
+}
+
+/** A role asked for that is lower than the person's current one on the fund (upsertPerson never lowers). */
+export class RoleNotLoweredError extends Error {
+  constructor(
+    readonly email: string,
+    readonly slug: string,
+    readonly current: Role,
+    readonly asked: Role,
+  ) {
+    super(
+      `${email} is ${current} on ${slug}, higher than ${asked}: a role is never lowered here; ` +
+        "lower it on the console's Members page (a fund admin). Nothing was changed",
+    );
+  }
 }
 
 /**
@@ -26,7 +44,7 @@ export interface PersonSpec {
 export async function upsertPerson(
   db: DataSource,
   spec: PersonSpec,
-): Promise<{ userId: string; accountId: string; created: boolean }> {
+): Promise<{ userId: string; accountId: string; created: boolean; role: Role | null; renamed: boolean }> {
   const users = new UsersRepository(db);
   const passwordHash = spec.password ? await hashPassword(spec.password) : null;
   return users.transaction(async (m) => {
@@ -41,17 +59,21 @@ export async function upsertPerson(
         await ConnectedApps.over(db).endAllOf(m, existing.id); // and the apps connected from them
       }
       if (spec.plan) await users.with(m).setPlan(existing.id, spec.plan);
+      if (spec.displayName !== existing.display_name) await users.with(m).setDisplayName(existing.id, spec.displayName);
     } else {
       ids = await users
         .with(m)
         .createPerson({ email: spec.email, displayName: spec.displayName, passwordHash, plan: spec.plan ?? 'free' });
     }
+    let role: Role | null = null;
     if (spec.fund) {
       const fundId = await users.with(m).fundIdBySlug(spec.fund.slug);
       if (!fundId) throw new Error(`fund "${spec.fund.slug}" does not exist`);
-      await users.with(m).grantAtLeast(fundId, ids.userId, spec.fund.role);
+      role = await users.with(m).grantAtLeast(fundId, ids.userId, spec.fund.role);
+      if (spec.fund.refuseLower && ROLES.indexOf(role) > ROLES.indexOf(spec.fund.role))
+        throw new RoleNotLoweredError(spec.email.toLowerCase(), spec.fund.slug, role, spec.fund.role); // rolls it all back
     }
-    return { ...ids, created: !existing };
+    return { ...ids, created: !existing, role, renamed: !!existing && spec.displayName !== existing.display_name };
   });
 }
 

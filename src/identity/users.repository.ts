@@ -113,6 +113,10 @@ export class UsersRepository extends SqlRepository {
     await this.q.query(`UPDATE users SET status = $2 WHERE id = $1`, [userId, status]);
   }
 
+  async setDisplayName(userId: string, displayName: string): Promise<void> {
+    await this.q.query(`UPDATE users SET display_name = $2 WHERE id = $1`, [userId, displayName]);
+  }
+
   async setPlan(userId: string, plan: Plan): Promise<void> {
     await this.q.query(`UPDATE users SET plan = $2 WHERE id = $1`, [userId, plan]);
   }
@@ -150,15 +154,18 @@ export class UsersRepository extends SqlRepository {
   }
 
   /** Adds a membership, or raises the role to `role` when it is higher (never lowers). */
-  async grantAtLeast(fundId: string, userId: string, role: Role): Promise<void> {
-    await this.q.query(
+  /** Adds the membership, or raises an existing one to `role` (never lowers it); answers the role stored. */
+  async grantAtLeast(fundId: string, userId: string, role: Role): Promise<Role> {
+    const [row] = await this.q.query(
       `INSERT INTO fund_members (fund_id, user_id, role) VALUES ($1, $2, $3)
        ON CONFLICT (fund_id, user_id) DO UPDATE SET role = CASE
          WHEN array_position(ARRAY['viewer','analyst','manager','admin'], EXCLUDED.role)
             > array_position(ARRAY['viewer','analyst','manager','admin'], fund_members.role) THEN EXCLUDED.role
-         ELSE fund_members.role END`,
+         ELSE fund_members.role END
+       RETURNING role`,
       [fundId, userId, role],
     );
+    return row.role as Role;
   }
 
   async setRole(fundId: string, userId: string, role: Role): Promise<void> {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import { runCli } from '../utils/cli';
 
 /** `npm run users` (and `npm run keys`): the operator's CLIs, as child processes against the test database. */
@@ -38,4 +39,47 @@ describe('users CLI (e2e, child processes)', () => {
     ]);
     expect(await statusOf(email)).toBe('active');
   }, 60_000);
+
+  it('create prints the role actually stored, refuses to lower one (exit 2, nothing changed) and updates the name', async () => {
+    const slug = `cli-fund-${randomBytes(4).toString('hex')}`;
+    const pg = new Client({ connectionString: env.DATABASE_URL });
+    await pg.connect();
+    try {
+      await pg.query(`INSERT INTO funds (slug, name) VALUES ($1, $1)`, [slug]);
+      const email = `cli-${randomBytes(4).toString('hex')}@example.com`;
+      const create = (name: string, role: string) =>
+        users(
+          ['create', '--email', email, '--name', name, '--fund', slug, '--role', role, '--password-stdin', '--json'],
+          'a long passphrase 1\n',
+        );
+      const first = await create('First Name', 'manager');
+      expect([first.code, JSON.parse(first.stdout)]).toEqual([0, expect.objectContaining({ role: 'manager' })]);
+      const lower = await create('Second Name', 'viewer');
+      expect(lower.code).toBe(2);
+      expect(lower.stderr).toContain(`${email} is manager on ${slug}, higher than viewer`);
+      expect(lower.stderr).toContain('Members page');
+      const stored = async () =>
+        (
+          await pg.query(
+            `SELECT u.display_name AS name, m.role FROM users u JOIN fund_members m ON m.user_id = u.id
+              JOIN funds f ON f.id = m.fund_id WHERE u.email = $1 AND f.slug = $2`,
+            [email, slug],
+          )
+        ).rows[0];
+      expect(await stored()).toEqual({ name: 'First Name', role: 'manager' }); // nothing changed
+      const same = await create('Third Name', 'manager');
+      expect([same.code, JSON.parse(same.stdout)]).toEqual([
+        0,
+        expect.objectContaining({ created: false, renamed: true, role: 'manager' }),
+      ]);
+      const higher = await users(
+        ['create', '--email', email, '--name', 'Third Name', '--fund', slug, '--role', 'admin', '--password-stdin'],
+        'a long passphrase 1\n',
+      );
+      expect(higher.stdout).toMatch(/^Updated .*, admin on /);
+      expect(await stored()).toEqual({ name: 'Third Name', role: 'admin' });
+    } finally {
+      await pg.end();
+    }
+  }, 120_000);
 });
