@@ -107,13 +107,17 @@ const serialize = (a: Answer): string =>
 /** How a request's answer (one message's, or a batch's) goes out: status, extra headers and body. */
 export function httpAnswer(answer: Answer | Answer[]): {
   status: number;
-  headers: Record<string, string>;
+  /** Only when every answer is a refusal: its RateLimit and Retry-After. */
+  headers: Record<string, string> | null;
   json: string;
 } {
+  // one answer that refuses nothing (every plain tool call): no array, no filter
+  if (!Array.isArray(answer) && !(answer instanceof Refusal))
+    return { status: 200, headers: null, json: serialize(answer) };
   const all = Array.isArray(answer) ? answer : [answer];
   const json = Array.isArray(answer) ? `[${answer.map(serialize).join(',')}]` : serialize(answer);
   const refusals = all.filter((a): a is Refusal => a instanceof Refusal);
-  if (refusals.length === 0 || refusals.length < all.length) return { status: 200, headers: {}, json };
+  if (refusals.length === 0 || refusals.length < all.length) return { status: 200, headers: null, json };
   const status = refusals.every((r) => r.status === 429) ? 429 : 200;
   return { status, headers: Object.assign({}, ...refusals.map((r) => r.headers)) as Record<string, string>, json };
 }

@@ -60,7 +60,8 @@ export class McpController {
       return;
     }
     const { status, headers, json } = httpAnswer(answer);
-    reply.status(status).headers(headers).header('content-type', 'application/json; charset=utf-8').send(json);
+    if (headers) reply.headers(headers);
+    reply.status(status).header('content-type', 'application/json; charset=utf-8').send(json);
   }
 
   @Post('public')
