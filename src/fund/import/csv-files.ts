@@ -1,10 +1,10 @@
 import { fundScopedId } from '../ids';
 import { endOfMonth } from '../dates';
-import type { ChangeVerdict, ImportContext, StoredChange } from './import-rules';
-import { expenseChange, flowChange, lpReportChange, notBeforeInception } from './import-rules';
+import type { ChangeVerdict, ImportContext, Restatement, StoredChange } from './import-rules';
+import { adminNavRestatement, expenseChange, flowChange, lpReportChange, notBeforeInception } from './import-rules';
 import { type RowReader } from './row-validation';
 
-export type { ChangeVerdict, ImportContext, StoredChange };
+export type { ChangeVerdict, ImportContext, Restatement, StoredChange };
 
 export interface CsvFileSpec {
   file: string;
@@ -22,6 +22,7 @@ export interface CsvFileSpec {
   /** Columns a re-import may change, and the rule that says when. */
   updatable?: string[];
   reimport?(c: StoredChange): ChangeVerdict;
+  restatement?(c: StoredChange): Restatement; // an update the report lists with both values (a restated NAV)
   /** Columns not compared on re-import (informational, taken from fund.json at the time). */
   unchecked?: string[];
 }
@@ -162,7 +163,7 @@ export const CSV_FILES: CsvFileSpec[] = [
     parse(r, ctx) {
       const id = r.pattern('trade_id', EXTERNAL_ID, 'a trade id');
       const executedAt = r.timestamp('executed_at');
-      notBeforeInception(r, 'executed_at', executedAt.slice(0, 10), ctx);
+      r.notAfterToday('executed_at', notBeforeInception(r, 'executed_at', executedAt.slice(0, 10), ctx), 'a trade');
       const connection = r.ref('connection', ctx.connections, 'connection');
       const instrument = r.ref('symbol', ctx.instruments, 'instrument');
       if (instrument?.assetClass === 'cash') r.reject('symbol', 'cash is moved with transfers, not traded');
@@ -360,9 +361,11 @@ export const CSV_FILES: CsvFileSpec[] = [
     // the administrator restated its NAV: reconciliation reads the new figure (the shadow NAV is ours)
     updatable: ['net_asset_value'],
     reimport: () => ({ update: true, navDate: null }),
+    restatement: adminNavRestatement,
     unchecked: ['administrator'],
     parse(r, ctx) {
       const date = notBeforeInception(r, 'date', r.date('date'), ctx);
+      r.notAfterToday('date', date, "an administrator's NAV");
       return ok(r, [date, r.decimal('nav', 'positive', 2), ctx.administrator]);
     },
   },

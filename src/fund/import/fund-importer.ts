@@ -1,9 +1,9 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { type DataSource } from 'typeorm';
 import { fundIdForSlug } from '../ids';
-import { CSV_FILES, type CsvFileSpec, type ImportContext } from './csv-files';
+import { CSV_FILES, type CsvFileSpec, type ImportContext, type Restatement } from './csv-files';
 import { type FundDefinition, parseFundDefinition } from './fund-definition';
 import { FundImportRepository, type ImportedFundRow } from './fund-import.repository';
 import { FundImportError, type ImportRowError } from './import-errors';
@@ -14,7 +14,8 @@ export interface FundImportReport {
   fundId: string;
   slug: string;
   created: boolean;
-  files: { file: string; rows: number; inserted: number; updated: number }[];
+  /** `restated`: the administrator NAVs a re-import changed, each with the stored and the new value. */
+  files: { file: string; rows: number; inserted: number; updated: number; restated?: Restatement[] }[];
   /** The date the next NAV run starts from because rows dated on or before a complete run came in (null: none did). */
   navRestartFrom: string | null;
 }
@@ -165,6 +166,7 @@ async function loadContext(
     baseCurrency,
     administrator: fund.administrator ?? '',
     inceptionDate: fund.inception_date,
+    today: new Date().toISOString().slice(0, 10),
     instruments: new Map(instruments.map((r) => [r.symbol, { id: r.id, assetClass: r.asset_class }])),
     connections: new Map(connections.map((r) => [r.code, { id: r.id, mode: r.mode }])),
     investors: new Map(investors.map((r) => [r.external_id, r.id])),
@@ -180,7 +182,11 @@ async function importCsv(
   books: ImportBooks,
 ): Promise<FundImportReport['files'][number]> {
   const errors: ImportRowError[] = [];
-  const columns = (names: string[]) => checkHeader(spec, names); // called for the header line, rows or not
+  let header = false;
+  const columns = (names: string[]) => {
+    header = true;
+    return checkHeader(spec, names);
+  }; // called for the header line, rows or not
   const parser = createReadStream(path).pipe(
     parse({ columns, skip_empty_lines: true, trim: false, info: true, bom: true, relax_column_count: false }),
   );
@@ -193,7 +199,7 @@ async function importCsv(
       info: { lines: number };
     }>) {
       rows++;
-      const reader = new RowReader(record);
+      const reader = new RowReader(record, ctx.today);
       const values = spec.parse(reader, ctx);
       const problem = rowProblem(spec, reader, values, info.lines, seen);
       if (problem) {
@@ -204,16 +210,19 @@ async function importCsv(
       await batch.add(values!, info.lines);
     }
   } catch (err) {
-    const e = err as { code?: string; lines?: number; message: string };
-    if (!e.code?.startsWith('CSV_')) throw err; // ours, or the database's: not the file's syntax
-    throw new FundImportError([
-      { file: spec.file, line: e.lines ?? 0, column: '(row)', reason: `is not valid CSV: ${e.message}` },
-    ]);
+    if (!(err instanceof CsvError)) throw err; // ours, or the database's: not the file's syntax
+    const line = (err as CsvError & { lines?: number }).lines ?? 0;
+    throw new FundImportError([{ file: spec.file, line, column: '(row)', reason: `is not valid CSV: ${err.message}` }]);
+  }
+  if (!header) {
+    const reason = `is empty: its first line must be the header (${spec.columns.join(',')})`;
+    throw new FundImportError([{ file: spec.file, line: 1, column: '(file)', reason }]);
   }
   if (errors.length) throw new FundImportError(errors);
   await batch.flush();
   if (errors.length) throw new FundImportError(errors);
-  return { file: spec.file, rows, inserted: batch.inserted, updated: batch.updated };
+  const restated = batch.restated.length ? { restated: batch.restated } : {};
+  return { file: spec.file, rows, inserted: batch.inserted, updated: batch.updated, ...restated };
 }
 
 /** The header names every column the file defines, each once (a repeated one would silently win). */

@@ -1,4 +1,4 @@
-import type { CsvFileSpec, StoredChange } from './csv-files';
+import type { CsvFileSpec, Restatement, StoredChange } from './csv-files';
 import { type FundImportRepository, keyColumns } from './fund-import.repository';
 import type { ImportRowError } from './import-errors';
 
@@ -26,6 +26,8 @@ export interface ImportBooks {
 export class PendingBatch {
   inserted = 0;
   updated = 0;
+  /** The updates the file's spec reports with both values (`restatement`). */
+  readonly restated: Restatement[] = [];
   private columns: (string | null)[][];
   private lines: number[] = [];
   private byKey = new Map<string, string>();
@@ -120,7 +122,9 @@ export class PendingBatch {
       this.refuse(line, column, `differs from the row already imported (${describe(change)}): ${verdict.refuse}`);
       return 'refused';
     }
-    return this.dated(verdict.navDate, line, column) ? 'update' : 'refused';
+    if (!this.dated(verdict.navDate, line, column)) return 'refused';
+    if (this.spec.restatement) this.restated.push(this.spec.restatement(change));
+    return 'update';
   }
 
   /** A row that moves the books from `date`: refused inside the closed books, else the NAV is redone from it. */

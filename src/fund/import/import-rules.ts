@@ -7,6 +7,8 @@ export interface ImportContext {
   administrator: string;
   /** The fund's inception date (null: not known yet). */
   inceptionDate: string | null;
+  /** Today (UTC) when the import started: no trade or administrator NAV after it, no row a year beyond it. */
+  today: string;
   instruments: Map<string, { id: string; assetClass: string }>;
   connections: Map<string, { id: string; mode: string }>;
   investors: Map<string, string>;
@@ -26,6 +28,18 @@ export interface StoredChange {
  * the line. A file without a rule refuses every change: an imported event is amended by a new one.
  */
 export type ChangeVerdict = { update: true; navDate: string | null } | { keep: true } | { refuse: string };
+
+/** A stored figure a re-import replaced: the date, the value stored before and the one from the file. */
+export interface Restatement {
+  date: string | null;
+  from: string | null;
+  to: string | null;
+}
+
+/** The administrator restated its NAV for a date: the report names both figures. */
+export function adminNavRestatement(c: StoredChange): Restatement {
+  return { date: c.stored.valuation_date, from: c.stored.net_asset_value, to: c.incoming.net_asset_value };
+}
 
 /**
  * Events before the fund existed are never valued (the NAV starts at inception): a trade, transfer,

@@ -1,16 +1,27 @@
-import { isIsoDate } from '../dates';
+import { addDays, isIsoDate } from '../dates';
 
 const DECIMAL = /^-?\d{1,20}(\.\d{1,10})?$/;
 /** Dates the books can hold and a fund can mean (PostgreSQL refuses year 0). */
 const MIN_DATE = '1900-01-01';
 const MAX_DATE = '2199-12-31';
+/** How far ahead a booked row may be dated, as for proposals (BOOKING_HORIZON_DAYS): a year. */
+const HORIZON_DAYS = 366;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
 /** Reads one CSV record column by column, collecting the first problem as {column, reason}. */
 export class RowReader {
   problem: { column: string; reason: string } | null = null;
 
-  constructor(private readonly record: Record<string, string>) {}
+  /** The latest date a row may carry (today + a year): later is a typo, not a plan. */
+  private readonly latest: string;
+
+  /** `today` (UTC): taken once per import, not per row. */
+  constructor(
+    private readonly record: Record<string, string>,
+    readonly today: string = new Date().toISOString().slice(0, 10),
+  ) {
+    this.latest = addDays(today, HORIZON_DAYS);
+  }
 
   private fail(column: string, reason: string): string {
     if (!this.problem) this.problem = { column, reason };
@@ -63,7 +74,19 @@ export class RowReader {
     if (!isIsoDate(v)) return this.fail(column, `must be a calendar date YYYY-MM-DD, got "${v}"`);
     if (v < MIN_DATE || v > MAX_DATE)
       return this.fail(column, `must be between ${MIN_DATE} and ${MAX_DATE}, got "${v}"`);
+    if (v > this.latest)
+      return this.fail(
+        column,
+        `${v} is more than a year after today (${this.today}): date it on or before ${this.latest}`,
+      );
     return v;
+  }
+
+  /** What happened (an administrator's NAV, an executed trade) cannot be dated after today. */
+  notAfterToday(column: string, date: string, what: string): string {
+    if (date && date > this.today)
+      this.fail(column, `${date} is after today (${this.today}): ${what} is dated when it happened`);
+    return date;
   }
 
   timestamp(column: string): string {
