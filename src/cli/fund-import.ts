@@ -1,20 +1,24 @@
-import { loadConfig } from '../config/config';
-import { createDataSource } from '../database/data-source';
 import { parseCliArgs } from '../fund/import/cli-args';
 import { importFundFolder } from '../fund/import/fund-importer';
 import { FundImportError } from '../fund/import/import-errors';
 import { NavRunService } from '../fund/nav/nav-run.service';
+import { helpAsked, withDatabase } from './options';
+
+const USAGE = [
+  'usage: npm run fund:import -- --fund <slug> --dir <folder> [--no-nav]',
+  "  imports the folder's raw events in one transaction (docs/books-figures.md), then runs the NAV (unless --no-nav)",
+].join('\n');
 
 /** `npm run fund:import -- --fund <slug> --dir <folder> [--no-nav]` */
 async function main(): Promise<void> {
+  if (helpAsked(process.argv.slice(2), USAGE)) return;
   const args = parseCliArgs(process.argv.slice(2), ['fund', 'dir'], ['no-nav']);
   if (!args.fund) throw new Error('--fund <slug> is required');
   if (!args.dir) throw new Error('--dir <folder> is required');
-  const ds = createDataSource(loadConfig().databaseUrl, 4);
-  await ds.initialize();
-  try {
+  const [slug, dir] = [args.fund, args.dir];
+  await withDatabase(4, async (ds) => {
     const started = Date.now();
-    const report = await importFundFolder(ds, args.fund, args.dir);
+    const report = await importFundFolder(ds, slug, dir);
     const importSeconds = (Date.now() - started) / 1000;
     process.stdout.write(
       JSON.stringify({ msg: 'imported', ...report, seconds: importSeconds, peakRssMb: peakRssMb() }) + '\n',
@@ -32,9 +36,7 @@ async function main(): Promise<void> {
       );
       if (outcome.failed) process.exitCode = 2;
     }
-  } finally {
-    await ds.destroy();
-  }
+  });
 }
 
 function peakRssMb(): number {

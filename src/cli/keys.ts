@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { type DataSource } from 'typeorm';
-import { commandOptions } from './options';
+import { commandOptions, withDatabase } from './options';
 import { isScope, PLANS, type Scope } from '../common/auth/scopes';
 import { ProblemError } from '../common/errors/problem';
 import { CursorCodec } from '../common/pagination/cursor';
 import { loadConfig, type Plan } from '../config/config';
-import { createDataSource } from '../database/data-source';
 import { isIsoDate } from '../fund/dates';
 import { KeysRepository } from '../keys/keys.repository';
 import { KeysService } from '../keys/keys.service';
@@ -96,15 +95,13 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
 }
 
 if (require.main === module) {
-  const db = createDataSource(loadConfig().databaseUrl, 2);
-  db.initialize()
-    .then(() => run(db, process.argv.slice(2)))
-    .catch((err: Error) => {
-      const message = err instanceof ProblemError ? err.detail : err.message;
-      process.stderr.write(`keys: ${message}\n`);
-      process.exitCode = 1;
-    })
-    .finally(() => db.destroy());
+  const argv = process.argv.slice(2);
+  if (!['create', 'list', 'revoke'].includes(argv[0]) || argv.includes('--help')) fail(USAGE); // before connecting
+  withDatabase(2, (db) => run(db, argv)).catch((err: Error) => {
+    const message = err instanceof ProblemError ? err.detail : err.message;
+    process.stderr.write(`keys: ${message}\n`);
+    process.exitCode = 1;
+  });
 }
 
 /**

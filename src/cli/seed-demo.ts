@@ -1,11 +1,16 @@
 import { loadConfig } from '../config/config';
-import { createDataSource } from '../database/data-source';
 import { migrate } from '../database/migrate';
 import { parseCliArgs, wholeNumberArg } from '../fund/import/cli-args';
 import { seedDemoFund } from '../fund/import/seed-demo-fund';
 import { ensureDemoPeople } from '../identity/people';
 import { ensureDemoKey } from '../keys/demo-key';
 import { KeysRepository } from '../keys/keys.repository';
+import { helpAsked, withDatabase } from './options';
+
+const USAGE = [
+  'usage: npm run seed:demo [-- --trades N] [--seed N]',
+  '  migrates, then builds the synthetic demo fund, the demo key and the demo console people',
+].join('\n');
 
 /**
  * `npm run seed:demo [-- --trades N]`: the synthetic demo fund's books, built from raw events, plus the
@@ -13,15 +18,14 @@ import { KeysRepository } from '../keys/keys.repository';
  * DEMO_ADMIN_PASSWORD, or generated and printed on stderr).
  */
 async function main(): Promise<void> {
+  if (helpAsked(process.argv.slice(2), USAGE)) return;
   const args = parseCliArgs(process.argv.slice(2), ['trades', 'seed']);
   wholeNumberArg(args, 'trades'); // refused before the database is touched
   wholeNumberArg(args, 'seed');
   const config = loadConfig();
   const started = Date.now();
   await migrate(config.databaseUrl, 'up');
-  const ds = createDataSource(config.databaseUrl, 4);
-  await ds.initialize();
-  try {
+  await withDatabase(4, async (ds) => {
     const report = await seedDemoFund(ds, {
       trades: wholeNumberArg(args, 'trades'),
       seed: wholeNumberArg(args, 'seed'),
@@ -46,9 +50,7 @@ async function main(): Promise<void> {
         peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       }) + '\n',
     );
-  } finally {
-    await ds.destroy();
-  }
+  });
 }
 
 main().catch((err) => {

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { type DataSource } from 'typeorm';
-import { commandOptions } from './options';
+import { commandOptions, withDatabase } from './options';
 import { isRole, PLANS } from '../common/auth/scopes';
-import { loadConfig, type Plan } from '../config/config';
-import { createDataSource } from '../database/data-source';
+import { type Plan } from '../config/config';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../identity/password';
 import { RoleNotLoweredError, upsertPerson } from '../identity/people';
 import { SessionsRepository } from '../identity/sessions.repository';
@@ -150,12 +149,11 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
 }
 
 if (require.main === module) {
-  const db = createDataSource(loadConfig().databaseUrl, 2);
-  db.initialize()
-    .then(() => run(db, process.argv.slice(2)))
-    .catch((err: Error) => {
-      process.stderr.write(`users: ${err.message}\n`);
-      process.exitCode = err instanceof UsageError ? 2 : 1;
-    })
-    .finally(() => db.destroy());
+  const argv = process.argv.slice(2);
+  // the usage (--help, no or an unknown command) before connecting: it needs no database
+  const usage = !COMMANDS.includes(argv[0]) || argv.includes('--help');
+  (usage ? Promise.reject(new UsageError(USAGE)) : withDatabase(2, (db) => run(db, argv))).catch((err: Error) => {
+    process.stderr.write(`users: ${err.message}\n`);
+    process.exitCode = err instanceof UsageError ? 2 : 1;
+  });
 }

@@ -42,6 +42,37 @@ describe('newcomer messages when PostgreSQL or Redis is not running (e2e, child 
     expectOneClearLine(await runCli('src/cli/seed-demo.ts', [], { DATABASE_URL: deadPg, REDIS_URL: deadRedis }));
   });
 
+  it.each([
+    ['keys list', 'src/cli/keys.ts', ['list']],
+    ['users list', 'src/cli/users.ts', ['list']],
+    ['fund:import', 'src/cli/fund-import.ts', ['--fund', 'acme', '--dir', '/tmp']],
+    ['fund:nav', 'src/cli/fund-nav.ts', ['--fund', 'acme']],
+  ])('%s (one line, no stack trace from closing a pool that never opened)', async (_name, entry, args) => {
+    const out = await runCli(entry, args, { DATABASE_URL: deadPg, REDIS_URL: deadRedis });
+    expectOneClearLine(out);
+  });
+
+  it.each([
+    ['fund:import', 'src/cli/fund-import.ts', 'usage: npm run fund:import'],
+    ['fund:nav', 'src/cli/fund-nav.ts', 'usage: npm run fund:nav'],
+    ['fund:generate', 'src/cli/fund-generate.ts', 'usage: npm run fund:generate'],
+    ['seed:demo', 'src/cli/seed-demo.ts', 'usage: npm run seed:demo'],
+  ])('%s --help prints the usage and exits 0 without connecting', async (_name, entry, usage) => {
+    const out = await runCli(entry, ['--help'], { DATABASE_URL: deadPg, REDIS_URL: deadRedis });
+    expect([out.code, out.stdout, out.stderr]).toEqual([0, expect.stringContaining(usage), '']);
+  });
+
+  it('keys and users --help print the usage before connecting (exit 2, as a usage mistake)', async () => {
+    for (const [entry, usage] of [
+      ['src/cli/keys.ts', 'usage: keys create'],
+      ['src/cli/users.ts', 'usage: users create'],
+    ]) {
+      const out = await runCli(entry, ['--help'], { DATABASE_URL: deadPg, REDIS_URL: deadRedis });
+      expect([out.code, out.stderr]).toEqual([2, expect.stringContaining(usage)]);
+      expect(out.stderr).not.toContain('not reachable');
+    }
+  });
+
   it('seed:demo refuses a count that is not a whole number before touching anything', async () => {
     const out = await runCli('src/cli/seed-demo.ts', ['--trades', 'abc'], {
       DATABASE_URL: deadPg,
