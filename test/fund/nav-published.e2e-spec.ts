@@ -4,6 +4,7 @@ import { addDays } from '../../src/fund/dates';
 import { generateDemoFund } from '../../src/fund/import/demo-generator';
 import { DEMO_INCEPTION_DATE } from '../../src/fund/import/demo-universe';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
+import { NavJobQueue } from '../../src/fund/nav/nav-job.queue';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
 import { bootApp, call, dbOf, mintKey, type ResponseJson, type TestApp } from '../utils/app';
 import { runCli } from '../utils/cli';
@@ -69,6 +70,20 @@ describe('NAV runs never reach back past the last published date (e2e)', () => {
         { field: 'valuationDate', message: `must be after ${day(8)}, the last published valuation date` },
       ]);
     }
+    expect(await runsOf()).toBe(before);
+    expect(await publishedStatus()).toEqual(['complete']);
+  });
+
+  it('a job planned before the publication (a race) fails under the lock saying the books are closed, and runs nothing', async () => {
+    const before = await runsOf();
+    const [job] = await dbOf(app).query(
+      `INSERT INTO nav_run_jobs (fund_id, valuation_date, from_date, to_date, total_dates) VALUES ($1, $2, $2, $3, 3) RETURNING id`,
+      [fundId, day(6), day(8)],
+    );
+    await app.get(NavJobQueue).process(job.id);
+    const [row] = await dbOf(app).query(`SELECT status, error FROM nav_run_jobs WHERE id = $1`, [job.id]);
+    expect(row.status).toBe('failed');
+    expect(row.error).toContain(`the books are closed through ${day(8)}`);
     expect(await runsOf()).toBe(before);
     expect(await publishedStatus()).toEqual(['complete']);
   });
