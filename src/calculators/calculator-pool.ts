@@ -97,7 +97,7 @@ export class CalculatorPool implements OnModuleDestroy {
    * here: piscina keeps abortable tasks in a queue of their own that its maxQueue does not bound.
    */
   private async onThread(task: WorkerTask): Promise<WorkerAnswer> {
-    if (this.saturated()) throw busy();
+    if (this.saturated()) throw calculatorsBusy();
     const signal = AbortSignal.timeout(this.config.calcTaskTimeoutMs);
     this.inFlight++;
     try {
@@ -130,7 +130,8 @@ function stopped(ms: number): ProblemError {
   );
 }
 
-function busy(): ProblemError {
+/** The answer when the pool's queue is full: REST's early shedding, the pool itself and the MCP tool invoker. */
+export function calculatorsBusy(): ProblemError {
   return new ProblemError(
     'unavailable',
     `the calculators are at capacity; retry in ${CALC_RETRY_AFTER_SECONDS} s`,
@@ -150,6 +151,6 @@ export function registerEarlyShedding(fastify: FastifyInstance, pool: Calculator
     if (req.method !== 'POST' || !pool.saturated()) return done();
     const deferAt = deferJsonBodyAt(req.routeOptions.config);
     if (deferAt === undefined || Number(req.headers['content-length'] ?? 0) < deferAt) return done();
-    sendProblem(reply, req, busy());
+    sendProblem(reply, req, calculatorsBusy());
   });
 }

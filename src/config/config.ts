@@ -11,7 +11,7 @@ import { redactUrl } from '../common/startup/reachability';
 export type AppRole = 'all' | 'api' | 'worker';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 export type Plan = 'free' | 'developer' | 'platform';
-export type PolicyName = 'calc-daily' | 'fund-minute' | 'propose-minute';
+export type PolicyName = 'calc-daily' | 'fund-minute' | 'propose-minute' | 'mcp-minute';
 export type RateLimits = Record<PolicyName, Record<Plan, number>>;
 
 export interface AppConfig {
@@ -100,6 +100,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   'calc-daily': { free: 500, developer: 10_000, platform: 100_000 },
   'fund-minute': { free: 120, developer: 600, platform: 3_000 },
   'propose-minute': { free: 20, developer: 60, platform: 300 },
+  /** MCP messages that call no counted tool (initialize, ping, lists, prompts, notifications): per key or address. */
+  'mcp-minute': { free: 300, developer: 1_200, platform: 6_000 },
 };
 
 type Env = Record<string, string | undefined>;

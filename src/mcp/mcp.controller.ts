@@ -157,8 +157,10 @@ export class McpController {
  * (no Content-Length) still reads as `{}`, an Invalid Request.
  */
 function isEmptyBody(req: FastifyRequest, body: unknown): boolean {
-  if (body === undefined || body === null) return true;
-  return req.headers['content-length'] === '0' && typeof body === 'object' && Object.keys(body).length === 0;
+  if (body === undefined) return true; // `null` is JSON: an Invalid Request (-32600), not a parse error
+  return (
+    req.headers['content-length'] === '0' && typeof body === 'object' && body !== null && Object.keys(body).length === 0
+  );
 }
 
 /** The ProblemFilter answers a refusal naming the body as a JSON-RPC parse error (HTTP 400). */

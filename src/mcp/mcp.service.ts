@@ -94,8 +94,8 @@ export class McpService {
   /**
    * One message. A tools/call or resources/read that reaches its tool is counted by the tool's route
    * policy (ToolInvoker); every other message (initialize, ping, lists, prompts, an unknown tool, a
-   * malformed or notification message) is counted here first, once, against `fund-minute` — per key,
-   * or per address without one, as the other keyless routes — and never against `calc-daily`. So a
+   * malformed or notification message) is counted here first, once, against `mcp-minute` — per key,
+   * or per address without one — and never against `fund-minute` or `calc-daily`. So a
    * plain tools/call costs no second count and no extra Redis round trip.
    */
   private async handleOne(

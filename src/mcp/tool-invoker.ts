@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CALC_RETRY_AFTER_SECONDS, CalculatorPool } from '../calculators/calculator-pool';
+import { CalculatorPool, calculatorsBusy } from '../calculators/calculator-pool';
 import { assertScopes } from '../common/auth/auth.guard';
 import type { MaybePromise } from '../common/async/maybe-promise';
 import { ProblemError } from '../common/errors/problem';
@@ -39,11 +39,12 @@ export class ToolInvoker {
 
   /**
    * The count of an MCP message that calls no tool whose route counts it (see McpService.handleOne):
-   * the caller's `fund-minute` window — its key's, or its address's without one, as on the other
-   * keyless routes (OAuth discovery). Synchronous when the count is decided in-process.
+   * the caller's `mcp-minute` window — its key's, or its address's without one — a bucket of its own,
+   * so a client's handshake and lists never spend the key's REST reads (`fund-minute`). Synchronous
+   * when the count is decided in-process.
    */
   countMessage(req: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
-    return enforceRateLimit(this.limits, 'fund-minute', req, reply);
+    return enforceRateLimit(this.limits, 'mcp-minute', req, reply);
   }
 
   async invoke(
@@ -144,16 +145,6 @@ function isLarge(tool: McpTool, req: FastifyRequest, args: Record<string, unknow
     }
   }
   return chars >= at;
-}
-
-/** What REST's early shedding answers (calculator-pool.ts), before any work on the arguments. */
-function calculatorsBusy(): ProblemError {
-  return new ProblemError(
-    'unavailable',
-    `the calculators are at capacity; retry in ${CALC_RETRY_AFTER_SECONDS} s`,
-    undefined,
-    { 'Retry-After': String(CALC_RETRY_AFTER_SECONDS) },
-  );
 }
 
 const fieldText = (e: { field: string; message: string }): string => `${e.field}: ${e.message}`;

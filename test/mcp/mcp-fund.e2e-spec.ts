@@ -315,8 +315,8 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
   });
 
   it("counts tool calls against the key's rate limit", async () => {
-    // the SDK's initialize and notifications/initialized count too (2 of the 4)
-    const limited = await bootApp({}, { RATE_LIMITS: JSON.stringify({ 'fund-minute': { free: 4 } }) });
+    // the SDK's initialize and notifications/initialized count against mcp-minute, not this window
+    const limited = await bootApp({}, { RATE_LIMITS: JSON.stringify({ 'fund-minute': { free: 2 } }) });
     await limited.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(limited.getHttpServer().address() as AddressInfo).port}/api/mcp`;
     const key = (await mintKey(limited, { scopes: ['fund:read'], fund: DEMO_SLUG, plan: 'free' })).key;

@@ -255,8 +255,9 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
         code: -32700,
         message: 'Parse error: the body is empty; send one JSON-RPC message (or a batch)',
       });
-      // {} is JSON, just not a JSON-RPC message
+      // {} and null are JSON, just not JSON-RPC messages
       expect((await (await post('{}')).json()).error.code).toBe(-32600);
+      expect((await (await post('null')).json()).error.code).toBe(-32600);
     });
 
     it('answers JSON-RPC batches where the version has them (2025-03-26, or no version header), never with initialize', async () => {

@@ -24,6 +24,7 @@ describe('MCP rate limits (e2e)', () => {
       {},
       {
         RATE_LIMITS: JSON.stringify({
+          'mcp-minute': { free: 3, developer: 3, platform: 3 },
           'fund-minute': { free: 3, developer: 3, platform: 3 },
           'calc-daily': { free: 2, developer: 2, platform: 2 },
         }),
@@ -36,13 +37,15 @@ describe('MCP rate limits (e2e)', () => {
   const post = (path: string, body: unknown, opts: { ip?: string; key?: string } = {}) =>
     call(app, 'POST', path, { body, headers: ACCEPT, ...opts });
 
-  function expectRefusal(res: CallResult, id: number | string | null): void {
+  function expectRefusal(res: CallResult, id: number | string | null, policy = 'mcp-minute'): void {
     expect(res.json).toEqual({
       jsonrpc: '2.0',
       id,
       error: {
         code: -32000,
-        message: expect.stringMatching(/^rate_limited: rate limit "fund-minute" of 3 requests per 60 s exceeded/),
+        message: expect.stringMatching(
+          new RegExp(`^rate_limited: rate limit "${policy}" of 3 requests per 60 s exceeded`),
+        ),
         data: { code: 'rate_limited', status: 429, detail: expect.any(String), retryAfter: expect.any(Number) },
       },
     });
@@ -58,8 +61,8 @@ describe('MCP rate limits (e2e)', () => {
     expect(refused.status).toBe(429);
     expectRefusal(refused, 4);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
-    expect(refused.headers['ratelimit-policy']).toBe('"fund-minute";q=3;w=60');
-    expect(refused.headers['ratelimit']).toMatch(/^"fund-minute";r=0;t=\d+$/);
+    expect(refused.headers['ratelimit-policy']).toBe('"mcp-minute";q=3;w=60');
+    expect(refused.headers['ratelimit']).toMatch(/^"mcp-minute";r=0;t=\d+$/);
     // a notification is refused too (it is never answered otherwise)
     const note = await post('/api/mcp/public', { jsonrpc: '2.0', method: 'notifications/initialized' }, { ip });
     expect(note.status).toBe(429);
@@ -72,7 +75,7 @@ describe('MCP rate limits (e2e)', () => {
     await insideOneMinute();
     const ip = randomIp();
     for (const id of [1, 2, 3]) expect((await post('/api/mcp/public', rpc(id, 'tools/list'), { ip })).status).toBe(200);
-    // fund-minute is spent, calc-daily untouched: both calculator calls are answered
+    // mcp-minute is spent, calc-daily untouched: both calculator calls are answered
     for (const id of [4, 5]) {
       const res = await post('/api/mcp/public', calc(id), { ip });
       expect([res.status, res.json.result.isError ?? false]).toEqual([200, false]);
@@ -80,7 +83,7 @@ describe('MCP rate limits (e2e)', () => {
     }
     const capped = await post('/api/mcp/public', calc(6), { ip });
     expect(capped.json.result.content[0].text).toMatch(/^rate_limited: rate limit "calc-daily"/);
-    // and calculator calls did not count against fund-minute: a fresh address after two calls still lists three times
+    // and calculator calls did not count against mcp-minute: a fresh address after two calls still lists three times
     const other = randomIp();
     for (const id of [7, 8]) await post('/api/mcp/public', calc(id), { ip: other });
     for (const id of [9, 10, 11])
@@ -122,7 +125,7 @@ describe('MCP rate limits (e2e)', () => {
     expect([single.status, single.headers['retry-after']]).toEqual([200, expect.stringMatching(/^\d+$/)]);
   });
 
-  it("counts a key's uncounted messages on the fund server against its own fund-minute, and each read tool call once", async () => {
+  it("counts a key's uncounted messages on the fund server against its own mcp-minute, and each read tool call once against fund-minute", async () => {
     await insideOneMinute();
     const { key } = await mintKey(app, { scopes: ['fund:read'], fund, plan: 'free' });
     const fundPost = (body: unknown) => post('/api/mcp', body, { key });
@@ -142,6 +145,8 @@ describe('MCP rate limits (e2e)', () => {
     }
     expect(texts.slice(0, 3)).not.toContain('rate_limited');
     expect(texts[3]).toBe('rate_limited');
+    // the handshake and lists spend mcp-minute only: the first key's REST reads are untouched
+    expect((await call(app, 'GET', '/api/v1/fund/fee-terms', { key })).status).toBe(200);
   });
 
   it('a resources/read refused by its rate limit is the same JSON-RPC refusal (data.code, retryAfter), not -32600', async () => {
@@ -152,7 +157,7 @@ describe('MCP rate limits (e2e)', () => {
     for (const id of [1, 2, 3]) expect((await read(id)).json.result.contents).toHaveLength(1);
     const refused = await read(4);
     expect(refused.status).toBe(429);
-    expectRefusal(refused, 4);
+    expectRefusal(refused, 4, 'fund-minute'); // a resource read counts against its route's policy
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
   });
 });

@@ -14,6 +14,7 @@ export const POLICY_WINDOW_SECONDS: Record<PolicyName, number> = {
   'calc-daily': 86_400,
   'fund-minute': 60,
   'propose-minute': 60,
+  'mcp-minute': 60,
 };
 
 export interface RateWindow {
