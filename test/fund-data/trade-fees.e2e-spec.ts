@@ -1,6 +1,6 @@
 import { bootApp, call, createFund, dbOf, mintKey, type TestApp } from '../utils/app';
 
-/** A trade's fee in the fund's base currency is money (2 decimals); a fee in an asset stays a quantity. */
+/** A trade's fee in the fund's base currency is money (at least 2 decimals, never rounded); a fee in an asset stays a quantity. */
 describe('trades: the fee as money or quantity (e2e)', () => {
   let app: TestApp;
   let key: string;
@@ -19,17 +19,21 @@ describe('trades: the fee as money or quantity (e2e)', () => {
          FROM c, i, (VALUES ('T1', '2026-03-01T10:00:00Z', 3::numeric, 'USD'),
                             ('T2', '2026-03-02T10:00:00Z', 22.5, 'USD'),
                             ('T3', '2026-03-03T10:00:00Z', 0.0005, 'BTC'),
-                            ('T4', '2026-03-04T10:00:00Z', 2, 'BTC')) AS t(ext, at, fee, cur)`,
+                            ('T4', '2026-03-04T10:00:00Z', 2, 'BTC'),
+                            ('T5', '2026-03-05T10:00:00Z', 0.0040, 'USD'),
+                            ('T6', '2026-03-06T10:00:00Z', 1.2345, 'USD')) AS t(ext, at, fee, cur)`,
       [fund.id],
     );
     key = (await mintKey(app, { scopes: ['fund:read'], fund: fund.slug, plan: 'platform' })).key;
   });
   afterAll(() => app.close());
 
-  it('base-currency fees have exactly 2 decimals; crypto fees keep their quantity form', async () => {
+  it('base-currency fees have at least 2 decimals and keep sub-cent digits as booked; crypto fees keep their quantity form', async () => {
     const res = await call(app, 'GET', '/api/v1/fund/trades', { key });
     expect(res.status).toBe(200);
     expect(res.json.items.map((t: { fee: string; feeCurrency: string }) => [t.fee, t.feeCurrency])).toEqual([
+      ['1.2345', 'USD'], // the NAV books the whole fee: rounding it to 1.23 would not tie to the books
+      ['0.004', 'USD'],
       ['2', 'BTC'],
       ['0.0005', 'BTC'],
       ['22.50', 'USD'],

@@ -1166,7 +1166,7 @@ export interface TradeDto {
   price: string;
   /** quantity × price (decimal string, base currency, exactly 2 decimals) */
   notional: string;
-  /** in feeCurrency: money with exactly 2 decimals when that is the fund's base currency ("3.00", "22.50"), a quantity when it is an asset (a crypto fee, "0.0005") (decimal string, up to 10 decimals) */
+  /** in feeCurrency: money with at least 2 decimals when that is the fund's base currency ("3.00", "22.50"; a sub-cent fee keeps its digits as booked, "0.004"), a quantity when it is an asset (a crypto fee, "0.0005") (decimal string, up to 10 decimals) */
   fee: string;
   feeCurrency: string;
   /** the exchange or broker it was executed on */

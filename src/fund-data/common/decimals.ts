@@ -24,6 +24,13 @@ export const qty = (v: In): string => {
   return t === '-0' ? '0' : t;
 };
 
+/** Money that may carry more than cents (a per-share fee of 0.0040 USD): at least 2 decimals, never rounded (up to 10). */
+export const moneyExact = (v: In): string => {
+  const q = qty(v);
+  const dot = q.indexOf('.');
+  return dot === -1 ? `${q}.00` : q.length - dot - 1 < 2 ? `${q}0` : q;
+};
+
 /** A value per unit precise enough that units × it rounds back to the money it came from (12 decimals). */
 export const valuePerUnit = (v: In): string => d(v).toFixed(12, Decimal.ROUND_HALF_UP);
 export const moneyOrNull = (v: In | null | undefined): string | null =>

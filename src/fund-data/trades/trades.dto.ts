@@ -48,7 +48,7 @@ export class TradeDto {
   @DecimalProperty('quantity', {
     example: '42.66',
     description:
-      'in feeCurrency: money with exactly 2 decimals when that is the fund\'s base currency ("3.00", "22.50"), a quantity when it is an asset (a crypto fee, "0.0005")',
+      'in feeCurrency: money with at least 2 decimals when that is the fund\'s base currency ("3.00", "22.50"; a sub-cent fee keeps its digits as booked, "0.004"), a quantity when it is an asset (a crypto fee, "0.0005")',
   })
   fee: string;
   @ApiProperty({ example: 'USD' }) feeCurrency: string;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { invalidParameter } from '../../common/errors/problem';
 import { CursorCodec } from '../../common/pagination/cursor';
 import { addDays } from '../../common/validation/calendar-date';
-import { D, money, qty } from '../common/decimals';
+import { D, money, moneyExact, qty } from '../common/decimals';
 import { assertOrdered } from '../common/query-params';
 import { TradesPageDto, TradesQueryDto } from './trades.dto';
 import { TradesRepository } from './trades.repository';
@@ -51,7 +51,7 @@ export class TradesService {
         quantity: qty(r.quantity),
         price: qty(r.price),
         notional: money(new D(r.quantity).times(r.price)),
-        fee: r.fee_in_base ? money(r.fee) : qty(r.fee), // money in the base currency; a crypto fee is a quantity
+        fee: r.fee_in_base ? moneyExact(r.fee) : qty(r.fee), // base-currency money (≥ 2 decimals, a sub-cent fee kept); a crypto fee is a quantity
         feeCurrency: r.fee_currency,
         venue: r.venue,
       })),
