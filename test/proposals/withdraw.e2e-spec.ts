@@ -258,9 +258,10 @@ describe('proposals: the maker withdraws a pending proposal (e2e)', () => {
           )
         )[0].n as number;
       const a = first();
-      for (let i = 0; i < 300 && (await waiting()) < 1; i++) await sleep(10);
+      // up to 30 s each: a loaded CI machine may take seconds to bring a request to the lock
+      for (let i = 0; i < 3000 && (await waiting()) < 1; i++) await sleep(10);
       const b = second();
-      for (let i = 0; i < 300 && (await waiting()) < 2; i++) await sleep(10);
+      for (let i = 0; i < 3000 && (await waiting()) < 2; i++) await sleep(10);
       expect(await waiting()).toBe(2); // both wait for the row: neither has read its status yet
       await holder.commitTransaction();
       return [await a, await b];
