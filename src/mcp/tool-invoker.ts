@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CalculatorPool, calculatorsBusy } from '../calculators/calculator-pool';
 import { assertScopes } from '../common/auth/auth.guard';
@@ -29,12 +28,9 @@ export class ToolInvoker {
   private readonly validation = createValidationPipe();
   private readonly noQuery = new NoQueryParamsPipe();
 
-  /** The calculators' worker pool, looked up once (CalculatorsModule does not export it). */
-  private pool: CalculatorPool | null | undefined;
-
   constructor(
     private readonly limits: RateLimitService,
-    private readonly modules: ModuleRef,
+    private readonly pool: CalculatorPool,
   ) {}
 
   /**
@@ -58,7 +54,7 @@ export class ToolInvoker {
     const { idempotencyKey, ...rest } = args;
     const large = isLarge(tool, req, rest);
     // as REST sheds a large calculator body before reading it: before the count, the parse, the validation
-    if (large && this.calculatorPool()?.saturated()) throw calculatorsBusy();
+    if (large && this.pool.saturated()) throw calculatorsBusy();
     if (route.policy) await enforceRateLimit(this.limits, route.policy, req, reply);
     if (idempotencyKey !== undefined && (!tool.acceptsIdempotencyKey || typeof idempotencyKey !== 'string')) {
       throw invalid('idempotencyKey', tool.acceptsIdempotencyKey ? 'must be a string' : 'is not a known field');
@@ -67,17 +63,6 @@ export class ToolInvoker {
     const input = large ? new DeferredJsonBody(JSON.stringify(rest)) : await this.inputOf(tool, rest);
     const call: CallContext = { idempotencyKey, idempotencyField: 'idempotencyKey', header: NO_HEADERS };
     return route.handler.apply(route.instance, argumentsOf(route.binding, req, input, call));
-  }
-
-  private calculatorPool(): CalculatorPool | null {
-    if (this.pool === undefined) {
-      try {
-        this.pool = this.modules.get(CalculatorPool, { strict: false }) ?? null;
-      } catch {
-        this.pool = null; // no calculators in this application: nothing to shed for
-      }
-    }
-    return this.pool;
   }
 
   /** The validated query DTO (GET) or body DTO (POST), exactly as the global pipe builds it for REST. */
