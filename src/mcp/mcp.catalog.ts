@@ -17,9 +17,10 @@ type Schema = Record<string, unknown>;
 
 /**
  * How a tool's arguments reach its route handler, from the handler's arity: `(input)` keyless
- * calculators, `(principal, input)` reads, `(principal, input, call: CallContext)` propose routes.
+ * calculators, `(principal, input)` reads, `(principal, input, call: CallContext)` propose routes; and,
+ * for a route with path parameters (the maker's withdrawal), `(principal, ...path ids, body)`.
  */
-export type ToolBinding = 'input' | 'principal-input' | 'principal-input-call';
+export type ToolBinding = 'input' | 'principal-input' | 'principal-input-call' | 'principal-path-input';
 const BINDINGS: Record<number, ToolBinding> = { 1: 'input', 2: 'principal-input', 3: 'principal-input-call' };
 
 /** The route a tool is bound to: its controller method and what its decorators declare. */
@@ -57,6 +58,12 @@ export interface McpTool {
   wrapsArray: boolean;
   acceptsIdempotencyKey: boolean;
   /**
+   * The arguments that fill the route's path parameters, in the path's order (the handler takes them
+   * after the principal): ids, which the REST route checks with `uuidParam`, and so does ToolInvoker,
+   * naming the argument. Empty for every tool without a path parameter.
+   */
+  pathArguments: string[];
+  /**
    * Calculators whose REST route defers a JSON body of this many characters or more to the worker
    * pool (calculatorRouteConfig: the text calculators, HEAVY_TEXT_CHARS): arguments as large are
    * deferred the same way (ToolInvoker). Undefined for every other tool.
@@ -69,6 +76,8 @@ const READ_SUFFIX =
   ' Money, prices, quantities, units and rates are decimal strings (money in the fund base currency with 2 decimals; rates are fractions of 1, not percentages).';
 const PROPOSE_SUFFIX =
   ' This only stages a maker-checker proposal: nothing executes until a different human manager approves it. Pass idempotencyKey to make a retry safe.';
+const WITHDRAW_SUFFIX =
+  ' Pass proposalId, the id a propose_* tool answered, and optionally a note. Answers the proposal record, now with status withdrawn, withdrawnAt, withdrawnBy and withdrawalNote; a proposal that is not yours (or no proposal) is a not_found tool error, and one already approved or rejected an invalid_state tool error.';
 /** The calculator routes' own descriptions already say "Illustrative, not accounting or tax advice." */
 const CALC_SUFFIX =
   ' Stateless: computed from the arguments alone (no fund data, nothing stored). Percent inputs are in percent units (2 means 2 %).';
@@ -108,7 +117,7 @@ export class McpCatalog {
       for (const methodName of this.scanner.getAllMethodNames(Object.getPrototypeOf(instance) as object)) {
         const found = operations.get(`${cls.name}_${methodName}`);
         const kind = found && toolKindOf(found.path, found.method);
-        const route = kind && this.routeOf(cls, instance, methodName);
+        const route = kind && this.routeOf(cls, instance, methodName, Object.keys(kind.pathArguments ?? {}).length);
         if (!found || !kind || !route) continue;
         const tool = this.toolFor(found.path, found.method, found.op, components, kind, route);
         tools.set(tool.name, tool);
@@ -121,18 +130,18 @@ export class McpCatalog {
     cls: Type<unknown>,
     instance: Record<string, unknown>,
     methodName: string,
+    pathCount: number,
   ): (ToolRoute & { scopes: Scope[] | undefined }) | undefined {
     const handler = instance[methodName];
     if (typeof handler !== 'function') return undefined;
     const targets = [handler, cls];
-    const binding = BINDINGS[handler.length];
-    if (!binding) throw new Error(`${cls.name}.${methodName}: a tool route takes 1 to 3 parameters (see ToolBinding)`);
+    const paramTypes = (Reflect.getMetadata('design:paramtypes', cls.prototype as object, methodName) ??
+      []) as Type<unknown>[];
     return {
       instance,
       handler: handler as ToolRoute['handler'],
-      binding,
-      paramTypes: (Reflect.getMetadata('design:paramtypes', cls.prototype as object, methodName) ??
-        []) as Type<unknown>[],
+      binding: bindingOf(`${cls.name}.${methodName}`, handler.length, paramTypes, pathCount),
+      paramTypes,
       redacted: redactionOf(this.reflector, handler, cls).redacted,
       policy: this.reflector.getAllAndOverride<PolicyName | undefined>(RATE_POLICY, targets),
       auth: this.reflector.getAllAndOverride<AuthMode | undefined>(AUTH_MODE, targets) ?? 'required',
@@ -145,7 +154,7 @@ export class McpCatalog {
     method: 'get' | 'post',
     op: Schema,
     components: Record<string, Schema>,
-    { name, server, suffix }: ToolKind,
+    { name, server, suffix, pathArguments = {}, hints }: ToolKind,
     { scopes, ...route }: ToolRoute & { scopes: Scope[] | undefined },
   ): McpTool {
     if (route.auth === 'required' && !route.redacted) throw new Error(`tool ${name}: its route does not redact`);
@@ -153,7 +162,8 @@ export class McpCatalog {
     const acceptsIdempotencyKey = route.binding === 'principal-input-call';
     const summary = typeof op.summary === 'string' ? op.summary : name;
     const readOnly = method === 'get' || server === 'public';
-    const inputSchema = inputSchemaOf(method, op, components, acceptsIdempotencyKey);
+    const ids = pathArgumentsOf(name, op, pathArguments);
+    const inputSchema = withPathArguments(inputSchemaOf(method, op, components, acceptsIdempotencyKey), ids);
     return {
       name,
       title: summary.split(/[.;(]/)[0].trim().slice(0, 80),
@@ -168,8 +178,15 @@ export class McpCatalog {
       outputSchema: output,
       wrapsArray,
       acceptsIdempotencyKey,
+      pathArguments: ids.map((a) => a.name),
       deferArgumentsAt: server === 'public' ? calculatorDeferAt(path) : undefined,
-      annotations: { readOnlyHint: readOnly, idempotentHint: readOnly, destructiveHint: false, openWorldHint: false },
+      annotations: {
+        readOnlyHint: readOnly,
+        idempotentHint: readOnly,
+        destructiveHint: false,
+        openWorldHint: false,
+        ...hints,
+      },
     };
   }
 
@@ -220,14 +237,40 @@ function descriptionOf(
   return [asSentence(summary.trim()), detail && asSentence(detail), suffix.trim()].filter(Boolean).join(' ');
 }
 
+/** A tool argument that fills a path parameter: its name and what it is (an id the route checks as a UUID). */
+interface PathArgument {
+  name: string;
+  description: string;
+}
+
 /** Which server a route's tool belongs to, and its name: fund reads, proposals, calculators; null for the rest. */
 interface ToolKind {
   server: McpServerName;
   name: string;
   suffix: string;
+  /** The route's path parameters, by name, and the tool arguments that fill them. */
+  pathArguments?: Record<string, PathArgument>;
+  hints?: Partial<McpTool['annotations']>;
 }
 
+const WITHDRAW_PATH = '/api/v1/fund/proposals/{id}/withdraw';
+
+/**
+ * The maker's withdrawal: irreversible (a host should confirm it), and a second call answers the
+ * withdrawn record unchanged, so it is idempotent.
+ */
+const WITHDRAW_KIND: ToolKind = {
+  server: 'fund',
+  name: 'withdraw_proposal',
+  suffix: WITHDRAW_SUFFIX,
+  pathArguments: {
+    id: { name: 'proposalId', description: 'The id of your pending proposal, as a propose_* tool answered it.' },
+  },
+  hints: { idempotentHint: true, destructiveHint: true },
+};
+
 function toolKindOf(path: string, method: 'get' | 'post'): ToolKind | null {
+  if (method === 'post' && path === WITHDRAW_PATH) return WITHDRAW_KIND;
   if (path.includes('{')) return null;
   const snake = (rest: string) => rest.replace(/[/-]/g, '_');
   if (method === 'get' && path.startsWith('/api/v1/fund/') && !path.startsWith('/api/v1/fund/proposals')) {
@@ -293,4 +336,38 @@ function inputSchemaOf(
     description: 'Makes a retried call safe: the same key and arguments replay the first answer.',
   };
   return { ...input, properties: { ...(input.properties as Schema), idempotencyKey } };
+}
+
+/**
+ * How a tool route's handler takes its arguments: by arity (see ToolBinding), or, with path
+ * parameters, `(principal, ...ids, body)`, whose ids must be declared strings (checked at boot).
+ */
+function bindingOf(route: string, arity: number, paramTypes: Type<unknown>[], pathCount: number): ToolBinding {
+  if (pathCount === 0 && BINDINGS[arity]) return BINDINGS[arity];
+  const ids = paramTypes.slice(1, 1 + pathCount);
+  if (pathCount > 0 && arity === pathCount + 2 && paramTypes.length === arity && ids.every((t) => t === String))
+    return 'principal-path-input';
+  throw new Error(
+    `${route}: a tool route takes 1 to 3 parameters, or (principal, ...path ids, body) (see ToolBinding)`,
+  );
+}
+
+/** The tool arguments of the operation's path parameters, in the path's order; every one must be named by the kind. */
+function pathArgumentsOf(tool: string, op: Schema, named: Record<string, PathArgument>): PathArgument[] {
+  const params = ((op.parameters ?? []) as Schema[]).filter((p) => p.in === 'path').map((p) => p.name as string);
+  const unnamed = params.filter((p) => !named[p]);
+  if (unnamed.length > 0 || params.length !== Object.keys(named).length)
+    throw new Error(`tool ${tool}: path parameters ${params.join(', ')} do not match its arguments`);
+  return params.map((p) => named[p]);
+}
+
+/** The input schema with the path arguments first: required strings in the UUID format the route checks. */
+function withPathArguments(input: Schema, ids: PathArgument[]): Schema {
+  if (ids.length === 0) return input;
+  const idSchema = (a: PathArgument): Schema => ({ type: 'string', format: 'uuid', description: a.description });
+  return {
+    ...input,
+    properties: { ...Object.fromEntries(ids.map((a) => [a.name, idSchema(a)])), ...(input.properties as Schema) },
+    required: [...ids.map((a) => a.name), ...((input.required as string[] | undefined) ?? [])],
+  };
 }

@@ -52,7 +52,8 @@ const MAX_BATCH = 20;
 const INSTRUCTIONS: Record<McpServerName, string> = {
   fund:
     'Read the books of the fund your API key is bound to (shadow NAV reconciled against the administrator). ' +
-    'Amounts are decimal strings. Write tools only stage maker-checker proposals that a human manager approves.',
+    'Amounts are decimal strings. Write tools only stage maker-checker proposals that a human manager approves; ' +
+    'withdraw_proposal takes back your own proposal while it is still pending.',
   public:
     'Free, stateless fund calculators (fees with high-water mark and hurdle, NAV roll-forward checks, exposure, ' +
     'operating costs, back-office savings, fund health, LP report grading). Results are illustrative estimates.',

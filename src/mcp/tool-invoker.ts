@@ -4,6 +4,7 @@ import { CalculatorPool, calculatorsBusy } from '../calculators/calculator-pool'
 import { assertScopes } from '../common/auth/auth.guard';
 import type { MaybePromise } from '../common/async/maybe-promise';
 import { ProblemError } from '../common/errors/problem';
+import { uuidParam } from '../common/validation/uuid-param';
 import { createValidationPipe } from '../common/errors/validation';
 import type { CallContext } from '../common/http/call-context';
 import { DeferredJsonBody } from '../common/http/json-body';
@@ -59,10 +60,12 @@ export class ToolInvoker {
     if (idempotencyKey !== undefined && (!tool.acceptsIdempotencyKey || typeof idempotencyKey !== 'string')) {
       throw invalid('idempotencyKey', tool.acceptsIdempotencyKey ? 'must be a string' : 'is not a known field');
     }
+    // the path's ids first, as Nest runs a route's parameter pipes in order (the id's, then the body's)
+    const { ids, body } = await pathIdsOf(tool, rest);
     // a large calculator body is validated on the worker thread, as REST defers it (the handler's pool.run)
-    const input = large ? new DeferredJsonBody(JSON.stringify(rest)) : await this.inputOf(tool, rest);
+    const input = large ? new DeferredJsonBody(JSON.stringify(body)) : await this.inputOf(tool, body);
     const call: CallContext = { idempotencyKey, idempotencyField: 'idempotencyKey', header: NO_HEADERS };
-    return route.handler.apply(route.instance, argumentsOf(route.binding, req, input, call));
+    return route.handler.apply(route.instance, argumentsOf(route.binding, req, input, call, ids));
   }
 
   /** The validated query DTO (GET) or body DTO (POST), exactly as the global pipe builds it for REST. */
@@ -78,7 +81,13 @@ export class ToolInvoker {
   }
 }
 
-function argumentsOf(binding: ToolBinding, req: FastifyRequest, input: unknown, call: CallContext): unknown[] {
+function argumentsOf(
+  binding: ToolBinding,
+  req: FastifyRequest,
+  input: unknown,
+  call: CallContext,
+  ids: string[],
+): unknown[] {
   switch (binding) {
     case 'input':
       return [input];
@@ -86,11 +95,35 @@ function argumentsOf(binding: ToolBinding, req: FastifyRequest, input: unknown, 
       return [req.principal, input];
     case 'principal-input-call':
       return [req.principal, input, call];
+    case 'principal-path-input':
+      return [req.principal, ...ids, input];
   }
 }
 
 export function inputTypeOf(route: ToolRoute): ToolRoute['paramTypes'][number] {
+  if (route.binding === 'principal-path-input') return route.paramTypes[route.paramTypes.length - 1];
   return route.paramTypes[route.binding === 'input' ? 0 : 1];
+}
+
+/**
+ * The tool's path arguments (McpTool.pathArguments), each checked as its REST route checks the path's
+ * id (`uuidParam`), naming the argument; and the other arguments, the body.
+ */
+async function pathIdsOf(
+  tool: McpTool,
+  args: Record<string, unknown>,
+): Promise<{ ids: string[]; body: Record<string, unknown> }> {
+  if (tool.pathArguments.length === 0) return { ids: [], body: args };
+  const body = { ...args };
+  const ids: string[] = [];
+  for (const name of tool.pathArguments) {
+    const value = body[name];
+    delete body[name];
+    if (value === undefined || value === null)
+      throw new ProblemError('missing_parameter', `${name}: is required`, [{ field: name, message: 'is required' }]);
+    ids.push(await uuidParam(name).transform(value as string, { type: 'param', data: name }));
+  }
+  return { ids, body };
 }
 
 /**

@@ -41,7 +41,7 @@ describe('MCP tool descriptions', () => {
 
   it('fund tools: each sentence once, the summary first, and the auth sentence of the MCP server', async () => {
     const tools = await toolsOf('/api/mcp', { authorization: `Bearer ${ctx.key}` });
-    expect(tools.length).toBe(29); // 25 reads, 4 propose tools
+    expect(tools.length).toBe(30); // 25 reads, 4 propose tools, withdraw_proposal
     const operations = Object.values(ctx.paths).flatMap((item) => Object.values(item));
     for (const tool of tools) {
       const sentences = sentencesOf(tool.description);

@@ -31,7 +31,27 @@ describe('MCP tool schemas are valid JSON Schema 2020-12', () => {
         }
         expect(JSON.stringify(schema)).not.toMatch(/"exclusiveM(in|ax)imum":(true|false)|"nullable"/);
       }
+      // strictRequired is off above: an input schema's required names must still be among its properties
+      const declared = Object.keys(tool.inputSchema.properties ?? {});
+      const undeclared = ((tool.inputSchema.required ?? []) as string[]).filter((name) => !declared.includes(name));
+      expect({ tool: tool.name, undeclared }).toEqual({ tool: tool.name, undeclared: [] });
     }
     expect(failures).toEqual([]);
+  });
+
+  it('a tool argument that fills a path parameter is a required UUID string (withdraw_proposal: proposalId)', () => {
+    const tools = [...app.get(McpCatalog).toolsFor('fund', SCOPES)].filter((t) => t.pathArguments.length > 0);
+    expect(tools.map((t) => [t.name, t.path, t.pathArguments])).toEqual([
+      ['withdraw_proposal', '/api/v1/fund/proposals/{id}/withdraw', ['proposalId']],
+    ]);
+    for (const t of tools) {
+      for (const name of t.pathArguments) {
+        expect((t.inputSchema.properties as Record<string, unknown>)[name]).toMatchObject({
+          type: 'string',
+          format: 'uuid',
+        });
+        expect(t.inputSchema.required).toContain(name);
+      }
+    }
   });
 });
