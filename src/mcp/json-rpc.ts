@@ -36,14 +36,27 @@ const itemsResult = memoPerObject((body) => resultText(`{"items":${sharedJson(bo
  * same object every time) both are produced once, from the same bytes REST sends (`sharedJson`).
  */
 export class SerializedToolResult {
-  constructor(readonly json: string) {}
+  readonly json: string;
+
+  private constructor(
+    private readonly id: string,
+    private readonly result: string,
+  ) {
+    this.json = `{"jsonrpc":"2.0","id":${id},"result":{${result}}}`;
+  }
 
   /** `wrap`: an array answer goes out as `{ items }` (structuredContent must be an object). */
   static of(id: Id, body: unknown, wrap = false): SerializedToolResult {
     const { structured, text } = wrap ? itemsResult(body) : plainResult(body);
     return new SerializedToolResult(
-      `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${text}}],"structuredContent":${structured}}}`,
+      JSON.stringify(id),
+      `"content":[{"type":"text","text":${text}}],"structuredContent":${structured}`,
     );
+  }
+
+  /** The same result as MCP 2026-07-28 sends it: `resultType` first. */
+  withResultType(): SerializedToolResult {
+    return new SerializedToolResult(this.id, `"resultType":"complete",${this.result}`);
   }
 }
 
@@ -74,6 +87,18 @@ export class Refusal {
   }
 }
 
+/** A message refused before dispatch, with the HTTP status the transport gives it (MCP 2026-07-28: 400). */
+export class Rejection {
+  constructor(
+    readonly answer: JsonRpcResponse,
+    readonly status = 400,
+  ) {}
+
+  static of(id: Id, code: number, message: string, data?: unknown): Rejection {
+    return new Rejection(rpcError(id, code, message, data));
+  }
+}
+
 /**
  * A refused call of a well-formed request (resources/read) as a JSON-RPC error whose data carries the
  * problem: -32602 for a 4xx (bad params, not found, forbidden), -32603 for a 5xx (an internal error's
@@ -99,10 +124,12 @@ export function problemData(problem: ProblemError, detail: string): Record<strin
   };
 }
 
-export type Answer = JsonRpcResponse | SerializedToolResult | Refusal;
+export type Answer = JsonRpcResponse | SerializedToolResult | Refusal | Rejection;
 
 const serialize = (a: Answer): string =>
-  a instanceof SerializedToolResult ? a.json : JSON.stringify(a instanceof Refusal ? a.answer : a);
+  a instanceof SerializedToolResult
+    ? a.json
+    : JSON.stringify(a instanceof Refusal || a instanceof Rejection ? a.answer : a);
 
 /** How a request's answer (one message's, or a batch's) goes out: status, extra headers and body. */
 export function httpAnswer(answer: Answer | Answer[]): {
@@ -113,7 +140,7 @@ export function httpAnswer(answer: Answer | Answer[]): {
 } {
   // one answer that refuses nothing (every plain tool call): no array, no filter
   if (!Array.isArray(answer) && !(answer instanceof Refusal))
-    return { status: 200, headers: null, json: serialize(answer) };
+    return { status: answer instanceof Rejection ? answer.status : 200, headers: null, json: serialize(answer) };
   const all = Array.isArray(answer) ? answer : [answer];
   const json = Array.isArray(answer) ? `[${answer.map(serialize).join(',')}]` : serialize(answer);
   const refusals = all.filter((a): a is Refusal => a instanceof Refusal);

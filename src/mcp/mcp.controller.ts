@@ -9,13 +9,14 @@ import { RedactedElsewhere } from '../common/redaction/redaction.interceptor';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { McpServerName } from './mcp.catalog';
 import { httpAnswer } from './json-rpc';
+import { isModernVersion } from './modern-era';
 import { acceptsProtocolVersion, McpService, SUPPORTED_PROTOCOL_VERSIONS } from './mcp.service';
 
 /**
  * Transport checks of the Streamable HTTP spec: Origin (MCP_ALLOWED_ORIGINS and the origins named
- * in CORS_ORIGINS; never `*`), Accept, MCP-Protocol-Version. A version we do not speak (2026-07-28
- * included) is a 400 with a plain JSON-RPC error (ProblemFilter), never the stateless revision's
- * UnsupportedProtocolVersionError, which would tell a dual-era client this server is one of that era.
+ * in CORS_ORIGINS; never `*`), Accept, MCP-Protocol-Version. A handshake-era version we do not speak
+ * is a 400 with a plain JSON-RPC error (ProblemFilter); a stateless-era one (2026-07-28 and later) is
+ * the body's to decide (modern-era.ts), as that revision has it.
  */
 function checkTransport(req: FastifyRequest, cors: CorsPolicy): void {
   const origin = req.headers.origin;
@@ -27,7 +28,7 @@ function checkTransport(req: FastifyRequest, cors: CorsPolicy): void {
     throw new ProblemError('not_acceptable', 'Accept must include application/json (and text/event-stream)');
   }
   const version = req.headers['mcp-protocol-version'];
-  if (typeof version === 'string' && !acceptsProtocolVersion(version)) {
+  if (typeof version === 'string' && !acceptsProtocolVersion(version) && !isModernVersion(version.trim())) {
     throw new ProblemError(
       'invalid_request',
       `unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
@@ -36,7 +37,7 @@ function checkTransport(req: FastifyRequest, cors: CorsPolicy): void {
 }
 
 const RATE_LIMIT_TEXT =
-  "Rate limits: a tools/call (and a resources/read) counts against its route's policy (calc-daily, fund-minute, propose-minute); every other message (initialize, ping, lists, prompts, an unknown tool; each one of a batch) against fund-minute, per key or, without one, per address. A request whose every message is refused is a 429 with Retry-After.";
+  "MCP 2026-07-28 (server/discover, the _meta envelope, Mcp-Method and Mcp-Name headers) and the handshake revisions 2025-11-25 to 2024-11-05 on the same URL. Rate limits: a tools/call (and a resources/read) counts against its route's policy (calc-daily, fund-minute, propose-minute); every other message (initialize, server/discover, ping, lists, prompts, an unknown tool; each one of a batch) against mcp-minute, its own bucket, per key or, without one, per address. A request whose every message is refused is a 429 with Retry-After.";
 
 @ApiTags('mcp')
 @Controller('api/mcp')

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Scope } from '../common/auth/scopes';
 import { ProblemError } from '../common/errors/problem';
 import { toProblemError } from '../common/errors/problem.filter';
 import { quotedInput, sanitizeForDisplay } from '../common/validation/safe-text';
@@ -18,15 +19,22 @@ import {
 } from './json-rpc';
 import { McpCatalog, McpServerName, McpTool } from './mcp.catalog';
 import { FundExtras, noteCall } from './fund-extras';
+import {
+  type CacheHint,
+  classifyEra,
+  META,
+  MODERN_PROTOCOL_VERSIONS,
+  modernAnswer,
+  standardHeadersProblem,
+} from './modern-era';
+
+type Era = 'legacy' | 'modern';
 
 /**
- * The MCP revisions this server implements, newest first: the revisions with the initialize handshake.
- * 2026-07-28, the stateless revision (no initialize; server/discover, `_meta` protocolVersion and
- * clientCapabilities on every request, `resultType` on results, Mcp-Method/Mcp-Name headers), is not
- * implemented and so not claimed: an initialize asking for it (or for any version not here) is answered
- * with LATEST_PROTOCOL_VERSION, as the lifecycle spec has it (the client then continues or disconnects),
- * and a request sent with `MCP-Protocol-Version: 2026-07-28` is a 400 with a plain JSON-RPC error, which
- * a dual-era client takes for a handshake-era server and falls back to initialize.
+ * The handshake-era MCP revisions this server implements, newest first. 2026-07-28, the stateless
+ * revision, is served beside them (modern-era.ts: a request naming it in `_meta` is of that era);
+ * initialize never negotiates it (that revision has no initialize): an initialize asking for it, or for
+ * any version not here, is answered with LATEST_PROTOCOL_VERSION, as the lifecycle spec has it.
  */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
@@ -79,6 +87,10 @@ export class McpService {
     reply: FastifyReply,
     message: unknown,
   ): Promise<Answer | Answer[] | null> {
+    const era = classifyEra(req.headers, message);
+    if (era.era === 'rejected')
+      return (await this.countFree(req, reply, era.rejection.answer.id, false)) ?? era.rejection;
+    if (era.era === 'modern') return this.handleModern(server, req, reply, message);
     if (!Array.isArray(message)) return this.handleOne(server, req, reply, message, false);
     const refused = refusedBatch(req, message);
     if (refused) return (await this.countFree(req, reply, null, false)) ?? refused;
@@ -90,6 +102,24 @@ export class McpService {
       else if (answer !== null) answers.push(answer);
     }
     return answers.length > 0 ? answers : silent;
+  }
+
+  /**
+   * One message of MCP 2026-07-28 (never a batch): its standard headers checked, then dispatched as a
+   * handshake-era message would be, and its answer put in that revision's form (modernAnswer).
+   */
+  private async handleModern(
+    server: McpServerName,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    message: unknown,
+  ): Promise<Answer | null> {
+    const read = readMessage(message);
+    if (!('request' in read)) return this.handleOne(server, req, reply, message, false); // a notification
+    const problem = standardHeadersProblem(req.headers, read.request);
+    if (problem) return (await this.countFree(req, reply, read.request.id, false)) ?? problem;
+    const answer = await this.handleOne(server, req, reply, message, false, 'modern');
+    return answer && modernAnswer(answer, read.request, cacheHint(server, read.request.method));
   }
 
   /**
@@ -105,6 +135,7 @@ export class McpService {
     reply: FastifyReply,
     message: unknown,
     inBatch: boolean,
+    era: Era = 'legacy',
   ): Promise<Answer | null> {
     const read = readMessage(message);
     const request = 'request' in read ? read.request : null;
@@ -116,7 +147,7 @@ export class McpService {
     if (request === null) return (read as { answer: JsonRpcResponse | null }).answer;
     if (inBatch && request.method === 'initialize')
       return rpcError(request.id, JSONRPC.INVALID_REQUEST, 'initialize must not be part of a batch');
-    return this.dispatch(server, req, reply, request);
+    return this.dispatch(server, req, reply, request, era);
   }
 
   /** Whether the message's call reaches a tool whose route policy counts it (see handleOne). */
@@ -152,27 +183,23 @@ export class McpService {
     req: FastifyRequest,
     reply: FastifyReply,
     { id, method, params }: JsonRpcRequest,
+    era: Era,
   ): Promise<Answer> {
     const scopes = req.principal?.scopes ?? [];
+    if (!ERA_METHODS[era](method)) return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${method}`);
     switch (method) {
       case 'initialize': {
         const asked = params.protocolVersion;
         const protocolVersion =
           typeof asked === 'string' && acceptsProtocolVersion(asked) ? asked : LATEST_PROTOCOL_VERSION;
-        return {
-          jsonrpc: '2.0',
-          id,
-          result: {
-            protocolVersion,
-            capabilities: server === 'fund' ? this.extras.capabilities(scopes) : { tools: { listChanged: false } },
-            serverInfo: {
-              name: server === 'fund' ? 'fundgate-fund' : 'fundgate-public',
-              title: server === 'fund' ? 'fundgate fund data' : 'fundgate calculators',
-              version: '1.0.0',
-            },
-            instructions: INSTRUCTIONS[server],
-          },
-        };
+        const { capabilities, serverInfo, instructions } = this.describeServer(server, scopes);
+        return { jsonrpc: '2.0', id, result: { protocolVersion, capabilities, serverInfo, instructions } };
+      }
+      case 'server/discover': {
+        const { capabilities, serverInfo, instructions } = this.describeServer(server, scopes);
+        const supportedVersions = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+        const _meta = { [META.serverInfo]: serverInfo };
+        return { jsonrpc: '2.0', id, result: { supportedVersions, capabilities, instructions, _meta } };
       }
       case 'ping':
         return { jsonrpc: '2.0', id, result: {} };
@@ -196,6 +223,19 @@ export class McpService {
           return this.extras.answer(id, method, params, req, reply);
         return rpcError(id, JSONRPC.METHOD_NOT_FOUND, `method not found: ${method}`);
     }
+  }
+
+  /** What initialize (and server/discover) say of a server: its capabilities for these scopes, identity, instructions. */
+  private describeServer(server: McpServerName, scopes: readonly Scope[]) {
+    return {
+      capabilities: server === 'fund' ? this.extras.capabilities(scopes) : { tools: { listChanged: false } },
+      serverInfo: {
+        name: server === 'fund' ? 'fundgate-fund' : 'fundgate-public',
+        title: server === 'fund' ? 'fundgate fund data' : 'fundgate calculators',
+        version: '1.0.0',
+      },
+      instructions: INSTRUCTIONS[server],
+    };
   }
 
   /** Runs the tool's route in-process (ToolInvoker); a refusal becomes an isError result naming the field. */
@@ -255,6 +295,25 @@ function refusedBatch(req: FastifyRequest, batch: unknown[]): JsonRpcResponse | 
   if (batch.length === 0 || batch.length > MAX_BATCH)
     return rpcError(null, JSONRPC.INVALID_REQUEST, `a batch holds 1 to ${MAX_BATCH} messages`);
   return null;
+}
+
+/**
+ * The methods of each era: the stateless revision has no initialize (nor its notification) and no
+ * ping; server/discover exists only there.
+ */
+const ERA_METHODS: Record<Era, (method: string) => boolean> = {
+  legacy: (method) => method !== 'server/discover',
+  modern: (method) => method !== 'initialize' && method !== 'ping',
+};
+
+/**
+ * How long a stateless-era client may reuse a result: lists and server/discover 5 minutes (they change
+ * with a deployment; the fund server's follow the caller's scopes, so they are private to it), a
+ * resource read (live fund data) not at all.
+ */
+function cacheHint(server: McpServerName, method: string): CacheHint {
+  if (method === 'resources/read') return { ttlMs: 0, cacheScope: 'private' };
+  return { ttlMs: 300_000, cacheScope: server === 'public' ? 'public' : 'private' };
 }
 
 function describe(t: McpTool) {

@@ -155,7 +155,7 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
         headers,
       );
 
-    it('echoes a supported protocol version, else answers 2025-11-25 (never 2026-07-28, which it does not implement)', async () => {
+    it('echoes a supported protocol version, else answers 2025-11-25 (never 2026-07-28, whose clients use server/discover)', async () => {
       const answered = async (v: string) => (await (await initialize(v)).json()).result.protocolVersion;
       for (const v of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']) expect(await answered(v)).toBe(v);
       // the interface spec's documented example: fundgate's alias of 2025-11-25, echoed
@@ -169,19 +169,17 @@ describe('public MCP server (e2e, official SDK client over Streamable HTTP)', ()
       }
     });
 
-    it('refuses MCP-Protocol-Version 2026-07-28 with HTTP 400 and a plain JSON-RPC error, so a dual-era client falls back to initialize', async () => {
-      // a dual-era client probes the stateless revision first
-      const probe = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }), {
-        'mcp-protocol-version': '2026-07-28',
+    it('refuses a handshake-era MCP-Protocol-Version it does not speak with HTTP 400 and a plain JSON-RPC error', async () => {
+      const refused = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), {
+        'mcp-protocol-version': '2024-10-07',
       });
-      expect(probe.status).toBe(400);
-      const body = await probe.json();
-      // not the stateless revision's UnsupportedProtocolVersionError (that would say "modern server")
+      expect(refused.status).toBe(400);
+      const body = await refused.json();
       expect(body.error.code).toBe(-32600);
       expect(body.error.message).toBe(
-        'Invalid Request: unsupported MCP-Protocol-Version 2026-07-28; supported: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05',
+        'Invalid Request: unsupported MCP-Protocol-Version 2024-10-07; supported: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05',
       );
-      // then falls back to the handshake, which answers a version it speaks
+      // initialize never negotiates the stateless revision (it has no initialize): a version it speaks
       const init = await initialize('2026-07-28');
       expect((await init.json()).result.protocolVersion).toBe('2025-11-25');
       // the alias is accepted in the header (a client that initialized with it sends it on)
