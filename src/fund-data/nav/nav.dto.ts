@@ -76,6 +76,26 @@ export class NavHistoryDto {
 
 export class ReconciliationQueryDto extends CursorPageQueryDto {}
 
+/** One figure the administrator sent for a date and later replaced. */
+export class AdministratorRestatementDto {
+  @DecimalProperty('money', { example: '10401000.00', description: 'the figure the administrator replaced' })
+  administratorNav: string;
+  @ApiProperty({
+    format: 'date-time',
+    type: String,
+    nullable: true,
+    example: '2026-10-12T09:30:00.000Z',
+    description: 'when that figure was imported; null when it was imported before fundgate kept their history',
+  })
+  importedAt: string | null;
+  @ApiProperty({
+    format: 'date-time',
+    example: '2026-11-03T08:15:00.000Z',
+    description: 'when the import that replaced it ran (the restatement)',
+  })
+  replacedAt: string;
+}
+
 export class ReconciliationRowDto {
   @ApiProperty({ format: 'date', example: '2026-09-30' }) valuationDate: string;
   @DecimalProperty('money', {
@@ -101,6 +121,36 @@ export class ReconciliationRowDto {
       "within_tolerance or break: the comparison; not_valued: no complete NAV run on that date (not run yet, or it failed), not a break; stale: the run predates something booked on or before its date and the next NAV run supersedes it (the figures shown are the stale run's)",
   })
   status: 'within_tolerance' | 'break' | 'not_valued' | 'stale';
+  @ApiProperty({
+    format: 'date-time',
+    type: String,
+    nullable: true,
+    example: '2026-11-03T08:15:00.000Z',
+    description:
+      'when the current administratorNav was imported; null when it was imported before fundgate kept the history of administrator NAVs',
+  })
+  administratorNavImportedAt: string | null;
+  @ApiProperty({
+    type: AdministratorRestatementDto,
+    isArray: true,
+    description:
+      "the administrator's earlier figures for this date, each replaced by a later import (a restatement), latest first; empty when the figure was never restated. The comparison uses the current administratorNav only. The administrator sends fund-level NAVs only (no per-share-class figures), so a break cannot be traced to a share class here: compare the shadow run's classes (nav/history for this date) with the administrator's statement",
+  })
+  restatements: AdministratorRestatementDto[];
+}
+
+/** A month-end the shadow NAV valued for which the administrator has sent no NAV. */
+export class AwaitingAdministratorDto {
+  @ApiProperty({ format: 'date', example: '2026-10-31', description: 'the month-end (last calendar day of a month)' })
+  valuationDate: string;
+  @DecimalProperty('money', { example: '10402211.17', description: "NAV of the month-end's complete run" })
+  shadowNav: string;
+  @ApiProperty({
+    enum: ['complete', 'stale'],
+    example: 'complete',
+    description: `the run's status as NAV history serves it; ${STALE_RUN_DOC}`,
+  })
+  runStatus: 'complete' | 'stale';
 }
 
 export class ReconciliationDto {
@@ -108,9 +158,16 @@ export class ReconciliationDto {
   @ApiProperty({
     type: ReconciliationRowDto,
     isArray: true,
-    description: 'one row per administrator NAV, latest first',
+    description: 'one row per administrator NAV (its current figure), latest first',
   })
   items: ReconciliationRowDto[];
+  @ApiProperty({
+    type: AwaitingAdministratorDto,
+    isArray: true,
+    description:
+      "month-ends (last calendar day of a month) on or before today (UTC) that have a complete shadow NAV run but no administrator NAV, latest first; not paginated: the whole list on every page. A month-end after today is never listed (the current month counts from its last day); from then on it is listed as soon as its run is complete, whatever the administrator's usual delay: awaited, not necessarily late (judge that against its service level). A date neither side valued, or a day that is not a month-end, is not listed; an administrator NAV on a date without a complete run is an item with status not_valued",
+  })
+  awaitingAdministrator: AwaitingAdministratorDto[];
   @ApiProperty(NEXT_CURSOR_DOC) nextCursor: string | null;
   @ApiProperty({ description: 'true when a next page exists' }) hasMore: boolean;
 }

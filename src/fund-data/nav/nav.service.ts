@@ -4,11 +4,11 @@ import { type CursorPageQueryDto } from '../../common/pagination/cursor-page-que
 import { keysetPage } from '../../common/pagination/keyset-page';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { Decimal } from '../../fund/money';
-import { reconcile } from '../../fund/nav/reconciliation';
+import { administratorHistory, reconcile } from '../../fund/nav/reconciliation';
 import { D, money, moneyOrNull, navPerUnitOrNull, ratio, units } from '../common/decimals';
 import { assertOrdered } from '../common/query-params';
 import { servedRunStatus } from '../common/run-status';
-import { NavHistoryDto, NavHistoryQueryDto, ReconciliationDto } from './nav.dto';
+import { NavHistoryDto, NavHistoryQueryDto, ReconciliationDto, type ReconciliationRowDto } from './nav.dto';
 import { NavRepository } from './nav.repository';
 
 @Injectable()
@@ -62,41 +62,56 @@ export class NavService {
     };
   }
 
-  /** Shadow NAV (complete run) against the administrator's NAV on each date the administrator reported. */
+  /**
+   * Shadow NAV (complete run) against the administrator's NAV on each date the administrator reported,
+   * with the figures it replaced; and the valued month-ends it has not reported (every page).
+   */
   async reconciliation(fundId: string, q: CursorPageQueryDto): Promise<ReconciliationDto> {
     const kind = `fund-nav-reconciliation:${fundId}`;
     const limit = q.limit ?? 100;
     const before = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date' }).d;
     const tolerance = new D(this.config.navToleranceRatio);
-    const page = keysetPage(await this.repo.administratorVsShadow(fundId, before, limit + 1), limit, (last) =>
-      this.cursors.encode(kind, { d: last.valuation_date }),
-    );
+    const [rows, awaiting] = await Promise.all([
+      this.repo.administratorVsShadow(fundId, before, limit + 1),
+      // a month-end after today is not due; one that has passed is awaited once the shadow NAV valued it
+      this.repo.monthEndsWithoutAdministrator(fundId, new Date().toISOString().slice(0, 10)),
+    ]);
+    const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { d: last.valuation_date }));
     return {
       toleranceRatio: ratio(tolerance),
-      items: page.rows.map((r) => {
-        const admin = new D(r.administrator_nav);
-        if (r.shadow_nav === null) {
-          return {
-            valuationDate: r.valuation_date,
-            shadowNav: null,
-            administratorNav: money(admin),
-            difference: null,
-            differenceRatio: null,
-            withinTolerance: false,
-            status: 'not_valued' as const,
-          };
-        }
-        // The books' own reconciliation rule (difference = shadow − administrator, ratio over the administrator's NAV).
-        const row = reconcile(
-          r.valuation_date,
-          new Decimal(r.shadow_nav),
-          new Decimal(r.administrator_nav),
-          new Decimal(this.config.navToleranceRatio),
-        );
-        return r.stale ? { ...row, status: 'stale' as const } : row;
-      }),
+      items: page.rows.map((r) => ({ ...comparison(r, tolerance), ...history(r) })),
+      awaitingAdministrator: awaiting.map((a) => ({
+        valuationDate: a.valuation_date,
+        shadowNav: money(a.shadow_nav),
+        runStatus: a.stale ? ('stale' as const) : ('complete' as const),
+      })),
       nextCursor: page.nextCursor,
       hasMore: page.hasMore,
     };
   }
+}
+
+type AdministratorRow = Awaited<ReturnType<NavRepository['administratorVsShadow']>>[number];
+type Comparison = Omit<ReconciliationRowDto, 'administratorNavImportedAt' | 'restatements'>;
+
+/** The books' own reconciliation rule (difference = shadow − administrator, ratio over the administrator's NAV). */
+function comparison(r: AdministratorRow, tolerance: Decimal): Comparison {
+  if (r.shadow_nav === null)
+    return {
+      valuationDate: r.valuation_date,
+      shadowNav: null,
+      administratorNav: money(r.administrator_nav),
+      difference: null,
+      differenceRatio: null,
+      withinTolerance: false,
+      status: 'not_valued',
+    };
+  const row = reconcile(r.valuation_date, new D(r.shadow_nav), new D(r.administrator_nav), tolerance);
+  return r.stale ? { ...row, status: 'stale' } : row;
+}
+
+/** When the current administrator figure was imported, and the figures it replaced (restatements), latest first. */
+function history(r: AdministratorRow): Pick<ReconciliationRowDto, 'administratorNavImportedAt' | 'restatements'> {
+  const h = administratorHistory(r.version_navs.map((nav, i) => ({ nav, importedAt: r.version_imported_at[i] })));
+  return { administratorNavImportedAt: h.currentImportedAt, restatements: h.restatements };
 }

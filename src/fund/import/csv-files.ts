@@ -358,7 +358,7 @@ export const CSV_FILES: CsvFileSpec[] = [
       ['administrator', 'text'],
     ],
     conflict: '(fund_id, valuation_date)',
-    // the administrator restated its NAV: reconciliation reads the new figure (the shadow NAV is ours)
+    // a restated NAV: reconciliation compares the new figure; admin_nav_versions keeps the one replaced
     updatable: ['net_asset_value'],
     reimport: () => ({ update: true, navDate: null }),
     restatement: adminNavRestatement,

@@ -17,6 +17,7 @@ const FUND_BOOK_TABLES = [
   'subscription_lots',
   'capital_activity',
   'expenses',
+  'admin_nav_versions',
   'admin_navs',
   'lp_reports',
   'stress_preset_returns',

@@ -1,5 +1,5 @@
 import { Decimal } from '../money';
-import { reconcile } from './reconciliation';
+import { administratorHistory, reconcile } from './reconciliation';
 
 describe('reconciliation against the administrator NAV (default tolerance 5 bp)', () => {
   const tol = new Decimal('0.0005');
@@ -21,5 +21,37 @@ describe('reconciliation against the administrator NAV (default tolerance 5 bp)'
       withinTolerance: within,
       status: within ? 'within_tolerance' : 'break',
     });
+  });
+});
+
+describe("the administrator's figures for a date, oldest first (the last is the current one)", () => {
+  const at = (iso: string) => new Date(iso);
+  it('answers the current import time and the replaced figures, latest first, each replaced by the next', () => {
+    expect(
+      administratorHistory([
+        { nav: '100.5', importedAt: null },
+        { nav: '101.00', importedAt: at('2026-11-02T09:00:00Z') },
+        { nav: '100.50', importedAt: at('2026-11-20T09:00:00Z') },
+      ]),
+    ).toEqual({
+      currentImportedAt: '2026-11-20T09:00:00.000Z',
+      restatements: [
+        { administratorNav: '101.00', importedAt: '2026-11-02T09:00:00.000Z', replacedAt: '2026-11-20T09:00:00.000Z' },
+        { administratorNav: '100.50', importedAt: null, replacedAt: '2026-11-02T09:00:00.000Z' },
+      ],
+    });
+    expect(administratorHistory([{ nav: '1.00', importedAt: null }])).toEqual({
+      currentImportedAt: null,
+      restatements: [],
+    });
+  });
+
+  it('refuses a replacing figure without an import time (only the first may predate the history)', () => {
+    expect(() =>
+      administratorHistory([
+        { nav: '1.00', importedAt: null },
+        { nav: '2.00', importedAt: null },
+      ]),
+    ).toThrow(/version 2 has no import time/);
   });
 });

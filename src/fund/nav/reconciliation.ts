@@ -41,6 +41,42 @@ export function reconcile(
   };
 }
 
+/** A figure the administrator sent for a date, and when it was imported (null: before fundgate kept their history). */
+export interface AdministratorVersion {
+  nav: string;
+  importedAt: Date | null;
+}
+
+/** A figure the administrator replaced: when it was imported, and when the import that replaced it ran. */
+export interface AdministratorRestatement {
+  administratorNav: string;
+  importedAt: string | null;
+  replacedAt: string;
+}
+
+/**
+ * The administrator's history for a date, from all its figures oldest first (the last is the current
+ * one): when the current figure was imported, and each earlier figure, latest first, replaced when
+ * the next was imported. Only the first figure may lack its import time (it predates the history).
+ */
+export function administratorHistory(versions: AdministratorVersion[]): {
+  currentImportedAt: string | null;
+  restatements: AdministratorRestatement[];
+} {
+  const iso = (t: Date | null) => (t === null ? null : new Date(t).toISOString());
+  const restatements: AdministratorRestatement[] = [];
+  for (let i = versions.length - 2; i >= 0; i--) {
+    const replacedAt = iso(versions[i + 1].importedAt);
+    if (replacedAt === null) throw new Error(`administrator NAV version ${i + 2} has no import time`);
+    restatements.push({
+      administratorNav: new Decimal(versions[i].nav).toFixed(2),
+      importedAt: iso(versions[i].importedAt),
+      replacedAt,
+    });
+  }
+  return { currentImportedAt: iso(versions.at(-1)?.importedAt ?? null), restatements };
+}
+
 /** Every administrator NAV that has a complete shadow run for its date, newest first. */
 export async function reconciliationForFund(
   runs: NavRunRepository,
