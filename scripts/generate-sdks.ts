@@ -8,7 +8,8 @@
  *   npm run sdk:generate -- --out /tmp/x      # writes <out>/sdk/... instead of the repository
  *
  * Surface: every GET /api/v1/fund/* operation, the POST /api/v1/fund/proposals/* propose
- * endpoints, GET /api/v1/me and GET /api/v1/usage. Never calculators, never admin routes.
+ * endpoints and the maker's POST /api/v1/fund/proposals/{id}/withdraw, GET /api/v1/me and
+ * GET /api/v1/usage. Never calculators, never admin routes.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -82,10 +83,20 @@ export interface SdkOperation {
   pathParams: SdkParam[];
   queryParams: SdkParam[];
   bodySchema?: Schema;
+  /** Whether the caller must give a body (the document requires one; see emptyBodyDefault). */
   bodyRequired: boolean;
+  /**
+   * An action on one item (a POST with a path parameter: the withdrawal) whose required body requires
+   * no member (its optional note): the method's body is optional and an omitted one is sent as `{}`.
+   * A propose body stays required even when its schema names no required member (an LP report's draft
+   * id or period: the route requires one of them).
+   */
+  emptyBodyDefault: boolean;
   responseSchema?: Schema;
-  /** Propose endpoints send an Idempotency-Key (generated when the caller gives none). */
+  /** Operations that declare the Idempotency-Key header (the propose endpoints) send one, generated when the caller gives none. */
   idempotencyKey: boolean;
+  /** Repeating the call cannot do anything twice (reads, and RETRY_SAFE): the SDK retries it as it retries reads. */
+  idempotent: boolean;
   /**
    * Cursor-paginated lists (a `cursor` parameter; an `items` or `lines` array; `nextCursor` and
    * `hasMore` on the answer or, where the interface fixes two members, under `page`).
@@ -137,13 +148,22 @@ const NAMES: Record<string, string> = {
   'POST /api/v1/fund/proposals/expense': 'proposeExpense',
   'POST /api/v1/fund/proposals/capital-activity': 'proposeCapitalActivity',
   'POST /api/v1/fund/proposals/lp-report': 'proposeLpReport',
+  'POST /api/v1/fund/proposals/{id}/withdraw': 'withdrawProposal',
 };
+
+/**
+ * POST operations that are safe to repeat without an Idempotency-Key: the maker withdrawing their
+ * withdrawn proposal again is answered the record unchanged (200), so a retry after a lost answer is
+ * what the route expects.
+ */
+const RETRY_SAFE = new Set(['POST /api/v1/fund/proposals/{id}/withdraw']);
 
 export function inSurface(method: string, path: string): boolean {
   const m = method.toUpperCase();
   if (m === 'GET' && (path === '/api/v1/me' || path === '/api/v1/usage')) return true;
   if (m === 'GET' && path.startsWith('/api/v1/fund/')) return true;
-  if (m === 'POST' && path.startsWith('/api/v1/fund/proposals/') && !path.includes('{')) return true;
+  // the propose endpoints, and the maker's action on one of their proposals (POST …/proposals/{id}/withdraw)
+  if (m === 'POST' && path.startsWith('/api/v1/fund/proposals/')) return true;
   return false;
 }
 
@@ -155,10 +175,16 @@ function pascal(s: string): string {
     .join('');
 }
 
+/**
+ * A POST on a collection proposes (`proposals/expense` → proposeExpense); a POST on one item acts on
+ * it (`proposals/{id}/withdraw` → withdrawProposal); a GET gets (`…/{id}` → …ById).
+ */
 function derivedName(method: string, path: string): string {
   const segs = path.replace(/^\/api\/v1\/(fund\/)?/, '').split('/');
   const words = segs.filter((s) => !s.startsWith('{'));
   const byParams = segs.filter((s) => s.startsWith('{')).map((s) => pascal(s.slice(1, -1)));
+  const item = segs.findIndex((s) => s.startsWith('{'));
+  if (method === 'POST' && item > 0) return words[words.length - 1] + pascal(segs[item - 1].replace(/s$/, ''));
   if (method === 'POST') return 'propose' + pascal(words[words.length - 1]);
   return 'get' + words.map(pascal).join('') + (byParams.length ? 'By' + byParams.join('And') : '');
 }
@@ -230,6 +256,12 @@ export function selectOperations(doc: OpenApiDoc): SdkOperation[] {
         .sort()[0];
       const responseSchema = ok ? jsonSchemaOf(op.responses![ok].content) : undefined;
       const queryParams = params.filter((p) => p.in === 'query').map(toParam);
+      const bodySchema = jsonSchemaOf(op.requestBody?.content);
+      const emptyBodyDefault =
+        m === 'POST' &&
+        params.some((p) => p.in === 'path') &&
+        !!op.requestBody?.required &&
+        !resolveSchema(doc, bodySchema)?.required?.length;
       const sdkOp: SdkOperation = {
         name,
         method: m,
@@ -238,11 +270,12 @@ export function selectOperations(doc: OpenApiDoc): SdkOperation[] {
         scopes: op['x-required-scopes'] ?? [],
         pathParams: params.filter((p) => p.in === 'path').map(toParam),
         queryParams,
-        bodySchema: jsonSchemaOf(op.requestBody?.content),
-        bodyRequired: !!op.requestBody?.required,
+        bodySchema,
+        bodyRequired: !!op.requestBody?.required && !emptyBodyDefault,
+        emptyBodyDefault,
         responseSchema,
-        idempotencyKey:
-          m === 'POST' || params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
+        idempotencyKey: params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
+        idempotent: m === 'GET' || RETRY_SAFE.has(key),
       };
       const paging =
         m === 'GET' && queryParams.some((q) => q.name === 'cursor') ? pagingOf(doc, responseSchema) : undefined;
@@ -340,6 +373,12 @@ function tsInterface(name: string, s: Schema): string {
   return out + '}\n';
 }
 
+/** What a POST's doc comment says when repeating it is safe without an Idempotency-Key (RETRY_SAFE). */
+function retrySafeNote(op: SdkOperation): string | undefined {
+  if (op.method === 'GET' || !op.idempotent) return undefined;
+  return 'Safe to repeat (withdrawing your withdrawn proposal again answers it unchanged), so it is retried as reads are; no Idempotency-Key.';
+}
+
 function paramsTypeName(op: SdkOperation): string {
   return pascal(op.name) + 'Params';
 }
@@ -408,12 +447,14 @@ export class FundgateClient extends FundgateTransport {
       op.idempotencyKey
         ? 'Sends an Idempotency-Key (a random one when `options.idempotencyKey` is absent), so retries are safe; `lastResponse.replayed` tells whether the answer was a replay.'
         : undefined,
+      retrySafeNote(op),
     ]
       .filter(Boolean)
       .join('\n');
+    const body = !op.bodySchema ? '' : op.emptyBodyDefault ? ' body: body ?? {},' : ' body,';
     cls += tsDoc(doc, '  ');
     cls += `  ${op.name}(${args.join(', ')}): Promise<${ret}> {\n`;
-    cls += `    return this.request<${ret}>(${JSON.stringify(op.method)}, ${pathExpr}, {${op.queryParams.length ? ' query: params,' : ''}${op.bodySchema ? ' body,' : ''} idempotent: ${op.method === 'GET'}, idempotencyKey: ${op.idempotencyKey}, options });\n  }\n\n`;
+    cls += `    return this.request<${ret}>(${JSON.stringify(op.method)}, ${pathExpr}, {${op.queryParams.length ? ' query: params,' : ''}${body} idempotent: ${op.idempotent}, idempotencyKey: ${op.idempotencyKey}, options });\n  }\n\n`;
     if (op.pagination) {
       const item = tsType(op.pagination.itemSchema);
       const pArgs = [
@@ -1121,7 +1162,8 @@ class FundgateClient(_Transport):
     const pyName = snake(op.name);
     const args: string[] = ['self'];
     for (const p of op.pathParams) args.push(`${pyIdent(p.name)}: str`);
-    if (op.bodySchema) args.push(`body: ${pyType(op.bodySchema)}${op.bodyRequired ? '' : ' = None'}`);
+    if (op.bodySchema)
+      args.push(op.bodyRequired ? `body: ${pyType(op.bodySchema)}` : `body: Optional[${pyType(op.bodySchema)}] = None`);
     const kw: string[] = [];
     for (const p of op.queryParams) {
       const t = pyType({ ...p.schema, nullable: false });
@@ -1140,6 +1182,7 @@ class FundgateClient(_Transport):
       op.idempotencyKey
         ? 'Sends an Idempotency-Key (a uuid4 when idempotency_key is None), so retries are safe;\nlast_response.replayed tells whether the answer was a replay.'
         : undefined,
+      retrySafeNote(op),
     ]
       .filter(Boolean)
       .join('\n\n');
@@ -1149,8 +1192,8 @@ class FundgateClient(_Transport):
       ? `{${op.queryParams.map((p) => `${pyStr(p.name)}: ${pyIdent(p.name)}`).join(', ')}}`
       : 'None';
     out += `        return self._request(\n            ${pyStr(op.method)},\n            ${pathExpr},\n            query=${query},\n`;
-    if (op.bodySchema) out += `            body=body,\n`;
-    out += `            idempotent=${op.method === 'GET' ? 'True' : 'False'},\n`;
+    if (op.bodySchema) out += `            body=${op.emptyBodyDefault ? '{} if body is None else body' : 'body'},\n`;
+    out += `            idempotent=${op.idempotent ? 'True' : 'False'},\n`;
     if (op.idempotencyKey) out += `            idempotency_key=idempotency_key or str(uuid.uuid4()),\n`;
     out += `            timeout=timeout,\n        )\n`;
     if (op.pagination) {

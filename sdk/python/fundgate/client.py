@@ -80,7 +80,9 @@ from .models import (
     NavClassDto,
     NavRunDto,
     NavHistoryDto,
+    AdministratorRestatementDto,
     ReconciliationRowDto,
+    AwaitingAdministratorDto,
     ReconciliationDto,
     JournalLineInputDto,
     JournalEntryProposalDto,
@@ -91,6 +93,7 @@ from .models import (
     ExpenseProposalDto,
     CapitalActivityProposalDto,
     LpReportProposalDto,
+    WithdrawProposalDto,
     ProposalListDto,
 )
 
@@ -135,6 +138,7 @@ OPERATIONS = [
     ("propose_journal_entry", "POST", "/api/v1/fund/proposals/journal-entry"),
     ("propose_lp_report", "POST", "/api/v1/fund/proposals/lp-report"),
     ("get_proposal", "GET", "/api/v1/fund/proposals/{id}"),
+    ("withdraw_proposal", "POST", "/api/v1/fund/proposals/{id}/withdraw"),
     ("get_stress_presets", "GET", "/api/v1/fund/risk/stress-presets"),
     ("get_stress_test", "GET", "/api/v1/fund/risk/stress-test"),
     ("get_value_at_risk", "GET", "/api/v1/fund/risk/var"),
@@ -906,6 +910,22 @@ class FundgateClient(_Transport):
             "GET",
             f"/api/v1/fund/proposals/{quote(str(id), safe='')}",
             query=None,
+            idempotent=True,
+            timeout=timeout,
+        )
+
+    def withdraw_proposal(self, id: str, body: Optional['WithdrawProposalDto'] = None, *, timeout: Optional[float] = None) -> 'ProposalDto':
+        """Withdraw your own pending proposal: it will not be approved or rejected
+
+        POST /api/v1/fund/proposals/{id}/withdraw (scope fund:propose)
+
+        Safe to repeat (withdrawing your withdrawn proposal again answers it unchanged), so it is retried as reads are; no Idempotency-Key.
+        """
+        return self._request(
+            "POST",
+            f"/api/v1/fund/proposals/{quote(str(id), safe='')}/withdraw",
+            query=None,
+            body={} if body is None else body,
             idempotent=True,
             timeout=timeout,
         )

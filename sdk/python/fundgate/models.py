@@ -83,7 +83,9 @@ __all__ = [
     "NavClassDto",
     "NavRunDto",
     "NavHistoryDto",
+    "AdministratorRestatementDto",
     "ReconciliationRowDto",
+    "AwaitingAdministratorDto",
     "ReconciliationDto",
     "JournalLineInputDto",
     "JournalEntryProposalDto",
@@ -94,6 +96,7 @@ __all__ = [
     "ExpenseProposalDto",
     "CapitalActivityProposalDto",
     "LpReportProposalDto",
+    "WithdrawProposalDto",
     "ProposalListDto",
 ]
 
@@ -830,6 +833,15 @@ NavHistoryDto = TypedDict(
     },
 )
 
+AdministratorRestatementDto = TypedDict(
+    "AdministratorRestatementDto",
+    {
+        "administratorNav": str,
+        "importedAt": Optional[str],
+        "replacedAt": str,
+    },
+)
+
 ReconciliationRowDto = TypedDict(
     "ReconciliationRowDto",
     {
@@ -840,6 +852,17 @@ ReconciliationRowDto = TypedDict(
         "differenceRatio": Optional[str],
         "withinTolerance": bool,
         "status": Literal["within_tolerance", "break", "not_valued", "stale"],
+        "administratorNavImportedAt": Optional[str],
+        "restatements": List['AdministratorRestatementDto'],
+    },
+)
+
+AwaitingAdministratorDto = TypedDict(
+    "AwaitingAdministratorDto",
+    {
+        "valuationDate": str,
+        "shadowNav": str,
+        "runStatus": Literal["complete", "stale"],
     },
 )
 
@@ -848,6 +871,7 @@ ReconciliationDto = TypedDict(
     {
         "toleranceRatio": str,
         "items": List['ReconciliationRowDto'],
+        "awaitingAdministrator": List['AwaitingAdministratorDto'],
         "nextCursor": Optional[str],
         "hasMore": bool,
     },
@@ -965,6 +989,13 @@ LpReportProposalDto = TypedDict(
         "periodStart": NotRequired[str],
         "periodEnd": NotRequired[str],
         "narrative": NotRequired[str],
+    },
+)
+
+WithdrawProposalDto = TypedDict(
+    "WithdrawProposalDto",
+    {
+        "note": NotRequired[str],
     },
 )
 

@@ -1220,6 +1220,15 @@ export interface NavHistoryDto {
   hasMore: boolean;
 }
 
+export interface AdministratorRestatementDto {
+  /** the figure the administrator replaced (decimal string, base currency, exactly 2 decimals) */
+  administratorNav: string;
+  /** when that figure was imported; null when it was imported before fundgate kept their history */
+  importedAt: string | null;
+  /** when the import that replaced it ran (the restatement) */
+  replacedAt: string;
+}
+
 export interface ReconciliationRowDto {
   valuationDate: string;
   /** NAV of the complete run on that date; null when there is none (decimal string, base currency, exactly 2 decimals) */
@@ -1234,13 +1243,28 @@ export interface ReconciliationRowDto {
   withinTolerance: boolean;
   /** within_tolerance or break: the comparison; not_valued: no complete NAV run on that date (not run yet, or it failed), not a break; stale: the run predates something booked on or before its date and the next NAV run supersedes it (the figures shown are the stale run's) */
   status: "within_tolerance" | "break" | "not_valued" | "stale";
+  /** when the current administratorNav was imported; null when it was imported before fundgate kept the history of administrator NAVs */
+  administratorNavImportedAt: string | null;
+  /** the administrator's earlier figures for this date, each replaced by a later import (a restatement), latest first; empty when the figure was never restated. The comparison uses the current administratorNav only. The administrator sends fund-level NAVs only (no per-share-class figures), so a break cannot be traced to a share class here: compare the shadow run's classes (nav/history for this date) with the administrator's statement */
+  restatements: AdministratorRestatementDto[];
+}
+
+export interface AwaitingAdministratorDto {
+  /** the month-end (last calendar day of a month) */
+  valuationDate: string;
+  /** NAV of the month-end's complete run (decimal string, base currency, exactly 2 decimals) */
+  shadowNav: string;
+  /** the run's status as NAV history serves it; stale: a complete run that something booked on or before its date since (an approved proposal, an import), or a run cut short, has made out of date; its figures are its own; the NAV must be run again from that date and the new run is complete */
+  runStatus: "complete" | "stale";
 }
 
 export interface ReconciliationDto {
   /** decimal string, fraction of 1, 8 decimals */
   toleranceRatio: string;
-  /** one row per administrator NAV, latest first */
+  /** one row per administrator NAV (its current figure), latest first */
   items: ReconciliationRowDto[];
+  /** month-ends (last calendar day of a month) on or before today (UTC) that have a complete shadow NAV run but no administrator NAV, latest first; not paginated: the whole list on every page. A month-end after today is never listed (the current month counts from its last day); from then on it is listed as soon as its run is complete, whatever the administrator's usual delay: awaited, not necessarily late (judge that against its service level). A date neither side valued, or a day that is not a month-end, is not listed; an administrator NAV on a date without a complete run is an item with status not_valued */
+  awaitingAdministrator: AwaitingAdministratorDto[];
   /** opaque, integrity-checked; pass as `cursor` for the next page; null on the last page */
   nextCursor: string | null;
   /** true when a next page exists */
@@ -1353,6 +1377,11 @@ export interface LpReportProposalDto {
   periodStart?: string;
   periodEnd?: string;
   narrative?: string;
+}
+
+export interface WithdrawProposalDto {
+  /** Why it is withdrawn; kept on the proposal as withdrawalNote */
+  note?: string;
 }
 
 export interface ProposalListDto {
@@ -1527,6 +1556,7 @@ export const OPERATIONS: ReadonlyArray<{ name: string; method: 'GET' | 'POST'; p
   { name: "proposeJournalEntry", method: "POST", path: "/api/v1/fund/proposals/journal-entry" },
   { name: "proposeLpReport", method: "POST", path: "/api/v1/fund/proposals/lp-report" },
   { name: "getProposal", method: "GET", path: "/api/v1/fund/proposals/{id}" },
+  { name: "withdrawProposal", method: "POST", path: "/api/v1/fund/proposals/{id}/withdraw" },
   { name: "getStressPresets", method: "GET", path: "/api/v1/fund/risk/stress-presets" },
   { name: "getStressTest", method: "GET", path: "/api/v1/fund/risk/stress-test" },
   { name: "getValueAtRisk", method: "GET", path: "/api/v1/fund/risk/var" },
@@ -1856,6 +1886,15 @@ export class FundgateClient extends FundgateTransport {
    */
   getProposal(id: string, options?: RequestOptions): Promise<ProposalDto> {
     return this.request<ProposalDto>("GET", `/api/v1/fund/proposals/${encodeURIComponent(id)}`, { idempotent: true, idempotencyKey: false, options });
+  }
+
+  /**
+   * Withdraw your own pending proposal: it will not be approved or rejected
+   * `POST /api/v1/fund/proposals/{id}/withdraw` (scope fund:propose)
+   * Safe to repeat (withdrawing your withdrawn proposal again answers it unchanged), so it is retried as reads are; no Idempotency-Key.
+   */
+  withdrawProposal(id: string, body?: WithdrawProposalDto, options?: RequestOptions): Promise<ProposalDto> {
+    return this.request<ProposalDto>("POST", `/api/v1/fund/proposals/${encodeURIComponent(id)}/withdraw`, { body: body ?? {}, idempotent: true, idempotencyKey: false, options });
   }
 
   /**
