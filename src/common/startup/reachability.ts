@@ -4,7 +4,9 @@ import { connect } from 'node:net';
 export const START_SERVICES_HINT =
   'Start them with "docker run -d -p 127.0.0.1:5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:15" and ' +
   '"docker run -d -p 127.0.0.1:6379:6379 redis:7", or on Debian/Ubuntu ' +
-  '"sudo apt-get install -y postgresql redis-server" (then "sudo service postgresql start; sudo service redis-server start").';
+  '"sudo apt-get install -y postgresql redis-server" (then "sudo service postgresql start; sudo service redis-server start"; ' +
+  'Debian\'s PostgreSQL wants a password over TCP: "sudo -u postgres psql -c \\"ALTER USER postgres PASSWORD \'postgres\'\\"" ' +
+  'and DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/fundgate).';
 
 /** Query parameters that carry credentials in a connection URL (pg and ioredis both read `?password=`). */
 const SECRET_PARAMS = /pass|secret|token|key|auth/i;
