@@ -90,7 +90,9 @@ export const FUND_PROMPTS: FundPrompt[] = [
       [
         `Check the shadow NAV against the administrator's NAV${a.date ? ` on ${a.date}` : ''}. Call get_fund_nav_reconciliation`,
         'and get_fund_nav_history; for a difference outside tolerance, look at get_fund_trial_balance and get_fund_expenses for the date',
-        'and say which accounts likely explain it. Do not propose journal entries unless asked; a proposal only stages a change for a human manager.',
+        'and say which accounts likely explain it (the administrator sends fund totals only, so no share class is named for a break).',
+        'Name every date the administrator restated (restatements) and every valued month-end it has not sent yet (awaitingAdministrator).',
+        'Do not propose journal entries unless asked; a proposal only stages a change for a human manager.',
       ].join(' '),
   },
 ];

@@ -157,7 +157,8 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
     await expect(client.readResource({ uri: 'fundgate://fund/secrets' })).rejects.toThrow(/resource not found/);
     const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
     expect(prompts).toEqual(expect.arrayContaining(['explain_pnl_attribution', 'summarise_exposure_and_var']));
-    const tools = new Set((await client.listTools()).tools.map((t) => t.name));
+    const listed = (await client.listTools()).tools;
+    const tools = new Set(listed.map((t) => t.name));
     for (const name of prompts) {
       const text = (
         (await client.getPrompt({ name, arguments: { date: params.attributionDate } })).messages[0].content as {
@@ -167,6 +168,10 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
       const cited = text.match(/\bget_[a-z_]+/g) ?? [];
       expect(cited.length).toBeGreaterThan(0);
       for (const tool of cited) expect(tools).toContain(tool); // every tool a prompt cites exists
+      // every answer member a prompt names in parentheses is in what its tools answer
+      const schemas = JSON.stringify(listed.filter((t) => cited.includes(t.name)).map((t) => t.outputSchema));
+      for (const [, member] of text.matchAll(/\(([a-z]+[A-Z][A-Za-z]*|restatements)\)/g))
+        expect([name, schemas.includes(`"${member}"`)]).toEqual([name, true]);
     }
     await client.close();
   });
