@@ -30,7 +30,7 @@ describe('CORS of the MCP servers (MCP_ALLOWED_ORIGINS, CORS_ORIGINS at its defa
       },
     });
 
-  it('answers the POST preflight of the fund server for an allowed origin (Authorization, Content-Type, MCP-Protocol-Version), without credentials', async () => {
+  it('answers the POST preflight of the fund server for an allowed origin (Authorization, Content-Type, MCP-Protocol-Version, and the Mcp-Method and Mcp-Name of 2026-07-28), without credentials', async () => {
     for (const url of ['/api/mcp', '/api/mcp/public']) {
       const res = await preflight(url, AGENT);
       expect([url, res.status]).toEqual([url, 204]);
@@ -38,7 +38,8 @@ describe('CORS of the MCP servers (MCP_ALLOWED_ORIGINS, CORS_ORIGINS at its defa
       expect(String(res.headers['vary'])).toContain('Origin');
       expect(res.headers['access-control-allow-methods']).toContain('POST');
       const allowed = String(res.headers['access-control-allow-headers']).toLowerCase();
-      for (const h of ['authorization', 'content-type', 'mcp-protocol-version']) expect(allowed).toContain(h);
+      for (const h of ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-method', 'mcp-name'])
+        expect(allowed).toContain(h);
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
       // any other origin gets no CORS headers (and the server's Origin check refuses it)
       const other = await preflight(url, ELSEWHERE);

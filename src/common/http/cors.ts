@@ -18,8 +18,9 @@ import type { AppConfig } from '../../config/config';
  * origins, keys travel in the Authorization header. Preflights are plain Fastify routes that
  * answer 204 before Nest's guards, so they are never authenticated nor counted by a rate limit.
  */
+/** Mcp-Method and Mcp-Name: MCP 2026-07-28 requires them on every request (modern-era.ts). */
 export const CORS_ALLOW_HEADERS =
-  'Authorization, Content-Type, Accept, MCP-Protocol-Version, Idempotency-Key, X-Request-Id';
+  'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Idempotency-Key, X-Request-Id';
 /** WWW-Authenticate: an MCP client reads resource_metadata from the fund server's 401. */
 export const CORS_EXPOSE_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, Location, WWW-Authenticate';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
