@@ -10,7 +10,7 @@ import { type KeyRow, type KeyScope, KeysRepository } from './keys.repository';
 import { CursorCodec } from '../common/pagination/cursor';
 import { keysetPage } from '../common/pagination/keyset-page';
 import { toPrincipal } from './key-principal';
-import { checkExpiry, checkFund, minterOf, refuse } from './mint-rules';
+import { checkExpiry, checkFund, checkScopes, minterOf, refuse } from './mint-rules';
 
 import type { MaybePromise } from '../common/async/maybe-promise';
 import type { AuthResult, CredentialResolver } from '../common/auth/credential-resolver';
@@ -159,12 +159,14 @@ export class KeysService implements CredentialResolver {
    * a fund admin, into a service identity of that fund); its fund is the minter's fund; its scopes ⊆
    * the person's CURRENT role there (minus proposals:review for a service identity) and ⊆ the minter's
    * scopes; its expiry ≤ the minting key's; its plan ≤ the minter's and ≤ the owner's. Anything else is
-   * 403 insufficient_scope naming the field, and nothing is written.
+   * 403 insufficient_scope naming the field, and nothing is written. A key with a fund and no scope
+   * is a 400 naming scopes (it could do nothing on the fund).
    */
   async mint(minter: Minter, req: MintRequest, within?: EntityManager): Promise<MintedKey> {
     const fund = checkFund(minter, req.fund);
     checkExpiry(minter, req.expiresAt);
     const scopes = [...new Set(req.scopes)];
+    checkScopes(fund, scopes);
     const key = generateKey();
     const { displayPrefix, lastFour } = displayParts(key);
     // `within`: the caller's transaction (an OAuth grant is written with its key, or neither is).

@@ -20,6 +20,17 @@ export function checkFund(minter: Minter, requested: string | null | undefined):
   return minter.fund;
 }
 
+/**
+ * A key bound to a fund holds at least one scope: with none it could do nothing on the fund, yet it
+ * would be listed as the fund's (a calculator-only key is minted without a fund). 400 naming scopes.
+ */
+export function checkScopes(fund: FundRef | null, scopes: readonly string[]): void {
+  if (fund && scopes.length === 0) {
+    const message = `must hold at least one scope for a key bound to ${fund.slug}; a calculator-only key is minted without a fund`;
+    throw new ProblemError('invalid_parameter', `scopes: ${message}`, [{ field: 'scopes', message }]);
+  }
+}
+
 export function checkExpiry(minter: Minter, expiresAt: Date | null): void {
   if (expiresAt && expiresAt.getTime() <= Date.now()) {
     throw new ProblemError('invalid_parameter', 'expiresAt must be in the future', [

@@ -16,7 +16,17 @@ import { seedBooks } from '../proposals/books-fixture';
 import { base32Decode, hotp } from '../../src/identity/totp';
 import { UsersRepository } from '../../src/identity/users.repository';
 import { navInputsLockKey } from '../../src/database/sql-fragments';
-import { a11y, CONSOLE_TEST_ENV, newPage, pageErrors, PASSWORD, person, signIn, type Person } from './console-helpers';
+import {
+  a11y,
+  apiCall,
+  CONSOLE_TEST_ENV,
+  newPage,
+  pageErrors,
+  PASSWORD,
+  person,
+  signIn,
+  type Person,
+} from './console-helpers';
 import { settledValue } from './wait';
 
 /**
@@ -47,14 +57,8 @@ async function enrolTotp(page: Page): Promise<{ secret: string; recovery: string
   return { secret, recovery };
 }
 
-async function api(server: WebServer, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json().catch(() => null)) as Record<string, unknown> | null };
-}
+const api = (server: WebServer, key: string, method: string, path: string, body?: unknown) =>
+  apiCall(server.baseUrl, key, method, path, body);
 
 /** sRGB contrast ratio of a CSS rgb()/rgba() colour against white. */
 function contrastOnWhite(css: string): number {
@@ -558,7 +562,7 @@ describe('console audit fixes (headless Chromium)', () => {
       for (const box of await page.getByRole('checkbox').all()) await box.uncheck(); // no event type: refused
       await page.getByRole('button', { name: 'Create subscription' }).click();
       const box = page.getByRole('checkbox', { name: 'nav.published' });
-      expect(await settledText(page.getByRole('alert'), /Check these fields/)).toContain('eventTypes');
+      expect(await settledText(page.getByRole('alert'), /Check these fields/)).toContain('Event types: '); // the form's label, not the API's field
       expect(await box.getAttribute('aria-invalid')).toBe('true');
       const fieldset = page.locator('fieldset').filter({ has: box });
       const describedBy = (await fieldset.getAttribute('aria-describedby'))!;

@@ -1,6 +1,8 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { ensurePerson, uniqueName, type TestApp } from '../utils/app';
-import { seriousA11yViolations, watchPageErrors } from '../utils/browser';
+import { dbOf, ensurePerson, uniqueName, type TestApp } from '../utils/app';
+import { screenshot, seriousA11yViolations, watchPageErrors } from '../utils/browser';
 import type { Role } from '../../src/common/auth/scopes';
 
 /** Shared steps of the console browser tests. */
@@ -73,3 +75,47 @@ export async function overflowsHorizontally(page: Page): Promise<boolean> {
 export const CONSOLE_TEST_ENV = {
   RATE_LIMITS: JSON.stringify({ 'fund-minute': { free: 100_000, developer: 100_000, platform: 100_000 } }),
 };
+
+/** A fund with a long name, as real ones have (the fund switcher must still fit 375 px). */
+export async function longNamedFund(app: TestApp): Promise<{ id: string; slug: string; name: string }> {
+  const slug = uniqueName('longfund');
+  const rows = await dbOf(app).query(`INSERT INTO funds (slug, name) VALUES ($1, $2) RETURNING id, slug, name`, [
+    slug,
+    `Meridian Digital Opportunities Fund (synthetic demo) ${slug}`,
+  ]);
+  return rows[0];
+}
+
+/** A full-page screenshot under CONSOLE_FIX_SHOTS (when set: to look at), besides test-results/screenshots. */
+export async function lookAt(page: Page, name: string): Promise<void> {
+  const path = await screenshot(page, name);
+  const dir = process.env.CONSOLE_FIX_SHOTS;
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(path, join(dir, basename(path)));
+  }
+}
+
+/** What has the keyboard focus: its label (<label>, else aria-label), else its text; 'BODY' when nothing. */
+export function focused(page: Page): Promise<string> {
+  return page.evaluate<string>(
+    `(() => { const e = document.activeElement; if (!e || e === document.body) return 'BODY';
+       return (e.labels?.[0]?.textContent ?? e.getAttribute('aria-label') ?? e.textContent ?? '').trim(); })()`,
+  );
+}
+
+/** A REST call with a key (the API side of a console test). */
+export async function apiCall(
+  baseUrl: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> | null }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json().catch(() => null)) as Record<string, unknown> | null };
+}

@@ -30,40 +30,117 @@ export function problemCode(err: unknown): string | null {
   return err instanceof ApiError ? (err.problem.code ?? null) : null;
 }
 
-/** The message region of a form or page: the problem's detail, what it means, and its field errors. */
-export function ErrorMessage({ error, title }: { error: unknown; title?: string }) {
+/** Where a form's field errors point: the on-screen label of each API field, and the control to focus. */
+export type FieldTargets = Record<string, { label: string; id?: string }>;
+
+/** The first message of each field, in the server's order (a second one for the same field only repeats the problem). */
+function firstPerField(err: unknown): { field: string; message: string }[] {
+  const seen = new Set<string>();
+  const out: { field: string; message: string }[] = [];
+  for (const f of err instanceof ApiError ? (err.problem.errors ?? []) : []) {
+    if (seen.has(f.field)) continue;
+    seen.add(f.field);
+    out.push(f);
+  }
+  return out;
+}
+
+/**
+ * The message region of a form or page: the problem's detail, what it means, and its field errors
+ * (by the form's labels when `fields` names them, each a link to its control). With `focus`, it takes
+ * the keyboard focus when an error appears (a refused form: the submit button keeps no focus of use).
+ */
+export function ErrorMessage({
+  error,
+  title,
+  fields: targets,
+  focus,
+}: {
+  error: unknown;
+  title?: string;
+  fields?: FieldTargets;
+  focus?: boolean;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focus && error) ref.current?.focus();
+  }, [focus, error]);
   if (!error) return null;
   const code = problemCode(error);
-  const fields = error instanceof ApiError ? (error.problem.errors ?? []) : [];
+  const fields = firstPerField(error);
   return (
-    <div className="error" role="alert">
+    <div className="error" role="alert" ref={ref} tabIndex={focus ? -1 : undefined}>
       <strong>{title ?? 'That did not work.'}</strong>{' '}
       {fields.length ? 'Check these fields:' : sentence(describeError(error))}
       {code && EXPLANATIONS[code] && <p className="explain">{EXPLANATIONS[code]}</p>}
       {fields.length > 0 && (
         <ul>
-          {fields.map((f) => (
-            <li key={`${f.field}:${f.message}`}>
-              <code>{f.field}</code>: {f.message}
-            </li>
-          ))}
+          {fields.map((f) => {
+            const target = targets?.[f.field];
+            const id = target?.id;
+            return (
+              <li key={f.field}>
+                {!target ? (
+                  <code>{f.field}</code>
+                ) : id ? (
+                  <a
+                    href={`#${id}`}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      document.getElementById(id)?.focus();
+                    }}
+                  >
+                    {target.label}
+                  </a>
+                ) : (
+                  target.label
+                )}
+                : {f.message}
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>
   );
 }
 
-/** A success or information message announced politely. */
-export function Notice({ children, kind = 'success' }: { children: ReactNode; kind?: 'success' | 'notice' }) {
+/** A refusal found in the page before anything is sent, shaped as the API's (400 naming the field). */
+export function formProblem(field: string, message: string): ApiError {
+  return new ApiError(
+    { status: 400, code: 'invalid_parameter', detail: `${field}: ${message}`, errors: [{ field, message }] },
+    { limit: null, remaining: null, reset: null, policy: null },
+    null,
+  );
+}
+
+/**
+ * A success or information message announced politely. With `focus` it takes the keyboard focus when
+ * it appears (after an action whose button is gone, e.g. a revoked key's Revoke).
+ */
+export function Notice({
+  children,
+  kind = 'success',
+  focus,
+}: {
+  children: ReactNode;
+  kind?: 'success' | 'notice';
+  focus?: boolean;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focus) ref.current?.focus();
+  }, [focus]);
   return (
-    <div className={kind} role="status">
+    <div className={kind} role="status" ref={ref} tabIndex={focus ? -1 : undefined}>
       {children}
     </div>
   );
 }
 
+/** The field's error: its first message (a second one for the same field only repeats the problem). */
 export function fieldError(err: unknown, field: string): string | undefined {
-  return err instanceof ApiError ? err.fieldErrors()[field] : undefined;
+  return firstPerField(err).find((f) => f.field === field)?.message;
 }
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange'> {
@@ -76,8 +153,19 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'on
 }
 
 /** A labelled input with its help and its field error wired by aria-describedby. */
-export function TextField({ label, value, onChange, error, help, type = 'text', ref, ...rest }: TextFieldProps) {
-  const id = useId();
+export function TextField({
+  label,
+  value,
+  onChange,
+  error,
+  help,
+  type = 'text',
+  ref,
+  id: given,
+  ...rest
+}: TextFieldProps) {
+  const own = useId();
+  const id = given ?? own;
   const described = [help ? `${id}-help` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
@@ -267,10 +355,16 @@ export function useAction() {
   return { error, busy, run, setError };
 }
 
-export function formatDateTime(iso: string | null | undefined, empty = '—'): string {
+/** A UTC time to the minute, or to the second with `seconds` (attempts seconds apart must read apart). */
+export function formatDateTime(iso: string | null | undefined, empty = '—', seconds = false): string {
   if (!iso) return empty;
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d
+        .toISOString()
+        .replace('T', ' ')
+        .slice(0, seconds ? 19 : 16) + ' UTC';
 }
 
 export function Loading({ what }: { what: string }) {

@@ -1,5 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+} from 'class-validator';
 import { Optional } from '../../common/validation/optional';
 import { PLANS, ROLES, SCOPES, Scope } from '../../common/auth/scopes';
 import { IsTimestamp } from '../../common/validation/calendar-date';
@@ -112,12 +122,19 @@ export class CreatedKeyDto extends KeySummaryDto {
 export class CreateKeyDto {
   @ApiProperty({ example: 'Reporting agent', minLength: 1, maxLength: 200 })
   @IsString()
-  @Length(1, 200)
+  // NotBlank refuses "" too: a minimum length here would say the same thing a second time
+  @MaxLength(200, { message: 'must be at most 200 characters' })
   @MaxCodePoints(200)
   @NotBlank()
   name: string;
 
-  @ApiProperty({ enum: SCOPES, isArray: true, example: ['fund:read'] })
+  @ApiProperty({
+    enum: SCOPES,
+    isArray: true,
+    example: ['fund:read'],
+    description:
+      'At least one for a key bound to a fund (a fund key with no scope is refused, 400 naming scopes); none for a calculator-only key (no fund)',
+  })
   @IsArray()
   @ArrayUnique()
   @ArrayMaxSize(SCOPES.length)

@@ -12,12 +12,12 @@ export class CreateWebhookDto {
     description: 'http(s) URL; private, loopback and link-local targets are refused unless the operator allows them',
   })
   @IsString()
-  @Length(1, 2048)
+  @Length(1, 2048, { message: 'must be an http(s) URL of 1 to 2048 characters' })
   url: string;
 
   @ApiProperty({ enum: EVENT_TYPES, isArray: true, example: ['proposal.approved', 'nav.published'] })
   @IsArray()
-  @ArrayMinSize(1)
+  @ArrayMinSize(1, { message: 'must name at least one event type' })
   @ArrayMaxSize(EVENT_TYPES.length)
   @ArrayUnique()
   @IsIn(EVENT_TYPES, { each: true })

@@ -5,6 +5,7 @@ import {
   ErrorMessage,
   fieldError,
   formatDateTime,
+  formProblem,
   Loading,
   Notice,
   PageTitle,
@@ -15,6 +16,17 @@ import {
 } from '../components';
 import { useSession } from '../session';
 import { ConnectedApps } from './ConnectedApps';
+
+const NO_SCOPE =
+  'tick at least one: a key bound to this fund with no scope could do nothing on it. For a calculator-only key, choose “No fund” in the Fund switcher above.';
+
+/**
+ * The shared demo key (seed:demo) is public on purpose and is not the fund's to replace: nobody mints
+ * into its identity (docs/security.md), so the advice given to other unattributed service keys would
+ * send an admin looking for an Owner that is never offered and a Revoke that is never there.
+ */
+const DEMO_KEY =
+  'the shared demo key: public on purpose, read-only on this synthetic fund, managed by seed:demo; it cannot be revoked or replaced here (the operator turns it off with DEMO_API_KEY_ENABLED=false)';
 
 interface CreatedKey extends KeySummary {
   token: string;
@@ -46,15 +58,16 @@ function useServiceAccounts(): ServiceAccount[] {
 }
 
 function OwnerSelect({
+  id,
   value,
   onChange,
   services,
 }: {
+  id: string;
   value: string;
   onChange(v: string): void;
   services: ServiceAccount[];
 }) {
-  const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>Owner</label>
@@ -91,17 +104,35 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
   const [scopes, setScopes] = useState<string[]>(allowedScopes.includes('fund:read') ? ['fund:read'] : []);
   const [expiry, setExpiry] = useState('');
   const [plan, setPlan] = useState<string>(allowedPlans[allowedPlans.length - 1]);
-  const { error, busy, run } = useAction();
+  const { error, busy, run, setError } = useAction();
   const planId = useId();
+  const ids = useId();
   const planError = fieldError(error, 'plan');
   const scopesError = fieldError(error, 'scopes');
+  // a scope ticked before a service owner was chosen is not sent
+  const sentScopes = scopes.filter((s) => (allowedScopes as readonly string[]).includes(s));
+  // a key bound to a fund with no scope could do nothing on it (the API refuses it): said before sending
+  const noScope = fund !== null && sentScopes.length === 0;
+  const fields = {
+    name: { label: 'Key name', id: `${ids}-name` },
+    scopes: { label: 'Scopes', id: `${ids}-scope-0` },
+    expiresAt: { label: 'Expires on', id: `${ids}-expires` },
+    plan: { label: 'Plan', id: planId },
+    account: { label: 'Owner', id: `${ids}-owner` },
+    fund: { label: 'Fund (the switcher above)' },
+  };
 
   const toggle = (scope: string, on: boolean) => setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return; // the button stays focusable while busy (aria-disabled), so a second press is ignored here
+    if (noScope) {
+      setError(formProblem('scopes', NO_SCOPE));
+      return;
+    }
     const body = {
       name,
-      scopes: scopes.filter((s) => (allowedScopes as readonly string[]).includes(s)), // a scope ticked before a service owner was chosen
+      scopes: sentScopes,
       plan,
       ...(owner ? { account: owner } : {}),
       ...(expiry ? { expiresAt: new Date(`${expiry}T23:59:59Z`).toISOString() } : {}),
@@ -123,8 +154,9 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
             : `The key is yours, bound to ${membership?.fund.name}; it can hold only the scopes of your role (${membership?.role}).`
           : 'Without a fund the key is calculator-only: it calls /api/v1/calc and the public MCP tools with your plan’s daily cap.'}
       </p>
-      <ErrorMessage error={error} title="The key was not created." />
+      <ErrorMessage error={error} title="The key was not created." fields={fields} focus />
       <TextField
+        id={fields.name.id}
         label="Key name"
         value={name}
         onChange={setName}
@@ -133,13 +165,16 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
         help="What it is for, e.g. “Reporting agent”."
         error={fieldError(error, 'name')}
       />
-      {fund && services.length > 0 && <OwnerSelect value={owner} onChange={setOwner} services={services} />}
+      {fund && services.length > 0 && (
+        <OwnerSelect id={fields.account.id} value={owner} onChange={setOwner} services={services} />
+      )}
       {fund && (
-        <fieldset aria-describedby={scopesError ? `${planId}-scopes-error` : undefined}>
+        <fieldset aria-describedby={scopesError || noScope ? `${planId}-scopes-error` : undefined}>
           <legend>Scopes</legend>
-          {allowedScopes.map((s) => (
+          {allowedScopes.map((s, i) => (
             <label className="checkbox" key={s}>
               <input
+                id={i === 0 ? fields.scopes.id : undefined}
                 type="checkbox"
                 checked={scopes.includes(s)}
                 aria-invalid={scopesError ? true : undefined}
@@ -148,14 +183,15 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
               {s}
             </label>
           ))}
-          {scopesError && (
+          {(scopesError || noScope) && (
             <div className="field-error" id={`${planId}-scopes-error`}>
-              {scopesError}
+              {scopesError ?? NO_SCOPE}
             </div>
           )}
         </fieldset>
       )}
       <TextField
+        id={fields.expiresAt.id}
         label="Expires on"
         type="date"
         value={expiry}
@@ -186,7 +222,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
         )}
       </div>
       <div className="actions">
-        <button type="submit" disabled={busy}>
+        <button type="submit" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
           Create key
         </button>
       </div>
@@ -205,9 +241,11 @@ function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void 
           <div className="muted small">
             {k.owner.kind === 'service' ? `service: ${k.owner.displayName}` : k.owner.displayName}
             {k.owner.kind === 'service' &&
-              (k.mintedBy
-                ? `, minted by ${k.mintedBy.displayName}`
-                : ', minted before fundgate recorded by whom: replace it (Create a key, Owner: this service), then revoke this one')}
+              (k.isDemo
+                ? `, ${DEMO_KEY}`
+                : k.mintedBy
+                  ? `, minted by ${k.mintedBy.displayName}`
+                  : ', minted before fundgate recorded by whom: replace it (Create a key, Owner: this service), then revoke this one')}
           </div>
         )}
       </td>
@@ -215,6 +253,10 @@ function KeyRow({ k, onRevoke }: { k: KeySummary; onRevoke(k: KeySummary): void 
       <td>{k.scopes.length ? k.scopes.join(', ') : <span className="muted">calculators only</span>}</td>
       <td>{k.fund?.name ?? <span className="muted">none</span>}</td>
       <td>{k.plan}</td>
+      {/* the day is enough in the table (it stays narrow); the time is in the cell's title */}
+      <td className="nowrap" title={formatDateTime(k.createdAt)}>
+        {formatDateTime(k.createdAt).slice(0, 10)}
+      </td>
       <td className="nowrap">{formatDateTime(k.lastUsedAt, 'never')}</td>
       <td className="nowrap">{formatDateTime(k.expiresAt, 'never')}</td>
       <td>
@@ -321,7 +363,12 @@ export function KeysPage() {
       />
       <section className="panel" aria-labelledby="keys-title">
         <h2 id="keys-title">Keys</h2>
-        {revokedMsg && <Notice>{revokedMsg}</Notice>}
+        {/* focus moves to the message: the Revoke button the dialog would return to is gone with the key */}
+        {revokedMsg && (
+          <Notice key={revokedMsg} focus>
+            {revokedMsg}
+          </Notice>
+        )}
         <ErrorMessage error={keys.error} title="The keys could not be loaded." />
         {keys.loading && !keys.data && <Loading what="keys" />}
         {keys.data && keys.data.items.length === 0 && <p className="muted">No keys yet.</p>}
@@ -335,6 +382,7 @@ export function KeysPage() {
                   <th scope="col">Scopes</th>
                   <th scope="col">Fund</th>
                   <th scope="col">Plan</th>
+                  <th scope="col">Created</th>
                   <th scope="col">Last used</th>
                   <th scope="col">Expires</th>
                   <th scope="col">Status</th>

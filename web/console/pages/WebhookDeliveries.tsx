@@ -22,10 +22,14 @@ interface Delivery {
   attempts: Attempt[];
 }
 
-function AttemptsTable({ attempts }: { attempts: Attempt[] }) {
+/**
+ * A delivery's attempts. At 375 px the table scrolls sideways inside its box: the box takes focus
+ * (arrow keys scroll it) and is a region named for the delivery and its subscription's URL.
+ */
+function AttemptsTable({ attempts, label }: { attempts: Attempt[]; label: string }) {
   if (attempts.length === 0) return <p className="muted small">No attempt yet.</p>;
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
       <table>
         <thead>
           <tr>
@@ -44,7 +48,7 @@ function AttemptsTable({ attempts }: { attempts: Attempt[] }) {
           {attempts.map((a) => (
             <tr key={a.attemptNo}>
               <td>{a.attemptNo}</td>
-              <td className="nowrap">{formatDateTime(a.attemptedAt)}</td>
+              <td className="nowrap">{formatDateTime(a.attemptedAt, '—', true)}</td>
               <td className="num">{a.statusCode ?? '—'}</td>
               <td className="num">{a.latencyMs ?? '—'}</td>
               <td className="mono small">{a.error ?? a.responseSnippet ?? ''}</td>
@@ -75,17 +79,50 @@ function retryable(d: Delivery, subscriptionEnabled: boolean): boolean {
 }
 
 /**
+ * When a pending delivery is tried next. The API does not say (the time lives in the BullMQ job, and a
+ * retried delivery starts its schedule over): the schedule is the operator's WEBHOOK_RETRY_DELAYS,
+ * named here with its default.
+ */
+function nextAttempt(d: Delivery): string {
+  if (d.status !== 'pending') return '';
+  return d.attemptCount === 0
+    ? ', first attempt queued'
+    : ', retrying on the back-off schedule (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failed attempt)';
+}
+
+/**
  * A subscription's deliveries, newest first, each with every attempt; ended ones can be retried (a
  * succeeded one sent again) while the subscription is enabled (test events at any time). Paged by cursor with a
- * trail (Newer steps back, Newest and Refresh go to the first page).
+ * trail (Newer steps back, Newest and Refresh go to the first page). `onRefresh` runs with every refresh and
+ * retry: a delivery's answer changes its subscription too (a 410 disables it), so the card reloads with it;
+ * `refreshKey` changes when the card queued a delivery (Send test).
  */
-export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled: boolean }) {
+export function Deliveries({
+  webhookId,
+  url,
+  enabled,
+  refreshKey,
+  onRefresh,
+}: {
+  webhookId: string;
+  url: string;
+  enabled: boolean;
+  refreshKey: number;
+  onRefresh(): void;
+}) {
   // cursors[i] opens page i; page 0 has none
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const cursor = cursors[cursors.length - 1];
   const base = `/api/v1/webhooks/${webhookId}/deliveries`;
-  const list = useLoad(() => consoleRequest<Page<Delivery>>(`${base}${query({ cursor, limit: 20 })}`), [cursor]);
-  const newest = () => (cursors.length > 1 ? setCursors([null]) : list.reload());
+  const list = useLoad(
+    () => consoleRequest<Page<Delivery>>(`${base}${query({ cursor, limit: 20 })}`),
+    [cursor, refreshKey],
+  );
+  const newest = () => {
+    if (cursors.length > 1) setCursors([null]);
+    else list.reload();
+    onRefresh();
+  };
   const retry = useAction();
   const [message, setMessage] = useState<string | null>(null);
 
@@ -93,11 +130,12 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
     if (await retry.run(() => consoleRequest(`${base}/${d.id}/retry`, { method: 'POST' }))) {
       setMessage(`Delivery of ${d.eventId} queued again.`);
       list.reload();
+      onRefresh();
     }
   };
 
   return (
-    <section aria-label="Deliveries" className="deliveries">
+    <section aria-label={`Deliveries to ${url}`} className="deliveries">
       <div className="actions">
         <button type="button" className="secondary small" onClick={newest}>
           Refresh deliveries
@@ -113,10 +151,12 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
           <p>
             <strong>{d.eventType}</strong> <span className="mono small">{d.eventId}</span> {statusBadge(d.status)}{' '}
             <span className="muted small">
-              created {formatDateTime(d.createdAt)}, {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}
+              created {formatDateTime(d.createdAt, '—', true)}, {d.attemptCount} attempt
+              {d.attemptCount === 1 ? '' : 's'}
+              {nextAttempt(d)}
             </span>
           </p>
-          <AttemptsTable attempts={d.attempts} />
+          <AttemptsTable attempts={d.attempts} label={`Attempts of ${d.eventId} to ${url}`} />
           {retryable(d, enabled) && (
             <button type="button" className="secondary small" onClick={() => retryOne(d)} disabled={retry.busy}>
               {d.status === 'succeeded' ? `Send ${d.eventId} again` : `Retry delivery of ${d.eventId}`}

@@ -36,8 +36,15 @@ function CreateWebhookForm({ onCreated }: { onCreated(hook: Webhook & { signingS
   const { error, busy, run } = useAction();
   const typesError = fieldError(error, 'eventTypes');
   const typesErrorId = useId();
+  const ids = useId();
+  const fields = {
+    url: { label: 'Endpoint URL', id: `${ids}-url` },
+    eventTypes: { label: 'Event types', id: `${ids}-type-0` },
+    description: { label: 'Description', id: `${ids}-description` },
+  };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return; // the button stays focusable while busy (aria-disabled): a second press is ignored here
     const body = { url, eventTypes: types, ...(description ? { description } : {}) };
     const created = await run(() =>
       consoleRequest<Webhook & { signingSecret: string }>(HOOKS, { method: 'POST', body }),
@@ -51,8 +58,9 @@ function CreateWebhookForm({ onCreated }: { onCreated(hook: Webhook & { signingS
   return (
     <form className="panel" onSubmit={submit} noValidate aria-labelledby="new-hook">
       <h2 id="new-hook">Subscribe a URL</h2>
-      <ErrorMessage error={error} title="The subscription was not created." />
+      <ErrorMessage error={error} title="The subscription was not created." fields={fields} focus />
       <TextField
+        id={fields.url.id}
         label="Endpoint URL"
         type="url"
         value={url}
@@ -64,9 +72,10 @@ function CreateWebhookForm({ onCreated }: { onCreated(hook: Webhook & { signingS
       />
       <fieldset aria-describedby={typesError ? typesErrorId : undefined}>
         <legend>Event types</legend>
-        {EVENT_TYPES.map((t) => (
+        {EVENT_TYPES.map((t, i) => (
           <label className="checkbox" key={t}>
             <input
+              id={i === 0 ? fields.eventTypes.id : undefined}
               type="checkbox"
               checked={types.includes(t)}
               aria-invalid={typesError ? true : undefined}
@@ -82,6 +91,7 @@ function CreateWebhookForm({ onCreated }: { onCreated(hook: Webhook & { signingS
         )}
       </fieldset>
       <TextField
+        id={fields.description.id}
         label="Description (optional)"
         value={description}
         onChange={setDescription}
@@ -89,7 +99,7 @@ function CreateWebhookForm({ onCreated }: { onCreated(hook: Webhook & { signingS
         error={fieldError(error, 'description')}
       />
       <div className="actions">
-        <button type="submit" disabled={busy}>
+        <button type="submit" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
           Create subscription
         </button>
       </div>
@@ -101,6 +111,8 @@ function WebhookCard({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
   const [secret, setSecret] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [showDeliveries, setShowDeliveries] = useState(false);
+  // bumped when this card queues a delivery, so open deliveries show it
+  const [queued, setQueued] = useState(0);
   const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null);
   const action = useAction();
   const base = `${HOOKS}/${hook.id}`;
@@ -115,11 +127,16 @@ function WebhookCard({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
     if (r) {
       setSecret(r.signingSecret);
       setMessage(`New secret issued. The previous one also signs until ${formatDateTime(r.previousSecretExpiresAt)}.`);
+      onChanged();
     }
   };
   const test = async () => {
     const r = await action.run(() => consoleRequest<{ eventId: string }>(`${base}/test`, { method: 'POST' }));
-    if (r) setMessage(`Test event ${r.eventId} queued. Open the deliveries to follow it.`);
+    if (r) {
+      setMessage(`Test event ${r.eventId} queued. Open the deliveries to follow it.`);
+      setQueued((n) => n + 1);
+      onChanged();
+    }
   };
   const remove = async () => {
     const r = await action.run(() => consoleRequest(base, { method: 'DELETE' }).then(() => true));
@@ -155,6 +172,12 @@ function WebhookCard({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
         </dd>
         <dt>Created</dt>
         <dd>{formatDateTime(hook.createdAt)}</dd>
+        {hook.previousSecretExpiresAt && (
+          <>
+            <dt>Previous secret</dt>
+            <dd>still signs until {formatDateTime(hook.previousSecretExpiresAt)} (rotated)</dd>
+          </>
+        )}
       </dl>
       {secret && (
         <SecretReveal
@@ -188,7 +211,15 @@ function WebhookCard({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
           Delete
         </button>
       </div>
-      {showDeliveries && <Deliveries webhookId={hook.id} enabled={hook.enabled} />}
+      {showDeliveries && (
+        <Deliveries
+          webhookId={hook.id}
+          url={hook.url}
+          enabled={hook.enabled}
+          refreshKey={queued}
+          onRefresh={onChanged}
+        />
+      )}
       <ConfirmDialog
         open={confirm === 'rotate'}
         title="Rotate the signing secret?"
