@@ -165,7 +165,7 @@ describe('fund MCP server (e2e, official SDK client over Streamable HTTP)', () =
           text: string;
         }
       ).text;
-      const cited = text.match(/\bget_[a-z_]+/g) ?? [];
+      const cited: string[] = text.match(/\bget_[a-z_]+/g) ?? [];
       expect(cited.length).toBeGreaterThan(0);
       for (const tool of cited) expect(tools).toContain(tool); // every tool a prompt cites exists
       // every answer member a prompt names in parentheses is in what its tools answer
