@@ -83,4 +83,38 @@ describe('config', () => {
   it('parses duration lists', () => {
     expect(parseDurations('X', '100ms,2s,1m,1h')).toEqual([100, 2000, 60000, 3600000]);
   });
+
+  it('reads mail settings: none by default; SMTP_URL and MAIL_FROM together, credentials decoded', () => {
+    expect(loadConfig({}).mail).toBeNull();
+    expect(
+      loadConfig({ SMTP_URL: 'smtp://us%40er:p%3Ass@[::1]:2525', MAIL_FROM: 'no-reply@fund.example' }).mail,
+    ).toEqual({
+      host: '::1',
+      port: 2525,
+      implicitTls: false,
+      requireTls: false,
+      user: 'us@er',
+      password: 'p:ss',
+      from: 'no-reply@fund.example',
+    });
+    expect(
+      loadConfig({ SMTP_URL: 'smtp://h.example', MAIL_FROM: 'x@fund.example', SMTP_REQUIRE_TLS: 'true' }).mail
+        ?.requireTls,
+    ).toBe(true);
+  });
+
+  it.each([
+    [{ SMTP_URL: 'http://h.example', MAIL_FROM: 'x@fund.example' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'not a url', MAIL_FROM: 'x@fund.example' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'smtp://h.example/path', MAIL_FROM: 'x@fund.example' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'smtp://h.example' }, 'MAIL_FROM'],
+    [{ MAIL_FROM: 'x@fund.example' }, 'MAIL_FROM'],
+    [{ SMTP_URL: 'smtp://h.example', MAIL_FROM: 'not-an-address' }, 'MAIL_FROM'],
+    [{ SMTP_URL: 'smtp://h.example', MAIL_FROM: 'a@fund.example, b@fund.example' }, 'MAIL_FROM'],
+    [{ SMTP_URL: 'smtp://h.example', MAIL_FROM: 'x@fund.example\nBcc: y@z.example' }, 'MAIL_FROM'],
+    [{ SMTP_URL: 'smtp://h.example', MAIL_FROM: 'x@fund.example', SMTP_REQUIRE_TLS: 'yes' }, 'SMTP_REQUIRE_TLS'],
+  ])('a bad mail setting %j stops naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
 });

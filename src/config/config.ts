@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { parseKeyRing, type SealingKey } from '../common/crypto/sealer';
 import { redactUrl } from '../common/startup/reachability';
+import { type MailConfig, readMailConfig } from '../mail/mail-settings';
 
 /**
  * The one typed configuration object. Built once at boot from the environment; nothing else in
@@ -14,7 +15,7 @@ export type Plan = 'free' | 'developer' | 'platform';
 export type PolicyName = 'calc-daily' | 'fund-minute' | 'propose-minute' | 'mcp-minute';
 export type RateLimits = Record<PolicyName, Record<Plan, number>>;
 
-export interface AppConfig {
+export interface AppConfig extends MailConfig {
   databaseUrl: string;
   /** DATABASE_READ_URL: a streaming replica for read routes whose answer may lag; null: the primary. */
   databaseReadUrl: string | null;
@@ -65,7 +66,7 @@ export interface AppConfig {
   secretsKeyRing: SealingKey[] | null;
   /** Public console sign-up (CONSOLE_SIGNUP). */
   consoleSignup: boolean;
-  /** Base of links the service hands out (invitations), e.g. https://fundgate.example.com. */
+  /** Base of links the service hands out (invitations, password resets), e.g. https://fundgate.example.com. */
   publicBaseUrl: string;
   /** seed:demo sets this password for the demo console people; null: generate and print one. */
   demoAdminPassword: string | null;
@@ -95,7 +96,6 @@ export class ConfigError extends Error {
 
 /** A syntactically valid demo key (checksum included); documented in the README. */
 export const DEFAULT_DEMO_API_KEY = 'svc_dk_DemoDemoDemoDemoDemoDemoDemoDemo4SFPVU';
-
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   'calc-daily': { free: 500, developer: 10_000, platform: 100_000 },
   'fund-minute': { free: 120, developer: 600, platform: 3_000 },
@@ -129,7 +129,7 @@ function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: r
   return v as T;
 }
 
-function bool(env: Env, name: string, fallback: boolean): boolean {
+export function bool(env: Env, name: string, fallback: boolean): boolean {
   const v = env[name];
   if (v === undefined || v === '') return fallback;
   if (v === 'true' || v === '1') return true;
@@ -291,7 +291,6 @@ function keyRing(env: Env): SealingKey[] | null {
 
 /** The public development default of CURSOR_SECRET: production refuses to start with it. */
 export const DEVELOPMENT_CURSOR_SECRET = 'fundgate-dev-cursor-secret-change-me';
-
 const isProduction = (env: Env) => env.NODE_ENV === 'production' || env.APP_ENV === 'production';
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -393,6 +392,7 @@ function readConfig(env: Env): AppConfig {
     activityRetentionDays: int(env, 'ACTIVITY_RETENTION_DAYS', 90, 0, 36_600),
     // at least 3: a final failure disables a subscription with no success for 3 days, so those must stay
     webhookRetentionDays: int(env, 'WEBHOOK_RETENTION_DAYS', 30, 3, 36_600, 0),
+    ...readMailConfig(env, isProduction(env)),
   };
 }
 

@@ -43,6 +43,53 @@ describe('production refuses unsafe development defaults', () => {
     expect(refusal({ ...safe, ...change })).toBe(variable);
   });
 
+  const mail = {
+    SMTP_URL: 'smtp://mailer:s3cret-pass@smtp.fund.example:587',
+    MAIL_FROM: 'fundgate <no-reply@fund.example>',
+  };
+  it.each([
+    ['smtp:// (STARTTLS required by default)', {}, 'started'],
+    ['smtps://', { SMTP_URL: 'smtps://mailer:s3cret-pass@smtp.fund.example' }, 'started'],
+    ['STARTTLS turned off for a remote mail server', { SMTP_REQUIRE_TLS: 'false' }, 'SMTP_REQUIRE_TLS'],
+    [
+      'STARTTLS turned off for a relay on this host',
+      { SMTP_URL: 'smtp://127.0.0.1:25', SMTP_REQUIRE_TLS: 'false' },
+      'started',
+    ],
+    ['STARTTLS turned off for localhost', { SMTP_URL: 'smtp://localhost:25', SMTP_REQUIRE_TLS: '0' }, 'started'],
+    ['SMTP_URL without MAIL_FROM', { MAIL_FROM: '' }, 'MAIL_FROM'],
+    [
+      'TLS options in a query (nodemailer would read tls.rejectUnauthorized)',
+      { SMTP_URL: 'smtp://h.example?tls.rejectUnauthorized=false' },
+      'SMTP_URL',
+    ],
+  ])('mail: %s → %s', (_name, change, variable) => {
+    expect(refusal({ ...safe, ...mail, ...change })).toBe(variable);
+  });
+
+  it('mail: production requires STARTTLS on smtp:// and never says the SMTP password', () => {
+    expect(loadConfig({ ...safe, ...mail }).mail).toMatchObject({ implicitTls: false, requireTls: true, port: 587 });
+    expect(loadConfig({ ...safe, ...mail, SMTP_URL: 'smtps://smtp.fund.example' }).mail).toMatchObject({
+      implicitTls: true,
+      requireTls: false,
+      port: 465,
+    });
+    for (const change of [
+      { SMTP_REQUIRE_TLS: 'false' },
+      { MAIL_FROM: 'a@b.example\r\nBcc: x@y.example' },
+      { SMTP_URL: 'smtp://mailer:s3cret-pass@h/x' },
+    ]) {
+      let message = '';
+      try {
+        loadConfig({ ...safe, ...mail, ...change });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(/^Invalid configuration: /);
+      expect(message).not.toContain('s3cret-pass');
+    }
+  });
+
   it('outside production the development defaults still work (demo key on by default)', () => {
     const dev = loadConfig({});
     expect(dev).toMatchObject({

@@ -6,17 +6,21 @@ import { ConsoleMembersController } from './console-members.controller';
 import { ConsoleController } from './console.controller';
 import { InvitationsRepository } from './invitations.repository';
 import { MembersService } from './members.service';
+import { PasswordResetController } from './password-reset.controller';
+import { PasswordResetService } from './password-reset.service';
+import { PasswordResetsRepository } from './password-resets.repository';
 import { SessionAuth } from './session-auth';
 import { SessionsRepository } from './sessions.repository';
 import { SignInService } from './sign-in.service';
 import { UsersRepository } from './users.repository';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { Mailer } from '../mail/mailer';
 
 /** People, roles, console sessions and the console-only REST routes. SessionAuth is the AuthGuard's SESSION_RESOLVER. */
 @Global()
 @Module({
   imports: [WebhooksModule],
-  controllers: [ConsoleController, ConsoleMembersController, ConsoleAccountController],
+  controllers: [ConsoleController, ConsoleMembersController, ConsoleAccountController, PasswordResetController],
   providers: [
     UsersRepository,
     SessionsRepository,
@@ -26,6 +30,9 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     SignInService,
     MembersService,
     AccountService,
+    Mailer,
+    PasswordResetsRepository,
+    PasswordResetService,
   ],
   exports: [SessionAuth, SESSION_RESOLVER, UsersRepository],
 })

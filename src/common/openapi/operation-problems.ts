@@ -25,6 +25,8 @@ export const DOMAIN_PROBLEMS: ProblemRule[] = [
   { match: /^POST \/api\/v1\/console\/sign-in$/, statuses: [401, 403, 429] }, // invalid_credentials / totp_required; csrf_failed (Origin); failed sign-ins per email
   { match: /^POST \/api\/v1\/console\/sign-up$/, statuses: [403, 409, 429] },
   { match: /^\w+ \/api\/v1\/console\/invitations\/\{token\}/, statuses: [403, 409, 410] },
+  { match: /^POST \/api\/v1\/console\/password-reset$/, statuses: [403] }, // csrf_failed (Origin); mail not configured
+  { match: /^\w+ \/api\/v1\/console\/password-reset\/\{token\}$/, statuses: [403, 410] }, // Origin; used, replaced or expired
   { match: /^(PATCH|DELETE) \/api\/v1\/console\/members\/\{userId\}$/, statuses: [409] },
   { match: /^DELETE \/api\/v1\/console\/members\/invitations\/\{id\}$/, statuses: [409] }, // already accepted
   { match: /^POST \/api\/v1\/console\/service-accounts$/, statuses: [409] },

@@ -226,3 +226,36 @@ export class RecoveryCodesDto {
   @ApiProperty({ type: String, isArray: true, description: 'Ten single-use recovery codes, shown once' })
   recoveryCodes: string[];
 }
+
+export class PasswordResetRequestDto {
+  @ApiProperty({ example: 'ada@example.com', maxLength: 320 }) @IsEmail() @MaxCodePoints(320) email: string;
+}
+
+export class PasswordResetRequestedDto {
+  @ApiProperty({
+    description: 'The same answer whether or not an active account uses the email (no account enumeration)',
+  })
+  message: string;
+  @ApiProperty({ example: 30, description: 'How long a link sent now stays valid' }) expiresInMinutes: number;
+}
+
+export class PasswordResetAvailabilityDto {
+  @ApiProperty({
+    description:
+      'POST /api/v1/console/password-reset sends links (the operator configured mail: SMTP_URL); the sign-in page offers "Forgot your password?" only then',
+  })
+  enabled: boolean;
+}
+
+export class PasswordResetPreviewDto {
+  @ApiProperty({ example: 'a***@example.com', description: 'The account the link is for, masked' })
+  @DeliberatelyServed('masked (first character and domain), to the holder of the reset link')
+  email: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+}
+
+export class ResetPasswordDto {
+  @ApiProperty({ format: 'password', minLength: MIN_PASSWORD_LENGTH })
+  @NewPassword()
+  password: string;
+}
