@@ -9,6 +9,7 @@ import { Mailer, sendFailure } from '../mail/mailer';
 import { ConnectedApps } from '../oauth/connected-apps';
 import { REDIS } from '../redis/redis.module';
 import type { PasswordResetPreviewDto, PasswordResetRequestedDto } from './dto/console.dto';
+import { reserveAttempt } from './attempt-counter';
 import { hashPassword } from './password';
 import { PasswordResetRow, PasswordResetsRepository } from './password-resets.repository';
 import { SessionAuth } from './session-auth';
@@ -22,7 +23,6 @@ export const RESET_PER_EMAIL = 3;
 export const RESET_PER_ADDRESS = 10;
 export const RESET_WINDOW_SECONDS = 15 * 60;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/; // 32 random bytes, base64url
-const GIVE_BACK = `if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0`;
 const REQUESTED: PasswordResetRequestedDto = {
   message: `if an active account uses this email, a link to choose a new password is on its way; it works once, for ${RESET_MINUTES} minutes`,
   expiresInMinutes: RESET_MINUTES,
@@ -161,30 +161,10 @@ export class PasswordResetService implements OnModuleDestroy {
     }
   }
 
-  /**
-   * Counts a request (INCR before anything else, as sign-in counts attempts) and refuses it past
-   * `allowed` in the window with 429 and Retry-After; a refused request does not count.
-   */
-  private async reserve(counter: string, allowed: number, scope: string): Promise<void> {
-    const answers = await this.redis
-      .multi()
-      .incr(counter)
-      .expire(counter, RESET_WINDOW_SECONDS, 'NX')
-      .ttl(counter)
-      .exec();
-    const failed = answers?.find(([err]) => err !== null);
-    if (!answers || failed) throw failed?.[0] ?? new Error('the password reset request could not be counted');
-    if (Number(answers[0][1]) <= allowed) return;
-    await this.redis.eval(GIVE_BACK, 1, counter);
-    const retry = String(Math.max(1, Number(answers[2][1])));
-    throw new ProblemError(
-      'rate_limited',
-      `too many password reset requests ${scope}; try again in ${retry} s`,
-      undefined,
-      {
-        'Retry-After': retry,
-      },
-    );
+  /** Counts a request as sign-in counts attempts; 429 with Retry-After past `allowed` in the window. */
+  private reserve(counter: string, allowed: number, scope: string): Promise<void> {
+    const refusal = `too many password reset requests ${scope}`;
+    return reserveAttempt(this.redis, counter, { allowed, windowSeconds: RESET_WINDOW_SECONDS, refusal });
   }
 }
 

@@ -14,6 +14,7 @@ import type { SessionDto, SignedOutEverywhereDto } from './dto/console.dto';
 import { hashPassword, verifyPassword } from './password';
 import { SessionAuth, sessionIdOf } from './session-auth';
 import { SessionsRepository } from './sessions.repository';
+import { giveBackAttempt, reserveAttempt } from './attempt-counter';
 import { matchTotp } from './totp';
 import { UserRow, UsersRepository } from './users.repository';
 
@@ -22,7 +23,6 @@ export const LOCKOUT_FAILURES = 5;
 export const EMAIL_LOCKOUT_FAILURES = 50;
 export const LOCKOUT_WINDOW_SECONDS = 15 * 60;
 const INVALID = 'the email or password is not correct';
-const GIVE_BACK = `if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0`;
 
 export function recoveryCodeHash(code: string): Buffer {
   return createHash('sha256').update(code.replace(/[\s-]/g, '').toLowerCase(), 'utf8').digest();
@@ -109,24 +109,12 @@ export class SignInService {
    * failure was counted (200 guesses at once for one email were 200 password checks). An attempt
    * that ends in neither a failure nor a success gives its count back; a success clears it.
    */
-  private async reserveAttempt(counter: string, refusal: string, allowed = LOCKOUT_FAILURES): Promise<void> {
-    const answers = await this.redis
-      .multi()
-      .incr(counter)
-      .expire(counter, LOCKOUT_WINDOW_SECONDS, 'NX')
-      .ttl(counter)
-      .exec();
-    const failed = answers?.find(([err]) => err !== null);
-    if (!answers || failed) throw failed?.[0] ?? new Error('the sign-in attempt could not be counted');
-    if (Number(answers[0][1]) <= allowed) return;
-    await this.giveBack(counter);
-    const retry = String(Math.max(1, Number(answers[2][1])));
-    throw new ProblemError('rate_limited', `${refusal}; try again in ${retry} s`, undefined, { 'Retry-After': retry });
+  private reserveAttempt(counter: string, refusal: string, allowed = LOCKOUT_FAILURES): Promise<void> {
+    return reserveAttempt(this.redis, counter, { allowed, windowSeconds: LOCKOUT_WINDOW_SECONDS, refusal });
   }
 
-  /** Takes back one counted attempt, unless the window ended meanwhile (a DECR would then start a count that never expires). */
-  private async giveBack(counter: string): Promise<void> {
-    await this.redis.eval(GIVE_BACK, 1, counter);
+  private giveBack(counter: string): Promise<void> {
+    return giveBackAttempt(this.redis, counter);
   }
 
   /**
