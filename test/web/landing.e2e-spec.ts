@@ -20,6 +20,20 @@ describe('landing page and web shell (headless Chromium)', () => {
       const hrefs = await page.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
       expect(hrefs).toEqual(expect.arrayContaining(['/console', '/tools', '/api/docs', '/tools/fee-calculator']));
       await expect(page.locator('main').textContent()).resolves.toContain('/api/mcp/public');
+      // the tools by their titles and their own one-line questions (the operating cost tool answers in bp, not per million)
+      const tools = page.getByRole('region', { name: 'Free web tools' });
+      await expect(tools.getByRole('link').allTextContents()).resolves.toEqual([
+        'Fee calculator',
+        'NAV validator',
+        'Exposure analysis',
+        'Operating cost calculator',
+        'Back-office savings',
+        'Fund health check',
+        'LP report grader',
+      ]);
+      const listed = (await tools.textContent()) ?? '';
+      expect(listed).not.toContain('per million');
+      expect(listed).toContain('in basis points of AUM');
       expect(await seriousA11yViolations(page)).toEqual([]);
       await screenshot(page, 'landing');
     });

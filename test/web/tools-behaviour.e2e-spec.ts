@@ -329,7 +329,7 @@ describe('free web tools: the daily cap (calc-daily = 2)', () => {
 
       // a calculator key (minted in the console) raises the cap: the page sends it as a bearer token
       const key = await mintKey(suite.server.app, { scopes: [], plan: 'developer' });
-      await page.getByText('Have a calculator key? Raise the daily cap').click();
+      await page.getByText('Developer or platform plan? Use your calculator key for a higher daily cap').click();
       await page.getByLabel('Calculator key (optional)').fill(key.key);
       const withKey = await calculate(page);
       expect(withKey.status()).toBe(200);

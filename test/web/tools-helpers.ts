@@ -31,15 +31,16 @@ export async function newToolPage(
 
 /**
  * Clicks Calculate and answers the calculator response the page received, once the page has shown
- * it: the button is disabled from the click until the answer (or error) and the rate-limit note are
- * rendered in one update, so a test reading the page after this sees the new answer, not the last.
+ * it: the button is aria-disabled (it keeps the focus) from the click until the answer (or error) and
+ * the rate-limit note are rendered in one update, so a test reading the page after this sees the new
+ * answer, not the last.
  */
 export async function calculate(page: Page): Promise<Response> {
   const [response] = await Promise.all([
     page.waitForResponse((r) => r.url().includes('/api/v1/calc/') && r.request().method() === 'POST'),
     page.getByRole('button', { name: 'Calculate' }).click(),
   ]);
-  await page.waitForSelector('form.tool-form button[type="submit"]:not([disabled])');
+  await page.waitForSelector('form.tool-form button[type="submit"]:not([disabled]):not([aria-disabled="true"])');
   return response;
 }
 

@@ -1,14 +1,5 @@
 import { SiteFooter, SiteHeader } from '../shared/SiteHeader';
-
-const TOOLS: [string, string][] = [
-  ['fee-calculator', 'What 2-and-20 with a hurdle and a high-water mark does to a NAV over the years'],
-  ['nav-validator', 'Does a reported closing NAV roll forward from its opening, flows, P&L and fees?'],
-  ['exposure-analysis', 'Long, short, net and gross exposure by asset class and venue, and concentration'],
-  ['operating-cost-calculator', 'What running a fund’s back office costs per year and per million of AUM'],
-  ['back-office-savings', 'What moving the back office onto fundgate saves, and when it pays back'],
-  ['fund-health-check', 'A scored check-up of fees, operations and reporting practice'],
-  ['lp-report-grader', 'What an LP report covers, and what LPs will find missing'],
-];
+import { TOOLS } from '../tools/catalog';
 
 /** `/`: what the service is, and the way to each of its surfaces. */
 export function LandingPage() {
@@ -69,9 +60,9 @@ export function LandingPage() {
           <h2 id="tools">Free web tools</h2>
           <p className="muted">The same deterministic engines as the calculator API. No sign-up needed.</p>
           <ul>
-            {TOOLS.map(([name, what]) => (
-              <li key={name}>
-                <a href={`/tools/${name}`}>{name.replace(/-/g, ' ')}</a> — {what}
+            {TOOLS.map((t) => (
+              <li key={t.name}>
+                <a href={`/tools/${t.name}`}>{t.title}</a> — {t.question}
               </li>
             ))}
           </ul>

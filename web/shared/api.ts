@@ -47,6 +47,31 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The request never got an answer: the network is down, the service is unreachable or the
+ * browser refused the call. `message` is a sentence for people; `cause` keeps the browser's own
+ * error (e.g. TypeError "Failed to fetch"). An abort still throws the browser's AbortError.
+ */
+export class NetworkError extends Error {
+  constructor(readonly cause: unknown) {
+    super('The service is unreachable: check your connection and try again.');
+    this.name = 'NetworkError';
+  }
+}
+
+/**
+ * The sentence of a failed response whose body is not a problem document (an HTML page from a
+ * proxy, a gateway timeout, an empty body): the status in words, never the body itself.
+ */
+export function statusSentence(status: number, statusText = ''): string {
+  const code = `HTTP ${status}${statusText ? ` ${statusText}` : ''}`;
+  if (status === 502 || status === 503 || status === 504)
+    return `The service is unavailable right now (${code}): try again in a moment.`;
+  if (status >= 500) return `The service had a problem (${code}): try again in a moment.`;
+  if (status === 413) return `The request is too large for the service (${code}).`;
+  return `The service refused the request (${code}).`;
+}
+
 export interface ApiResponse<T> {
   status: number;
   body: T;
@@ -110,21 +135,32 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.body);
   }
-  const res = await fetch(path, {
-    method: opts.method ?? 'GET',
-    headers,
-    body,
-    credentials: 'same-origin',
-    signal: opts.signal,
-  });
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: opts.method ?? 'GET',
+      headers,
+      body,
+      credentials: 'same-origin',
+      signal: opts.signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new NetworkError(err);
+  }
   const rateLimit = parseRateLimit(res.headers);
   const text = await res.text();
   const parsed = parseJsonText(text);
   if (!res.ok) {
+    // a body that is not a problem document (a proxy's HTML page, an empty 502) is never shown
     const problem: Problem =
-      parsed && typeof parsed === 'object'
+      parsed && typeof parsed === 'object' && !Array.isArray(parsed)
         ? { ...(parsed as Problem), status: res.status }
-        : { status: res.status, detail: text.slice(0, 200) || res.statusText };
+        : {
+            status: res.status,
+            title: res.statusText || undefined,
+            detail: statusSentence(res.status, res.statusText),
+          };
     throw new ApiError(problem, rateLimit, num(res.headers.get('retry-after') ?? undefined));
   }
   return { status: res.status, body: parsed as T, rateLimit, headers: res.headers };

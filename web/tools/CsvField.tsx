@@ -215,7 +215,7 @@ export function TextBlockField(props: FieldProps) {
   const { field, value, error, onChange, onInputMethod } = props;
   const id = fieldId(field.name);
   return (
-    <div className="field">
+    <div className="field text-field">
       <label htmlFor={id}>{field.label}</label>
       <textarea
         id={id}

@@ -2,7 +2,17 @@ import type { FieldSpec } from './schema';
 import { CsvField, TextBlockField } from './CsvField';
 import { describedBy, fieldId, FieldNotes, type FieldProps } from './FieldNotes';
 
+/**
+ * Bounds the document's minimum and maximum do not tell: the fee calculator's horizon must cover
+ * one whole period (its cross-field rule, FeeCalculatorRequest.horizonYears) and is rounded to whole periods.
+ */
+const BOUNDS: Record<string, string> = {
+  horizonYears:
+    'at least 0.5 years with annual crystallization (0.125 with quarterly), at most 100; rounded to whole periods (2.6 years annual computes 3)',
+};
+
 function bounds(f: FieldSpec): string | null {
+  if (BOUNDS[f.name]) return BOUNDS[f.name];
   if (f.min === null && f.max === null) return null;
   const lower = f.min === null ? null : f.exclusiveMin ? `above ${f.min}` : `at least ${f.min}`;
   // the money ceiling (1e15) only catches typos: not worth a line of help

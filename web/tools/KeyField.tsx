@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { KEY_FIELD_ID } from './ErrorSummary';
 
 const STORAGE = 'fundgate.tools.calculatorKey';
 
@@ -12,12 +13,33 @@ export function initialKey(): string {
 }
 
 /**
- * A calculator key raises the daily cap. Keys are minted in the console and shown once (only
+ * The service's default calc-daily caps (src/config/config.ts DEFAULT_RATE_LIMITS); a deployment
+ * may set others, and the note under Calculate always shows the cap that applied to the last call.
+ */
+const CAPS = { free: 500, developer: 10_000, platform: 100_000 };
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * A developer- or platform-plan calculator key raises the daily cap (a free-plan key does not). Keys are minted in the console and shown once (only
  * their hash is stored), so the person pastes theirs here; it is kept for this tab only and sent
  * as a bearer token with each calculation.
  */
-export function KeyField({ value, onChange }: { value: string; onChange: (key: string) => void }) {
-  const [open] = useState(value !== '');
+export function KeyField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (key: string) => void;
+  /** Why the last call refused the key (401), or null. */
+  error: string | null;
+}) {
+  const [open, setOpen] = useState(value !== '');
+  const [shownError, setShownError] = useState(error);
+  if (error !== shownError) {
+    setShownError(error);
+    if (error) setOpen(true); // a refused key is never folded away (state adjusted while rendering)
+  }
   const set = (key: string) => {
     onChange(key);
     try {
@@ -28,24 +50,39 @@ export function KeyField({ value, onChange }: { value: string; onChange: (key: s
     }
   };
   return (
-    <details className="key-field" open={open}>
-      <summary>Have a calculator key? Raise the daily cap</summary>
+    <details
+      className={error ? 'key-field invalid' : 'key-field'}
+      open={open}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
+      <summary>
+        Developer or platform plan? Use your calculator key for a higher daily cap
+        {error && <span className="field-error"> (key refused)</span>}
+      </summary>
       <div className="field">
-        <label htmlFor="calc-key">Calculator key (optional)</label>
+        <label htmlFor={KEY_FIELD_ID}>Calculator key (optional)</label>
         <input
-          id="calc-key"
+          id={KEY_FIELD_ID}
           type="password"
           autoComplete="off"
           spellCheck={false}
           value={value}
           placeholder="svc_dk_…"
-          aria-describedby="calc-key-help"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'calc-key-help calc-key-error' : 'calc-key-help'}
           onChange={(e) => set(e.target.value.trim())}
         />
         <div className="help" id="calc-key-help">
-          Mint one in the <a href="/console">console</a> (signed in, “No fund: my calculator keys”). Kept in this tab
-          only and sent with each calculation; a key that is not valid is refused (401).
+          Without a key the cap is {fmt(CAPS.free)} calculations a day per address. A developer-plan key raises it to{' '}
+          {fmt(CAPS.developer)} a day and a platform-plan key to {fmt(CAPS.platform)} (the service’s defaults); a
+          free-plan key keeps {fmt(CAPS.free)}, counted per key. Mint a key in the <a href="/console">console</a>{' '}
+          (signed in, “No fund: my calculator keys”). It is kept in this tab only and sent with each calculation.
         </div>
+        {error && (
+          <div className="field-error" id="calc-key-error" data-testid="key-error">
+            Calculator key {error}
+          </div>
+        )}
       </div>
     </details>
   );

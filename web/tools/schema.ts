@@ -165,6 +165,9 @@ function loadDocument(): Promise<OpenApiDocument> {
 /** The body fields of a calculator, in the DTO's order. */
 export async function loadFields(name: ToolName): Promise<FieldSpec[]> {
   const doc = await loadDocument();
+  // e.g. a proxy that answers the document's URL with a web page: a sentence, not a TypeError
+  if (!doc || typeof doc !== 'object' || !doc.paths || !doc.components)
+    throw new Error('the service sent something other than its API description: try again in a moment');
   const ref = doc.paths[`/api/v1/calc/${name}`]?.post?.requestBody?.content?.['application/json']?.schema?.$ref;
   const schema = ref ? doc.components.schemas[ref.split('/').pop()!] : undefined;
   if (!schema?.properties) throw new Error(`the API document has no body schema for ${name}`);

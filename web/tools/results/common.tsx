@@ -1,11 +1,32 @@
 import type { ReactNode } from 'react';
 import { jsonText } from '../json-text';
 
-/** A figure exactly as the calculator answered it (no rounding, no arithmetic in the browser). */
+/** Beyond this a figure is no longer a sum of money anyone reads digit by digit (MAX_USD is 1e15). */
+const HUGE = 1e15;
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** 1.3780612339822258e+119 → "1.378 × 10¹¹⁹" (the exact figure stays in the downloads and the tooltip). */
+export function scientific(v: number, digits = 3, sep = ' '): string {
+  const [mantissa, exponent] = v.toExponential(digits).split('e');
+  const sup = String(Number(exponent))
+    .replace('-', '⁻')
+    .replace(/\d/g, (d) => SUPERSCRIPT[Number(d)]);
+  return `${mantissa}${sep}×${sep}10${sup}`;
+}
+
+const isHuge = (v: unknown): v is number => typeof v === 'number' && Math.abs(v) >= HUGE;
+
+/**
+ * A figure as the calculator answered it (no rounding, no arithmetic in the browser), except an
+ * astronomically large one, written in powers of ten so it can be read and fits its box.
+ */
 export function verbatim(v: unknown): string {
   if (v === null || v === undefined) return '—';
-  return jsonText(v);
+  return isHuge(v) ? scientific(v) : jsonText(v);
 }
+
+/** The exact JSON figure when verbatim() shortened it (a tooltip), else undefined. */
+export const exactTitle = (v: unknown) => (isHuge(v) ? `Exactly ${jsonText(v)}` : undefined);
 
 export interface FigureSpec {
   /** The answer's member name (the test hook is figure-<member>). */
@@ -24,7 +45,7 @@ export function Figures({ items }: { items: FigureSpec[] }) {
             {f.label}
             {f.unit ? ` (${f.unit})` : ''}
           </div>
-          <div className="value" data-testid={`figure-${f.member}`}>
+          <div className="value" data-testid={`figure-${f.member}`} title={exactTitle(f.value)}>
             {verbatim(f.value)}
           </div>
         </div>
@@ -131,5 +152,8 @@ export const COLORS = {
 };
 
 const COMPACT = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 2 });
-/** Axis ticks only (the figures themselves are shown verbatim): 22000000 → 22M. */
-export const axisTick = (v: number) => COMPACT.format(v);
+/**
+ * Axis ticks only (the figures themselves are shown verbatim): 22000000 → 22M, 1.4e119 → 1.4×10¹¹⁹
+ * (no spaces: the chart breaks a tick at a space, and a two-line tick spills out of the top).
+ */
+export const axisTick = (v: number) => (isHuge(v) ? scientific(v, 1, '') : COMPACT.format(v));

@@ -53,7 +53,7 @@ function LabelledBars({
   height,
   data,
   bars,
-  labelWidth = 130,
+  labelWidth = 160,
   legend = false,
 }: {
   title: string;
@@ -87,9 +87,14 @@ function OperatingResult({ answer }: { answer: OperatingAnswer }) {
     <>
       <Figures
         items={[
-          { member: 'totalAnnualCostUsd', label: 'Total a year', value: answer.totalAnnualCostUsd, unit: 'USD' },
-          { member: 'costPerLpReportUsd', label: 'Cost per LP report', value: answer.costPerLpReportUsd, unit: 'USD' },
-          { member: 'costBpOfAum', label: 'Cost of AUM', value: answer.costBpOfAum, unit: 'bp' },
+          { member: 'totalAnnualCostUsd', label: 'Total cost a year', value: answer.totalAnnualCostUsd, unit: 'USD' },
+          {
+            member: 'costPerLpReportUsd',
+            label: 'All-in back-office cost per LP report',
+            value: answer.costPerLpReportUsd,
+            unit: 'USD',
+          },
+          { member: 'costBpOfAum', label: 'Total cost as a share of AUM', value: answer.costBpOfAum, unit: 'bp' },
         ]}
       />
       <LabelledBars
@@ -114,6 +119,9 @@ function OperatingResult({ answer }: { answer: OperatingAnswer }) {
 }
 
 function SavingsResult({ answer }: { answer: SavingsAnswer }) {
+  // the model names items by id (financeHire): shown by the line items' own labels
+  const labelOf = (item: string) => answer.lineItems.find((l) => l.item === item)?.label ?? item;
+  const model = answer.assumptions.automationModel.map((m) => ({ ...m, label: labelOf(m.item) }));
   const payback = [
     { label: 'One-time implementation', usd: answer.implementationOneTimeUsd },
     { label: 'Savings a year', usd: answer.annualSavingsUsd },
@@ -140,7 +148,8 @@ function SavingsResult({ answer }: { answer: SavingsAnswer }) {
       <LabelledBars
         title="Cost breakdown: in-house vs automated, USD a year"
         tableId="savings-lines"
-        height={360}
+        height={answer.lineItems.length * 52 + 70}
+        labelWidth={190}
         data={answer.lineItems}
         legend
         bars={[
@@ -179,9 +188,9 @@ function SavingsResult({ answer }: { answer: SavingsAnswer }) {
       <h3>The automated model (planning assumptions, not prices)</h3>
       <DataTable
         caption={`Platform ${answer.assumptions.platformAnnualUsd} USD a year; reduction per item`}
-        rows={answer.assumptions.automationModel}
+        rows={model}
         columns={[
-          { key: 'item', label: 'Item' },
+          { key: 'label', label: 'Item' },
           { key: 'reductionPct', label: 'Reduction %', num: true },
           { key: 'rationale', label: 'Why' },
         ]}

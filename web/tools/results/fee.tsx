@@ -11,7 +11,7 @@ import {
   YAxis,
 } from 'recharts';
 import { objectsToCsv } from '../csv-table';
-import { axisTick, Chart, COLORS, DataTable, Figures } from './common';
+import { axisTick, Chart, COLORS, DataTable, Figures, verbatim } from './common';
 import type { ResultView } from './view';
 
 interface Period {
@@ -29,12 +29,26 @@ interface Period {
 interface FeeAnswer {
   periods: Period[];
   totals: Record<string, number>;
+  assumptions: { horizonYears: number; crystallization: string; periodCount: number; years: number };
+}
+
+/** What was simulated: the horizon is rounded to whole periods, so 2.6 years annual computes 3. */
+function Horizon({ a }: { a: FeeAnswer['assumptions'] }) {
+  const rounded = a.years !== a.horizonYears;
+  return (
+    <p data-testid="fee-horizon">
+      Computed over <strong>{verbatim(a.periodCount)}</strong> {a.crystallization} period
+      {a.periodCount === 1 ? '' : 's'}, <strong>{verbatim(a.years)}</strong> year{a.years === 1 ? '' : 's'}
+      {rounded ? ` (the ${verbatim(a.horizonYears)} years asked for, rounded to whole periods)` : ''}.
+    </p>
+  );
 }
 
 function FeeResult({ answer }: { answer: FeeAnswer }) {
   const t = answer.totals;
   return (
     <>
+      <Horizon a={answer.assumptions} />
       <Figures
         items={[
           { member: 'endingNavUsd', label: 'Ending net NAV', value: t.endingNavUsd, unit: 'USD' },
@@ -61,7 +75,7 @@ function FeeResult({ answer }: { answer: FeeAnswer }) {
           >
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="label" />
-            <YAxis width={64} tickFormatter={axisTick} />
+            <YAxis width={84} tickFormatter={axisTick} />
             <Tooltip />
             <Legend />
             <Line
@@ -90,7 +104,7 @@ function FeeResult({ answer }: { answer: FeeAnswer }) {
           <BarChart data={answer.periods} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="label" />
-            <YAxis width={64} tickFormatter={axisTick} />
+            <YAxis width={84} tickFormatter={axisTick} />
             <Tooltip />
             <Legend />
             <Bar

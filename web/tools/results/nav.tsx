@@ -92,7 +92,7 @@ function NavResult({ answer }: { answer: NavAnswer }) {
           },
           {
             member: 'reportedClosingNavUsd',
-            label: 'Reported closing NAV',
+            label: 'Reported closing NAV, as entered',
             value: rf.reportedClosingNavUsd,
             unit: 'USD',
           },
