@@ -13,14 +13,14 @@ export const POSITIONS_CSV_DESCRIPTION =
   `-$1, $-1, (1,234.50), −100 with a Unicode minus (U+2212) and thousands separated by no-break or thin spaces (U+00A0, U+2009, U+202F) are read; quote an amount ` +
   `with thousands commas). Quoted fields, CRLF and blank lines are fine; every bad row is reported by line number. ` +
   `Venues merge case-insensitively (the first spelling is shown). Classes ${CASH_CLASSES.join(', ')} count as cash ` +
-  `(stablecoins is read as stablecoin). At most ${CSV_MAX_BYTES} bytes (413 beyond).`;
+  `(stablecoins is read as stablecoin). At most ${CSV_MAX_BYTES} bytes (a larger one is refused with 413).`;
 
 export class ExposureAnalysisRequest {
   @TextField({ description: `${POSITIONS_CSV_DESCRIPTION} Default: a sample book.`, default: D.positionsCsv })
   positionsCsv?: string;
 
   @NumberField({
-    description: 'NAV in USD for the ratios; null = the sum of all values (long − short + cash).',
+    description: 'NAV in USD for the ratios; absent or null: the sum of all values (long − short + cash).',
     default: null,
     example: 10_000_000,
     min: MIN_DIVISOR_USD,

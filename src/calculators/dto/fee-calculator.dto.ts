@@ -23,7 +23,7 @@ export class FeeCalculatorRequest {
 
   @NumberField({
     description:
-      "Management fee a year, percent; charged each period (the crystallization period) on that period's opening NAV, mgmtFeePct / periods a year.",
+      "Management fee a year, percent; charged each period (the crystallization period) on that period's opening NAV, at the yearly rate divided by the number of periods a year.",
     default: D.mgmtFeePct,
     min: 0,
     max: 100,
@@ -39,7 +39,8 @@ export class FeeCalculatorRequest {
   perfFeePct?: number;
 
   @NumberField({
-    description: 'Hard hurdle a year, percent, compounded from the date the reference (HWM) was set; null = no hurdle.',
+    description:
+      'Hard hurdle a year, percent, compounded from the date the reference (HWM) was set; absent or null: no hurdle.',
     default: D.hurdlePct,
     example: 4,
     min: 0,
@@ -63,7 +64,7 @@ export class FeeCalculatorRequest {
   crystallization?: Crystallization;
 
   @NumberField({
-    description: `Years simulated, 0 < y ≤ 100; rounded to whole periods (1 to ${MAX_PERIODS}).`,
+    description: `Years simulated, at most 100 and at least one crystallization period (0.5 years annual, 0.125 quarterly); rounded to whole periods (1 to ${MAX_PERIODS}).`,
     default: D.horizonYears,
     greaterThan: 0,
     max: 100,

@@ -33,7 +33,7 @@ export class FundHealthCheckRequest {
   hasHwm?: boolean;
 
   @NumberField({
-    description: 'Hurdle a year, percent; null = none.',
+    description: 'Hurdle a year, percent; absent or null: none.',
     default: D.hurdlePct,
     example: 5,
     min: 0,

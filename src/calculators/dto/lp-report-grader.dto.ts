@@ -11,7 +11,7 @@ import { TextDigestDto } from './text-digest.dto';
 
 export class LpReportGraderRequest {
   @TextField({
-    description: `The LP letter or report as plain text, at most ${REPORT_TEXT_MAX_CHARS} characters (413 beyond). Default: a sample quarterly letter.`,
+    description: `The LP letter or report as plain text, at most ${REPORT_TEXT_MAX_CHARS} characters (a longer one is refused with 413). Default: a sample quarterly letter.`,
     default: D.reportText,
     example:
       'Monthly update, March 2025. The fund returned +1.2% net of fees (MTD), +3.4% YTD, versus +0.8% for the benchmark. Outlook: we expect volatility to stay high.',

@@ -65,7 +65,7 @@ export class NavValidatorRequest {
 
   @NumberField({
     description:
-      'Hard hurdle a year, percent, as in the fee calculator: the performance fee is tested on the net gain above the opening NAV (plus half the net flows) grown by the hurdle over the period, ACT/365; a fee on the whole gain is then a warning (a soft hurdle). null = no hurdle.',
+      'Hard hurdle a year, percent, as in the fee calculator: the performance fee is tested on the net gain above the opening NAV (plus half the net flows) grown by the hurdle over the period, ACT/365; a fee on the whole gain is then a warning (a soft hurdle). Absent or null: no hurdle.',
     default: D.hurdlePct,
     example: 8,
     min: 0,
@@ -81,7 +81,7 @@ export class NavValidatorRequest {
   hasHwm?: boolean;
 
   @TextField({
-    description: `Optional investor rows, CSV with header Investor,Opening,Contributions,Withdrawals,Closing (USD); their sums are checked against the fund figures. At most ${CSV_MAX_BYTES} bytes (413 beyond). Empty = no investor check.`,
+    description: `Optional investor rows, CSV with header Investor,Opening,Contributions,Withdrawals,Closing (USD); their sums are checked against the fund figures. At most ${CSV_MAX_BYTES} bytes (a larger one is refused with 413). Empty = no investor check.`,
     default: D.lpRowsCsv,
     example:
       'Investor,Opening,Contributions,Withdrawals,Closing\nLP A,6000000,500000,0,6561032.88\nLP B,4000000,0,250000,3949021.91',
