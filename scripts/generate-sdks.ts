@@ -497,11 +497,11 @@ export interface FundgateClientOptions {
   baseUrl?: string;
   /** Default: the global fetch (Node >= 18, browsers, Deno, Bun). */
   fetch?: typeof fetch;
-  /** Per attempt; default 30 000 ms. */
+  /** Per attempt: each try (connecting, sending, the whole answer) ends at this deadline; default 30 000 ms. 1..2 147 483 647. */
   timeoutMs?: number;
-  /** Retries after the first attempt (429, 409 idempotency_in_progress, 5xx and network errors, idempotent calls only); default 2. */
+  /** Retries after the first attempt (429, 409 idempotency_in_progress, 5xx and network errors, idempotent calls only); default 2. An integer >= 0. */
   maxRetries?: number;
-  /** A Retry-After longer than this is not waited for: the error is thrown instead. Default 60 000 ms. */
+  /** A Retry-After longer than this is not waited for: the error is thrown instead. Default 60 000 ms; 0..2 147 483 647. */
   maxRetryAfterMs?: number;
   /**
    * Extra headers sent with every request; names are case-insensitive. Authorization, Idempotency-Key,
@@ -512,20 +512,33 @@ export interface FundgateClientOptions {
 }
 
 export interface RequestOptions {
-  /** Aborts the call: the attempt in flight and any wait between retries. */
+  /**
+   * Aborts the call: the attempt in flight and any wait between retries. The call then rejects with the
+   * signal's reason (an \`AbortError\` DOMException unless you gave \`abort()\` one), not a FundgateError,
+   * and is not retried.
+   */
   signal?: AbortSignal;
+  /** This call's per-attempt limit (as the client option). */
   timeoutMs?: number;
 }
 
 export interface ProposeOptions extends RequestOptions {
-  /** 1..255 visible ASCII characters; generated when absent so retries are safe. */
+  /**
+   * 1..255 visible ASCII characters (anything else is a TypeError before anything is sent); generated when
+   * absent or empty so retries are safe. The key sent is on \`lastResponse.idempotencyKey\` and on a thrown
+   * FundgateError's \`idempotencyKey\`: pass it again to retry a failed propose without proposing twice.
+   */
   idempotencyKey?: string;
 }
 
-/** What the last completed HTTP exchange of this client answered (set before a method returns or throws). */
+/**
+ * The last HTTP exchange of this client (set before a method returns or throws, also when no answer came:
+ * then \`status\` is 0 and \`headers\` empty). A call refused before sending (a TypeError) leaves it unchanged.
+ */
 export interface ResponseInfo {
   method: string;
   url: string;
+  /** 0: no answer (a network error, a timeout or an abort). */
   status: number;
   headers: Record<string, string>;
   requestId: string | null;
@@ -555,12 +568,14 @@ export class FundgateError extends Error {
   readonly instance: string | null;
   readonly errors: ProblemFieldError[];
   readonly requestId: string | null;
-  /** Seconds, from \`Retry-After\` (429, 503, 409 idempotency_in_progress). */
+  /** Seconds, from \`Retry-After\` (429, 503, 409 idempotency_in_progress); decimals are kept. */
   readonly retryAfter: number | null;
   readonly body: unknown;
+  /** The Idempotency-Key the failed propose call sent (null for other calls): pass it again to retry safely. */
+  readonly idempotencyKey: string | null;
 
   constructor(init: { status: number; code: string; title?: string | null; detail?: string | null; type?: string | null; instance?: string | null;
-    errors?: ProblemFieldError[]; requestId?: string | null; retryAfter?: number | null; body?: unknown; cause?: unknown }) {
+    errors?: ProblemFieldError[]; requestId?: string | null; retryAfter?: number | null; body?: unknown; cause?: unknown; idempotencyKey?: string | null }) {
     super(\`\${init.status ? init.status + ' ' : ''}\${init.code}\${init.detail ? ': ' + init.detail : ''}\`);
     this.name = 'FundgateError';
     this.status = init.status;
@@ -573,10 +588,11 @@ export class FundgateError extends Error {
     this.requestId = init.requestId ?? null;
     this.retryAfter = init.retryAfter ?? null;
     this.body = init.body;
+    this.idempotencyKey = init.idempotencyKey ?? null;
     if (init.cause !== undefined) (this as { cause?: unknown }).cause = init.cause;
   }
 
-  static fromResponse(status: number, text: string, headers: Record<string, string>): FundgateError {
+  static fromResponse(status: number, text: string, headers: Record<string, string>, idempotencyKey: string | null = null): FundgateError {
     let body: any = undefined;
     try {
       body = text ? JSON.parse(text) : undefined;
@@ -596,6 +612,7 @@ export class FundgateError extends Error {
       requestId: str(p.requestId) ?? headers['x-request-id'] ?? null,
       retryAfter: parseRetryAfter(headers['retry-after']),
       body,
+      idempotencyKey,
     });
   }
 }
@@ -604,7 +621,8 @@ export type QueryValues = Record<string, string | number | boolean | null | unde
 
 function parseRetryAfter(v: string | undefined): number | null {
   if (!v) return null;
-  if (/^\\d+$/.test(v.trim())) return Number(v.trim());
+  // delta-seconds; decimals too ("1.5"), which Date.parse would read as a date in 2001
+  if (/^\\d+(\\.\\d+)?$/.test(v.trim())) return Number(v.trim());
   const at = Date.parse(v);
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
@@ -657,8 +675,29 @@ function checkBaseUrl(value: unknown): string {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
     throw new TypeError('FundgateClient: baseUrl must be an absolute http:// or https:// URL, such as https://fund.example.com');
   if (url.username || url.password) throw new TypeError('FundgateClient: baseUrl must not carry a user name or password (the API key is the credential)');
-  if (url.search || url.hash) throw new TypeError('FundgateClient: baseUrl must not have a query or a fragment');
+  // a bare "?" or "#" leaves url.search and url.hash empty, yet every path would be appended after it
+  if (url.search || url.hash || /[?#]/.test(value as string))
+    throw new TypeError('FundgateClient: baseUrl must not have a query or a fragment (not even a bare "?" or "#")');
   return (value as string).trim().replace(/\\/+$/, '');
+}
+
+/** A numeric option: a number in [min, max] (an integer where asked); else a TypeError naming it. */
+function checkNumber(name: string, value: unknown, min: number, max: number, integer = false): number {
+  if (typeof value !== 'number' || !(value >= min && value <= max) || (integer && !Number.isInteger(value)))
+    throw new TypeError(\`FundgateClient: \${name} must be \${integer ? 'an integer' : 'a number'} from \${min} to \${max}, not \${String(value)}\`);
+  return value;
+}
+
+/** setTimeout's longest delay: a longer one fires at once. */
+const MAX_DELAY_MS = 2_147_483_647;
+
+/** The propose call's Idempotency-Key: the caller's (1..255 visible ASCII, as the service requires), or a fresh one when absent or empty. */
+function idempotencyKeyOf(given: unknown): string {
+  if (given === undefined || given === null || given === '') return randomKey();
+  if (typeof given !== 'string') throw new TypeError('FundgateClient: idempotencyKey must be a string');
+  if (given.length > 255 || /[^\\x21-\\x7e]/.test(given))
+    throw new TypeError(\`FundgateClient: idempotencyKey must be 1..255 visible ASCII characters (no space, control or non-ASCII character); got \${JSON.stringify(given.slice(0, 40))}\${given.length > 40 ? '…' : ''} (\${given.length} characters)\`);
+  return given;
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_\`|~0-9A-Za-z-]+$/;
@@ -699,7 +738,7 @@ function describeFailure(err: unknown): string {
 /** HTTP plumbing shared by every generated method: auth, JSON, errors, timeouts, retries. */
 export class FundgateTransport {
   readonly baseUrl: string;
-  /** The last completed HTTP exchange (status, headers, requestId, replayed, rate limits). */
+  /** The last HTTP exchange (status, headers, requestId, replayed, idempotencyKey, rate limits); status 0 when no answer came. */
   lastResponse: ResponseInfo | null = null;
   /** Not enumerable: printing or logging the client does not show the key. */
   protected declare readonly apiKey: string;
@@ -716,9 +755,9 @@ export class FundgateTransport {
     const f = opts.fetch ?? (globalThis as { fetch?: typeof fetch }).fetch;
     if (!f) throw new TypeError('FundgateClient: no fetch available (Node >= 18 has a global fetch; or pass options.fetch)');
     this.fetchImpl = opts.fetch ? f : f.bind(globalThis);
-    this.timeoutMs = opts.timeoutMs ?? 30_000;
-    this.maxRetries = Math.max(0, opts.maxRetries ?? 2);
-    this.maxRetryAfterMs = opts.maxRetryAfterMs ?? 60_000;
+    this.timeoutMs = checkNumber('timeoutMs', opts.timeoutMs ?? 30_000, 1, MAX_DELAY_MS);
+    this.maxRetries = checkNumber('maxRetries', opts.maxRetries ?? 2, 0, 1000, true);
+    this.maxRetryAfterMs = checkNumber('maxRetryAfterMs', opts.maxRetryAfterMs ?? 60_000, 0, MAX_DELAY_MS);
     const { extra, userAgent } = mergeHeaders(opts.headers);
     this.extraHeaders = extra;
     this.userAgent = userAgent;
@@ -735,12 +774,22 @@ export class FundgateTransport {
       payload = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
-    // an empty key is no key: a fresh one is made (else the call would be retried carrying none)
-    const idemKey = req.idempotencyKey ? req.options?.idempotencyKey || randomKey() : null;
+    // an empty key is no key: a fresh one is made (else the call would be retried carrying none); a malformed
+    // one is a TypeError now (fetch would refuse the header on every attempt, as a network error)
+    const idemKey = req.idempotencyKey ? idempotencyKeyOf(req.options?.idempotencyKey) : null;
     if (idemKey) headers['idempotency-key'] = idemKey;
     // A call may be repeated when repeating it cannot do anything twice: reads, and proposes carrying an Idempotency-Key.
     const retryable = req.idempotent || idemKey !== null;
-    const timeoutMs = req.options?.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = req.options?.timeoutMs === undefined ? this.timeoutMs : checkNumber('timeoutMs', req.options.timeoutMs, 1, MAX_DELAY_MS);
+    const info = (status: number, resHeaders: Record<string, string>, attempts: number): ResponseInfo => ({
+      method, url, status, headers: resHeaders,
+      requestId: resHeaders['x-request-id'] ?? null,
+      replayed: (resHeaders['idempotent-replayed'] ?? '').toLowerCase() === 'true',
+      idempotencyKey: idemKey,
+      rateLimit: resHeaders['ratelimit'] ?? null,
+      rateLimitPolicy: resHeaders['ratelimit-policy'] ?? null,
+      attempts,
+    });
     const outer = req.options?.signal;
 
     for (let attempt = 1; ; attempt++) {
@@ -762,9 +811,10 @@ export class FundgateTransport {
         opaqueRedirect = res.type === 'opaqueredirect'; // browsers hide a manual redirect's status
         bytes = new Uint8Array(await res.arrayBuffer());
       } catch (err) {
+        this.lastResponse = info(0, {}, attempt); // no answer: not the previous call's
         if (outer?.aborted) throw err;
         const detail = timedOut ? \`no answer within \${timeoutMs} ms\` : describeFailure(err).split(this.apiKey).join('<apiKey>');
-        const e = new FundgateError({ status: 0, code: timedOut ? 'timeout' : 'network_error', detail, cause: err });
+        const e = new FundgateError({ status: 0, code: timedOut ? 'timeout' : 'network_error', detail, cause: err, idempotencyKey: idemKey });
         if (retryable && attempt <= this.maxRetries) {
           await sleep(this.backoffMs(attempt), outer);
           continue;
@@ -774,18 +824,10 @@ export class FundgateTransport {
         clearTimeout(timer);
         outer?.removeEventListener('abort', onAbort);
       }
-      this.lastResponse = {
-        method, url, status, headers: resHeaders,
-        requestId: resHeaders['x-request-id'] ?? null,
-        replayed: (resHeaders['idempotent-replayed'] ?? '').toLowerCase() === 'true',
-        idempotencyKey: idemKey,
-        rateLimit: resHeaders['ratelimit'] ?? null,
-        rateLimitPolicy: resHeaders['ratelimit-policy'] ?? null,
-        attempts: attempt,
-      };
+      this.lastResponse = info(status, resHeaders, attempt);
       const requestId = this.lastResponse.requestId;
       if (opaqueRedirect || (status >= 300 && status < 400)) {
-        throw new FundgateError({ status, code: 'redirect', requestId,
+        throw new FundgateError({ status, code: 'redirect', requestId, idempotencyKey: idemKey,
           detail: \`answered \${status || 'a redirect'}\${resHeaders['location'] ? ' to ' + resHeaders['location'] : ''}; redirects are not followed (the call and its API key stay with baseUrl): check baseUrl\` });
       }
       if (status >= 200 && status < 300) {
@@ -793,16 +835,16 @@ export class FundgateTransport {
         try {
           text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
         } catch (err) {
-          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not UTF-8 text', requestId, cause: err });
+          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not UTF-8 text', requestId, cause: err, idempotencyKey: idemKey });
         }
         if (!text) return undefined as T;
         try {
           return JSON.parse(text) as T;
         } catch (err) {
-          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not JSON', body: text, requestId, cause: err });
+          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not JSON', body: text, requestId, cause: err, idempotencyKey: idemKey });
         }
       }
-      const error = FundgateError.fromResponse(status, new TextDecoder().decode(bytes), resHeaders);
+      const error = FundgateError.fromResponse(status, new TextDecoder().decode(bytes), resHeaders, idemKey);
       if (retryable && attempt <= this.maxRetries) {
         const delay = this.retryDelayMs(status, error, attempt);
         if (delay !== null) {
@@ -919,7 +961,10 @@ function webhookTimestamp(text: string, options: VerifyWebhookOptions): void {
   if (!/^[0-9]{1,12}$/.test(text)) throw new WebhookVerificationError('invalid_header', 'webhook-timestamp is not Unix seconds');
   const tolerance = options.toleranceSeconds ?? 300;
   if (!(tolerance >= 0)) throw new TypeError('verifyWebhook: toleranceSeconds must be a number >= 0');
-  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const clock = options.now ?? new Date();
+  // an invalid Date (new Date('garbage')) would make every comparison false and accept any timestamp: fail closed
+  if (!(clock instanceof Date) || Number.isNaN(clock.getTime())) throw new TypeError('verifyWebhook: now must be a valid Date');
+  const now = Math.floor(clock.getTime() / 1000);
   const at = Number(text);
   if (now - at > tolerance)
     throw new WebhookVerificationError('timestamp_too_old', 'webhook-timestamp is ' + (now - at) + ' s old, more than the ' + tolerance + ' s accepted (a replayed delivery, or a wrong clock here)');
@@ -1116,7 +1161,9 @@ function renderPythonClient(doc: OpenApiDoc, ops: SdkOperation[]): string {
 from __future__ import annotations
 
 import http.client
+import io
 import json
+import math
 import random
 import re
 import socket
@@ -1126,7 +1173,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, Tuple
 from urllib.error import HTTPError
 from urllib.parse import quote, urlencode, urlsplit
-from urllib.request import HTTPRedirectHandler, Request, build_opener
+from urllib.request import HTTPHandler, HTTPRedirectHandler, HTTPSHandler, Request, build_opener
 
 from .models import (
 ${models.map((n) => `    ${n},`).join('\n')}
@@ -1143,7 +1190,73 @@ class _NoRedirect(HTTPRedirectHandler):
         return None
 
 
-_OPENER = build_opener(_NoRedirect)
+class _DeadlineReader(io.RawIOBase):
+    """The answer's socket, read against the attempt's deadline: a server sending a byte now and then cannot
+    hold a call open past its timeout (a socket timeout alone applies to each read, not to the answer)."""
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        super().__init__()
+        self._sock = sock
+        self._raw = sock.makefile("rb", buffering=0)  # holds the socket open after urllib closes the connection
+        self._deadline = deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> Optional[int]:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise socket.timeout("the answer did not complete within the timeout")
+        self._sock.settimeout(left)
+        return self._raw.readinto(buffer)
+
+    def fileno(self) -> int:
+        return self._raw.fileno()
+
+    def close(self) -> None:
+        if not self.closed:
+            self._raw.close()
+        super().close()
+
+
+class _DeadlineSocket:
+    """What http.client.HTTPResponse reads the answer from (it only calls makefile)."""
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        self._sock = sock
+        self._deadline = deadline
+
+    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
+        return io.BufferedReader(_DeadlineReader(self._sock, self._deadline))
+
+
+class _DeadlineMixin:
+    """Connections whose answer (status line, headers, body) must arrive by the attempt's deadline."""
+
+    def do_open(self, http_class: Any, req: Request, **kwargs: Any) -> Any:
+        deadline = time.monotonic() + (req.timeout if isinstance(req.timeout, (int, float)) else 30.0)  # type: ignore[attr-defined]
+
+        def connection(host: str, **conn_args: Any) -> http.client.HTTPConnection:
+            conn = http_class(host, **conn_args)
+
+            def response(sock: socket.socket, *args: Any, **kw: Any) -> http.client.HTTPResponse:
+                return http.client.HTTPResponse(_DeadlineSocket(sock, deadline), *args, **kw)  # type: ignore[arg-type]
+
+            setattr(conn, "response_class", response)
+            return conn
+
+        return super().do_open(connection, req, **kwargs)  # type: ignore[misc]
+
+
+class _DeadlineHTTPHandler(_DeadlineMixin, HTTPHandler):
+    pass
+
+
+class _DeadlineHTTPSHandler(_DeadlineMixin, HTTPSHandler):
+    pass
+
+
+_OPENER = build_opener(_NoRedirect, _DeadlineHTTPHandler, _DeadlineHTTPSHandler)
 
 #: Every operation this SDK wraps: (method name, HTTP method, path template).
 OPERATIONS = [
@@ -1233,8 +1346,9 @@ class FundgateError(Exception):
         request_id: Optional[str] = None,
         type: Optional[str] = None,
         instance: Optional[str] = None,
-        retry_after: Optional[int] = None,
+        retry_after: Optional[float] = None,
         body: Any = None,
+        idempotency_key: Optional[str] = None,
     ) -> None:
         super().__init__(f"{str(status) + ' ' if status else ''}{code}{': ' + detail if detail else ''}")
         self.status = status
@@ -1245,11 +1359,16 @@ class FundgateError(Exception):
         self.request_id = request_id
         self.type = type
         self.instance = instance
+        #: Seconds, from Retry-After (429, 503, 409 idempotency_in_progress); "1.5" is 1.5.
         self.retry_after = retry_after
         self.body = body
+        #: The Idempotency-Key the failed propose call sent (None for other calls): pass it again to retry safely.
+        self.idempotency_key = idempotency_key
 
     @classmethod
-    def from_response(cls, status: int, text: str, headers: Mapping[str, str]) -> "FundgateError":
+    def from_response(
+        cls, status: int, text: str, headers: Mapping[str, str], idempotency_key: Optional[str] = None
+    ) -> "FundgateError":
         try:
             body: Any = json.loads(text) if text else None
         except ValueError:
@@ -1278,11 +1397,13 @@ class FundgateError(Exception):
             instance=s(p.get("instance")),
             retry_after=_parse_retry_after(headers.get("retry-after")),
             body=body,
+            idempotency_key=idempotency_key,
         )
 
 
 class ResponseInfo:
-    """What the last completed HTTP exchange answered."""
+    """The last HTTP exchange of a client (set before a method returns or raises, also when no answer came:
+    then status is 0 and headers empty). A call refused before sending (ValueError, TypeError) leaves it unchanged."""
 
     def __init__(self, method: str, url: str, status: int, headers: Dict[str, str], idempotency_key: Optional[str], attempts: int) -> None:
         self.method = method
@@ -1301,12 +1422,15 @@ class ResponseInfo:
         return f"ResponseInfo(status={self.status}, request_id={self.request_id!r}, replayed={self.replayed})"
 
 
-def _parse_retry_after(value: Optional[str]) -> Optional[int]:
+_DELTA_SECONDS = re.compile(r"[0-9]+(\\.[0-9]+)?")
+
+
+def _parse_retry_after(value: Optional[str]) -> Optional[float]:
     if not value:
         return None
     v = value.strip()
-    if v.isdigit():
-        return int(v)
+    if _DELTA_SECONDS.fullmatch(v):  # delta-seconds; decimals too ("1.5")
+        return int(v) if v.isdigit() else float(v)
     try:
         at = parsedate_to_datetime(v)
     except (TypeError, ValueError):
@@ -1368,8 +1492,9 @@ def _check_base_url(base_url: Any) -> str:
         )
     if parts.username is not None or parts.password is not None:
         raise ValueError("FundgateClient: base_url must not carry a user name or password (the API key is the credential)")
-    if parts.query or parts.fragment:
-        raise ValueError("FundgateClient: base_url must not have a query or a fragment")
+    # a bare "?" or "#" leaves query and fragment empty, yet every path would be appended after it
+    if parts.query or parts.fragment or "?" in base_url or "#" in base_url:
+        raise ValueError('FundgateClient: base_url must not have a query or a fragment (not even a bare "?" or "#")')
     return base_url.strip().rstrip("/")
 
 
@@ -1389,6 +1514,27 @@ def _merge_headers(given: Mapping[str, str]) -> Tuple[Dict[str, str], str]:
         elif key not in _SDK_HEADERS:
             extra[key] = value
     return extra, user_agent
+
+
+def _check_number(name: str, value: Any, low: float, high: float, integer: bool = False) -> Any:
+    """A numeric argument: TypeError when it is not a number (an int where asked), ValueError outside [low, high] or NaN."""
+    if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)):
+        raise TypeError(f"FundgateClient: {name} must be {'an int' if integer else 'a number'}, not {type(value).__name__}")
+    if not low <= value <= high:
+        raise ValueError(f"FundgateClient: {name} must be from {low:g} to {high:g}, not {value!r}")
+    return value
+
+
+def _idempotency_key(key: Any) -> str:
+    """The caller's Idempotency-Key, checked before anything is sent: 1..255 visible ASCII, as the service requires."""
+    if not isinstance(key, str):
+        raise TypeError("FundgateClient: idempotency_key must be a str")
+    if len(key) > 255 or any(not "\\x21" <= ch <= "\\x7e" for ch in key):
+        raise ValueError(
+            f"FundgateClient: idempotency_key must be 1..255 visible ASCII characters (no space, control or "
+            f"non-ASCII character); got {key[:40]!r}{'...' if len(key) > 40 else ''} ({len(key)} characters)"
+        )
+    return key
 
 
 def _describe_failure(err: BaseException) -> str:
@@ -1411,13 +1557,15 @@ class _Transport:
         # out of vars() and repr(): print(vars(client)) or a debugger shows <hidden>.
         self._api_key = _Secret(_check_api_key(api_key))
         self.base_url = _check_base_url(base_url)
-        self.timeout = timeout
-        self.max_retries = max(0, max_retries)
-        self.max_retry_after = max_retry_after
+        #: Per attempt, in seconds: connecting, sending and the whole answer must fit in it.
+        self.timeout = _check_number("timeout", timeout, 0.001, 1e9)
+        self.max_retries = _check_number("max_retries", max_retries, 0, 1000, integer=True)
+        self.max_retry_after = _check_number("max_retry_after", max_retry_after, 0, 1e9)
         #: Extra headers sent with every request (names case-insensitive; see _merge_headers).
         self.headers = dict(headers or {})
         _merge_headers(self.headers)  # refuses a bad name or value now, not at the first call
-        #: The last completed HTTP exchange (status, headers, request_id, replayed, rate limits).
+        #: The last HTTP exchange (status, headers, request_id, replayed, idempotency_key, rate limits); status 0
+        #: when no answer came.
         self.last_response: Optional[ResponseInfo] = None
 
     def __repr__(self) -> str:
@@ -1444,7 +1592,8 @@ class _Transport:
             data = json.dumps(body).encode("utf-8")
             headers["content-type"] = "application/json"
         if idempotency_key is not None:
-            headers["idempotency-key"] = idempotency_key
+            headers["idempotency-key"] = _idempotency_key(idempotency_key)
+        limit = self.timeout if timeout is None else _check_number("timeout", timeout, 0.001, 1e9)
         # Repeat only what cannot happen twice: reads, and proposes carrying an Idempotency-Key.
         retryable = idempotent or idempotency_key is not None
         attempt = 0
@@ -1452,18 +1601,23 @@ class _Transport:
             attempt += 1
             req = Request(url, data=data, headers=headers, method=method)
             try:
-                status, res_headers, raw = self._exchange(req, timeout if timeout is not None else self.timeout)
+                status, res_headers, raw = self._exchange(req, limit)
             except (OSError, http.client.HTTPException) as err:
                 # OSError: URLError, timeouts, refused or reset connections; HTTPException: a body cut off
                 # (IncompleteRead), a malformed status line or headers.
+                self.last_response = ResponseInfo(method, url, 0, {}, idempotency_key, attempt)  # no answer
                 reason = getattr(err, "reason", err)
                 timed_out = isinstance(reason, (socket.timeout, TimeoutError))
                 if retryable and attempt <= self.max_retries:
                     time.sleep(self._backoff(attempt))
                     continue
                 detail = _describe_failure(reason) if isinstance(reason, BaseException) else str(reason)
+                if timed_out:
+                    detail = f"no complete answer within {limit:g} s ({detail})"
                 detail = detail.replace(self._api_key.reveal(), "<api_key>")
-                raise FundgateError(0, "timeout" if timed_out else "network_error", detail=detail) from err
+                raise FundgateError(
+                    0, "timeout" if timed_out else "network_error", detail=detail, idempotency_key=idempotency_key
+                ) from err
             self.last_response = ResponseInfo(method, url, status, res_headers, idempotency_key, attempt)
             request_id = res_headers.get("x-request-id")
             if 300 <= status < 400:
@@ -1474,21 +1628,22 @@ class _Transport:
                     detail=f"answered {status}{' to ' + location if location else ''}; redirects are not followed "
                     "(the call and its API key stay with base_url): check base_url",
                     request_id=request_id,
+                    idempotency_key=idempotency_key,
                 )
             if 200 <= status < 300:
                 try:
                     text = raw.decode("utf-8-sig")
                 except UnicodeDecodeError as err:
                     raise FundgateError(status, "invalid_response", detail="the answer is not UTF-8 text",
-                                        request_id=request_id) from err
+                                        request_id=request_id, idempotency_key=idempotency_key) from err
                 if not text:
                     return None
                 try:
                     return json.loads(text)
                 except ValueError as err:
                     raise FundgateError(status, "invalid_response", detail="the answer is not JSON", body=text,
-                                        request_id=request_id) from err
-            error = FundgateError.from_response(status, raw.decode("utf-8", "replace"), res_headers)
+                                        request_id=request_id, idempotency_key=idempotency_key) from err
+            error = FundgateError.from_response(status, raw.decode("utf-8", "replace"), res_headers, idempotency_key)
             if retryable and attempt <= self.max_retries:
                 delay = self._retry_delay(status, error, attempt)
                 if delay is not None:
@@ -1563,7 +1718,7 @@ import json
 import re
 import time
 from datetime import datetime
-from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple, Union, cast
 
 __all__ = ["WebhookVerificationError", "verify_webhook"]
 
@@ -1600,7 +1755,7 @@ def _text(value: Any) -> str:
 def _header_values(headers: HeadersLike) -> Dict[str, List[str]]:
     """Every value of the three headers, by lower-case name (repeated names and list values kept)."""
     items = getattr(headers, "items", None)
-    pairs = items() if callable(items) else headers
+    pairs = cast(Iterable[Tuple[Any, Any]], items() if callable(items) else headers)
     found: Dict[str, List[str]] = {}
     for name, value in pairs:
         key = _text(name).lower()

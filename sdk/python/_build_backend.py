@@ -11,8 +11,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DIST_INFO = f"{NAME}-{VERSION}.dist-info"
 METADATA = (f"Metadata-Version: 2.1\nName: {NAME}\nVersion: {VERSION}\n"
             "Summary: Official Python SDK for the fundgate API: the fund read and propose surface. Standard library only.\n"
-            "Requires-Python: >=3.8\nClassifier: Programming Language :: Python :: 3\nClassifier: Typing :: Typed\n")
+            "Requires-Python: >=3.8\nClassifier: Programming Language :: Python :: 3\nClassifier: Typing :: Typed\n"
+            "Description-Content-Type: text/markdown\n")
 WHEEL = "Wheel-Version: 1.0\nGenerator: fundgate-build-backend\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+
+
+def _metadata():
+    """METADATA with README.md as the long description (the message body, as pyproject's readme asks)."""
+    with open(os.path.join(HERE, "README.md"), encoding="utf-8") as readme:
+        return METADATA + "\n" + readme.read()
 
 
 def _package_files():
@@ -34,7 +41,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     records = []
     with zipfile.ZipFile(os.path.join(wheel_directory, filename), "w", zipfile.ZIP_DEFLATED) as whl:
         entries = [(arc, open(full, "rb").read()) for full, arc in _package_files()]
-        entries += [(f"{DIST_INFO}/METADATA", METADATA.encode()), (f"{DIST_INFO}/WHEEL", WHEEL.encode())]
+        entries += [(f"{DIST_INFO}/METADATA", _metadata().encode("utf-8")), (f"{DIST_INFO}/WHEEL", WHEEL.encode())]
         for arcname, data in entries:
             whl.writestr(arcname, data)
             records.append(_record_line(arcname, data))

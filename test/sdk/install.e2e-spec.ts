@@ -47,13 +47,19 @@ describe('SDKs a user can install', () => {
     expect(failed?.stderr).toMatch(/npm pack/);
   }, 240_000);
 
-  it('Python: pip install --no-index ./sdk/python into a fresh venv; limit typed int; no committed .pyc', async () => {
+  it('Python: pip install --no-index ./sdk/python into a fresh venv; limit typed int; README as long description; no committed .pyc', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fundgate-sdk-py-'));
     await run('python3', ['-m', 'venv', join(dir, 'venv')], { timeout: 120_000 });
     await run(join(dir, 'venv/bin/pip'), ['install', '--no-index', join(SDK, 'python')], { timeout: 120_000 });
     const { stdout } = await run(join(dir, 'venv/bin/python'), ['-c',
       "import inspect, fundgate; print(inspect.signature(fundgate.FundgateClient.get_proposals).parameters['limit'].annotation)"], { cwd: dir });
     expect(stdout.trim()).toBe('Optional[int]');
+    // the README is the package's long description (what pip show -v and an index page show)
+    const meta = await run(join(dir, 'venv/bin/python'), ['-c',
+      "import importlib.metadata as m, json; d = m.metadata('fundgate'); print(json.dumps([d['Description-Content-Type'], d.get_payload()]))"], { cwd: dir });
+    const [contentType, description] = JSON.parse(meta.stdout) as [string, string];
+    expect(contentType).toBe('text/markdown');
+    expect(description).toBe(readFileSync(join(SDK, 'python/README.md'), 'utf8'));
     const tracked = await run('git', ['ls-files', 'sdk'], { cwd: join(SDK, '..') });
     expect(tracked.stdout).not.toMatch(/\.pyc$|__pycache__/m);
   }, 240_000);

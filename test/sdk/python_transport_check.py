@@ -177,7 +177,7 @@ def headers_and_redirects(out):
 
     results = []
     for base_url in ["fund.example.com", "localhost:3000", "ftp://fund.example.com", "https://u:p@fund.example.com",
-                     "https://x.example/?a=1"]:
+                     "https://x.example/?a=1", "https://x.example/api?", "https://x.example/api#"]:
         try:
             FundgateClient("k", base_url=base_url)
             results.append(None)
@@ -200,9 +200,96 @@ def in_progress(out):
     server.shutdown()
 
 
+def drip(out):
+    """A server sending its answer a byte at a time: the timeout bounds the attempt, not each read."""
+    def headers_then_drip(conn):
+        conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n")
+        drip_bytes(conn, b"{" + b" " * 38 + b"}")
+
+    def drip_bytes(conn, data):
+        try:
+            for byte in data:
+                conn.sendall(bytes([byte]))
+                time.sleep(0.25)
+        except OSError:
+            pass
+        conn.close()
+
+    for name, answer in (("body", headers_then_drip),
+                         ("head", lambda conn: drip_bytes(conn, b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}"))):
+        base, count, listener = raw_server(lambda conn, answer=answer: threading.Thread(target=answer, args=(conn,)).start())
+        started = time.monotonic()
+        e = error_of(lambda: FundgateClient("k", base_url=base, timeout=1, max_retries=0).get_overview())
+        out["drip_" + name] = {"code": e and e.code, "status": e and e.status, "within": time.monotonic() - started < 1.8,
+                               "calls": count[0]}
+        listener.close()
+
+
+def stale_last_response(out):
+    """After a transport failure last_response is that call's (status 0, its key), and the error carries the key."""
+    def first_then_drop(conn):
+        if count[0] == 1:
+            conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}")
+        conn.close()
+
+    base, count, listener = raw_server(first_then_drop)
+    client = FundgateClient("k", base_url=base, max_retries=1)
+    client.get_overview()
+    e = error_of(lambda: client.propose_expense(EXPENSE))
+    last = client.last_response
+    key = getattr(e, "idempotency_key", None)
+    out["stale"] = {"code": e.code, "keyOnError": bool(key) and len(key) == 36,
+                    "last": last and {"method": last.method, "status": last.status, "headers": last.headers,
+                                      "sameKey": last.idempotency_key == key, "attempts": last.attempts,
+                                      "path": last.url[len(base):]}}
+    listener.close()
+    base, seen, server = http_server([(201, {"content-type": "application/json"}, b'{"id": "p1"}')])
+    client.base_url = base
+    client.propose_expense(EXPENSE, idempotency_key=key)  # the README's retry with the same key
+    out["staleRetrySentKey"] = seen[0]["headers"].get("idempotency-key") == key
+    base, seen, server2 = http_server([(422, {}, b'{"code": "validation_failed"}')])
+    e = error_of(lambda: FundgateClient("k", base_url=base).propose_expense(EXPENSE, idempotency_key="mine-1"))
+    r = error_of(lambda: FundgateClient("k", base_url=base).get_overview())
+    out["answeredKey"] = [getattr(e, "idempotency_key", None), getattr(r, "idempotency_key", "absent")]
+    server.shutdown()
+    server2.shutdown()
+
+
+def refused_before_sending(out):
+    """A malformed Idempotency-Key or a bad number: refused at once, nothing sent, no retries."""
+    base, seen, server = http_server([(201, {"content-type": "application/json"}, b'{"id": "p1"}')])
+    client = FundgateClient("k", base_url=base, max_retries=2)
+
+    def kind(call):
+        try:
+            call()
+            return None
+        except Exception as e:  # noqa: BLE001 - the type is what is checked
+            return type(e).__name__
+
+    out["badKeys"] = [kind(lambda k=k: client.propose_expense(EXPENSE, idempotency_key=k))
+                      for k in ["日本", "a b", "tab\there", "x" * 256, 12]]
+    out["badCallTimeout"] = kind(lambda: client.get_overview(timeout=float("nan")))
+    out["sentForBad"] = len(seen)
+    client.propose_expense(EXPENSE, idempotency_key="x" * 255)
+    out["longestKeySent"] = len(seen) == 1
+    server.shutdown()
+    bad = [{"timeout": float("nan")}, {"timeout": -5}, {"timeout": 0}, {"timeout": "30"}, {"max_retries": float("nan")},
+           {"max_retries": -1}, {"max_retries": 1.5}, {"max_retry_after": float("nan")}, {"max_retry_after": -1}]
+    out["badNumbers"] = [kind(lambda o=o: FundgateClient("k", base_url=base, **o)) for o in bad]
+
+
+def decimal_retry_after(out):
+    base, seen, server = http_server([(503, {"retry-after": "1.5"}, b'{"code": "unavailable"}')])
+    e = error_of(lambda: FundgateClient("k", base_url=base, max_retries=0).get_overview())
+    out["decimalRetryAfter"] = e.retry_after
+    server.shutdown()
+
+
 def main():
     out = {}
-    for check in (keys, incomplete_read, reset, not_utf8, refused_connection, headers_and_redirects, in_progress):
+    for check in (keys, incomplete_read, reset, not_utf8, refused_connection, headers_and_redirects, in_progress, drip,
+                  stale_last_response, refused_before_sending, decimal_retry_after):
         try:
             check(out)
         except Exception as e:  # noqa: BLE001 - reported, so the spec shows which check broke and how

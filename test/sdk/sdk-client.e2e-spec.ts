@@ -48,6 +48,11 @@ function fakeFetch(answers: Array<() => Response>): { fetch: typeof fetch; calls
   return { fetch: f, calls };
 }
 
+/** python_transport_check.py's report, run once for the Python tests below. */
+let pythonReport: Promise<Record<string, unknown>> | undefined;
+const pythonTransport = (): Promise<Record<string, unknown>> =>
+  (pythonReport ??= run('python3', [join(__dirname, 'python_transport_check.py')], { timeout: 120_000 }).then(({ stdout }) => JSON.parse(stdout) as Record<string, unknown>));
+
 const failure = (p: Promise<unknown>): Promise<unknown> => p.then(() => null, (e: unknown) => e);
 const thrown = (f: () => unknown): unknown => {
   try {
@@ -147,7 +152,9 @@ describe('TypeScript SDK transport (scripted answers, no service)', () => {
   });
 
   it('a baseUrl without a scheme is a TypeError naming baseUrl; a network error says its cause (ECONNREFUSED)', async () => {
-    for (const baseUrl of ['fund.example.com', 'localhost:3000', 'ftp://fund.example.com', 'https://u:p@fund.example.com', 'https://x.example/?a=1']) {
+    // a bare "?" or "#" (empty query, empty fragment) would put every path after it
+    for (const baseUrl of ['fund.example.com', 'localhost:3000', 'ftp://fund.example.com', 'https://u:p@fund.example.com', 'https://x.example/?a=1',
+      'https://x.example/api?', 'https://x.example/api#']) {
       const e = thrown(() => new FundgateClient({ apiKey: 'k', baseUrl }));
       expect({ baseUrl, e }).toEqual({ baseUrl, e: expect.any(TypeError) });
       expect((e as Error).message).toMatch(/baseUrl/);
@@ -157,6 +164,74 @@ describe('TypeScript SDK transport (scripted answers, no service)', () => {
     const e = (await failure(new FundgateClient({ apiKey: 'k', baseUrl: closed.url, maxRetries: 0 }).getOverview())) as FundgateError;
     expect([e.status, e.code]).toEqual([0, 'network_error']);
     expect(e.detail).toMatch(/ECONNREFUSED/);
+  });
+
+  it('a network failure replaces lastResponse (status 0, this call, its key) and the error carries the Idempotency-Key to retry with', async () => {
+    const server = await scripted([{ status: 201, body: '{"id":"p1"}' }]);
+    let fail = false;
+    const flaky = (async (url: string, init: RequestInit) => {
+      if (fail) throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+      return fetch(url, init);
+    }) as unknown as typeof fetch;
+    try {
+      const c = new FundgateClient({ apiKey: 'k', baseUrl: server.url, fetch: flaky, maxRetries: 1 });
+      await c.getOverview();
+      expect(c.lastResponse).toMatchObject({ method: 'GET', status: 201 });
+      fail = true;
+      const e = (await failure(c.proposeExpense(expense))) as FundgateError;
+      expect([e.status, e.code]).toEqual([0, 'network_error']);
+      expect(e.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+      expect(c.lastResponse).toMatchObject({ method: 'POST', url: `${server.url}/api/v1/fund/proposals/expense`, status: 0, headers: {},
+        requestId: null, idempotencyKey: e.idempotencyKey, attempts: 2 });
+      fail = false; // the README's retry: the same key, so a propose that did reach the service is not made twice
+      await c.proposeExpense(expense, { idempotencyKey: e.idempotencyKey! });
+      expect(server.seen.at(-1)!.headers['idempotency-key']).toBe(e.idempotencyKey);
+      // an answered failure carries it too; a read's error has none
+      const refused = fakeFetch([() => new Response('{"code":"validation_failed"}', { status: 422 })]);
+      const r = new FundgateClient({ apiKey: 'k', baseUrl: 'http://x.invalid', fetch: refused.fetch });
+      expect(((await failure(r.proposeExpense(expense, { idempotencyKey: 'mine-1' }))) as FundgateError).idempotencyKey).toBe('mine-1');
+      expect(((await failure(r.getOverview())) as FundgateError).idempotencyKey).toBeNull();
+      // an abort leaves no stale answer either
+      const ac = new AbortController();
+      ac.abort();
+      await failure(r.getOverview({ signal: ac.signal }));
+      expect(r.lastResponse).toMatchObject({ method: 'GET', status: 0 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a malformed Idempotency-Key and bad numeric options are a TypeError before anything is sent', async () => {
+    const { fetch, calls } = fakeFetch([() => new Response('{"id":"p1"}', { status: 201 })]);
+    const c = new FundgateClient({ apiKey: 'k', baseUrl: 'http://x.invalid', fetch, maxRetries: 2 });
+    for (const idempotencyKey of ['日本', 'a b', 'tab\there', 'x'.repeat(256)]) {
+      const e = await failure(c.proposeExpense(expense, { idempotencyKey }));
+      expect({ idempotencyKey, e }).toEqual({ idempotencyKey, e: expect.any(TypeError) });
+      expect((e as Error).message).toMatch(/idempotencyKey.*1\.\.255 visible ASCII/);
+    }
+    expect(await failure(c.getOverview({ timeoutMs: Number.NaN }))).toBeInstanceOf(TypeError);
+    expect(calls).toHaveLength(0);
+    await c.proposeExpense(expense, { idempotencyKey: 'x'.repeat(255) }); // the longest allowed
+    expect(calls).toHaveLength(1);
+    const bad: Array<Partial<{ timeoutMs: unknown; maxRetries: unknown; maxRetryAfterMs: unknown }>> = [
+      { timeoutMs: Number.NaN }, { timeoutMs: -5 }, { timeoutMs: 0 }, { timeoutMs: Infinity }, { timeoutMs: '1000' },
+      { maxRetries: Number.NaN }, { maxRetries: -1 }, { maxRetries: 1.5 }, { maxRetryAfterMs: Number.NaN }, { maxRetryAfterMs: -1 },
+    ];
+    for (const opts of bad) {
+      const e = thrown(() => new FundgateClient({ apiKey: 'k', ...(opts as object) }));
+      expect({ opts, e }).toEqual({ opts, e: expect.any(TypeError) });
+      expect((e as Error).message).toContain(Object.keys(opts)[0]);
+    }
+  });
+
+  it('a decimal Retry-After ("1.5") is seconds, not a date', async () => {
+    const busy = () => new Response('{"code":"unavailable"}', { status: 503, headers: { 'retry-after': '1.5' } });
+    const { fetch, calls } = fakeFetch([busy, () => new Response('{"ok":true}', { status: 200 })]);
+    await new FundgateClient({ apiKey: 'k', baseUrl: 'http://x.invalid', fetch }).getOverview();
+    expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(1400);
+    const once = fakeFetch([busy]);
+    const e = (await failure(new FundgateClient({ apiKey: 'k', baseUrl: 'http://x.invalid', fetch: once.fetch, maxRetries: 0 }).getOverview())) as FundgateError;
+    expect(e.retryAfter).toBe(1.5);
   });
 
   it('409 idempotency_in_progress: its Retry-After is waited for, within the retry budget', async () => {
@@ -190,8 +265,7 @@ describe('TypeScript SDK transport (scripted answers, no service)', () => {
   });
 
   it('Python SDK: a trimmed, private key; transport failures mapped and retried; headers, redirects and 409 Retry-After as TypeScript', async () => {
-    const { stdout } = await run('python3', [join(__dirname, 'python_transport_check.py')], { timeout: 120_000 });
-    const r = JSON.parse(stdout);
+    const r = await pythonTransport();
     expect(r.trimmed).toEqual(['Bearer svc_dk_secret1', 'Bearer svc_dk_secret1']);
     expect(r.refused).toEqual(Array(5).fill({ type: 'ValueError', showsKey: false, namesApiKey: true }));
     expect(r.hidden).toEqual({ varsShowsKey: false, reprShowsKey: false, apiKeyAttr: false });
@@ -209,8 +283,28 @@ describe('TypeScript SDK transport (scripted answers, no service)', () => {
     });
     expect(r.badHeaders).toEqual(['ValueError', 'ValueError']);
     expect(r.redirect).toEqual({ status: 302, code: 'redirect', calls: 1, elsewhere: 0 });
-    expect(r.baseUrl).toEqual(Array(5).fill({ type: 'ValueError', namesBaseUrl: true }));
+    expect(r.baseUrl).toEqual(Array(7).fill({ type: 'ValueError', namesBaseUrl: true }));
     expect(r.inProgress).toEqual({ result: { id: 'p1' }, calls: 2, waited: true });
     expect(r.inProgressAlways).toEqual({ code: 'idempotency_in_progress', calls: 3 });
+  });
+
+  it('Python SDK: the timeout bounds each attempt (a server dripping bytes cannot hold a call open past it)', async () => {
+    const r = await pythonTransport();
+    // a byte every 0.25 s: each read is quick, the answer never completes within timeout=1
+    expect(r.drip_body).toEqual({ code: 'timeout', status: 0, within: true, calls: 1 });
+    expect(r.drip_head).toEqual({ code: 'timeout', status: 0, within: true, calls: 1 });
+  });
+
+  it('Python SDK: last_response after a network failure, the key on the error, checks before sending, decimal Retry-After', async () => {
+    const r = await pythonTransport();
+    expect(r.stale).toEqual({ code: 'network_error', keyOnError: true,
+      last: { method: 'POST', status: 0, headers: {}, sameKey: true, attempts: 2, path: '/api/v1/fund/proposals/expense' } });
+    expect(r.staleRetrySentKey).toBe(true);
+    expect(r.answeredKey).toEqual(['mine-1', null]);
+    expect(r.badKeys).toEqual(['ValueError', 'ValueError', 'ValueError', 'ValueError', 'TypeError']);
+    expect(r.badCallTimeout).toBe('ValueError');
+    expect([r.sentForBad, r.longestKeySent]).toEqual([0, true]);
+    expect(r.badNumbers).toEqual(['ValueError', 'ValueError', 'ValueError', 'TypeError', 'TypeError', 'ValueError', 'TypeError', 'ValueError', 'ValueError']);
+    expect(r.decimalRetryAfter).toBe(1.5);
   });
 });

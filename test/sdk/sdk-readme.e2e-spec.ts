@@ -103,6 +103,17 @@ print(json.dumps([how for name, how in bindings(tree.body) if name == "NotRequir
 
     const checker = pyright();
     if (!checker) return; // the structural checks above stand in for it
+    // the package itself type-checks too (webhooks.py's header pairs were "not iterable" for pyright)
+    for (const version of ['3.8', '3.12']) {
+      const pkg = await run(checker, ['--pythonversion', version, '--outputjson', join(SDK, 'python/fundgate')]).then(
+        (r) => r.stdout,
+        (e: { stdout: string }) => e.stdout,
+      );
+      const found = (JSON.parse(pkg) as { generalDiagnostics: { file: string; severity: string; message: string; range: { start: { line: number } } }[] }).generalDiagnostics
+        .filter((d) => d.severity === 'error')
+        .map((d) => `${d.file}:${d.range.start.line + 1} ${d.message}`);
+      expect({ version, found }).toEqual({ version, found: [] });
+    }
     const dir = mkdtempSync(join(tmpdir(), 'fundgate-readme-py-'));
     examples.forEach((code, i) => writeFileSync(join(dir, `example${i}.py`), code));
     writeFileSync(join(dir, 'pyrightconfig.json'), JSON.stringify({ extraPaths: [join(SDK, 'python')], typeCheckingMode: 'standard' }));

@@ -149,6 +149,10 @@ describe('SDK webhook verifiers (TypeScript and Python) against fundgate signatu
     const nowDate = new Date(now * 1000);
     await expect(verifyWebhook(secret, valid, JSON.parse(body.toString()) as never, { now: nowDate })).rejects.toBeInstanceOf(TypeError);
     await expect(verifyWebhook(secret, valid, body, { now: nowDate, toleranceSeconds: -1 })).rejects.toBeInstanceOf(TypeError);
+    // an invalid Date as the clock fails closed (NaN comparisons would accept a delivery of any age), as Python's ValueError
+    const ancient = signed(now - 10 * 365 * 86_400);
+    for (const bad of [new Date('garbage'), new Date(Number.NaN), 'now' as unknown as Date])
+      await expect(verifyWebhook(secret, ancient, body, { now: bad })).rejects.toThrow(/now must be a valid Date/);
     // a wider tolerance accepts what the default refuses; the default clock is the current time
     await expect(verifyWebhook(secret, signed(now - 301), body, { now: nowDate, toleranceSeconds: 600 })).resolves.toEqual(event);
     await expect(verifyWebhook(secret, signed(Math.floor(Date.now() / 1000)), body)).resolves.toEqual(event);

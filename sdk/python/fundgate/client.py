@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import http.client
+import io
 import json
+import math
 import random
 import re
 import socket
@@ -14,7 +16,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, Tuple
 from urllib.error import HTTPError
 from urllib.parse import quote, urlencode, urlsplit
-from urllib.request import HTTPRedirectHandler, Request, build_opener
+from urllib.request import HTTPHandler, HTTPRedirectHandler, HTTPSHandler, Request, build_opener
 
 from .models import (
     FundRefDto,
@@ -108,7 +110,73 @@ class _NoRedirect(HTTPRedirectHandler):
         return None
 
 
-_OPENER = build_opener(_NoRedirect)
+class _DeadlineReader(io.RawIOBase):
+    """The answer's socket, read against the attempt's deadline: a server sending a byte now and then cannot
+    hold a call open past its timeout (a socket timeout alone applies to each read, not to the answer)."""
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        super().__init__()
+        self._sock = sock
+        self._raw = sock.makefile("rb", buffering=0)  # holds the socket open after urllib closes the connection
+        self._deadline = deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> Optional[int]:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise socket.timeout("the answer did not complete within the timeout")
+        self._sock.settimeout(left)
+        return self._raw.readinto(buffer)
+
+    def fileno(self) -> int:
+        return self._raw.fileno()
+
+    def close(self) -> None:
+        if not self.closed:
+            self._raw.close()
+        super().close()
+
+
+class _DeadlineSocket:
+    """What http.client.HTTPResponse reads the answer from (it only calls makefile)."""
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        self._sock = sock
+        self._deadline = deadline
+
+    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
+        return io.BufferedReader(_DeadlineReader(self._sock, self._deadline))
+
+
+class _DeadlineMixin:
+    """Connections whose answer (status line, headers, body) must arrive by the attempt's deadline."""
+
+    def do_open(self, http_class: Any, req: Request, **kwargs: Any) -> Any:
+        deadline = time.monotonic() + (req.timeout if isinstance(req.timeout, (int, float)) else 30.0)  # type: ignore[attr-defined]
+
+        def connection(host: str, **conn_args: Any) -> http.client.HTTPConnection:
+            conn = http_class(host, **conn_args)
+
+            def response(sock: socket.socket, *args: Any, **kw: Any) -> http.client.HTTPResponse:
+                return http.client.HTTPResponse(_DeadlineSocket(sock, deadline), *args, **kw)  # type: ignore[arg-type]
+
+            setattr(conn, "response_class", response)
+            return conn
+
+        return super().do_open(connection, req, **kwargs)  # type: ignore[misc]
+
+
+class _DeadlineHTTPHandler(_DeadlineMixin, HTTPHandler):
+    pass
+
+
+class _DeadlineHTTPSHandler(_DeadlineMixin, HTTPSHandler):
+    pass
+
+
+_OPENER = build_opener(_NoRedirect, _DeadlineHTTPHandler, _DeadlineHTTPSHandler)
 
 #: Every operation this SDK wraps: (method name, HTTP method, path template).
 OPERATIONS = [
@@ -162,8 +230,9 @@ class FundgateError(Exception):
         request_id: Optional[str] = None,
         type: Optional[str] = None,
         instance: Optional[str] = None,
-        retry_after: Optional[int] = None,
+        retry_after: Optional[float] = None,
         body: Any = None,
+        idempotency_key: Optional[str] = None,
     ) -> None:
         super().__init__(f"{str(status) + ' ' if status else ''}{code}{': ' + detail if detail else ''}")
         self.status = status
@@ -174,11 +243,16 @@ class FundgateError(Exception):
         self.request_id = request_id
         self.type = type
         self.instance = instance
+        #: Seconds, from Retry-After (429, 503, 409 idempotency_in_progress); "1.5" is 1.5.
         self.retry_after = retry_after
         self.body = body
+        #: The Idempotency-Key the failed propose call sent (None for other calls): pass it again to retry safely.
+        self.idempotency_key = idempotency_key
 
     @classmethod
-    def from_response(cls, status: int, text: str, headers: Mapping[str, str]) -> "FundgateError":
+    def from_response(
+        cls, status: int, text: str, headers: Mapping[str, str], idempotency_key: Optional[str] = None
+    ) -> "FundgateError":
         try:
             body: Any = json.loads(text) if text else None
         except ValueError:
@@ -207,11 +281,13 @@ class FundgateError(Exception):
             instance=s(p.get("instance")),
             retry_after=_parse_retry_after(headers.get("retry-after")),
             body=body,
+            idempotency_key=idempotency_key,
         )
 
 
 class ResponseInfo:
-    """What the last completed HTTP exchange answered."""
+    """The last HTTP exchange of a client (set before a method returns or raises, also when no answer came:
+    then status is 0 and headers empty). A call refused before sending (ValueError, TypeError) leaves it unchanged."""
 
     def __init__(self, method: str, url: str, status: int, headers: Dict[str, str], idempotency_key: Optional[str], attempts: int) -> None:
         self.method = method
@@ -230,12 +306,15 @@ class ResponseInfo:
         return f"ResponseInfo(status={self.status}, request_id={self.request_id!r}, replayed={self.replayed})"
 
 
-def _parse_retry_after(value: Optional[str]) -> Optional[int]:
+_DELTA_SECONDS = re.compile(r"[0-9]+(\.[0-9]+)?")
+
+
+def _parse_retry_after(value: Optional[str]) -> Optional[float]:
     if not value:
         return None
     v = value.strip()
-    if v.isdigit():
-        return int(v)
+    if _DELTA_SECONDS.fullmatch(v):  # delta-seconds; decimals too ("1.5")
+        return int(v) if v.isdigit() else float(v)
     try:
         at = parsedate_to_datetime(v)
     except (TypeError, ValueError):
@@ -297,8 +376,9 @@ def _check_base_url(base_url: Any) -> str:
         )
     if parts.username is not None or parts.password is not None:
         raise ValueError("FundgateClient: base_url must not carry a user name or password (the API key is the credential)")
-    if parts.query or parts.fragment:
-        raise ValueError("FundgateClient: base_url must not have a query or a fragment")
+    # a bare "?" or "#" leaves query and fragment empty, yet every path would be appended after it
+    if parts.query or parts.fragment or "?" in base_url or "#" in base_url:
+        raise ValueError('FundgateClient: base_url must not have a query or a fragment (not even a bare "?" or "#")')
     return base_url.strip().rstrip("/")
 
 
@@ -318,6 +398,27 @@ def _merge_headers(given: Mapping[str, str]) -> Tuple[Dict[str, str], str]:
         elif key not in _SDK_HEADERS:
             extra[key] = value
     return extra, user_agent
+
+
+def _check_number(name: str, value: Any, low: float, high: float, integer: bool = False) -> Any:
+    """A numeric argument: TypeError when it is not a number (an int where asked), ValueError outside [low, high] or NaN."""
+    if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)):
+        raise TypeError(f"FundgateClient: {name} must be {'an int' if integer else 'a number'}, not {type(value).__name__}")
+    if not low <= value <= high:
+        raise ValueError(f"FundgateClient: {name} must be from {low:g} to {high:g}, not {value!r}")
+    return value
+
+
+def _idempotency_key(key: Any) -> str:
+    """The caller's Idempotency-Key, checked before anything is sent: 1..255 visible ASCII, as the service requires."""
+    if not isinstance(key, str):
+        raise TypeError("FundgateClient: idempotency_key must be a str")
+    if len(key) > 255 or any(not "\x21" <= ch <= "\x7e" for ch in key):
+        raise ValueError(
+            f"FundgateClient: idempotency_key must be 1..255 visible ASCII characters (no space, control or "
+            f"non-ASCII character); got {key[:40]!r}{'...' if len(key) > 40 else ''} ({len(key)} characters)"
+        )
+    return key
 
 
 def _describe_failure(err: BaseException) -> str:
@@ -340,13 +441,15 @@ class _Transport:
         # out of vars() and repr(): print(vars(client)) or a debugger shows <hidden>.
         self._api_key = _Secret(_check_api_key(api_key))
         self.base_url = _check_base_url(base_url)
-        self.timeout = timeout
-        self.max_retries = max(0, max_retries)
-        self.max_retry_after = max_retry_after
+        #: Per attempt, in seconds: connecting, sending and the whole answer must fit in it.
+        self.timeout = _check_number("timeout", timeout, 0.001, 1e9)
+        self.max_retries = _check_number("max_retries", max_retries, 0, 1000, integer=True)
+        self.max_retry_after = _check_number("max_retry_after", max_retry_after, 0, 1e9)
         #: Extra headers sent with every request (names case-insensitive; see _merge_headers).
         self.headers = dict(headers or {})
         _merge_headers(self.headers)  # refuses a bad name or value now, not at the first call
-        #: The last completed HTTP exchange (status, headers, request_id, replayed, rate limits).
+        #: The last HTTP exchange (status, headers, request_id, replayed, idempotency_key, rate limits); status 0
+        #: when no answer came.
         self.last_response: Optional[ResponseInfo] = None
 
     def __repr__(self) -> str:
@@ -373,7 +476,8 @@ class _Transport:
             data = json.dumps(body).encode("utf-8")
             headers["content-type"] = "application/json"
         if idempotency_key is not None:
-            headers["idempotency-key"] = idempotency_key
+            headers["idempotency-key"] = _idempotency_key(idempotency_key)
+        limit = self.timeout if timeout is None else _check_number("timeout", timeout, 0.001, 1e9)
         # Repeat only what cannot happen twice: reads, and proposes carrying an Idempotency-Key.
         retryable = idempotent or idempotency_key is not None
         attempt = 0
@@ -381,18 +485,23 @@ class _Transport:
             attempt += 1
             req = Request(url, data=data, headers=headers, method=method)
             try:
-                status, res_headers, raw = self._exchange(req, timeout if timeout is not None else self.timeout)
+                status, res_headers, raw = self._exchange(req, limit)
             except (OSError, http.client.HTTPException) as err:
                 # OSError: URLError, timeouts, refused or reset connections; HTTPException: a body cut off
                 # (IncompleteRead), a malformed status line or headers.
+                self.last_response = ResponseInfo(method, url, 0, {}, idempotency_key, attempt)  # no answer
                 reason = getattr(err, "reason", err)
                 timed_out = isinstance(reason, (socket.timeout, TimeoutError))
                 if retryable and attempt <= self.max_retries:
                     time.sleep(self._backoff(attempt))
                     continue
                 detail = _describe_failure(reason) if isinstance(reason, BaseException) else str(reason)
+                if timed_out:
+                    detail = f"no complete answer within {limit:g} s ({detail})"
                 detail = detail.replace(self._api_key.reveal(), "<api_key>")
-                raise FundgateError(0, "timeout" if timed_out else "network_error", detail=detail) from err
+                raise FundgateError(
+                    0, "timeout" if timed_out else "network_error", detail=detail, idempotency_key=idempotency_key
+                ) from err
             self.last_response = ResponseInfo(method, url, status, res_headers, idempotency_key, attempt)
             request_id = res_headers.get("x-request-id")
             if 300 <= status < 400:
@@ -403,21 +512,22 @@ class _Transport:
                     detail=f"answered {status}{' to ' + location if location else ''}; redirects are not followed "
                     "(the call and its API key stay with base_url): check base_url",
                     request_id=request_id,
+                    idempotency_key=idempotency_key,
                 )
             if 200 <= status < 300:
                 try:
                     text = raw.decode("utf-8-sig")
                 except UnicodeDecodeError as err:
                     raise FundgateError(status, "invalid_response", detail="the answer is not UTF-8 text",
-                                        request_id=request_id) from err
+                                        request_id=request_id, idempotency_key=idempotency_key) from err
                 if not text:
                     return None
                 try:
                     return json.loads(text)
                 except ValueError as err:
                     raise FundgateError(status, "invalid_response", detail="the answer is not JSON", body=text,
-                                        request_id=request_id) from err
-            error = FundgateError.from_response(status, raw.decode("utf-8", "replace"), res_headers)
+                                        request_id=request_id, idempotency_key=idempotency_key) from err
+            error = FundgateError.from_response(status, raw.decode("utf-8", "replace"), res_headers, idempotency_key)
             if retryable and attempt <= self.max_retries:
                 delay = self._retry_delay(status, error, attempt)
                 if delay is not None:

@@ -8,7 +8,7 @@ import json
 import re
 import time
 from datetime import datetime
-from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple, Union, cast
 
 __all__ = ["WebhookVerificationError", "verify_webhook"]
 
@@ -45,7 +45,7 @@ def _text(value: Any) -> str:
 def _header_values(headers: HeadersLike) -> Dict[str, List[str]]:
     """Every value of the three headers, by lower-case name (repeated names and list values kept)."""
     items = getattr(headers, "items", None)
-    pairs = items() if callable(items) else headers
+    pairs = cast(Iterable[Tuple[Any, Any]], items() if callable(items) else headers)
     found: Dict[str, List[str]] = {}
     for name, value in pairs:
         key = _text(name).lower()

@@ -17,11 +17,11 @@ export interface FundgateClientOptions {
   baseUrl?: string;
   /** Default: the global fetch (Node >= 18, browsers, Deno, Bun). */
   fetch?: typeof fetch;
-  /** Per attempt; default 30 000 ms. */
+  /** Per attempt: each try (connecting, sending, the whole answer) ends at this deadline; default 30 000 ms. 1..2 147 483 647. */
   timeoutMs?: number;
-  /** Retries after the first attempt (429, 409 idempotency_in_progress, 5xx and network errors, idempotent calls only); default 2. */
+  /** Retries after the first attempt (429, 409 idempotency_in_progress, 5xx and network errors, idempotent calls only); default 2. An integer >= 0. */
   maxRetries?: number;
-  /** A Retry-After longer than this is not waited for: the error is thrown instead. Default 60 000 ms. */
+  /** A Retry-After longer than this is not waited for: the error is thrown instead. Default 60 000 ms; 0..2 147 483 647. */
   maxRetryAfterMs?: number;
   /**
    * Extra headers sent with every request; names are case-insensitive. Authorization, Idempotency-Key,
@@ -32,20 +32,33 @@ export interface FundgateClientOptions {
 }
 
 export interface RequestOptions {
-  /** Aborts the call: the attempt in flight and any wait between retries. */
+  /**
+   * Aborts the call: the attempt in flight and any wait between retries. The call then rejects with the
+   * signal's reason (an `AbortError` DOMException unless you gave `abort()` one), not a FundgateError,
+   * and is not retried.
+   */
   signal?: AbortSignal;
+  /** This call's per-attempt limit (as the client option). */
   timeoutMs?: number;
 }
 
 export interface ProposeOptions extends RequestOptions {
-  /** 1..255 visible ASCII characters; generated when absent so retries are safe. */
+  /**
+   * 1..255 visible ASCII characters (anything else is a TypeError before anything is sent); generated when
+   * absent or empty so retries are safe. The key sent is on `lastResponse.idempotencyKey` and on a thrown
+   * FundgateError's `idempotencyKey`: pass it again to retry a failed propose without proposing twice.
+   */
   idempotencyKey?: string;
 }
 
-/** What the last completed HTTP exchange of this client answered (set before a method returns or throws). */
+/**
+ * The last HTTP exchange of this client (set before a method returns or throws, also when no answer came:
+ * then `status` is 0 and `headers` empty). A call refused before sending (a TypeError) leaves it unchanged.
+ */
 export interface ResponseInfo {
   method: string;
   url: string;
+  /** 0: no answer (a network error, a timeout or an abort). */
   status: number;
   headers: Record<string, string>;
   requestId: string | null;
@@ -75,12 +88,14 @@ export class FundgateError extends Error {
   readonly instance: string | null;
   readonly errors: ProblemFieldError[];
   readonly requestId: string | null;
-  /** Seconds, from `Retry-After` (429, 503, 409 idempotency_in_progress). */
+  /** Seconds, from `Retry-After` (429, 503, 409 idempotency_in_progress); decimals are kept. */
   readonly retryAfter: number | null;
   readonly body: unknown;
+  /** The Idempotency-Key the failed propose call sent (null for other calls): pass it again to retry safely. */
+  readonly idempotencyKey: string | null;
 
   constructor(init: { status: number; code: string; title?: string | null; detail?: string | null; type?: string | null; instance?: string | null;
-    errors?: ProblemFieldError[]; requestId?: string | null; retryAfter?: number | null; body?: unknown; cause?: unknown }) {
+    errors?: ProblemFieldError[]; requestId?: string | null; retryAfter?: number | null; body?: unknown; cause?: unknown; idempotencyKey?: string | null }) {
     super(`${init.status ? init.status + ' ' : ''}${init.code}${init.detail ? ': ' + init.detail : ''}`);
     this.name = 'FundgateError';
     this.status = init.status;
@@ -93,10 +108,11 @@ export class FundgateError extends Error {
     this.requestId = init.requestId ?? null;
     this.retryAfter = init.retryAfter ?? null;
     this.body = init.body;
+    this.idempotencyKey = init.idempotencyKey ?? null;
     if (init.cause !== undefined) (this as { cause?: unknown }).cause = init.cause;
   }
 
-  static fromResponse(status: number, text: string, headers: Record<string, string>): FundgateError {
+  static fromResponse(status: number, text: string, headers: Record<string, string>, idempotencyKey: string | null = null): FundgateError {
     let body: any = undefined;
     try {
       body = text ? JSON.parse(text) : undefined;
@@ -116,6 +132,7 @@ export class FundgateError extends Error {
       requestId: str(p.requestId) ?? headers['x-request-id'] ?? null,
       retryAfter: parseRetryAfter(headers['retry-after']),
       body,
+      idempotencyKey,
     });
   }
 }
@@ -124,7 +141,8 @@ export type QueryValues = Record<string, string | number | boolean | null | unde
 
 function parseRetryAfter(v: string | undefined): number | null {
   if (!v) return null;
-  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  // delta-seconds; decimals too ("1.5"), which Date.parse would read as a date in 2001
+  if (/^\d+(\.\d+)?$/.test(v.trim())) return Number(v.trim());
   const at = Date.parse(v);
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
@@ -177,8 +195,29 @@ function checkBaseUrl(value: unknown): string {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
     throw new TypeError('FundgateClient: baseUrl must be an absolute http:// or https:// URL, such as https://fund.example.com');
   if (url.username || url.password) throw new TypeError('FundgateClient: baseUrl must not carry a user name or password (the API key is the credential)');
-  if (url.search || url.hash) throw new TypeError('FundgateClient: baseUrl must not have a query or a fragment');
+  // a bare "?" or "#" leaves url.search and url.hash empty, yet every path would be appended after it
+  if (url.search || url.hash || /[?#]/.test(value as string))
+    throw new TypeError('FundgateClient: baseUrl must not have a query or a fragment (not even a bare "?" or "#")');
   return (value as string).trim().replace(/\/+$/, '');
+}
+
+/** A numeric option: a number in [min, max] (an integer where asked); else a TypeError naming it. */
+function checkNumber(name: string, value: unknown, min: number, max: number, integer = false): number {
+  if (typeof value !== 'number' || !(value >= min && value <= max) || (integer && !Number.isInteger(value)))
+    throw new TypeError(`FundgateClient: ${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, not ${String(value)}`);
+  return value;
+}
+
+/** setTimeout's longest delay: a longer one fires at once. */
+const MAX_DELAY_MS = 2_147_483_647;
+
+/** The propose call's Idempotency-Key: the caller's (1..255 visible ASCII, as the service requires), or a fresh one when absent or empty. */
+function idempotencyKeyOf(given: unknown): string {
+  if (given === undefined || given === null || given === '') return randomKey();
+  if (typeof given !== 'string') throw new TypeError('FundgateClient: idempotencyKey must be a string');
+  if (given.length > 255 || /[^\x21-\x7e]/.test(given))
+    throw new TypeError(`FundgateClient: idempotencyKey must be 1..255 visible ASCII characters (no space, control or non-ASCII character); got ${JSON.stringify(given.slice(0, 40))}${given.length > 40 ? '…' : ''} (${given.length} characters)`);
+  return given;
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -219,7 +258,7 @@ function describeFailure(err: unknown): string {
 /** HTTP plumbing shared by every generated method: auth, JSON, errors, timeouts, retries. */
 export class FundgateTransport {
   readonly baseUrl: string;
-  /** The last completed HTTP exchange (status, headers, requestId, replayed, rate limits). */
+  /** The last HTTP exchange (status, headers, requestId, replayed, idempotencyKey, rate limits); status 0 when no answer came. */
   lastResponse: ResponseInfo | null = null;
   /** Not enumerable: printing or logging the client does not show the key. */
   protected declare readonly apiKey: string;
@@ -236,9 +275,9 @@ export class FundgateTransport {
     const f = opts.fetch ?? (globalThis as { fetch?: typeof fetch }).fetch;
     if (!f) throw new TypeError('FundgateClient: no fetch available (Node >= 18 has a global fetch; or pass options.fetch)');
     this.fetchImpl = opts.fetch ? f : f.bind(globalThis);
-    this.timeoutMs = opts.timeoutMs ?? 30_000;
-    this.maxRetries = Math.max(0, opts.maxRetries ?? 2);
-    this.maxRetryAfterMs = opts.maxRetryAfterMs ?? 60_000;
+    this.timeoutMs = checkNumber('timeoutMs', opts.timeoutMs ?? 30_000, 1, MAX_DELAY_MS);
+    this.maxRetries = checkNumber('maxRetries', opts.maxRetries ?? 2, 0, 1000, true);
+    this.maxRetryAfterMs = checkNumber('maxRetryAfterMs', opts.maxRetryAfterMs ?? 60_000, 0, MAX_DELAY_MS);
     const { extra, userAgent } = mergeHeaders(opts.headers);
     this.extraHeaders = extra;
     this.userAgent = userAgent;
@@ -255,12 +294,22 @@ export class FundgateTransport {
       payload = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
-    // an empty key is no key: a fresh one is made (else the call would be retried carrying none)
-    const idemKey = req.idempotencyKey ? req.options?.idempotencyKey || randomKey() : null;
+    // an empty key is no key: a fresh one is made (else the call would be retried carrying none); a malformed
+    // one is a TypeError now (fetch would refuse the header on every attempt, as a network error)
+    const idemKey = req.idempotencyKey ? idempotencyKeyOf(req.options?.idempotencyKey) : null;
     if (idemKey) headers['idempotency-key'] = idemKey;
     // A call may be repeated when repeating it cannot do anything twice: reads, and proposes carrying an Idempotency-Key.
     const retryable = req.idempotent || idemKey !== null;
-    const timeoutMs = req.options?.timeoutMs ?? this.timeoutMs;
+    const timeoutMs = req.options?.timeoutMs === undefined ? this.timeoutMs : checkNumber('timeoutMs', req.options.timeoutMs, 1, MAX_DELAY_MS);
+    const info = (status: number, resHeaders: Record<string, string>, attempts: number): ResponseInfo => ({
+      method, url, status, headers: resHeaders,
+      requestId: resHeaders['x-request-id'] ?? null,
+      replayed: (resHeaders['idempotent-replayed'] ?? '').toLowerCase() === 'true',
+      idempotencyKey: idemKey,
+      rateLimit: resHeaders['ratelimit'] ?? null,
+      rateLimitPolicy: resHeaders['ratelimit-policy'] ?? null,
+      attempts,
+    });
     const outer = req.options?.signal;
 
     for (let attempt = 1; ; attempt++) {
@@ -282,9 +331,10 @@ export class FundgateTransport {
         opaqueRedirect = res.type === 'opaqueredirect'; // browsers hide a manual redirect's status
         bytes = new Uint8Array(await res.arrayBuffer());
       } catch (err) {
+        this.lastResponse = info(0, {}, attempt); // no answer: not the previous call's
         if (outer?.aborted) throw err;
         const detail = timedOut ? `no answer within ${timeoutMs} ms` : describeFailure(err).split(this.apiKey).join('<apiKey>');
-        const e = new FundgateError({ status: 0, code: timedOut ? 'timeout' : 'network_error', detail, cause: err });
+        const e = new FundgateError({ status: 0, code: timedOut ? 'timeout' : 'network_error', detail, cause: err, idempotencyKey: idemKey });
         if (retryable && attempt <= this.maxRetries) {
           await sleep(this.backoffMs(attempt), outer);
           continue;
@@ -294,18 +344,10 @@ export class FundgateTransport {
         clearTimeout(timer);
         outer?.removeEventListener('abort', onAbort);
       }
-      this.lastResponse = {
-        method, url, status, headers: resHeaders,
-        requestId: resHeaders['x-request-id'] ?? null,
-        replayed: (resHeaders['idempotent-replayed'] ?? '').toLowerCase() === 'true',
-        idempotencyKey: idemKey,
-        rateLimit: resHeaders['ratelimit'] ?? null,
-        rateLimitPolicy: resHeaders['ratelimit-policy'] ?? null,
-        attempts: attempt,
-      };
+      this.lastResponse = info(status, resHeaders, attempt);
       const requestId = this.lastResponse.requestId;
       if (opaqueRedirect || (status >= 300 && status < 400)) {
-        throw new FundgateError({ status, code: 'redirect', requestId,
+        throw new FundgateError({ status, code: 'redirect', requestId, idempotencyKey: idemKey,
           detail: `answered ${status || 'a redirect'}${resHeaders['location'] ? ' to ' + resHeaders['location'] : ''}; redirects are not followed (the call and its API key stay with baseUrl): check baseUrl` });
       }
       if (status >= 200 && status < 300) {
@@ -313,16 +355,16 @@ export class FundgateTransport {
         try {
           text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
         } catch (err) {
-          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not UTF-8 text', requestId, cause: err });
+          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not UTF-8 text', requestId, cause: err, idempotencyKey: idemKey });
         }
         if (!text) return undefined as T;
         try {
           return JSON.parse(text) as T;
         } catch (err) {
-          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not JSON', body: text, requestId, cause: err });
+          throw new FundgateError({ status, code: 'invalid_response', detail: 'the answer is not JSON', body: text, requestId, cause: err, idempotencyKey: idemKey });
         }
       }
-      const error = FundgateError.fromResponse(status, new TextDecoder().decode(bytes), resHeaders);
+      const error = FundgateError.fromResponse(status, new TextDecoder().decode(bytes), resHeaders, idemKey);
       if (retryable && attempt <= this.maxRetries) {
         const delay = this.retryDelayMs(status, error, attempt);
         if (delay !== null) {
@@ -437,7 +479,10 @@ function webhookTimestamp(text: string, options: VerifyWebhookOptions): void {
   if (!/^[0-9]{1,12}$/.test(text)) throw new WebhookVerificationError('invalid_header', 'webhook-timestamp is not Unix seconds');
   const tolerance = options.toleranceSeconds ?? 300;
   if (!(tolerance >= 0)) throw new TypeError('verifyWebhook: toleranceSeconds must be a number >= 0');
-  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const clock = options.now ?? new Date();
+  // an invalid Date (new Date('garbage')) would make every comparison false and accept any timestamp: fail closed
+  if (!(clock instanceof Date) || Number.isNaN(clock.getTime())) throw new TypeError('verifyWebhook: now must be a valid Date');
+  const now = Math.floor(clock.getTime() / 1000);
   const at = Number(text);
   if (now - at > tolerance)
     throw new WebhookVerificationError('timestamp_too_old', 'webhook-timestamp is ' + (now - at) + ' s old, more than the ' + tolerance + ' s accepted (a replayed delivery, or a wrong clock here)');
