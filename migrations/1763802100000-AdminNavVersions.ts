@@ -6,7 +6,10 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * `admin_navs` appends a version when a row is inserted and when a re-import changes its
  * `net_asset_value` (the same figure again adds nothing), so no writer can skip the history;
  * `admin_navs` keeps the current figure the reconciliation compares. Versions are append-only: an
- * update or a delete is refused, except a delete in a purge of a synthetic fund (`fundgate.purge`).
+ * update or a delete is refused, except a delete in a purge of a synthetic fund (`fundgate.purge`);
+ * TRUNCATE (which fires no row trigger) is refused by a statement trigger, always — directly or by
+ * `TRUNCATE admin_navs CASCADE`, purge or not: a purge deletes one synthetic fund's rows, a TRUNCATE
+ * would empty every fund's history.
  *
  * Existing rows become version 1 with no import time (`imported_at` null: not recorded before this
  * migration); every later version has one.
@@ -53,10 +56,14 @@ export class AdminNavVersions1763802100000 implements MigrationInterface {
         IF TG_OP = 'DELETE' AND current_setting('fundgate.purge', true) = 'on' THEN
           RETURN OLD;
         END IF;
-        RAISE EXCEPTION 'admin_nav_versions is append-only: a restated administrator NAV is a new version';
+        RAISE EXCEPTION 'admin_nav_versions is append-only: a restated administrator NAV is a new version (% refused)', TG_OP;
       END $$`);
     await q.query(
       `CREATE TRIGGER admin_nav_versions_append_only BEFORE UPDATE OR DELETE ON admin_nav_versions FOR EACH ROW EXECUTE FUNCTION admin_nav_versions_append_only()`,
+    );
+    // row triggers do not fire on TRUNCATE (TG_OP 'TRUNCATE' always reaches the RAISE)
+    await q.query(
+      `CREATE TRIGGER admin_nav_versions_no_truncate BEFORE TRUNCATE ON admin_nav_versions FOR EACH STATEMENT EXECUTE FUNCTION admin_nav_versions_append_only()`,
     );
   }
 
@@ -64,6 +71,8 @@ export class AdminNavVersions1763802100000 implements MigrationInterface {
     await q.query(`DROP TRIGGER admin_navs_version_restated ON admin_navs`);
     await q.query(`DROP TRIGGER admin_navs_version_inserted ON admin_navs`);
     await q.query(`DROP FUNCTION admin_nav_append_version()`);
+    await q.query(`DROP TRIGGER admin_nav_versions_no_truncate ON admin_nav_versions`);
+    await q.query(`DROP TRIGGER admin_nav_versions_append_only ON admin_nav_versions`);
     await q.query(`DROP TABLE admin_nav_versions`);
     await q.query(`DROP FUNCTION admin_nav_versions_append_only()`);
   }

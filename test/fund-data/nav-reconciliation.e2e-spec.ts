@@ -7,7 +7,7 @@ import { generateDemoFund } from '../../src/fund/import/demo-generator';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
 import type { ReconciliationDto, ReconciliationRowDto } from '../../src/fund-data/nav/nav.dto';
-import { bootApp, call, dbOf, mintKey, type TestApp } from '../utils/app';
+import { bootApp, call, createFund, dbOf, mintKey, type TestApp } from '../utils/app';
 
 jest.setTimeout(240_000);
 
@@ -20,7 +20,8 @@ const RESTATED = '2023-12-31';
  * What a fund administrator's controller reads in the reconciliation: every figure the administrator
  * sent for a date (a restatement keeps the replaced figure, when it was imported and when it was
  * replaced; the same figure again adds nothing), and the valued month-ends it has not sent at all
- * (a month-end after today is not awaited).
+ * (a month-end after today is not awaited; none before the administrator's first NAV), both read in
+ * one snapshot.
  */
 describe('NAV reconciliation: restatements and month-ends awaiting the administrator (e2e)', () => {
   let app: TestApp;
@@ -35,8 +36,8 @@ describe('NAV reconciliation: restatements and month-ends awaiting the administr
     writeFileSync(join(dir, 'admin-navs.csv'), [header(), ...lines].join('\n') + '\n');
     return dir;
   };
-  const reconciliation = async (query = 'limit=1000') => {
-    const res = await call<ReconciliationDto>(app, 'GET', `/api/v1/fund/nav/reconciliation?${query}`, { key });
+  const reconciliation = async (query = 'limit=1000', as = key) => {
+    const res = await call<ReconciliationDto>(app, 'GET', `/api/v1/fund/nav/reconciliation?${query}`, { key: as });
     expect(res.status).toBe(200);
     return res.json;
   };
@@ -142,5 +143,84 @@ describe('NAV reconciliation: restatements and month-ends awaiting the administr
       status: 'within_tolerance',
       restatements: [],
     });
+  });
+
+  /** A fund of its own with complete runs on these dates (written directly: only the dates matter here). */
+  const fundWithRuns = async (dates: string[]) => {
+    const fund = await createFund(app);
+    for (const date of dates)
+      await dbOf(app).query(
+        `INSERT INTO nav_runs (id, fund_id, valuation_date, status, started_at, completed_at, net_asset_value)
+         VALUES (gen_random_uuid(), $1, $2, 'complete', now(), now(), 1000.00)`,
+        [fund.id, date],
+      );
+    const fundKey = (await mintKey(app, { scopes: ['fund:read'], fund: fund.slug, plan: 'platform' })).key;
+    const adminNav = (date: string) =>
+      dbOf(app).query(
+        `INSERT INTO admin_navs (fund_id, valuation_date, net_asset_value, administrator) VALUES ($1, $2, 1000.00, 'Adm')`,
+        [fund.id, date],
+      );
+    const awaited = async () =>
+      (await reconciliation('limit=1000', fundKey)).awaitingAdministrator.map((a) => a.valuationDate);
+    return { fund, fundKey, adminNav, awaited };
+  };
+
+  it('no month-end is awaited before the administrator’s first NAV, none while it has sent nothing', async () => {
+    const { adminNav, awaited } = await fundWithRuns([
+      '2024-01-31',
+      '2024-02-29',
+      '2024-03-15',
+      '2024-03-31',
+      '2024-04-30',
+    ]);
+    // valued since January, no administrator yet: nothing is awaited (the list does not grow with the fund's age)
+    expect(await awaited()).toEqual([]);
+    // the administrator starts reporting with March: only the month-ends from March on are awaited
+    await adminNav('2024-03-31');
+    expect(await awaited()).toEqual(['2024-04-30']);
+    // it sends a figure for a day that is not a month-end, earlier: the bound moves back to it
+    await adminNav('2024-02-15');
+    expect(await awaited()).toEqual(['2024-04-30', '2024-02-29']);
+  });
+
+  it('items and awaitingAdministrator are one snapshot: an import committing during the read lists a month-end once', async () => {
+    const { fund, fundKey, adminNav, awaited } = await fundWithRuns(['2024-05-31', '2024-06-30']);
+    await adminNav('2024-05-31');
+    expect(await awaited()).toEqual(['2024-06-30']);
+    // An import of June's figure holds the history table until it commits, so a read of the history
+    // waits for it while a read that does not touch the history goes on in the snapshot before.
+    const importer = dbOf(app).createQueryRunner();
+    try {
+      await importer.startTransaction();
+      await importer.query(`LOCK TABLE admin_nav_versions IN ACCESS EXCLUSIVE MODE`);
+      await importer.query(
+        `INSERT INTO admin_navs (fund_id, valuation_date, net_asset_value, administrator) VALUES ($1, '2024-06-30', 1000.00, 'Adm')`,
+        [fund.id],
+      );
+      const answer = reconciliation('limit=1000', fundKey);
+      // commit once the read's statements are either done or waiting for the import
+      for (let i = 0; ; i++) {
+        const [s] = await dbOf(app).query(
+          `SELECT count(*) FILTER (WHERE wait_event_type = 'Lock')::int AS waiting,
+                  count(*) FILTER (WHERE wait_event_type IS DISTINCT FROM 'Lock')::int AS running
+             FROM pg_stat_activity
+            WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%admin_navs a%'`,
+        );
+        if (s.waiting > 0 && s.running === 0) break;
+        if (i > 500) throw new Error('the reconciliation read never waited for the import');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await importer.commitTransaction();
+      const read = await answer;
+      const listed = [
+        ...read.items.filter((r) => r.valuationDate === '2024-06-30').map(() => 'item'),
+        ...read.awaitingAdministrator.filter((a) => a.valuationDate === '2024-06-30').map(() => 'awaiting'),
+      ];
+      expect(listed).toHaveLength(1); // in both, or in neither, when the two lists are read in two snapshots
+    } finally {
+      if (importer.isTransactionActive) await importer.rollbackTransaction();
+      await importer.release();
+    }
+    expect(await awaited()).toEqual([]);
   });
 });

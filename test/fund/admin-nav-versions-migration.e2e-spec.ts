@@ -7,7 +7,7 @@ import { isolatedDatabase } from '../webhooks/isolated-db';
  * The migration that keeps every administrator NAV (on a database of its own: its down drops a table
  * the reconciliation reads). up makes the stored figures their dates' first version, with no import
  * time; a restatement then keeps the replaced figure; down keeps the current figures and drops the
- * history; up again starts the history from them.
+ * history; up again starts the history from them. The history refuses update, delete and TRUNCATE.
  */
 describe('migration AdminNavVersions (e2e)', () => {
   let app: TestApp;
@@ -70,6 +70,19 @@ describe('migration AdminNavVersions (e2e)', () => {
       // the history is append-only
       await expect(db().query(`UPDATE admin_nav_versions SET net_asset_value = 1`)).rejects.toThrow(/append-only/);
       await expect(db().query(`DELETE FROM admin_nav_versions`)).rejects.toThrow(/append-only/);
+      // row triggers do not fire on TRUNCATE: a statement trigger refuses it, directly, by cascade, and in a purge
+      await expect(db().query(`TRUNCATE admin_nav_versions`)).rejects.toThrow(/append-only/);
+      await expect(db().query(`TRUNCATE admin_navs CASCADE`)).rejects.toThrow(/append-only/);
+      const purge = db().createQueryRunner();
+      try {
+        await purge.startTransaction();
+        await purge.query(`SET LOCAL fundgate.purge = 'on'`);
+        await expect(purge.query(`TRUNCATE admin_nav_versions`)).rejects.toThrow(/append-only/);
+      } finally {
+        await purge.rollbackTransaction();
+        await purge.release();
+      }
+      expect((await rows()).map((r) => r.restatements.length)).toEqual([1, 0]);
 
       await migration.down(runner);
       expect(await versionsTable()).toBe(0);

@@ -139,7 +139,7 @@ export class ReconciliationRowDto {
   restatements: AdministratorRestatementDto[];
 }
 
-/** A month-end the shadow NAV valued for which the administrator has sent no NAV. */
+/** A month-end the shadow NAV valued, on or after the administrator's first NAV, for which it has sent no NAV. */
 export class AwaitingAdministratorDto {
   @ApiProperty({ format: 'date', example: '2026-10-31', description: 'the month-end (last calendar day of a month)' })
   valuationDate: string;
@@ -165,7 +165,7 @@ export class ReconciliationDto {
     type: AwaitingAdministratorDto,
     isArray: true,
     description:
-      "month-ends (last calendar day of a month) on or before today (UTC) that have a complete shadow NAV run but no administrator NAV, latest first; not paginated: the whole list on every page. A month-end after today is never listed (the current month counts from its last day); from then on it is listed as soon as its run is complete, whatever the administrator's usual delay: awaited, not necessarily late (judge that against its service level). A date neither side valued, or a day that is not a month-end, is not listed; an administrator NAV on a date without a complete run is an item with status not_valued",
+      "month-ends (last calendar day of a month) from the date of the administrator's first NAV for the fund through today (UTC) that have a complete shadow NAV run but no administrator NAV, latest first; not paginated: the whole list on every page, read in the same snapshot as items (a month-end is never both an item and awaited). Empty while the administrator has sent no NAV: before its first figure there is no reporting relationship to check (a fund without an administrator shows no items and nothing awaited). An earlier figure sent later moves the start back to its date. A month-end after today is never listed (the current month counts from its last day); from then on it is listed as soon as its run is complete, whatever the administrator's usual delay: awaited, not necessarily late (judge that against its service level). A date neither side valued, or a day that is not a month-end, is not listed; an administrator NAV on a date without a complete run is an item with status not_valued",
   })
   awaitingAdministrator: AwaitingAdministratorDto[];
   @ApiProperty(NEXT_CURSOR_DOC) nextCursor: string | null;

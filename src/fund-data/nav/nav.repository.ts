@@ -62,55 +62,78 @@ export class NavRepository extends SqlRepository {
   }
 
   /**
-   * One keyset page of administrator NAVs, latest first, on the (fund_id, valuation_date) primary key,
-   * each with every figure the administrator sent for its date (oldest first; the last is the current one).
+   * The reconciliation's two lists in one statement, so one snapshot (an import committing meanwhile
+   * is in both or in neither, never in one list only — two queries on two pooled connections would not
+   * agree, and a replica read stays one statement on one source):
+   * - `items`: one keyset page of administrator NAVs, latest first, on the (fund_id, valuation_date)
+   *   primary key, each with every figure the administrator sent for its date (oldest first; the last
+   *   is the current one);
+   * - `awaiting`: month-ends (the day before a 1st) from the administrator's first NAV through `through`
+   *   that have a complete run and no administrator NAV, latest first (none while it has sent nothing).
    */
-  administratorVsShadow(fundId: string, before: string | null, limit: number) {
-    return this.q.query(
-      `SELECT to_char(p.valuation_date, 'YYYY-MM-DD') AS valuation_date, p.administrator_nav, p.shadow_nav, p.stale,
-              coalesce(h.navs, '{}') AS version_navs, coalesce(h.imported, '{}') AS version_imported_at
-         FROM (SELECT a.valuation_date, a.net_asset_value::text AS administrator_nav,
-                      r.net_asset_value::text AS shadow_nav, coalesce(a.valuation_date >= f.nav_restart_from, false) AS stale
-                 FROM admin_navs a
-                 JOIN funds f ON f.id = a.fund_id
-                 LEFT JOIN nav_runs r ON r.fund_id = a.fund_id AND r.valuation_date = a.valuation_date AND r.status = 'complete'
-                WHERE a.fund_id = $1 AND ($2::date IS NULL OR a.valuation_date < $2::date)
-                ORDER BY a.valuation_date DESC
-                LIMIT $3) p
-         LEFT JOIN LATERAL (
-               SELECT array_agg(v.net_asset_value::text ORDER BY v.version) AS navs,
-                      array_agg(v.imported_at ORDER BY v.version) AS imported
-                 FROM admin_nav_versions v WHERE v.fund_id = $1 AND v.valuation_date = p.valuation_date) h ON true
-        ORDER BY p.valuation_date DESC`,
-      [fundId, before, limit],
-    ) as Promise<
-      {
-        valuation_date: string;
-        administrator_nav: string;
-        shadow_nav: string | null;
-        stale: boolean;
-        /** every figure sent for the date, oldest first, and when each was imported (null: before history was kept) */
-        version_navs: string[];
-        version_imported_at: (Date | null)[];
-      }[]
-    >;
-  }
-
-  /**
-   * Month-ends (the day before a 1st) on or before `through` that have a complete run and no
-   * administrator NAV, latest first, on the one-complete-run-per-date index.
-   */
-  monthEndsWithoutAdministrator(fundId: string, through: string) {
-    return this.q.query(
-      `SELECT to_char(r.valuation_date, 'YYYY-MM-DD') AS valuation_date, r.net_asset_value::text AS shadow_nav,
-              coalesce(r.valuation_date >= f.nav_restart_from, false) AS stale
-         FROM nav_runs r
-         JOIN funds f ON f.id = r.fund_id
-        WHERE r.fund_id = $1 AND r.status = 'complete' AND r.valuation_date <= $2::date
-          AND extract(day FROM r.valuation_date + 1) = 1
-          AND NOT EXISTS (SELECT 1 FROM admin_navs a WHERE a.fund_id = r.fund_id AND a.valuation_date = r.valuation_date)
-        ORDER BY r.valuation_date DESC`,
-      [fundId, through],
-    ) as Promise<{ valuation_date: string; shadow_nav: string; stale: boolean }[]>;
+  async reconciliation(fundId: string, before: string | null, limit: number, through: string) {
+    const rows = (await this.q.query(RECONCILIATION_SQL, [
+      fundId,
+      before,
+      limit,
+      through,
+    ])) as (ReconciliationItemRow & {
+      kind: 'item' | 'awaiting';
+    })[];
+    return {
+      items: rows.filter((r) => r.kind === 'item'),
+      awaiting: rows.filter((r) => r.kind === 'awaiting') as AwaitingRow[],
+    };
   }
 }
+
+export interface ReconciliationItemRow {
+  valuation_date: string;
+  administrator_nav: string;
+  shadow_nav: string | null;
+  stale: boolean;
+  /** every figure sent for the date, oldest first, and when each was imported (null: before history was kept) */
+  version_navs: string[];
+  version_imported_at: (Date | null)[];
+}
+
+export interface AwaitingRow {
+  valuation_date: string;
+  shadow_nav: string;
+  stale: boolean;
+}
+
+/**
+ * $1 fund, $2 keyset position (items before this date), $3 page size, $4 last due month-end date.
+ * Awaited month-ends start at the administrator's earliest valuation date (its primary key's first
+ * entry for the fund): before its first figure there is no reporting relationship to check.
+ */
+const RECONCILIATION_SQL = `
+  WITH page AS (
+    SELECT a.valuation_date, a.net_asset_value::text AS administrator_nav,
+           r.net_asset_value::text AS shadow_nav, coalesce(a.valuation_date >= f.nav_restart_from, false) AS stale
+      FROM admin_navs a
+      JOIN funds f ON f.id = a.fund_id
+      LEFT JOIN nav_runs r ON r.fund_id = a.fund_id AND r.valuation_date = a.valuation_date AND r.status = 'complete'
+     WHERE a.fund_id = $1 AND ($2::date IS NULL OR a.valuation_date < $2::date)
+     ORDER BY a.valuation_date DESC
+     LIMIT $3)
+  SELECT 'item' AS kind, p.valuation_date AS d, to_char(p.valuation_date, 'YYYY-MM-DD') AS valuation_date,
+         p.administrator_nav, p.shadow_nav, p.stale,
+         coalesce(h.navs, '{}') AS version_navs, coalesce(h.imported, '{}') AS version_imported_at
+    FROM page p
+    LEFT JOIN LATERAL (
+         SELECT array_agg(v.net_asset_value::text ORDER BY v.version) AS navs,
+                array_agg(v.imported_at ORDER BY v.version) AS imported
+           FROM admin_nav_versions v WHERE v.fund_id = $1 AND v.valuation_date = p.valuation_date) h ON true
+  UNION ALL
+  SELECT 'awaiting', r.valuation_date, to_char(r.valuation_date, 'YYYY-MM-DD'),
+         NULL, r.net_asset_value::text, coalesce(r.valuation_date >= f.nav_restart_from, false),
+         NULL::text[], NULL::timestamptz[]
+    FROM nav_runs r
+    JOIN funds f ON f.id = r.fund_id
+   WHERE r.fund_id = $1 AND r.status = 'complete' AND r.valuation_date <= $4::date
+     AND r.valuation_date >= (SELECT min(a.valuation_date) FROM admin_navs a WHERE a.fund_id = $1)
+     AND extract(day FROM r.valuation_date + 1) = 1
+     AND NOT EXISTS (SELECT 1 FROM admin_navs a WHERE a.fund_id = r.fund_id AND a.valuation_date = r.valuation_date)
+  ORDER BY kind DESC, d DESC`;

@@ -9,7 +9,7 @@ import { D, money, moneyOrNull, navPerUnitOrNull, ratio, units } from '../common
 import { assertOrdered } from '../common/query-params';
 import { servedRunStatus } from '../common/run-status';
 import { NavHistoryDto, NavHistoryQueryDto, ReconciliationDto, type ReconciliationRowDto } from './nav.dto';
-import { NavRepository } from './nav.repository';
+import { NavRepository, type ReconciliationItemRow } from './nav.repository';
 
 @Injectable()
 export class NavService {
@@ -64,18 +64,22 @@ export class NavService {
 
   /**
    * Shadow NAV (complete run) against the administrator's NAV on each date the administrator reported,
-   * with the figures it replaced; and the valued month-ends it has not reported (every page).
+   * with the figures it replaced; and the valued month-ends it has not reported since its first NAV
+   * (every page), read in the same snapshot.
    */
   async reconciliation(fundId: string, q: CursorPageQueryDto): Promise<ReconciliationDto> {
     const kind = `fund-nav-reconciliation:${fundId}`;
     const limit = q.limit ?? 100;
     const before = q.cursor === undefined ? null : this.cursors.decode(kind, q.cursor, { d: 'date' }).d;
     const tolerance = new D(this.config.navToleranceRatio);
-    const [rows, awaiting] = await Promise.all([
-      this.repo.administratorVsShadow(fundId, before, limit + 1),
-      // a month-end after today is not due; one that has passed is awaited once the shadow NAV valued it
-      this.repo.monthEndsWithoutAdministrator(fundId, new Date().toISOString().slice(0, 10)),
-    ]);
+    // one statement: the page and the awaited month-ends are one snapshot. A month-end after today is
+    // not due; one that has passed is awaited once the shadow NAV valued it
+    const { items: rows, awaiting } = await this.repo.reconciliation(
+      fundId,
+      before,
+      limit + 1,
+      new Date().toISOString().slice(0, 10),
+    );
     const page = keysetPage(rows, limit, (last) => this.cursors.encode(kind, { d: last.valuation_date }));
     return {
       toleranceRatio: ratio(tolerance),
@@ -91,11 +95,10 @@ export class NavService {
   }
 }
 
-type AdministratorRow = Awaited<ReturnType<NavRepository['administratorVsShadow']>>[number];
 type Comparison = Omit<ReconciliationRowDto, 'administratorNavImportedAt' | 'restatements'>;
 
 /** The books' own reconciliation rule (difference = shadow − administrator, ratio over the administrator's NAV). */
-function comparison(r: AdministratorRow, tolerance: Decimal): Comparison {
+function comparison(r: ReconciliationItemRow, tolerance: Decimal): Comparison {
   if (r.shadow_nav === null)
     return {
       valuationDate: r.valuation_date,
@@ -111,7 +114,7 @@ function comparison(r: AdministratorRow, tolerance: Decimal): Comparison {
 }
 
 /** When the current administrator figure was imported, and the figures it replaced (restatements), latest first. */
-function history(r: AdministratorRow): Pick<ReconciliationRowDto, 'administratorNavImportedAt' | 'restatements'> {
+function history(r: ReconciliationItemRow): Pick<ReconciliationRowDto, 'administratorNavImportedAt' | 'restatements'> {
   const h = administratorHistory(r.version_navs.map((nav, i) => ({ nav, importedAt: r.version_imported_at[i] })));
   return { administratorNavImportedAt: h.currentImportedAt, restatements: h.restatements };
 }
