@@ -1,8 +1,8 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { dbOf, ensurePerson, uniqueName, type TestApp } from '../utils/app';
-import { screenshot, seriousA11yViolations, watchPageErrors } from '../utils/browser';
+import { screenshot, seriousA11yViolations, watchPageErrors, withScreenshotOnFailure } from '../utils/browser';
 import type { Role } from '../../src/common/auth/scopes';
 
 /** Shared steps of the console browser tests. */
@@ -118,4 +118,34 @@ export async function apiCall(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, json: (await res.json().catch(() => null)) as Record<string, unknown> | null };
+}
+
+/** The colour a field error is drawn in (the theme's --bad), as getComputedStyle answers it. */
+export const ERROR_RED = 'rgb(180, 35, 24)';
+
+/** The computed text colour of an element (getComputedStyle, run in the page). */
+export function colourOf(element: Locator): Promise<string> {
+  type Window = { getComputedStyle(e: unknown): { color: string } };
+  return element.evaluate((el) => (globalThis as unknown as Window).getComputedStyle(el).color);
+}
+
+/**
+ * Runs `step` in a fresh page at each width (375 and 1440 px unless told), with a screenshot named
+ * `<name>-<width>` when it fails; then the page must have logged no error but the expected statuses.
+ */
+export async function atWidths(
+  browser: Browser,
+  name: string,
+  expectedStatuses: number[],
+  step: (page: Page, width: number) => Promise<void>,
+  widths = [375, 1440],
+): Promise<void> {
+  for (const width of widths) {
+    const page = await newPage(browser, width);
+    const errors = pageErrors(page, expectedStatuses);
+    await withScreenshotOnFailure(page, `${name}-${width}`, () => step(page, width));
+    const logged = errors();
+    if (logged.length) throw new Error(`the page logged errors at ${width} px:\n${logged.join('\n')}`);
+    await page.context().close();
+  }
 }

@@ -49,17 +49,22 @@ function firstPerField(err: unknown): { field: string; message: string }[] {
  * The message region of a form or page: the problem's detail, what it means, and its field errors
  * (by the form's labels when `fields` names them, each a link to its control). With `focus`, it takes
  * the keyboard focus when an error appears (a refused form: the submit button keeps no focus of use).
+ * `detail` says what the problem means on this page, in place of the server's detail and the
+ * console-wide words for its code.
  */
 export function ErrorMessage({
   error,
   title,
   fields: targets,
   focus,
+  detail,
 }: {
   error: unknown;
   title?: string;
   fields?: FieldTargets;
   focus?: boolean;
+  /** What the problem means here, in place of the server's detail and the explanation of its code. */
+  detail?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -68,11 +73,12 @@ export function ErrorMessage({
   if (!error) return null;
   const code = problemCode(error);
   const fields = firstPerField(error);
+  const meaning = detail === undefined && code ? EXPLANATIONS[code] : undefined;
   return (
     <div className="error" role="alert" ref={ref} tabIndex={focus ? -1 : undefined}>
       <strong>{title ?? 'That did not work.'}</strong>{' '}
-      {fields.length ? 'Check these fields:' : sentence(describeError(error))}
-      {code && EXPLANATIONS[code] && <p className="explain">{EXPLANATIONS[code]}</p>}
+      {fields.length ? 'Check these fields:' : (detail ?? sentence(describeError(error)))}
+      {meaning && <p className="explain">{meaning}</p>}
       {fields.length > 0 && (
         <ul>
           {fields.map((f) => {
@@ -135,6 +141,18 @@ export function Notice({
     <div className={kind} role="status" ref={ref} tabIndex={focus ? -1 : undefined}>
       {children}
     </div>
+  );
+}
+
+/**
+ * A form's submit button: it stays focusable while its request runs (aria-disabled, aria-busy), so a
+ * refused form keeps the keyboard where it was; the form ignores a second press while busy.
+ */
+export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <button type="submit" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
+      {children}
+    </button>
   );
 }
 

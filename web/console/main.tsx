@@ -12,6 +12,7 @@ import { KeysPage } from './pages/Keys';
 import { MembersPage } from './pages/Members';
 import { NavRunsPage } from './pages/NavRuns';
 import { OAuthConsentPage } from './pages/OAuthConsent';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/PasswordReset';
 import { ProposalsPage } from './pages/Proposals';
 import { SignInPage } from './pages/SignIn';
 import { SignUpPage } from './pages/SignUp';
@@ -29,6 +30,8 @@ const router = createBrowserRouter(
       children: [
         { path: '/sign-in', element: <SignInPage /> },
         { path: '/sign-up', element: <SignUpPage /> },
+        { path: '/forgot-password', element: <ForgotPasswordPage /> },
+        { path: '/reset-password/:token', element: <ResetPasswordPage /> },
         { path: '/invite/:token', element: <InvitePage /> },
         { path: '/invitations/:token', element: <InvitePage /> },
       ],

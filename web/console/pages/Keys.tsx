@@ -10,6 +10,7 @@ import {
   Notice,
   PageTitle,
   SecretReveal,
+  SubmitButton,
   TextField,
   useAction,
   useLoad,
@@ -222,9 +223,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
         )}
       </div>
       <div className="actions">
-        <button type="submit" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
-          Create key
-        </button>
+        <SubmitButton busy={busy}>Create key</SubmitButton>
       </div>
     </form>
   );

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { consoleRequest, type SessionInfo } from '../api';
 import { ErrorMessage, fieldError, Notice, PageTitle, problemCode, TextField, useAction, useLoad } from '../components';
 import { useSession } from '../session';
+import type { PasswordChangedState } from './PasswordReset';
 
 /** Where to go after signing in: a console path from ?next=, never another site. */
 export function nextPath(params: URLSearchParams): string {
@@ -24,6 +25,12 @@ export function SignInPage() {
     if (needsTotp) codeRef.current?.focus();
   }, [needsTotp]);
   const { error, busy, run } = useAction();
+  const passwordChanged = (useLocation().state as PasswordChangedState | null)?.passwordChanged === true;
+  // reset by email is offered only when the operator configured mail (SMTP_URL)
+  const reset = useLoad(
+    () => consoleRequest<{ enabled: boolean }>('/api/v1/console/password-reset', { noFund: true, expect401: true }),
+    [],
+  );
   // sign-up may be off (CONSOLE_SIGNUP=false): the link is offered only when the server takes new people
   const signUp = useLoad(
     () => consoleRequest<{ enabled: boolean }>('/api/v1/console/sign-up', { noFund: true, expect401: true }),
@@ -56,6 +63,12 @@ export function SignInPage() {
       <PageTitle title="Sign in">
         <span id="sign-in-title">Sign in to the console</span>
       </PageTitle>
+      {passwordChanged && (
+        <Notice focus>
+          Password changed. Every session was signed out; sign in with your new password (your authenticator code is
+          still asked for if you use one).
+        </Notice>
+      )}
       {endedMessage && <Notice kind="notice">{endedMessage}</Notice>}
       <form onSubmit={submit} noValidate>
         <ErrorMessage error={error} title="Could not sign in." />
@@ -95,6 +108,13 @@ export function SignInPage() {
           </button>
         </div>
       </form>
+      {reset.data?.enabled && (
+        <p>
+          <Link to="/forgot-password" state={{ email }}>
+            Forgot your password?
+          </Link>
+        </p>
+      )}
       {signUp.data?.enabled ? (
         <p>
           New here? <Link to="/sign-up">Create an account</Link> for calculator keys; an admin of a fund can invite you

@@ -4,7 +4,35 @@ import { consoleRequest, type SessionInfo } from '../api';
 import { ErrorMessage, fieldError, PageTitle, TextField, useAction } from '../components';
 import { useSession } from '../session';
 
-export const PASSWORD_HELP = 'At least 12 characters. A passphrase of several words is easiest to remember.';
+/** The server's rule for a new password (sign-up, invitation, account, reset), and a hint. */
+export const PASSWORD_HELP =
+  '12 to 1024 characters, not only spaces. A passphrase of several words is easiest to remember.';
+
+/** A person's email address, as they type it to be found (sign-up, a password reset link). */
+export function EmailField(props: { id?: string; value: string; onChange: (v: string) => void; error?: string }) {
+  return <TextField label="Email" {...props} type="email" autoComplete="email" required />;
+}
+
+/** A new password with the server's rule as its help (sign-up, invitation, reset by email). */
+export function NewPasswordField(props: {
+  label?: string;
+  id?: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+}) {
+  return (
+    <TextField
+      label="Password"
+      {...props}
+      type="password"
+      autoComplete="new-password"
+      required
+      minLength={12}
+      help={PASSWORD_HELP}
+    />
+  );
+}
 
 interface NewPersonFieldsProps {
   displayName: string;
@@ -26,17 +54,7 @@ export function NewPersonFields({ displayName, setDisplayName, password, setPass
         required
         error={fieldError(error, 'displayName')}
       />
-      <TextField
-        label="Password"
-        type="password"
-        value={password}
-        onChange={setPassword}
-        autoComplete="new-password"
-        required
-        minLength={12}
-        help={PASSWORD_HELP}
-        error={fieldError(error, 'password')}
-      />
+      <NewPasswordField value={password} onChange={setPassword} error={fieldError(error, 'password')} />
     </>
   );
 }
@@ -76,15 +94,7 @@ export function SignUpPage() {
       </p>
       <form onSubmit={submit} noValidate>
         <ErrorMessage error={error} title="Could not create the account." />
-        <TextField
-          label="Email"
-          type="email"
-          value={email}
-          onChange={setEmail}
-          autoComplete="email"
-          required
-          error={fieldError(error, 'email')}
-        />
+        <EmailField value={email} onChange={setEmail} error={fieldError(error, 'email')} />
         <NewPersonFields
           displayName={displayName}
           setDisplayName={setDisplayName}
