@@ -34,9 +34,13 @@ export const META = {
 /** The revision's own error codes: a header disagreeing with the body, a version it does not serve. */
 export const MODERN_ERRORS = { HEADER_MISMATCH: -32020, UNSUPPORTED_PROTOCOL_VERSION: -32022 } as const;
 
-/** Whether a protocol revision belongs to the stateless era (revision identifiers are dates). */
+/**
+ * Whether a protocol version names a revision of the stateless era: a date (revision identifiers
+ * are YYYY-MM-DD) on or after 2026-07-28. Anything else ("latest", "v2") is not of that era, so the
+ * handshake era's checks answer it as before.
+ */
 export function isModernVersion(version: string): boolean {
-  return version >= FIRST_MODERN_VERSION;
+  return /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= FIRST_MODERN_VERSION;
 }
 
 export type Era = { era: 'legacy' } | { era: 'modern'; version: string } | { era: 'rejected'; rejection: Rejection };
@@ -56,31 +60,36 @@ const idOf = (m: Record<string, unknown>): Id => (typeof m.id === 'string' || ty
 /** Which era a request's body belongs to, or why it is refused before either era reads it. */
 export function classifyEra(headers: IncomingHttpHeaders, body: unknown): Era {
   if (Array.isArray(body)) {
-    return body.some(claims)
-      ? {
-          era: 'rejected',
-          rejection: Rejection.of(null, JSONRPC.INVALID_REQUEST, 'batches are not part of MCP 2026-07-28'),
-        }
-      : LEGACY;
+    if (!body.some(claims)) return LEGACY;
+    return rejected(null, JSONRPC.INVALID_REQUEST, 'batches are not part of MCP 2026-07-28');
   }
   if (!isObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') return LEGACY; // answered by readMessage
-  const headerVersion = header(headers, 'mcp-protocol-version');
-  const method = body.method;
   const id = idOf(body);
-  if (!claims(body)) return classifyUnclaimed(body, headerVersion, id);
-  const envelope = envelopeProblem(metaOf(body.params)!);
-  if (envelope) return rejected(id, JSONRPC.INVALID_PARAMS, `invalid _meta envelope: ${envelope}`, { envelope });
-  const version = metaOf(body.params)![META.protocolVersion] as string;
-  if (!isModernVersion(version)) return LEGACY;
+  if (!claims(body)) return classifyUnclaimed(body, headers, id);
+  const meta = metaOf(body.params)!;
+  const problem = envelopeProblem(meta, body.id !== undefined);
+  if (problem)
+    return rejected(id, JSONRPC.INVALID_PARAMS, `invalid _meta envelope: ${problem.key}: ${problem.problem}`, {
+      envelope: problem,
+    });
+  const version = meta[META.protocolVersion] as string;
+  const headerVersion = header(headers, 'mcp-protocol-version');
+  // the header cross-checks any claim, a handshake-era one included (the body decides the era)
   if (headerVersion !== undefined && headerVersion !== version)
     return mismatch(
       id,
       headerVersion,
       `_meta names protocol version ${version}, MCP-Protocol-Version ${headerVersion}`,
     );
+  if (!isModernVersion(version)) return LEGACY;
+  return modernOrRefused(body, headers, id, version);
+}
+
+/** A message of the stateless era: its Mcp-Method must agree with the body and its version be one we serve. */
+function modernOrRefused(body: Record<string, unknown>, headers: IncomingHttpHeaders, id: Id, version: string): Era {
   const methodHeader = header(headers, 'mcp-method');
-  if (methodHeader !== undefined && methodHeader !== method)
-    return mismatch(id, methodHeader, `the body names method ${method}, Mcp-Method ${methodHeader}`);
+  if (methodHeader !== undefined && methodHeader !== body.method)
+    return mismatch(id, methodHeader, `the body names method ${String(body.method)}, Mcp-Method ${methodHeader}`);
   if (!MODERN_PROTOCOL_VERSIONS.includes(version))
     return rejected(id, MODERN_ERRORS.UNSUPPORTED_PROTOCOL_VERSION, `unsupported protocol version ${version}`, {
       supported: MODERN_PROTOCOL_VERSIONS,
@@ -93,26 +102,36 @@ export function classifyEra(headers: IncomingHttpHeaders, body: unknown): Era {
  * A message without an envelope: handshake-era traffic, unless the header names a stateless-era
  * version — then a request lacks its envelope (refused) and a notification is that era's.
  */
-function classifyUnclaimed(body: Record<string, unknown>, headerVersion: string | undefined, id: Id): Era {
+function classifyUnclaimed(body: Record<string, unknown>, headers: IncomingHttpHeaders, id: Id): Era {
+  const headerVersion = header(headers, 'mcp-protocol-version');
   if (headerVersion === undefined || !isModernVersion(headerVersion)) return LEGACY;
   if (body.method === 'initialize')
     return mismatch(id, headerVersion, 'initialize (the handshake) was sent with a 2026-07-28 MCP-Protocol-Version');
-  if (body.id !== undefined) {
-    const missing = [`_meta["${META.protocolVersion}"]`];
-    const text = `MCP-Protocol-Version ${headerVersion} needs the per-request envelope; missing ${missing.join(', ')}`;
-    return rejected(id, JSONRPC.INVALID_PARAMS, text, { envelope: { missing } });
-  }
-  return MODERN_PROTOCOL_VERSIONS.includes(headerVersion) ? { era: 'modern', version: headerVersion } : LEGACY;
+  if (body.id === undefined) return modernOrRefused(body, headers, id, headerVersion);
+  const missing = [`_meta["${META.protocolVersion}"]`];
+  const text = `MCP-Protocol-Version ${headerVersion} needs the per-request envelope; missing ${missing.join(', ')}`;
+  return rejected(id, JSONRPC.INVALID_PARAMS, text, { envelope: { missing } });
 }
 
-/** What is wrong with a `_meta` envelope (required: protocolVersion string, clientCapabilities object), or null. */
-function envelopeProblem(meta: Record<string, unknown>): string | null {
-  if (typeof meta[META.protocolVersion] !== 'string') return `${META.protocolVersion} must be a string`;
-  if (!(META.clientCapabilities in meta)) return `${META.clientCapabilities} is missing`;
-  if (!isObject(meta[META.clientCapabilities])) return `${META.clientCapabilities} must be an object`;
+interface EnvelopeProblem {
+  key: string;
+  problem: string;
+}
+
+/**
+ * What is wrong with a `_meta` envelope, or null. A request needs the protocol version (a string)
+ * and the client capabilities (an object), and client info, when given, names the client; a
+ * notification carries only the version claim.
+ */
+function envelopeProblem(meta: Record<string, unknown>, isRequest: boolean): EnvelopeProblem | null {
+  if (typeof meta[META.protocolVersion] !== 'string')
+    return { key: META.protocolVersion, problem: 'expected a protocol version string' };
+  if (!isRequest) return null;
+  if (!(META.clientCapabilities in meta)) return { key: META.clientCapabilities, problem: 'missing' };
+  if (!isObject(meta[META.clientCapabilities])) return { key: META.clientCapabilities, problem: 'expected an object' };
   const info = meta[META.clientInfo];
   if (info !== undefined && !(isObject(info) && typeof info.name === 'string' && typeof info.version === 'string'))
-    return `${META.clientInfo} must be an object with string name and version`;
+    return { key: META.clientInfo, problem: 'expected an object with string name and version' };
   return null;
 }
 
@@ -128,11 +147,11 @@ function mismatch(id: Id, headerValue: string, detail: string): Era {
 }
 
 /** Where Mcp-Name comes from, per method (the methods that act on a named tool, prompt or resource). */
-const NAME_SOURCE: Record<string, 'name' | 'uri'> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
+const NAME_SOURCE = new Map<string, 'name' | 'uri'>([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+]);
 
 /**
  * The standard headers a stateless-era request must carry: MCP-Protocol-Version, Mcp-Method and,
@@ -149,14 +168,14 @@ export function standardHeadersProblem(headers: IncomingHttpHeaders, request: Js
     return refuse('(missing)', 'the MCP-Protocol-Version header is required');
   if (header(headers, 'mcp-method') === undefined)
     return refuse('(missing)', `the Mcp-Method header (${method}) is required`);
-  const field = NAME_SOURCE[method];
+  const field = NAME_SOURCE.get(method);
   const bodyValue = field && typeof params[field] === 'string' ? params[field] : undefined;
-  if (bodyValue === undefined) return null;
   const name = header(headers, 'mcp-name');
-  if (name === undefined) return refuse('(missing)', `the Mcp-Name header (params.${field}) is required`);
-  const decoded = decodeHeaderValue(name);
-  if (decoded === null) return refuse(name, 'Mcp-Name carries an invalid =?base64?…?= value');
-  return decoded === bodyValue ? null : refuse(name, `params.${field} is "${bodyValue}", Mcp-Name "${decoded}"`);
+  const decoded = name === undefined ? undefined : decodeHeaderValue(name);
+  if (decoded === null) return refuse(name!, 'Mcp-Name carries an invalid =?base64?…?= value');
+  if (bodyValue === undefined) return null;
+  if (decoded === undefined) return refuse('(missing)', `the Mcp-Name header (params.${field}) is required`);
+  return decoded === bodyValue ? null : refuse(name!, `params.${field} is "${bodyValue}", Mcp-Name "${decoded}"`);
 }
 
 /** A header value as sent, or decoded from its `=?base64?…?=` form (UTF-8); null when that form is broken. */
@@ -188,14 +207,16 @@ export interface CacheHint {
 
 /**
  * A handshake-era answer in the stateless revision's form: `resultType: "complete"` on a result,
- * the cache hint on a cacheable one, and a resources/read miss as -32602 with the URI (the
- * revision's code; the handshake era's -32002 otherwise).
+ * the cache hint on a cacheable one, a resources/read miss as -32602 with the URI (the revision's
+ * code; the handshake era's -32002 otherwise), and an unknown method as HTTP 404.
  */
 export function modernAnswer(answer: Answer, request: JsonRpcRequest, hint: CacheHint): Answer {
   if (answer instanceof SerializedToolResult) return answer.withResultType();
   if (answer instanceof Rejection) return answer;
   if (answer instanceof Refusal)
     return new Refusal(modernResponse(answer.answer, request, hint), answer.status, answer.headers, answer.silent);
+  // a method the revision does not have is answered at its dispatch gate: 404, as its HTTP binding has it
+  if ('error' in answer && answer.error.code === JSONRPC.METHOD_NOT_FOUND) return new Rejection(answer, 404);
   return modernResponse(answer, request, hint);
 }
 

@@ -44,17 +44,18 @@ describe('MCP 2026-07-28, the stateless revision (e2e)', () => {
     return client;
   }
 
+  const wireHeaders = (method: string): Record<string, string> => ({
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${readKey}`,
+    'mcp-protocol-version': MODERN,
+    'mcp-method': method,
+  });
+
   /** One raw POST to the fund server with the standard headers of the revision, unless overridden. */
   async function post(body: unknown, headers: Record<string, string | undefined> = {}) {
     const method = (body as { method?: string }).method ?? '';
-    const all: Record<string, string | undefined> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${readKey}`,
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...headers,
-    };
+    const all: Record<string, string | undefined> = { ...wireHeaders(method), ...headers };
     const sent = Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) as Record<string, string>;
     const res = await fetch(`${base}/api/mcp`, { method: 'POST', headers: sent, body: JSON.stringify(body) });
     return { status: res.status, json: (await res.json()) as WireAnswer };
@@ -128,10 +129,10 @@ describe('MCP 2026-07-28, the stateless revision (e2e)', () => {
     expect(res.json.error).toMatchObject({ code: -32602, data: { uri } });
   });
 
-  it('has no initialize or ping in that revision, and no server/discover in the handshake revisions', async () => {
-    for (const method of ['initialize', 'ping']) {
+  it('has no initialize or ping in that revision (404, -32601), and no server/discover in the handshake revisions', async () => {
+    for (const method of ['initialize', 'ping', 'completion/complete']) {
       const res = await post(request(method, method === 'initialize' ? { protocolVersion: MODERN } : {}));
-      expect(res.json.error).toMatchObject({ code: -32601 });
+      expect([method, res.status, res.json.error.code]).toEqual([method, 404, -32601]);
     }
     const legacy = await post(
       { jsonrpc: '2.0', id: 1, method: 'server/discover' },
@@ -168,7 +169,11 @@ describe('MCP 2026-07-28, the stateless revision (e2e)', () => {
   it('refuses a bad envelope, an unknown revision of the era, and batches, each with a 400 naming why', async () => {
     const noCaps = await post(request('tools/list', {}, { 'io.modelcontextprotocol/protocolVersion': MODERN }));
     expect(noCaps.status).toBe(400);
-    expect(noCaps.json.error).toMatchObject({ code: -32602, message: expect.stringContaining('clientCapabilities') });
+    expect(noCaps.json.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('clientCapabilities'),
+      data: { envelope: { key: 'io.modelcontextprotocol/clientCapabilities', problem: 'missing' } },
+    });
     const future = await post(
       request('tools/list', {}, { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }),
       {
@@ -193,5 +198,54 @@ describe('MCP 2026-07-28, the stateless revision (e2e)', () => {
     expect(res.status).toBe(200);
     expect(res.json.result.resultType).toBeUndefined();
     expect(res.json.result.tools.length).toBeGreaterThan(0);
+  });
+  it('cross-checks the header against a handshake-era claim too, and a broken Mcp-Name even where no name is needed', async () => {
+    const legacyClaim = { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' };
+    const listed = await post(request('tools/list', {}, legacyClaim));
+    expect([listed.status, listed.json.error.code]).toEqual([400, -32020]);
+    const init = await post(request('initialize', { protocolVersion: '2025-11-25' }, legacyClaim));
+    expect([init.status, init.json.error.code]).toEqual([400, -32020]);
+    const broken = await post(request('tools/list'), { 'mcp-name': '=?base64?***?=' });
+    expect([broken.status, broken.json.error.code]).toEqual([400, -32020]);
+  });
+
+  it('takes a notification of the revision by its header or its version claim alone, its Mcp-Method checked', async () => {
+    const note = (params: object) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params });
+    const byHeader = await fetch(`${base}/api/mcp`, {
+      method: 'POST',
+      headers: { ...wireHeaders('notifications/cancelled'), 'mcp-method': 'tools/list' },
+      body: JSON.stringify(note({ requestId: 1 })),
+    });
+    expect(byHeader.status).toBe(400);
+    expect(((await byHeader.json()) as WireAnswer).error.code).toBe(-32020);
+    for (const params of [
+      { requestId: 1 },
+      { requestId: 1, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN } },
+    ]) {
+      const res = await fetch(`${base}/api/mcp`, {
+        method: 'POST',
+        headers: wireHeaders('notifications/cancelled'),
+        body: JSON.stringify(note(params)),
+      });
+      expect(res.status).toBe(202);
+    }
+  });
+
+  it('answers a version header that is not a revision date as the handshake era did (400 naming it)', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-protocol-version': 'latest' });
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toContain('unsupported MCP-Protocol-Version latest');
+  });
+
+  it("counts the revision's messages and refusals on mcp-minute, never on the key's REST window", async () => {
+    const remaining = async () => {
+      const res = await call(app, 'GET', '/api/v1/me', { key: readKey });
+      return Number(/r=(\d+)/.exec(String(res.headers['ratelimit']))?.[1]);
+    };
+    const before = await remaining();
+    await post(request('server/discover'));
+    await post(request('tools/list'));
+    await post(request('tools/list'), { 'mcp-method': undefined }); // refused (400), still counted once
+    expect(await remaining()).toBe(before - 1); // only the second /me itself
   });
 });
