@@ -4,6 +4,7 @@ import { commandOptions, withDatabase } from './options';
 import { isRole, PLANS } from '../common/auth/scopes';
 import { type Plan } from '../config/config';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../identity/password';
+import { PasswordResetsRepository } from '../identity/password-resets.repository';
 import { RoleNotLoweredError, upsertPerson } from '../identity/people';
 import { SessionsRepository } from '../identity/sessions.repository';
 import { ConnectedApps } from '../oauth/connected-apps';
@@ -13,10 +14,10 @@ import { UsersRepository } from '../identity/users.repository';
  * Operator CLI for people (passwords are read from stdin, never from arguments or the environment):
  *   npm run users -- create --email E --name N [--fund SLUG --role ROLE] [--plan P] --password-stdin [--json]
  *   npm run users -- list [--json]
- *   npm run users -- disable <email>          (also ends their console sessions and disconnects their OAuth apps; their keys stop working)
- *   npm run users -- enable <email>           (signs in again; their keys work again; disconnected apps stay disconnected)
+ *   npm run users -- disable <email>          (also ends their console sessions, disconnects their OAuth apps and closes their password reset links; their keys stop working)
+ *   npm run users -- enable <email>           (signs in again; their keys work again; disconnected apps stay disconnected, reset links closed)
  *   npm run users -- set-plan <email> <plan>
- *   npm run users -- set-password <email> --password-stdin   (a new password ends their sessions and disconnects their OAuth apps; keys are kept)
+ *   npm run users -- set-password <email> --password-stdin   (a new password ends their sessions, disconnects their OAuth apps and closes their reset links; keys are kept)
  */
 const USAGE =
   'usage: users create --email E --name N [--fund SLUG --role viewer|analyst|manager|admin] [--plan P] --password-stdin [--json] | users list [--json] | users disable <email> | users enable <email> | users set-plan <email> <plan> | users set-password <email> --password-stdin';
@@ -125,6 +126,7 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
   if (command === 'disable') {
     const ended = await users.transaction(async (m) => {
       await users.with(m).setStatus(user.id, 'disabled');
+      await new PasswordResetsRepository(db).with(m).closeOpenOf(user.id); // a reset link never outlives it
       return {
         sessions: await new SessionsRepository(db).with(m).revokeAllOf(user.id),
         apps: await ConnectedApps.over(db).endAllOf(m, user.id),
@@ -134,7 +136,12 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
       `Disabled ${user.email}; ${ended.sessions} console session(s) ended, ${ended.apps} connected OAuth app(s) disconnected; their keys are refused within seconds\n`,
     );
   } else if (command === 'enable') {
-    await users.setStatus(user.id, 'active');
+    await users.transaction(async (m) => {
+      await users.with(m).setStatus(user.id, 'active');
+      // links mailed before the person was disabled stay closed (disable closed them; this also covers a
+      // status changed by hand in the database)
+      await new PasswordResetsRepository(db).with(m).closeOpenOf(user.id);
+    });
     process.stdout.write(`Enabled ${user.email}; they can sign in again and their unrevoked keys work again\n`);
   } else if (command === 'set-plan') {
     await users.setPlan(user.id, planOf(positionals[1] ?? ''));

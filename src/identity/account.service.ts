@@ -7,6 +7,7 @@ import { ConnectedApps } from '../oauth/connected-apps';
 import { ProblemError } from '../common/errors/problem';
 import type { RecoveryCodesDto, TotpEnrolmentDto } from './dto/console.dto';
 import { hashPassword, verifyPassword } from './password';
+import { PasswordResetsRepository } from './password-resets.repository';
 import { SessionsRepository } from './sessions.repository';
 import { recoveryCodeHash, SignInService } from './sign-in.service';
 import { matchTotp, newTotpSecret, otpauthUrl } from './totp';
@@ -23,6 +24,7 @@ export class AccountService {
     private readonly sealer: SecretSealer,
     private readonly signIn: SignInService,
     private readonly apps: ConnectedApps,
+    private readonly resets: PasswordResetsRepository,
   ) {}
 
   private async me(p: Principal): Promise<UserRow> {
@@ -32,9 +34,10 @@ export class AccountService {
   }
 
   /**
-   * Changes the password, signs out every other session of the person and disconnects every OAuth app
-   * they connected, in one transaction: a password changed because a session was stolen never stays
-   * changed with that session, or an app connected through it, still live. Their API keys are kept.
+   * Changes the password, signs out every other session of the person, disconnects every OAuth app
+   * they connected and closes their open reset links, in one transaction: a password changed because a
+   * session (or the mailbox) was stolen never stays changed with that session, an app connected through
+   * it, or a reset link mailed before, still live. Their API keys are kept.
    * Both scrypt runs happen before the person's row is locked; under the lock the password must still
    * be the one the current password was checked against.
    */
@@ -49,6 +52,7 @@ export class AccountService {
       await this.users.with(m).setPassword(user.id, newHash);
       await this.sessions.with(m).revokeAllOf(user.id, p.sessionId ?? null);
       await this.apps.endAllOf(m, user.id);
+      await this.resets.with(m).closeOpenOf(user.id);
     });
   }
 

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ProblemError } from '../common/errors/problem';
 import { clientBucket } from '../common/http/client-bucket';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { Mailer, sendFailure } from '../mail/mailer';
+import { Mailer, type OutgoingMail, sendFailure } from '../mail/mailer';
 import { ConnectedApps } from '../oauth/connected-apps';
 import { REDIS } from '../redis/redis.module';
 import type { PasswordResetPreviewDto, PasswordResetRequestedDto } from './dto/console.dto';
@@ -22,6 +22,12 @@ export const RESET_PER_EMAIL = 3;
 /** Requests from one address (an IPv6 /64), whatever the emails, in RESET_WINDOW_SECONDS. */
 export const RESET_PER_ADDRESS = 10;
 export const RESET_WINDOW_SECONDS = 15 * 60;
+/**
+ * At shutdown, how long the mails already answered for (links, "password changed" notices) may still
+ * take; those unsent then are abandoned and counted in the log. Below a container's stop grace (30 s in
+ * docker/compose.yml), which one send alone could exceed (SMTP timeouts: 10 s to connect, 30 s idle).
+ */
+export const SHUTDOWN_WAIT_MS = 10_000;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/; // 32 random bytes, base64url
 const REQUESTED: PasswordResetRequestedDto = {
   message: `if an active account uses this email, a link to choose a new password is on its way; it works once, for ${RESET_MINUTES} minutes`,
@@ -42,7 +48,8 @@ export function maskEmail(email: string): string {
  * `users set-password` does). The request's answer is decided before anything about the email is
  * looked up — same body, same status, and no wait on the database or the mail server — so neither
  * its content nor its timing tells whether an account exists; the lookup, the token row and the mail
- * happen after the answer (in `pending`, awaited at shutdown), a failed send logged without the link.
+ * happen after the answer (in `pending`, awaited at shutdown for SHUTDOWN_WAIT_MS at most), a failed
+ * send logged without the link. A reset mails the person that their password was changed (no link).
  */
 @Injectable()
 export class PasswordResetService implements OnModuleDestroy {
@@ -71,19 +78,34 @@ export class PasswordResetService implements OnModuleDestroy {
     const perEmail = `pwreset:${createHash('sha256').update(spelled).digest('hex')}`;
     await this.reserve(`pwreset:ip:${clientBucket(req.ip)}`, RESET_PER_ADDRESS, 'from this address');
     await this.reserve(perEmail, RESET_PER_EMAIL, 'for this email');
-    const token = randomBytes(32).toString('base64url');
-    const work = this.issueAndSend(spelled, token).finally(() => this.pending.delete(work));
-    this.pending.add(work);
+    this.track(this.issueAndSend(spelled, randomBytes(32).toString('base64url')));
     return REQUESTED;
   }
 
-  /** Resolves when every reset requested so far has been written and its mail sent (or its failure logged). */
+  /** Resolves when every reset requested so far has been written and its mails sent (or their failure logged). */
   async settled(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
+  /** Waits for the mails in flight, `ms` at most; answers how many were still not done then. */
+  async settledWithin(ms: number): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    try {
+      await Promise.race([this.settled(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+    return this.pending.size;
+  }
+
+  /** A deploy does not drop the mails of requests already answered, nor waits on a mail server for ever. */
   async onModuleDestroy(): Promise<void> {
-    await this.settled(); // a deploy does not drop the mails of requests already answered
+    const abandoned = await this.settledWithin(SHUTDOWN_WAIT_MS);
+    if (abandoned > 0)
+      this.logger.warn(
+        JSON.stringify({ msg: 'password reset mails abandoned at shutdown', abandoned, waitedMs: SHUTDOWN_WAIT_MS }),
+      );
   }
 
   /** Public: what a link is for (masked email, expiry). 404 unknown, 410 used, superseded or expired. */
@@ -95,21 +117,35 @@ export class PasswordResetService implements OnModuleDestroy {
   /**
    * Sets the new password, uses the link, closes the person's other links, ends every console
    * session and disconnects every OAuth app of the person, in one transaction (their API keys and
-   * TOTP stay: the next sign-in still asks for a code). scrypt runs before any row is locked.
+   * TOTP stay: the next sign-in still asks for a code). scrypt runs before any row is locked. Once
+   * committed, the person is mailed that their password was changed (after the answer, as the link).
    */
   async reset(req: FastifyRequest, token: string, password: string): Promise<void> {
     this.auth.assertSameOrigin(req);
     const hash = tokenHash(token);
     const seen = this.usable(TOKEN.test(token) ? await this.resets.byTokenHash(hash) : null); // 404 / 410 before scrypt
     const passwordHash = await hashPassword(password);
-    await this.users.transaction(async (m) => {
+    const row = await this.users.transaction(async (m) => {
       await this.users.with(m).lockById(seen.user_id); // the person's row first, as every account change
-      const row = this.usable(await this.resets.with(m).byTokenHash(hash, true));
-      await this.users.with(m).setPassword(row.user_id, passwordHash);
-      await this.resets.with(m).consume(row.id, row.user_id);
-      await this.sessions.with(m).revokeAllOf(row.user_id);
-      await this.apps.endAllOf(m, row.user_id);
+      const locked = this.usable(await this.resets.with(m).byTokenHash(hash, true));
+      await this.users.with(m).setPassword(locked.user_id, passwordHash);
+      await this.resets.with(m).consume(locked.id, locked.user_id);
+      await this.sessions.with(m).revokeAllOf(locked.user_id);
+      await this.apps.endAllOf(m, locked.user_id);
+      return locked;
     });
+    this.track(
+      this.deliver(
+        row.user_id,
+        { to: row.email, ...changedMail(row.email, new Date()) },
+        'password changed notice not sent',
+      ),
+    );
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
   }
 
   private assertEnabled(): void {
@@ -136,29 +172,29 @@ export class PasswordResetService implements OnModuleDestroy {
 
   /** The lookup, the row (committed) and then the mail; an unknown or disabled email does nothing more. */
   private async issueAndSend(email: string, token: string): Promise<void> {
-    let issued: { userId: string; email: string; expiresAt: Date } | null = null;
+    let person: { id: string; email: string } | null;
     try {
-      issued = await this.users.transaction(async (m) => {
-        const person = await this.resets.with(m).lockActivePerson(email);
-        if (!person) return null;
-        const row = await this.resets.with(m).issue(person.id, tokenHash(token), RESET_MINUTES);
-        return { userId: person.id, email: person.email, expiresAt: row.expires_at };
-      });
-      if (!issued) return;
-      await this.mailer.send({
-        to: issued.email,
-        ...resetMail(`${this.config.publicBaseUrl}/console/reset-password/${token}`),
+      person = await this.users.transaction(async (m) => {
+        const found = await this.resets.with(m).lockActivePerson(email);
+        if (found) await this.resets.with(m).issue(found.id, tokenHash(token), RESET_MINUTES);
+        return found;
       });
     } catch (err) {
-      // never the token, the link or the mail server's reply text; the person is named by id
-      this.logger.error(
-        JSON.stringify({
-          msg: issued ? 'password reset mail not sent' : 'password reset not issued',
-          userId: issued?.userId ?? null,
-          reason: sendFailure(err),
-        }),
-      );
+      return this.logFailure('password reset not issued', null, err);
     }
+    if (!person) return;
+    const link = `${this.config.publicBaseUrl}/console/reset-password/${token}`;
+    await this.deliver(person.id, { to: person.email, ...resetMail(link) }, 'password reset mail not sent');
+  }
+
+  /** Sends a mail; a failure is logged (`failure`, the person's id, the SMTP code), never thrown. */
+  private async deliver(userId: string, mail: OutgoingMail, failure: string): Promise<void> {
+    await this.mailer.send(mail).catch((err: unknown) => this.logFailure(failure, userId, err));
+  }
+
+  /** Never the token, the link, the address or the mail server's reply text: the person is named by id. */
+  private logFailure(msg: string, userId: string | null, err: unknown): void {
+    this.logger.error(JSON.stringify({ msg, userId, reason: sendFailure(err) }));
   }
 
   /** Counts a request as sign-in counts attempts; 429 with Retry-After past `allowed` in the window. */
@@ -182,6 +218,25 @@ function resetMail(link: string): { subject: string; text: string } {
       'and your authenticator app (TOTP) stay as they are.',
       '',
       'If you did not ask for this, ignore this email: your password has not changed. Never share this link.',
+    ].join('\n'),
+  };
+}
+
+/** After a reset: who (the account) and when, what it ended, what to do if it was not them; no link. */
+function changedMail(email: string, at: Date): { subject: string; text: string } {
+  const [day, time] = at.toISOString().slice(0, 16).split('T');
+  return {
+    subject: 'Your fundgate console password was changed',
+    text: [
+      `The password of the fundgate console account ${email} was changed on ${day} at ${time} UTC,`,
+      'with a password reset link sent to this address.',
+      '',
+      'Every console session of the account was signed out and the apps connected to it were disconnected;',
+      'its API keys and authenticator app (TOTP) stay as they were. If this was you, there is nothing more to do.',
+      '',
+      'If you did not change it, someone may be reading this mailbox: secure your email account first, then',
+      'choose a new password with "Forgot your password?" on the console\'s sign-in page (or ask your fundgate',
+      'operator to set one), revoke on the keys page any API key you do not recognise, and tell your fund admin.',
     ].join('\n'),
   };
 }

@@ -72,10 +72,19 @@ export class PasswordResetsRepository extends SqlRepository {
   /** Marks this reset used and closes every other open one of the person. */
   async consume(id: string, userId: string): Promise<void> {
     await this.q.query(`UPDATE password_resets SET used_at = now() WHERE id = $1`, [id]);
+    await this.closeOpenOf(userId);
+  }
+
+  /**
+   * Closes every open reset link of the person (they answer 410 "replaced"): a password change, an
+   * operator's new password, disabling or enabling the person — a link mailed before must not outlive
+   * them. In the transaction that changes the person (their row locked first, as everywhere).
+   */
+  async closeOpenOf(userId: string): Promise<void> {
     await this.q.query(
       `UPDATE password_resets SET superseded_at = now()
-        WHERE user_id = $1 AND id <> $2 AND used_at IS NULL AND superseded_at IS NULL`,
-      [userId, id],
+        WHERE user_id = $1 AND used_at IS NULL AND superseded_at IS NULL`,
+      [userId],
     );
   }
 }

@@ -4,6 +4,7 @@ import { ROLES, type Role } from '../common/auth/scopes';
 import type { Plan } from '../config/config';
 import { ConnectedApps } from '../oauth/connected-apps';
 import { hashPassword, verifyPassword } from './password';
+import { PasswordResetsRepository } from './password-resets.repository';
 import { SessionsRepository } from './sessions.repository';
 import { UsersRepository } from './users.repository';
 
@@ -38,8 +39,8 @@ export class RoleNotLoweredError extends Error {
 /**
  * Operator-side bootstrap without a Nest container (users CLI, seed:demo, bench): creates the person
  * (and their account) when the email is new, then applies password, plan and membership. One transaction.
- * A password that differs from the stored one ends the person's console sessions and disconnects their
- * OAuth apps (an operator reset); their API keys are kept.
+ * A password that differs from the stored one ends the person's console sessions, disconnects their
+ * OAuth apps and closes their open reset links (an operator reset); their API keys are kept.
  */
 export async function upsertPerson(
   db: DataSource,
@@ -57,6 +58,7 @@ export async function upsertPerson(
         await users.with(m).setPassword(existing.id, passwordHash);
         await new SessionsRepository(db).with(m).revokeAllOf(existing.id);
         await ConnectedApps.over(db).endAllOf(m, existing.id); // and the apps connected from them
+        await new PasswordResetsRepository(db).with(m).closeOpenOf(existing.id); // and links mailed before
       }
       if (spec.plan) await users.with(m).setPlan(existing.id, spec.plan);
       if (spec.displayName !== existing.display_name) await users.with(m).setDisplayName(existing.id, spec.displayName);

@@ -3,12 +3,15 @@ import { SecretSealer } from '../../src/common/crypto/sealer';
 import { PasswordResetService } from '../../src/identity/password-reset.service';
 import { newTotpSecret } from '../../src/identity/totp';
 import { bootApp, call, dbOf, ensurePerson, randomIp, type TestApp, uniqueName } from '../utils/app';
+import { runCli } from '../utils/cli';
 import { consoleCall, cookieFrom, HOST, ORIGIN, PASSWORD, signIn } from './console';
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from './smtp-sink';
 
 const NEW_PASSWORD = 'a brand new passphrase 42';
 const SMTP_PASS = 'sink-pass-Zq81';
 const LINK = /^http:\/\/console\.test\/console\/reset-password\/([A-Za-z0-9_-]{43})$/m;
+const RESET_SUBJECT = 'Reset your fundgate console password';
+const CHANGED_SUBJECT = 'Your fundgate console password was changed';
 
 /**
  * "Forgot your password?" over HTTP with a real SMTP server (smtp-server on a random port): the mail
@@ -51,7 +54,10 @@ describe('password reset by email (e2e)', () => {
     call(target, 'POST', url, { body, ip: from, headers: { host: HOST, origin: ORIGIN } });
   const ask = (email: string, from = ip) => post('/api/v1/console/password-reset', { email }, from);
   const settled = () => app.get(PasswordResetService).settled();
-  const mailsTo = (email: string) => sink.mails.filter((m) => m.rcptTo.includes(email));
+  const received = (email: string, subject: string) =>
+    sink.mails.filter((m) => m.rcptTo.includes(email) && m.headers.subject === subject);
+  const mailsTo = (email: string) => received(email, RESET_SUBJECT);
+  const noticesTo = (email: string) => received(email, CHANGED_SUBJECT);
   const tokenOf = (mail: ReceivedMail) => LINK.exec(mail.text)![1];
   const newPerson = async () => {
     const email = `${uniqueName('reset')}@example.com`;
@@ -96,6 +102,7 @@ describe('password reset by email (e2e)', () => {
 
     const preview = await call(app, 'GET', `/api/v1/console/password-reset/${token}`);
     expect(preview.status).toBe(200);
+    expect(preview.headers['cache-control']).toMatch(/\bno-store\b/);
     expect(preview.json.email).toBe(`r***@example.com`);
     const minutes = (Date.parse(preview.json.expiresAt) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(29);
@@ -109,6 +116,19 @@ describe('password reset by email (e2e)', () => {
     expect(done.status).toBe(200);
     expect(done.json).toEqual({ ok: true });
     expect(done.headers['set-cookie']).toBeUndefined(); // the person signs in afterwards
+    for (const answer of [weak, done]) expect(answer.headers['cache-control']).toMatch(/\bno-store\b/);
+
+    // the person is told, by mail, that the password changed: who, when, what to do; no link, no token
+    await settled();
+    expect(noticesTo(p.email)).toHaveLength(1);
+    const [notice] = noticesTo(p.email);
+    expect(notice).toMatchObject({ mailFrom: 'no-reply@fund.example', rcptTo: [p.email] });
+    expect(notice.headers['auto-submitted']).toBe('auto-generated');
+    expect(notice.text).toContain(`account ${p.email}`);
+    expect(notice.text).toMatch(/on \d{4}-\d{2}-\d{2} at \d{2}:\d{2} UTC/);
+    expect(notice.text).toContain('If you did not');
+    expect(notice.text).not.toMatch(/https?:|reset-password/);
+    expect(notice.raw).not.toContain(token);
 
     for (const s of [first, second])
       expect((await consoleCall(app, 'GET', '/api/v1/console/session', s)).status).toBe(401);
@@ -175,6 +195,63 @@ describe('password reset by email (e2e)', () => {
     await dbOf(app).query(`UPDATE users SET status = 'active' WHERE id = $1`, [p.userId]);
     expect(row.password_hash).toBeTruthy();
     expect((await post('/api/v1/console/sign-in', { email: p.email, password: PASSWORD })).status).toBe(200);
+  });
+
+  it('a password change in the console, an operator set-password and disable → enable close open links (410)', async () => {
+    const cli = (args: string[], stdin?: string) =>
+      runCli(
+        'src/cli/users.ts',
+        args,
+        { DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: process.env.REDIS_URL! },
+        { stdin },
+      );
+    const closed = async (token: string) => {
+      const seen = await call(app, 'GET', `/api/v1/console/password-reset/${token}`);
+      const used = await post(`/api/v1/console/password-reset/${token}`, { password: 'an attacker passphrase 9' });
+      return [seen.status, used.status];
+    };
+
+    const changer = await newPerson();
+    const byChange = await linkFor(changer.email);
+    const session = await signIn(app, changer.email);
+    const changed = await consoleCall(app, 'POST', '/api/v1/console/account/password', session, {
+      body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+    });
+    expect(changed.status).toBe(200);
+    expect(await closed(byChange)).toEqual([410, 410]);
+
+    const reset = await newPerson();
+    const byOperator = await linkFor(reset.email);
+    const set = await cli(['set-password', reset.email, '--password-stdin'], `${NEW_PASSWORD}\n`);
+    expect([set.code, set.stderr]).toEqual([0, '']);
+    expect(await closed(byOperator)).toEqual([410, 410]);
+
+    const paused = await newPerson();
+    const byPause = await linkFor(paused.email);
+    expect((await cli(['disable', paused.email])).code).toBe(0);
+    expect((await cli(['enable', paused.email])).code).toBe(0);
+    expect(await closed(byPause)).toEqual([410, 410]);
+    // none of them was changed by the links
+    for (const who of [changer, reset])
+      expect((await post('/api/v1/console/sign-in', { email: who.email, password: NEW_PASSWORD })).status).toBe(200);
+    expect((await post('/api/v1/console/sign-in', { email: paused.email, password: PASSWORD })).status).toBe(200);
+  }, 120_000);
+
+  it('a failing mail server after a reset: the password is set, the notice failure logged without the address', async () => {
+    const p = await newPerson();
+    const token = await linkFor(p.email);
+    sink.refuse = true;
+    try {
+      expect((await post(`/api/v1/console/password-reset/${token}`, { password: NEW_PASSWORD })).status).toBe(200);
+      await settled();
+    } finally {
+      sink.refuse = false;
+    }
+    expect(noticesTo(p.email)).toHaveLength(0);
+    const failure = logged.find((l) => l.includes('password changed notice not sent') && l.includes(p.userId));
+    expect(failure).toContain('SMTP 550');
+    expect(failure).not.toContain(p.email);
+    expect((await post('/api/v1/console/sign-in', { email: p.email, password: NEW_PASSWORD })).status).toBe(200);
   });
 
   it('keeps TOTP: the next sign-in with the new password still asks for the code', async () => {
@@ -244,7 +321,7 @@ describe('password reset by email (e2e)', () => {
 
     // every token issued in this file: in no log line and in no activity row
     const token = await linkFor(p.email);
-    const tokens = [token, ...sink.mails.map(tokenOf)];
+    const tokens = [token, ...sink.mails.filter((m) => m.headers.subject === RESET_SUBJECT).map(tokenOf)];
     await post(`/api/v1/console/password-reset/${token}`, { password: NEW_PASSWORD });
     await new Promise((r) => setTimeout(r, 300)); // the activity log flushes every 50 ms in tests
     const all = logged.join('');
