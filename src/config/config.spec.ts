@@ -104,6 +104,23 @@ describe('config', () => {
   });
 
   it.each([
+    ['smtp://us%zzer:pass@h.example', 'user'],
+    ['smtp://user:s3cr%E0%A4%At@h.example', 'password'],
+    ['smtp://user:50%off@h.example', 'password'],
+  ])('a malformed percent-encoding in SMTP_URL %s stops naming SMTP_URL and its %s, not quoting it', (raw, part) => {
+    let err: unknown;
+    try {
+      loadConfig({ SMTP_URL: raw, MAIL_FROM: 'x@fund.example' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).variable).toBe('SMTP_URL');
+    expect((err as Error).message).toContain(`in its ${part}`);
+    for (const secret of ['zz', 's3cr', '50%off']) expect((err as Error).message).not.toContain(secret);
+  });
+
+  it.each([
     [{ SMTP_URL: 'http://h.example', MAIL_FROM: 'x@fund.example' }, 'SMTP_URL'],
     [{ SMTP_URL: 'not a url', MAIL_FROM: 'x@fund.example' }, 'SMTP_URL'],
     [{ SMTP_URL: 'smtp://h.example/path', MAIL_FROM: 'x@fund.example' }, 'SMTP_URL'],

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { parseKeyRing, type SealingKey } from '../common/crypto/sealer';
 import { redactUrl } from '../common/startup/reachability';
-import { type MailConfig, readMailConfig } from '../mail/mail-settings';
+import { assertMailLinksSafe, type MailConfig, readMailConfig } from '../mail/mail-settings';
 
 /**
  * The one typed configuration object. Built once at boot from the environment; nothing else in
@@ -299,7 +299,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   return config;
 }
 
-/** Production never runs on a public development secret or with the public demo key. */
+/** Production never runs on a public development secret or with the public demo key, nor mails unsafe links. */
 export function assertProductionSafe(config: AppConfig): void {
   if (config.cursorSecret === DEVELOPMENT_CURSOR_SECRET || config.cursorSecret.length < 32) {
     throw new ConfigError(
@@ -307,12 +307,11 @@ export function assertProductionSafe(config: AppConfig): void {
       'must be a private value of at least 32 characters in production (the development default is public)',
     );
   }
-  if (config.demoApiKeyEnabled) {
+  if (config.demoApiKeyEnabled)
     throw new ConfigError(
       'DEMO_API_KEY_ENABLED',
       'must be false in production (the demo key is published in the README)',
     );
-  }
   if (config.publicBaseUrl.startsWith('https:') && config.trustedProxies.length === 0) {
     throw new ConfigError(
       'TRUSTED_PROXIES',
@@ -321,6 +320,7 @@ export function assertProductionSafe(config: AppConfig): void {
         "and __Host- and every client shares the proxy's address in per-IP limits",
     );
   }
+  assertMailLinksSafe(config); // mailed links: an https PUBLIC_BASE_URL that is not this machine
   if (!config.secretsKeyRing) {
     throw new ConfigError(
       'SECRETS_KEY',

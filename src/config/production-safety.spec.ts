@@ -46,6 +46,8 @@ describe('production refuses unsafe development defaults', () => {
   const mail = {
     SMTP_URL: 'smtp://mailer:s3cret-pass@smtp.fund.example:587',
     MAIL_FROM: 'fundgate <no-reply@fund.example>',
+    PUBLIC_BASE_URL: 'https://fund.example',
+    TRUSTED_PROXIES: '10.0.0.2',
   };
   it.each([
     ['smtp:// (STARTTLS required by default)', {}, 'started'],
@@ -65,6 +67,23 @@ describe('production refuses unsafe development defaults', () => {
     ],
   ])('mail: %s → %s', (_name, change, variable) => {
     expect(refusal({ ...safe, ...mail, ...change })).toBe(variable);
+  });
+
+  it.each([
+    ['the default PUBLIC_BASE_URL (http://localhost:PORT)', { PUBLIC_BASE_URL: '' }, 'PUBLIC_BASE_URL'],
+    ['an http:// PUBLIC_BASE_URL', { PUBLIC_BASE_URL: 'http://fund.example' }, 'PUBLIC_BASE_URL'],
+    ['an https://localhost PUBLIC_BASE_URL', { PUBLIC_BASE_URL: 'https://localhost:3000' }, 'PUBLIC_BASE_URL'],
+    ['an https:// loopback address', { PUBLIC_BASE_URL: 'https://127.0.0.2' }, 'PUBLIC_BASE_URL'],
+    ['an https:// IPv6 loopback', { PUBLIC_BASE_URL: 'https://[::1]:8443' }, 'PUBLIC_BASE_URL'],
+    ['a *.localhost name', { PUBLIC_BASE_URL: 'https://console.localhost' }, 'PUBLIC_BASE_URL'],
+    ['the unspecified address', { PUBLIC_BASE_URL: 'https://0.0.0.0' }, 'PUBLIC_BASE_URL'],
+    ['a public https:// origin', {}, 'started'],
+  ])('mail: links mailed to people need a public https PUBLIC_BASE_URL: %s → %s', (_name, change, variable) => {
+    expect(refusal({ ...safe, ...mail, ...change })).toBe(variable);
+  });
+
+  it('without mail, production still starts on http://localhost (docker/compose.yml, no SMTP_URL)', () => {
+    expect(loadConfig({ ...safe, PUBLIC_BASE_URL: 'http://localhost:3000' }).mail).toBeNull();
   });
 
   it('mail: production requires STARTTLS on smtp:// and never says the SMTP password', () => {

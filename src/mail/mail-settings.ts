@@ -35,6 +35,43 @@ function isLoopback(host: string): boolean {
   return ipaddr.isValid(bare) && ipaddr.process(bare).range() === 'loopback';
 }
 
+/** Loopback, `*.localhost` (RFC 6761) or the unspecified address: a link there reaches no one else's browser. */
+function isLocalOnly(host: string): boolean {
+  const bare = host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  if (isLoopback(bare) || bare.endsWith('.localhost')) return true;
+  return ipaddr.isValid(bare) && ipaddr.process(bare).range() === 'unspecified';
+}
+
+/**
+ * Production with mail: the password reset links mailed carry a token and point at PUBLIC_BASE_URL,
+ * so it must be https (opened over http the token crosses the network in cleartext) and a host other
+ * than this machine (the default, http://localhost:PORT, would mail people links to their own computer).
+ * Without SMTP_URL nothing is mailed, and a local http origin stays allowed (docker/compose.yml).
+ */
+export function assertMailLinksSafe(config: MailConfig & { publicBaseUrl: string }): void {
+  if (!config.mail) return;
+  const base = new URL(config.publicBaseUrl);
+  if (base.protocol !== 'https:' || isLocalOnly(base.hostname))
+    throw new ConfigError(
+      'PUBLIC_BASE_URL',
+      `must be the service's public https:// origin in production when SMTP_URL is set (got ${base.origin}): ` +
+        'the password reset links mailed to people carry a token and point there',
+    );
+}
+
+/** A user or password of SMTP_URL, percent-decoded; a malformed escape names the part, never quotes it. */
+function credential(encoded: string, part: 'user' | 'password'): string | null {
+  if (!encoded) return null;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new ConfigError('SMTP_URL', `has a malformed percent-encoding in its ${part} (write a % as %25)`);
+  }
+}
+
 function smtpUrl(raw: string): URL {
   let url: URL;
   try {
@@ -86,8 +123,8 @@ function readMailSettings(env: Env, production: boolean): MailSettings | null {
     port: url.port ? Number(url.port) : implicitTls ? 465 : 587,
     implicitTls,
     requireTls: !implicitTls && requireTls,
-    user: url.username ? decodeURIComponent(url.username) : null,
-    password: url.password ? decodeURIComponent(url.password) : null,
+    user: credential(url.username, 'user'),
+    password: credential(url.password, 'password'),
     from,
   };
 }
