@@ -24,6 +24,18 @@ const HTML_HEADERS: Record<string, string> = {
   ...PAGE_POLICY,
 };
 
+/**
+ * Console pages whose path is a credential (a password reset link, an invitation link): no Referer
+ * leaves them, not even to our own API (a proxy or log that records Referer would keep the token),
+ * and the browser stores no copy under that address.
+ */
+const TOKEN_PAGES = ['/console/reset-password/*', '/console/invite/*', '/console/invitations/*'];
+const TOKEN_PAGE_HEADERS: Record<string, string> = {
+  ...HTML_HEADERS,
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+};
+
 export function registerWebPages(fastify: FastifyInstance, distDir: string): void {
   const html = new Map<string, string>();
   const load = (file: string): string | null => {
@@ -35,23 +47,26 @@ export function registerWebPages(fastify: FastifyInstance, distDir: string): voi
     html.set(file, text);
     return text;
   };
-  const send = (file: string) => async (_req: unknown, reply: FastifyReply) => {
-    const text = load(file);
-    if (text === null) {
-      return reply.code(503).type('application/problem+json').send({
-        type: 'about:blank',
-        title: 'Service unavailable',
-        status: 503,
-        code: 'unavailable',
-        detail: 'the web pages are not built: run npm run build:web (npm run build does it too)',
-      });
-    }
-    return reply.headers(HTML_HEADERS).send(text);
-  };
+  const send =
+    (file: string, headers = HTML_HEADERS) =>
+    async (_req: unknown, reply: FastifyReply) => {
+      const text = load(file);
+      if (text === null) {
+        return reply.code(503).type('application/problem+json').send({
+          type: 'about:blank',
+          title: 'Service unavailable',
+          status: 503,
+          code: 'unavailable',
+          detail: 'the web pages are not built: run npm run build:web (npm run build does it too)',
+        });
+      }
+      return reply.headers(headers).send(text);
+    };
   for (const { prefix, file } of PAGES) {
     fastify.get(prefix, send(file));
     if (prefix !== '/') fastify.get(`${prefix}/*`, send(file));
   }
+  for (const path of TOKEN_PAGES) fastify.get(path, send('console/index.html', TOKEN_PAGE_HEADERS));
   fastify.register(fastifyStatic, {
     root: join(distDir, 'assets'),
     prefix: '/assets/',
