@@ -106,7 +106,7 @@ export class ConsoleController {
   @SessionAccess({ only: true })
   @ApiOperation({
     summary:
-      'End every session of this person, on every device, and disconnect every OAuth app they connected (its tokens stop working at once); their API keys keep working',
+      'End every session of this person, on every device, disconnect every OAuth app they connected (its tokens stop working at once) and void any password-reset link mailed to them; their API keys keep working',
   })
   @Returns(SignedOutEverywhereDto)
   async signOutEverywhere(

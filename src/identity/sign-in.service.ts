@@ -12,6 +12,7 @@ import { REDIS } from '../redis/redis.module';
 import { ConnectedApps } from '../oauth/connected-apps';
 import type { SessionDto, SignedOutEverywhereDto } from './dto/console.dto';
 import { hashPassword, verifyPassword } from './password';
+import { PasswordResetsRepository } from './password-resets.repository';
 import { SessionAuth, sessionIdOf } from './session-auth';
 import { SessionsRepository } from './sessions.repository';
 import { giveBackAttempt, reserveAttempt } from './attempt-counter';
@@ -43,6 +44,7 @@ export class SignInService {
     private readonly auth: SessionAuth,
     private readonly sealer: SecretSealer,
     private readonly apps: ConnectedApps,
+    private readonly resets: PasswordResetsRepository,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -186,10 +188,13 @@ export class SignInService {
    * those on the keys page.
    */
   async signOutEverywhere(req: FastifyRequest, reply: FastifyReply, p: Principal): Promise<SignedOutEverywhereDto> {
-    const ended = await this.users.transaction(async (m) => ({
-      revokedSessions: await this.sessions.with(m).revokeAllOf(p.userId!),
-      disconnectedApps: await this.apps.endAllOf(m, p.userId!),
-    }));
+    const ended = await this.users.transaction(async (m) => {
+      await this.resets.with(m).closeOpenOf(p.userId!); // a mailed reset link would let the intruder back in
+      return {
+        revokedSessions: await this.sessions.with(m).revokeAllOf(p.userId!),
+        disconnectedApps: await this.apps.endAllOf(m, p.userId!),
+      };
+    });
     this.auth.clearCookie(req, reply);
     return ended;
   }

@@ -197,7 +197,7 @@ describe('password reset by email (e2e)', () => {
     expect((await post('/api/v1/console/sign-in', { email: p.email, password: PASSWORD })).status).toBe(200);
   });
 
-  it('a password change in the console, an operator set-password and disable → enable close open links (410)', async () => {
+  it('a password change in the console, sign-out-everywhere, an operator set-password and disable → enable close open links (410)', async () => {
     const cli = (args: string[], stdin?: string) =>
       runCli(
         'src/cli/users.ts',
@@ -225,6 +225,17 @@ describe('password reset by email (e2e)', () => {
     const set = await cli(['set-password', reset.email, '--password-stdin'], `${NEW_PASSWORD}\n`);
     expect([set.code, set.stderr]).toEqual([0, '']);
     expect(await closed(byOperator)).toEqual([410, 410]);
+
+    const leaver = await newPerson();
+    const byLeaver = await linkFor(leaver.email);
+    const everywhere = await consoleCall(
+      app,
+      'POST',
+      '/api/v1/console/sign-out-everywhere',
+      await signIn(app, leaver.email),
+    );
+    expect(everywhere.status).toBe(200);
+    expect(await closed(byLeaver)).toEqual([410, 410]);
 
     const paused = await newPerson();
     const byPause = await linkFor(paused.email);
