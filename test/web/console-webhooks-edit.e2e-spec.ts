@@ -109,12 +109,12 @@ describe('console webhooks: edit, delete focus, group errors (headless Chromium)
       const card = page.getByTestId('webhook').filter({ hasText: `${RECEIVER}/first` });
       await card.getByRole('button', { name: 'Delete' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Delete subscription' }).click();
+      await card.waitFor({ state: 'detached' });
+      expect(await settledValue(() => focused(page), 'Subscriptions')).toBe('Subscriptions');
       await page
         .getByRole('status')
         .filter({ hasText: `The subscription to ${RECEIVER}/first was deleted.` })
         .waitFor();
-      await card.waitFor({ state: 'detached' });
-      expect(await settledValue(() => focused(page), 'Subscriptions')).toBe('Subscriptions');
       expect(await page.getByTestId('webhook').count()).toBe(1);
       await lookAt(page, `webhooks-deleted-${width}`);
       expect(await a11y(page)).toEqual([]);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError, formatDuration } from '../../shared/api';
 import { consoleRequest } from '../api';
@@ -88,20 +88,6 @@ export function ForgotPasswordPage() {
   );
 }
 
-/**
- * While the page shows a reset link's token in its address, no request of it names that address
- * (Referer): the server's policy for console pages is same-origin, so this page asks for none.
- */
-function useNoReferrer(): void {
-  useEffect(() => {
-    const meta = document.createElement('meta');
-    meta.name = 'referrer';
-    meta.content = 'no-referrer';
-    document.head.append(meta);
-    return () => meta.remove();
-  }, []);
-}
-
 /** The preview's refusal: a used or expired link (410) or one that never was (404), and what to do. */
 function LinkProblem({ error }: { error: unknown }) {
   const gone = error instanceof ApiError && error.status === 410;
@@ -125,7 +111,6 @@ function LinkProblem({ error }: { error: unknown }) {
 /** /console/reset-password/:token — the link from the mail: whom it is for, then the new password. */
 export function ResetPasswordPage() {
   const { token = '' } = useParams();
-  useNoReferrer();
   const path = `${RESETS}/${encodeURIComponent(token)}`;
   const preview = useLoad(
     () => consoleRequest<{ email: string; expiresAt: string }>(path, { noFund: true, expect401: true }),
