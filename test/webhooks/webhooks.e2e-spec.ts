@@ -122,6 +122,18 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
     });
     expect(patched.status).toBe(200);
     expect(patched.json).toMatchObject({ eventTypes: ['nav.published', 'proposal.rejected'], enabled: false });
+    // an edit is refused in the same words as a creation (the console shows them beside the field)
+    const emptied = await call(app, 'PATCH', `/api/v1/webhooks/${sub.id}`, {
+      key: manager.key,
+      body: { url: '', eventTypes: [] },
+    });
+    expect(emptied.status).toBe(400);
+    expect(emptied.json.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'url', message: 'must be an http(s) URL of 1 to 2048 characters' },
+        { field: 'eventTypes', message: 'must name at least one event type' },
+      ]),
+    );
     expect((await call(app, 'GET', `/api/v1/webhooks/${sub.id}`, { key: otherManager.key })).status).toBe(404);
     expect((await call(app, 'DELETE', `/api/v1/webhooks/${sub.id}`, { key: otherManager.key })).status).toBe(404);
     const del = await call(app, 'DELETE', `/api/v1/webhooks/${sub.id}`, { key: manager.key });

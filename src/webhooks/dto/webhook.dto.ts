@@ -5,6 +5,10 @@ import { DeliberatelyServed } from '../../common/redaction/redact';
 import { EVENT_TYPES } from '../event-types';
 import { CursorPageQueryDto } from '../../common/pagination/cursor-page-query.dto';
 
+/** The refusals Create and Update word the same way (the console shows them beside the field). */
+const URL_MESSAGE = { message: 'must be an http(s) URL of 1 to 2048 characters' };
+const EVENT_TYPES_MESSAGE = { message: 'must name at least one event type' };
+
 export class CreateWebhookDto {
   @ApiProperty({
     example: 'https://example.com/hooks/fundgate',
@@ -12,12 +16,12 @@ export class CreateWebhookDto {
     description: 'http(s) URL; private, loopback and link-local targets are refused unless the operator allows them',
   })
   @IsString()
-  @Length(1, 2048, { message: 'must be an http(s) URL of 1 to 2048 characters' })
+  @Length(1, 2048, URL_MESSAGE)
   url: string;
 
   @ApiProperty({ enum: EVENT_TYPES, isArray: true, example: ['proposal.approved', 'nav.published'] })
   @IsArray()
-  @ArrayMinSize(1, { message: 'must name at least one event type' })
+  @ArrayMinSize(1, EVENT_TYPES_MESSAGE)
   @ArrayMaxSize(EVENT_TYPES.length)
   @ArrayUnique()
   @IsIn(EVENT_TYPES, { each: true })
@@ -34,13 +38,13 @@ export class UpdateWebhookDto {
   @ApiPropertyOptional({ maxLength: 2048 })
   @Optional()
   @IsString()
-  @Length(1, 2048)
+  @Length(1, 2048, URL_MESSAGE)
   url?: string;
 
   @ApiPropertyOptional({ enum: EVENT_TYPES, isArray: true })
   @Optional()
   @IsArray()
-  @ArrayMinSize(1)
+  @ArrayMinSize(1, EVENT_TYPES_MESSAGE)
   @ArrayMaxSize(EVENT_TYPES.length)
   @ArrayUnique()
   @IsIn(EVENT_TYPES, { each: true })
