@@ -131,13 +131,13 @@ describe('route declarations (walks every registered route)', () => {
     expect(clashes).toEqual([]);
   });
 
-  it('only health, calculators, the public MCP server, console sign-in/sign-up/invitations and the OAuth endpoints are reachable without a key', () => {
+  it('only health, calculators, the public MCP server, console sign-in/sign-up/invitations/password reset and the OAuth endpoints are reachable without a key', () => {
     const open = routesOf(app)
       .filter((r) => r.mode !== 'required')
       .map((r) => r.route);
     for (const route of open) {
       expect(route).toMatch(
-        /^(GET \/health(\/ready)?|POST \/api\/v1\/calc\/[a-z-]+|(POST|GET|DELETE) \/api\/mcp\/public(\/mcp)?|GET \/\.well-known\/oauth-(protected-resource(\/api\/mcp)?|authorization-server)|GET \/oauth\/authorize|POST \/oauth\/(token|revoke|register)|POST \/api\/v1\/console\/(sign-in|sign-up|invitations\/:token\/accept)|GET \/api\/v1\/console\/(invitations\/:token|sign-up))$/,
+        /^(GET \/health(\/ready)?|POST \/api\/v1\/calc\/[a-z-]+|(POST|GET|DELETE) \/api\/mcp\/public(\/mcp)?|GET \/\.well-known\/oauth-(protected-resource(\/api\/mcp)?|authorization-server)|GET \/oauth\/authorize|POST \/oauth\/(token|revoke|register)|POST \/api\/v1\/console\/(sign-in|sign-up|invitations\/:token\/accept|password-reset(\/:token)?)|GET \/api\/v1\/console\/(invitations\/:token|sign-up|password-reset(\/:token)?))$/,
       );
     }
   });
@@ -181,7 +181,7 @@ describe('route declarations (walks every registered route)', () => {
     }
   });
 
-  it('the public routes that set a session cookie (sign-in, sign-up, accepting an invitation) refuse another origin or none', async () => {
+  it('the public routes that set a session cookie or a password (sign-in, sign-up, accepting an invitation, password reset) refuse another origin or none', async () => {
     const p = await person(app, null, null);
     const bodies: Record<string, unknown> = {
       'POST /api/v1/console/sign-in': { email: p.email, password: PASSWORD },
@@ -191,6 +191,8 @@ describe('route declarations (walks every registered route)', () => {
         password: PASSWORD,
       },
       'POST /api/v1/console/invitations/:token/accept': { displayName: 'Someone', password: PASSWORD },
+      'POST /api/v1/console/password-reset': { email: p.email },
+      'POST /api/v1/console/password-reset/:token': { password: PASSWORD },
     };
     const targets = routesOf(app).filter((r) => r.mode !== 'required' && r.route.startsWith('POST /api/v1/console/'));
     expect(targets.map((r) => r.route).sort()).toEqual(Object.keys(bodies).sort());
