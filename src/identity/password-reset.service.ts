@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type Redis from 'ioredis';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ProblemError } from '../common/errors/problem';
 import { clientBucket } from '../common/http/client-bucket';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Mailer, type OutgoingMail, sendFailure } from '../mail/mailer';
 import { ConnectedApps } from '../oauth/connected-apps';
+import { hashSecret, newSecret } from '../oauth/oauth-tokens';
 import { REDIS } from '../redis/redis.module';
 import type { PasswordResetPreviewDto, PasswordResetRequestedDto } from './dto/console.dto';
 import { reserveAttempt } from './attempt-counter';
@@ -33,8 +34,6 @@ const REQUESTED: PasswordResetRequestedDto = {
   message: `if an active account uses this email, a link to choose a new password is on its way; it works once, for ${RESET_MINUTES} minutes`,
   expiresInMinutes: RESET_MINUTES,
 };
-
-const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 
 /** `a***@example.com`: enough for the person to recognise their account, not the whole address. */
 export function maskEmail(email: string): string {
@@ -78,7 +77,7 @@ export class PasswordResetService implements OnModuleDestroy {
     const perEmail = `pwreset:${createHash('sha256').update(spelled).digest('hex')}`;
     await this.reserve(`pwreset:ip:${clientBucket(req.ip)}`, RESET_PER_ADDRESS, 'from this address');
     await this.reserve(perEmail, RESET_PER_EMAIL, 'for this email');
-    this.track(this.issueAndSend(spelled, randomBytes(32).toString('base64url')));
+    this.track(this.issueAndSend(spelled, newSecret('') /* no prefix: the link's path is the token */));
     return REQUESTED;
   }
 
@@ -110,7 +109,7 @@ export class PasswordResetService implements OnModuleDestroy {
 
   /** Public: what a link is for (masked email, expiry). 404 unknown, 410 used, superseded or expired. */
   async preview(token: string): Promise<PasswordResetPreviewDto> {
-    const row = this.usable(TOKEN.test(token) ? await this.resets.byTokenHash(tokenHash(token)) : null);
+    const row = this.usable(TOKEN.test(token) ? await this.resets.byTokenHash(hashSecret(token)) : null);
     return { email: maskEmail(row.email), expiresAt: row.expires_at.toISOString() };
   }
 
@@ -122,7 +121,7 @@ export class PasswordResetService implements OnModuleDestroy {
    */
   async reset(req: FastifyRequest, token: string, password: string): Promise<void> {
     this.auth.assertSameOrigin(req);
-    const hash = tokenHash(token);
+    const hash = hashSecret(token);
     const seen = this.usable(TOKEN.test(token) ? await this.resets.byTokenHash(hash) : null); // 404 / 410 before scrypt
     const passwordHash = await hashPassword(password);
     const row = await this.users.transaction(async (m) => {
@@ -176,7 +175,7 @@ export class PasswordResetService implements OnModuleDestroy {
     try {
       person = await this.users.transaction(async (m) => {
         const found = await this.resets.with(m).lockActivePerson(email);
-        if (found) await this.resets.with(m).issue(found.id, tokenHash(token), RESET_MINUTES);
+        if (found) await this.resets.with(m).issue(found.id, hashSecret(token), RESET_MINUTES);
         return found;
       });
     } catch (err) {

@@ -53,8 +53,10 @@ const header = (headers: IncomingHttpHeaders, name: string): string | undefined 
 };
 const metaOf = (params: unknown): Record<string, unknown> | undefined =>
   isObject(params) && isObject(params._meta) ? params._meta : undefined;
-const claims = (message: unknown): boolean =>
-  isObject(message) && metaOf(message.params) !== undefined && META.protocolVersion in metaOf(message.params)!;
+const claims = (message: unknown): boolean => {
+  const meta = isObject(message) ? metaOf(message.params) : undefined;
+  return meta !== undefined && META.protocolVersion in meta;
+};
 const idOf = (m: Record<string, unknown>): Id => (typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null);
 
 /** Which era a request's body belongs to, or why it is refused before either era reads it. */
