@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EntityManager } from 'typeorm';
-import { createHash, randomBytes } from 'node:crypto';
+import { hashSecret, newSecret } from '../common/crypto/secrets';
 import { fundIdOf, type Principal } from '../common/auth/principal';
 import { ROLE_SCOPES, type Role } from '../common/auth/scopes';
 import { notFound, ProblemError } from '../common/errors/problem';
@@ -30,7 +30,6 @@ const HOLDER_REMOVED =
   'a person who created it, changed its URL, re-enabled it or rotated its secret was removed from the fund: check the URL, rotate the secret, then re-enable it';
 const HOLDER_DEMOTED =
   'a person who created it, changed its URL, re-enabled it or rotated its secret no longer manages webhooks: check the URL, rotate the secret, then re-enable it';
-const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 const invitationView = (i: InvitationRow): InvitationDto => ({
   id: i.id,
   email: i.email,
@@ -70,12 +69,12 @@ export class MembersService {
   }
 
   async invite(p: Principal, email: string, role: Role): Promise<CreatedInvitationDto> {
-    const token = randomBytes(32).toString('base64url');
+    const token = newSecret();
     const row = await this.invitations.create({
       fundId: fundIdOf(p),
       email,
       role,
-      tokenHash: tokenHash(token),
+      tokenHash: hashSecret(token),
       invitedBy: p.userId!,
       days: INVITATION_DAYS,
     });
@@ -190,7 +189,7 @@ export class MembersService {
     row?: InvitationRow | null,
     usedCode: 'gone' | 'invalid_state' = 'gone',
   ): Promise<InvitationRow> {
-    const inv = row === undefined ? await this.invitations.byTokenHash(tokenHash(token)) : row;
+    const inv = row === undefined ? await this.invitations.byTokenHash(hashSecret(token)) : row;
     if (!inv) throw new ProblemError('not_found', 'this invitation link is not valid');
     if (inv.accepted_at) throw new ProblemError(usedCode, 'this invitation was already used');
     if (inv.cancelled_at)
@@ -208,13 +207,13 @@ export class MembersService {
   private async lockedForAcceptance(m: EntityManager, token: string): Promise<InvitationRow> {
     const seen = await this.usable(
       token,
-      await this.invitations.with(m).byTokenHash(tokenHash(token)),
+      await this.invitations.with(m).byTokenHash(hashSecret(token)),
       'invalid_state',
     );
     const members = await this.users.with(m).lockMembers(seen.fund_id);
     const inv = await this.usable(
       token,
-      await this.invitations.with(m).byTokenHash(tokenHash(token), true),
+      await this.invitations.with(m).byTokenHash(hashSecret(token), true),
       'invalid_state',
     );
     if (members.find((x) => x.user_id === inv.invited_by)?.role !== 'admin')

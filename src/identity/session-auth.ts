@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createHash, randomBytes } from 'node:crypto';
+import { hashSecret, newSecret } from '../common/crypto/secrets';
 import { sameBytes } from '../common/crypto/same-bytes';
 import type { SessionResolver } from '../common/auth/credential-resolver';
 import type { Principal } from '../common/auth/principal';
@@ -20,9 +20,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The session cookie's name (`__Host-fg_session` over HTTPS). */
 const SESSION_COOKIE = 'fg_session';
 
-export function sessionIdOf(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
+/** A session is stored under its cookie value's hash, as every secret is. */
+export const sessionIdOf = hashSecret;
 
 /**
  * The console session path of authentication: cookie → live session → (X-Fundgate-Fund) membership →
@@ -117,12 +116,12 @@ export class SessionAuth implements SessionResolver {
   async start(req: FastifyRequest, reply: FastifyReply, userId: string, totpVerified: boolean): Promise<void> {
     const previous = this.cookieValue(req);
     if (previous) await this.sessions.revoke(sessionIdOf(previous));
-    const value = randomBytes(32).toString('base64url');
+    const value = newSecret();
     const ua = req.headers['user-agent'];
     await this.sessions.insert({
       id: sessionIdOf(value),
       userId,
-      csrfToken: randomBytes(32).toString('base64url'),
+      csrfToken: newSecret(),
       idleSeconds: SESSION_IDLE_SECONDS,
       absoluteSeconds: SESSION_ABSOLUTE_SECONDS,
       totpVerified,

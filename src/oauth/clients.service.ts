@@ -5,7 +5,8 @@ import { isSafeText, quotedInput, UNSAFE_TEXT_MESSAGE } from '../common/validati
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { guardedLookup, refuseLiteralPrivate } from '../webhooks/target-guard';
 import { OAuthError } from './oauth-error';
-import { CLIENT_SECRET_PREFIX, hashSecret, newSecret } from './oauth-tokens';
+import { hashSecret, newSecret } from '../common/crypto/secrets';
+import { CLIENT_SECRET_PREFIX } from './oauth-tokens';
 import { ClientAuthMethod, ClientRow, OAuthRepository } from './oauth.repository';
 
 const AUTH_METHODS: ClientAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post'];

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { sameBytes } from '../common/crypto/same-bytes';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { setCookie, tokenCookie } from '../common/http/cookies';
-import { hashSecret } from './oauth-tokens';
+import { hashSecret, newSecret } from '../common/crypto/secrets';
 
 /** The cookie binding an authorization request to the browser that started it (`__Host-` over HTTPS). */
 const BROWSER_COOKIE = 'fg_oauth_browser';
@@ -13,7 +12,7 @@ const BROWSER_COOKIE = 'fg_oauth_browser';
  * token's hash, which the request stores.
  */
 export function bindBrowser(req: FastifyRequest, reply: FastifyReply, seconds: number): Buffer {
-  const token = tokenCookie(req, BROWSER_COOKIE) ?? randomBytes(32).toString('base64url');
+  const token = tokenCookie(req, BROWSER_COOKIE) ?? newSecret();
   setCookie(req, reply, BROWSER_COOKIE, token, seconds);
   return hashSecret(token);
 }

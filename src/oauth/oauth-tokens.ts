@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AccessTokenResolver, TokenResult } from '../common/auth/credential-resolver';
-import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../common/auth/principal';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { KeysRepository } from '../keys/keys.repository';
@@ -8,6 +7,7 @@ import { effectiveScopes, toPrincipal } from '../keys/key-principal';
 import type { KeyRow } from '../keys/keys.repository';
 import type { Scope } from '../common/auth/scopes';
 import { OAuthRepository } from './oauth.repository';
+import { hashSecret } from '../common/crypto/secrets';
 
 /**
  * Opaque OAuth secrets: a prefix naming the kind, 43 base64url characters (256 random bits). Only
@@ -18,14 +18,6 @@ export const REFRESH_PREFIX = 'fgrt_';
 export const CODE_PREFIX = 'fgac_';
 export const CLIENT_SECRET_PREFIX = 'fgcs_';
 const SECRET = /^fg(at|rt|ac|cs)_[A-Za-z0-9_-]{43}$/;
-
-export function newSecret(prefix: string): string {
-  return prefix + randomBytes(32).toString('base64url');
-}
-
-export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
-}
 
 export function isWellFormedSecret(secret: string, prefix: string): boolean {
   return secret.startsWith(prefix) && SECRET.test(secret);

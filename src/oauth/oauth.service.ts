@@ -9,12 +9,11 @@ import { KeysRepository } from '../keys/keys.repository';
 import { ClientsService, redirectUriMatches } from './clients.service';
 import { ConnectedApps } from './connected-apps';
 import { OAuthError, OAuthReturnError } from './oauth-error';
+import { hashSecret, newSecret } from '../common/crypto/secrets';
 import {
   ACCESS_PREFIX,
-  hashSecret,
   isWellFormedSecret,
   mcpResource,
-  newSecret,
   REFRESH_PREFIX,
   CODE_PREFIX,
   scopesInForce,

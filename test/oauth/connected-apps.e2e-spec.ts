@@ -14,7 +14,8 @@ import {
 import { runCli } from '../utils/cli';
 import { type Role, SCOPES } from '../../src/common/auth/scopes';
 import { McpCatalog } from '../../src/mcp/mcp.catalog';
-import { GRANTABLE_SCOPES, hashSecret } from '../../src/oauth/oauth-tokens';
+import { hashSecret } from '../../src/common/crypto/secrets';
+import { GRANTABLE_SCOPES } from '../../src/oauth/oauth-tokens';
 import { ACCESS_TOKEN_SECONDS, GRANT_MAX_SECONDS } from '../../src/oauth/oauth.service';
 import { freePort } from './oauth-client';
 

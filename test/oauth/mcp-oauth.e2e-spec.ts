@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, Page } from 'playwright-core';
 import { createHash, randomBytes } from 'node:crypto';
 import { DEMO_SLUG, seedFundsOnce } from '../fund-data/fixtures';
-import { hashSecret } from '../../src/oauth/oauth-tokens';
+import { hashSecret } from '../../src/common/crypto/secrets';
 import { consoleCall, PASSWORD, signIn } from '../identity/console';
 import { bootApp, dbOf, ensurePerson, type ResponseJson, type TestApp, uniqueName } from '../utils/app';
 import { launchBrowser, screenshot, withScreenshotOnFailure } from '../utils/browser';
