@@ -7,13 +7,14 @@ import { clientBucket } from '../common/http/client-bucket';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Mailer, type OutgoingMail, sendFailure } from '../mail/mailer';
 import { ConnectedApps } from '../oauth/connected-apps';
-import { hashSecret, newSecret } from '../oauth/oauth-tokens';
+import { hashSecret, newSecret } from '../common/crypto/secrets';
 import { REDIS } from '../redis/redis.module';
 import type { PasswordResetPreviewDto, PasswordResetRequestedDto } from './dto/console.dto';
 import { reserveAttempt } from './attempt-counter';
 import { hashPassword } from './password';
 import { PasswordResetRow, PasswordResetsRepository } from './password-resets.repository';
 import { SessionAuth } from './session-auth';
+import { signInCounters } from './sign-in.service';
 import { SessionsRepository } from './sessions.repository';
 import { UsersRepository } from './users.repository';
 
@@ -77,7 +78,7 @@ export class PasswordResetService implements OnModuleDestroy {
     const perEmail = `pwreset:${createHash('sha256').update(spelled).digest('hex')}`;
     await this.reserve(`pwreset:ip:${clientBucket(req.ip)}`, RESET_PER_ADDRESS, 'from this address');
     await this.reserve(perEmail, RESET_PER_EMAIL, 'for this email');
-    this.track(this.issueAndSend(spelled, newSecret('') /* no prefix: the link's path is the token */));
+    this.track(this.issueAndSend(spelled, newSecret() /* no prefix: the link's path is the token */));
     return REQUESTED;
   }
 
@@ -117,7 +118,9 @@ export class PasswordResetService implements OnModuleDestroy {
    * Sets the new password, uses the link, closes the person's other links, ends every console
    * session and disconnects every OAuth app of the person, in one transaction (their API keys and
    * TOTP stay: the next sign-in still asks for a code). scrypt runs before any row is locked. Once
-   * committed, the person is mailed that their password was changed (after the answer, as the link).
+   * committed, the email's failed sign-ins (from every address, and from this one) are forgotten, so
+   * someone who locked the account by guessing does not keep its owner out of the new password; and
+   * the person is mailed that their password was changed (after the answer, as the link).
    */
   async reset(req: FastifyRequest, token: string, password: string): Promise<void> {
     this.auth.assertSameOrigin(req);
@@ -133,6 +136,7 @@ export class PasswordResetService implements OnModuleDestroy {
       await this.apps.endAllOf(m, locked.user_id);
       return locked;
     });
+    await this.forgetFailedSignIns(row.email, req.ip);
     this.track(
       this.deliver(
         row.user_id,
@@ -140,6 +144,18 @@ export class PasswordResetService implements OnModuleDestroy {
         'password changed notice not sent',
       ),
     );
+  }
+
+  /** Past failures were against the old password; a Redis failure here is logged, the reset stands. */
+  private async forgetFailedSignIns(email: string, ip: string): Promise<void> {
+    const { everywhere, here } = signInCounters(email, ip);
+    await this.redis
+      .del(everywhere, here)
+      .catch((err: unknown) =>
+        this.logger.warn(
+          JSON.stringify({ msg: 'failed sign-ins not cleared after a password reset', error: String(err) }),
+        ),
+      );
   }
 
   private track(work: Promise<void>): void {

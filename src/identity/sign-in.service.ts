@@ -25,6 +25,15 @@ export const EMAIL_LOCKOUT_FAILURES = 50;
 export const LOCKOUT_WINDOW_SECONDS = 15 * 60;
 const INVALID = 'the email or password is not correct';
 
+/**
+ * The Redis counters of failed sign-ins for an email (spelled as sign-in spells it: lower case): from
+ * every address together, and from the address `ip` (its bucket).
+ */
+export function signInCounters(email: string, ip: string): { everywhere: string; here: string } {
+  const everywhere = `signin:fail:${createHash('sha256').update(email.toLowerCase()).digest('hex')}`;
+  return { everywhere, here: `${everywhere}:${clientBucket(ip)}` };
+}
+
 export function recoveryCodeHash(code: string): Buffer {
   return createHash('sha256').update(code.replace(/[\s-]/g, '').toLowerCase(), 'utf8').digest();
 }
@@ -58,8 +67,7 @@ export class SignInService {
     // the counter and the lookup use one spelling: PostgreSQL's lower() folds some letters JavaScript's
     // does not (İ), and a spelling that signs in to the same person must not get a count of its own
     const email = body.email.toLowerCase();
-    const everywhere = `signin:fail:${createHash('sha256').update(email).digest('hex')}`;
-    const here = `${everywhere}:${clientBucket(req.ip)}`;
+    const { everywhere, here } = signInCounters(email, req.ip);
     await this.reserveAttempt(here, 'too many failed sign-ins for this email from this address');
     await this.reserveAttempt(everywhere, 'too many failed sign-ins for this email', EMAIL_LOCKOUT_FAILURES).catch(
       async (err: unknown) => {

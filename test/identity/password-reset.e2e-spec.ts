@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { SecretSealer } from '../../src/common/crypto/sealer';
+import type Redis from 'ioredis';
 import { PasswordResetService } from '../../src/identity/password-reset.service';
+import { signInCounters } from '../../src/identity/sign-in.service';
+import { REDIS } from '../../src/redis/redis.module';
 import { newTotpSecret } from '../../src/identity/totp';
 import { bootApp, call, dbOf, ensurePerson, randomIp, type TestApp, uniqueName } from '../utils/app';
 import { runCli } from '../utils/cli';
@@ -275,6 +278,30 @@ describe('password reset by email (e2e)', () => {
     expect((await post(`/api/v1/console/password-reset/${token}`, { password: NEW_PASSWORD })).status).toBe(200);
     const res = await post('/api/v1/console/sign-in', { email: p.email, password: NEW_PASSWORD });
     expect([res.status, res.json.code]).toEqual([401, 'totp_required']);
+  });
+
+  it('a reset lifts a sign-in lockout of the email, from this address and from every address', async () => {
+    const p = await newPerson();
+    const from = randomIp();
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await post('/api/v1/console/sign-in', { email: p.email, password: 'a wrong guess 12345' }, from)).status,
+      ).toBe(401);
+    const locked = await post('/api/v1/console/sign-in', { email: p.email, password: PASSWORD }, from);
+    expect([locked.status, locked.json.code]).toEqual([429, 'rate_limited']);
+    // and locked for everyone, as 50 failures from many addresses leave it
+    const { everywhere } = signInCounters(p.email, from);
+    await app.get<Redis>(REDIS).set(everywhere, '50', 'EX', 900);
+    expect((await post('/api/v1/console/sign-in', { email: p.email, password: PASSWORD }, randomIp())).status).toBe(
+      429,
+    );
+
+    const token = await linkFor(p.email);
+    expect((await post(`/api/v1/console/password-reset/${token}`, { password: NEW_PASSWORD }, from)).status).toBe(200);
+    for (const address of [from, randomIp()])
+      expect((await post('/api/v1/console/sign-in', { email: p.email, password: NEW_PASSWORD }, address)).status).toBe(
+        200,
+      );
   });
 
   it('limits requests per email (3 in 15 minutes, from any address) and per address (10), with Retry-After', async () => {
