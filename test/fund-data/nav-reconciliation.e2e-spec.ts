@@ -56,7 +56,7 @@ describe('NAV reconciliation: restatements and month-ends awaiting the administr
 
   beforeAll(async () => {
     app = await bootApp();
-    generateDemoFund({ seed: 31, outDir: generated, trades: 150 });
+    generateDemoFund({ seed: 31, outDir: generated, trades: 150, through: VALUED_THROUGH });
     // the administrator never sent its November 2023 NAV
     const csv = readFileSync(join(generated, 'admin-navs.csv'), 'utf8');
     writeFileSync(

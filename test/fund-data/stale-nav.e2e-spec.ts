@@ -45,7 +45,7 @@ describe('a NAV made stale by a back-dated booking (e2e)', () => {
     // the overview is a live answer: a cached "complete" outlives the approval by LIVE_CACHE_SECONDS at most
     app = await bootApp({}, { LIVE_CACHE_SECONDS: '1', DB_STATEMENT_TIMEOUT_MS: '45000' });
     const dir = join(tmpdir(), `fundgate-stale-nav-${process.pid}`);
-    generateDemoFund({ seed: 77, outDir: dir, trades: 200 });
+    generateDemoFund({ seed: 77, outDir: dir, trades: 200, through: LAST });
     await importFundFolder(dbOf(app), SLUG, dir, { synthetic: true });
     rmSync(dir, { recursive: true, force: true });
     fundId = fundIdForSlug(SLUG);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { generateDemoFund } from '../../src/fund/import/demo-generator';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
 import { purgeSyntheticFundBooks } from '../../src/fund/import/fund-purge';
-import { demoClock, seedDemoFund } from '../../src/fund/import/seed-demo-fund';
+import { demoClock } from '../../src/fund/import/seed-demo-fund';
 import { DEMO_INCEPTION_DATE } from '../../src/fund/import/demo-universe';
 import { addDays } from '../../src/fund/dates';
 import { fundIdForSlug } from '../../src/fund/ids';
@@ -35,7 +35,7 @@ describe('caches keyed by the books generation (e2e)', () => {
 
   beforeAll(async () => {
     app = await bootApp();
-    generateDemoFund({ seed: 7, outDir: dir, trades: 200 });
+    generateDemoFund({ seed: 7, outDir: dir, trades: 200, through: to });
     await seed();
     key = (await mintKey(app, { scopes: ['fund:read'], fund: SLUG, plan: 'platform' })).key;
   });
@@ -74,19 +74,6 @@ describe('caches keyed by the books generation (e2e)', () => {
     expect(account(after, '1250')).not.toEqual(account(before, '1250'));
     const served = account(after, '1250')!;
     expect(Number(served.debit) - Number(served.credit)).toBeCloseTo(Number(ledger.net), 2);
-  });
-
-  it('the seed labels its deliberate failed-then-fixed runs as a scenario, not as errors', async () => {
-    const report = await seedDemoFund(dbOf(app), {
-      slug: 'generation-demo',
-      trades: 300,
-      workDir: join(tmpdir(), `fundgate-generation-demo-${process.pid}`),
-    });
-    expect(report).not.toHaveProperty('failedRuns');
-    expect(report.scenario.name).toBe('late-prices');
-    expect(report.scenario.description).toMatch(/deliberate/);
-    expect(report.scenario.failedThenFixed.map((f) => f.date)).toEqual(['2024-03-09', '2025-01-18', '2026-06-07']);
-    expect(report.scenario.failedThenFixed[0].reason).toBe('missing price for SOL on 2024-03-09');
   });
 
   it('namespaces the cache by database, so two databases on one Redis index never share an answer', () => {

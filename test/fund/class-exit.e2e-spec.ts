@@ -28,7 +28,7 @@ describe('a class emptied by its last redemption (e2e)', () => {
     ds = createDataSource(process.env.DATABASE_URL!, 4);
     await ds.initialize();
     const dir = join(tmpdir(), `fundgate-class-exit-${process.pid}`);
-    generateDemoFund({ seed: 11, outDir: dir, trades: 150 });
+    generateDemoFund({ seed: 11, outDir: dir, trades: 150, through: '2024-01-05' });
     const json = JSON.parse(readFileSync(join(dir, 'fund.json'), 'utf8'));
     json.shareClasses.push({ ...json.shareClasses[0], name: 'Class E', feeExempt: false });
     writeFileSync(join(dir, 'fund.json'), JSON.stringify(json));

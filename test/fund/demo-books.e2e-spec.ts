@@ -2,12 +2,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DataSource } from 'typeorm';
 import { createDataSource } from '../../src/database/data-source';
+import { daysBetween } from '../../src/fund/dates';
 import { generateDemoFund } from '../../src/fund/import/demo-generator';
+import { DEMO_INCEPTION_DATE } from '../../src/fund/import/demo-universe';
 import { importFundFolder } from '../../src/fund/import/fund-importer';
 import { type SeedDemoReport, seedDemoFund } from '../../src/fund/import/seed-demo-fund';
 import { NavRunRepository } from '../../src/fund/nav/nav-run.repository';
 import { NavRunService } from '../../src/fund/nav/nav-run.service';
 import { reconciliationForFund } from '../../src/fund/nav/reconciliation';
+
+const SECOND_FUND_TO = '2024-03-31';
 
 /** Invariants over the whole demo fund, every date; the fund is seeded once for this file. */
 describe('demo fund books', () => {
@@ -184,14 +188,22 @@ describe('demo fund books', () => {
     );
   });
 
+  it('the seed labels its deliberate failed-then-fixed runs as a scenario, not as errors', () => {
+    expect(report).not.toHaveProperty('failedRuns');
+    expect(report.scenario.name).toBe('late-prices');
+    expect(report.scenario.description).toMatch(/deliberate/);
+    expect(report.scenario.failedThenFixed.map((f) => f.date)).toEqual(['2024-03-09', '2025-01-18', '2026-06-07']);
+    expect(report.scenario.failedThenFixed[0].reason).toBe('missing price for SOL on 2024-03-09');
+  });
+
   it('running a new date is incremental and a re-run supersedes; a second fund from its own folder stays separate', async () => {
     const before = await ds.query(`SELECT count(*)::int AS n FROM journal_lines WHERE fund_id = $1`, [fundId]);
     const dir = join(tmpdir(), `fundgate-second-e2e-${process.pid}`);
     generateDemoFund({ seed: 99, outDir: dir, trades: 1500 });
     const second = await importFundFolder(ds, 'second-fund', dir);
-    for (const d of ['2024-03-09', '2025-01-18', '2026-06-07'])
-      await importFundFolder(ds, 'second-fund', join(dir, 'late-prices', d));
-    const outcome = await new NavRunService(ds).runNavRange(second.fundId);
+    await importFundFolder(ds, 'second-fund', join(dir, 'late-prices', '2024-03-09'));
+    // the second fund's first five months (its first late price included): the whole range is the demo's own test above
+    const outcome = await new NavRunService(ds).runNavRange(second.fundId, { to: SECOND_FUND_TO });
     expect(outcome.failed).toBeNull();
     expect(second.fundId).not.toBe(fundId);
     const after = await ds.query(`SELECT count(*)::int AS n FROM journal_lines WHERE fund_id = $1`, [fundId]);
@@ -204,9 +216,9 @@ describe('demo fund books', () => {
       `SELECT count(*)::int AS n FROM nav_runs WHERE fund_id = $1 AND status = 'complete'`,
       [second.fundId],
     );
-    expect(secondNav.n).toBe(1097);
+    expect(secondNav.n).toBe(daysBetween(DEMO_INCEPTION_DATE, SECOND_FUND_TO) + 1);
     // Re-running the second fund's last date supersedes exactly one run.
-    const rerun = await new NavRunService(ds).runNavForDate(second.fundId, '2026-10-31');
+    const rerun = await new NavRunService(ds).runNavForDate(second.fundId, SECOND_FUND_TO);
     expect(rerun.superseded).toBe(1);
   }, 240_000);
 });

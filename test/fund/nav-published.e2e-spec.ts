@@ -46,7 +46,7 @@ describe('NAV runs never reach back past the last published date (e2e)', () => {
   beforeAll(async () => {
     app = await bootApp({}, { NAV_RUN_MAX_DAYS: '40' });
     const dir = join(tmpdir(), `fundgate-nav-published-${process.pid}`);
-    generateDemoFund({ seed: 11, outDir: dir, trades: 300 });
+    generateDemoFund({ seed: 11, outDir: dir, trades: 300, through: day(10) });
     fundId = (await importFundFolder(dbOf(app), slug, dir, { synthetic: true })).fundId;
     await new NavRunService(dbOf(app)).runNavRange(fundId, { to: day(10) });
     // day 8 is published (as POST /api/v1/admin/nav-runs/{id}/publish leaves it): the books are closed through it

@@ -29,7 +29,7 @@ describe('a NAV run that stops midway is taken up where it stopped (e2e)', () =>
     ds = createDataSource(process.env.DATABASE_URL!, 4);
     await ds.initialize();
     const dir = join(tmpdir(), `fundgate-nav-restart-${process.pid}`);
-    generateDemoFund({ seed: 7, outDir: dir, trades: 300 });
+    generateDemoFund({ seed: 7, outDir: dir, trades: 300, through: day(30) });
     fundId = (await importFundFolder(ds, slug, dir, { synthetic: true })).fundId;
   }, 120_000);
   afterAll(() => ds?.destroy());

@@ -38,7 +38,7 @@ describe('admin NAV runs as jobs (e2e)', () => {
       { NAV_RUN_MAX_DAYS: String(MAX_DAYS), DB_STATEMENT_TIMEOUT_MS: '45000', DB_LOCK_TIMEOUT_MS: '7000' },
     );
     const dir = join(tmpdir(), `fundgate-nav-admin-${process.pid}`);
-    generateDemoFund({ seed: 99, outDir: dir, trades: 300 });
+    generateDemoFund({ seed: 99, outDir: dir, trades: 300, through: addDays(DEMO_INCEPTION_DATE, 6 + MAX_DAYS) });
     await importFundFolder(dbOf(app), SLUG, dir, { synthetic: true });
     fundId = fundIdForSlug(SLUG);
     await new NavRunService(dbOf(app)).runNavRange(fundId, {

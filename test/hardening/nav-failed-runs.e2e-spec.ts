@@ -22,7 +22,7 @@ describe('NAV runs stuck on a missing price (e2e)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fundgate-stuck-'));
     const slug = uniqueName('stuck');
     try {
-      generateDemoFund({ seed: 99, outDir: dir, trades: 200 });
+      generateDemoFund({ seed: 99, outDir: dir, trades: 200, through: addDays(DEMO_INCEPTION_DATE, 6) });
       await importFundFolder(db, slug, dir, { synthetic: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });

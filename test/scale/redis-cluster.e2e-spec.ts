@@ -69,7 +69,7 @@ describeWithCluster('a Redis Cluster behind every Redis use (e2e)', () => {
   it('a NAV run job goes through BullMQ on the cluster, every queue key in one slot', async () => {
     const slug = uniqueName('cluster-fund');
     const dir = join(tmpdir(), `fundgate-cluster-fund-${process.pid}`);
-    generateDemoFund({ seed: 5, outDir: dir, trades: 200 });
+    generateDemoFund({ seed: 5, outDir: dir, trades: 200, through: addDays(DEMO_INCEPTION_DATE, 3) });
     const { fundId } = await importFundFolder(dbOf(app), slug, dir, { synthetic: true });
     await new NavRunService(dbOf(app)).runNavRange(fundId, { to: addDays(DEMO_INCEPTION_DATE, 2) });
     const publisher = (await mintKey(app, { scopes: ['nav:publish', 'fund:read'], fund: slug })).key;

@@ -3,6 +3,7 @@ import { createFund, dbOf, mintKey, type ResponseJson } from '../utils/app';
 import { screenshot, useBrowserSuite, withScreenshotOnFailure } from '../utils/browser';
 import { seedBooks } from '../proposals/books-fixture';
 import { a11y, CONSOLE_TEST_ENV, newPage, pageErrors, person, signIn, type Person } from './console-helpers';
+import { settledValue } from './wait';
 
 /**
  * The developer console in headless Chromium against the real app: sign-in, minting a key in the
@@ -185,7 +186,7 @@ describe('developer console (headless Chromium)', () => {
       await page.getByRole('button', { name: 'Filter' }).click();
       const rows = page.getByTestId('activity-row');
       // the unfiltered page holds the admin's console requests too: wait for the filtered one
-      await page.waitForFunction('document.querySelectorAll(\'[data-testid="activity-row"]\').length === 1');
+      expect(await settledValue(() => rows.count(), 1)).toBe(1);
       await expect(rows.first().textContent()).resolves.toContain('/api/v1/me');
       await expect(rows.first().textContent()).resolves.toContain('Browser Agent (connected app)');
       expect(await a11y(page)).toEqual([]);

@@ -44,6 +44,27 @@ export async function calculate(page: Page): Promise<Response> {
   return response;
 }
 
+/** Labels as the person reads them, units included: "Cost per LP report (USD)". */
+const texts = (page: Page, selector: string) =>
+  page.locator(selector).evaluateAll((els) => els.map((e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim()));
+
+/** Result labels that repeat an input's label (a result must say what it is, not echo an input). */
+export async function repeatedLabels(page: Page): Promise<string[]> {
+  const inputs = await texts(page, 'form.tool-form .fields label');
+  return (await texts(page, '.result .figure .label')).filter((r) => inputs.includes(r));
+}
+
+/** Result tables whose content is wider than their box (they scroll sideways): their captions. */
+export const clippedTables = (page: Page) =>
+  page
+    .locator('.result .table-wrap')
+    .evaluateAll((els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.getAttribute('aria-label')),
+    );
+
+/** The page's width as laid out: wider than the viewport means sideways scrolling. */
+export const pageWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
+
 /** The value of `member` in an answer: the shallowest occurrence (totals.endingNavUsd → endingNavUsd). */
 export function memberOf(answer: unknown, member: string): unknown {
   let level: unknown[] = [answer];

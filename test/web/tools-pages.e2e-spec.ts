@@ -6,7 +6,17 @@ import {
   withScreenshotOnFailure,
 } from '../utils/browser';
 import { randomIp } from '../utils/app';
-import { asShown, calculate, memberOf, newToolPage, shownFigures, TOOL_NAMES } from './tools-helpers';
+import {
+  asShown,
+  calculate,
+  clippedTables,
+  memberOf,
+  newToolPage,
+  pageWidth,
+  repeatedLabels,
+  shownFigures,
+  TOOL_NAMES,
+} from './tools-helpers';
 
 describe('free web tools: every page (headless Chromium)', () => {
   const suite = useBrowserSuite({}, { TRUSTED_PROXIES: '127.0.0.1' });
@@ -28,9 +38,9 @@ describe('free web tools: every page (headless Chromium)', () => {
   });
 
   it.each(TOOL_NAMES)(
-    '%s: computes with the defaults, draws a chart, equals the REST answer, reproduces from its link, passes axe',
+    '%s at 1440 px: computes with the defaults, draws a chart, equals the REST answer, labels its results in its own words, fits, reproduces from its link, passes axe',
     async (name) => {
-      const { page } = await newToolPage(suite.browser);
+      const { page } = await newToolPage(suite.browser, { width: 1440, height: 900 });
       const errors = watchPageErrors(page);
       await withScreenshotOnFailure(page, `tool-${name}`, async () => {
         await page.goto(`${suite.server.baseUrl}/tools/${name}`);
@@ -67,6 +77,9 @@ describe('free web tools: every page (headless Chromium)', () => {
         await expect(page.getByTestId('rate-limit').textContent()).resolves.toMatch(
           /Daily cap: 500 calculations · 499 left/,
         );
+        expect(await repeatedLabels(page)).toEqual([]);
+        expect(await clippedTables(page)).toEqual([]);
+        expect(await pageWidth(page)).toBe(1440);
         expect(await seriousA11yViolations(page)).toEqual([]);
         await screenshot(page, `tool-${name}`);
 

@@ -22,6 +22,13 @@ export interface GenerateOptions {
   seed: number;
   outDir: string;
   trades?: number;
+  /**
+   * Trades only through this date (a shorter history, quick to write): prices, investors, capital
+   * activity and expenses still span the whole demo period, and every day through `through` trades
+   * exactly as in the full history; administrator NAVs and LP reports stop at it too. For a fund
+   * valued through that date only (tests).
+   */
+  through?: string;
 }
 
 export interface GenerateSummary {
@@ -81,13 +88,16 @@ export function generateDemoFund(options: GenerateOptions): GenerateSummary {
       e.paidDate,
     ]);
   expensesCsv.close();
-  const books = simulateBooks(rng, out, dates, prices, flows, expenses, options.trades ?? DEMO_DEFAULT_TRADES); // 5
+  const traded = options.through ? dates.filter((d) => d <= options.through!) : dates;
+  const books = simulateBooks(rng, out, dates, prices, flows, expenses, options.trades ?? DEMO_DEFAULT_TRADES, {
+    days: traded.length,
+  }); // 5
   writeAdminNavs(out, rng, books.monthEndNav); // 6
-  writeLpReports(out, dates, books); // 7
+  writeLpReports(out, traded, books); // 7
   writeFundJson(out); // 8
   return {
     outDir: out,
-    days: dates.length,
+    days: traded.length,
     trades: books.trades,
     paperTrades: books.paperTrades,
     flows: flows.length,

@@ -20,7 +20,10 @@ export interface BooksSimulation {
   classGrossNavPerUnit: Map<string, Map<string, Decimal>>;
 }
 
-/** Trades, transfers and books for every date; trades.csv and transfers.csv are written on the way. */
+/**
+ * Trades, transfers and books for every date (or the first `days` of them: the trading is paced for
+ * all of them, so those days are the full history's); trades.csv and transfers.csv are written on the way.
+ */
 export function simulateBooks(
   rng: SeededRandom,
   out: string,
@@ -29,10 +32,11 @@ export function simulateBooks(
   flows: PlannedFlow[],
   expenses: PlannedExpense[],
   totalTrades: number,
+  { days = dates.length } = {},
 ): BooksSimulation {
   const sim = new Simulation(rng, out, dates, prices, totalTrades);
   const expenseTerms: ExpenseTerms[] = expenses.map((e) => ({ ...e, periodEnd: endOfMonth(e.accrualDate) }));
-  for (let d = 0; d < dates.length; d++) {
+  for (let d = 0; d < days; d++) {
     const day = new TradingDay(sim, d);
     if (d === 1) buildPortfolio(day);
     else if (d > 1) tradeTowardTargets(day);
