@@ -2,9 +2,11 @@ import 'reflect-metadata';
 import { type DataSource } from 'typeorm';
 import { commandOptions, withDatabase } from './options';
 import { isRole, PLANS } from '../common/auth/scopes';
-import { type Plan } from '../config/config';
+import { loadConfig, type Plan } from '../config/config';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../identity/password';
+import { passwordChangedMail } from '../identity/password-reset.service';
 import { PasswordResetsRepository } from '../identity/password-resets.repository';
+import { Mailer, sendFailure } from '../mail/mailer';
 import { RoleNotLoweredError, upsertPerson } from '../identity/people';
 import { SessionsRepository } from '../identity/sessions.repository';
 import { ConnectedApps } from '../oauth/connected-apps';
@@ -17,7 +19,7 @@ import { UsersRepository } from '../identity/users.repository';
  *   npm run users -- disable <email>          (also ends their console sessions, disconnects their OAuth apps and closes their password reset links; their keys stop working)
  *   npm run users -- enable <email>           (signs in again; their keys work again; disconnected apps stay disconnected, reset links closed)
  *   npm run users -- set-plan <email> <plan>
- *   npm run users -- set-password <email> --password-stdin   (a new password ends their sessions, disconnects their OAuth apps and closes their reset links; keys are kept)
+ *   npm run users -- set-password <email> --password-stdin   (a new password ends their sessions, disconnects their OAuth apps and closes their reset links; keys are kept; mailed a notice where SMTP_URL is set)
  */
 const USAGE =
   'usage: users create --email E --name N [--fund SLUG --role viewer|analyst|manager|admin] [--plan P] --password-stdin [--json] | users list [--json] | users disable <email> | users enable <email> | users set-plan <email> <plan> | users set-password <email> --password-stdin';
@@ -150,8 +152,28 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
     );
   } else {
     if (!values['password-stdin']) throw new UsageError('--password-stdin is required');
-    await upsertPerson(db, { email: user.email, displayName: user.display_name, password: await readPassword() });
-    process.stdout.write(`Password of ${user.email} set\n`);
+    const person = { email: user.email, displayName: user.display_name, password: await readPassword() };
+    const { passwordChanged } = await upsertPerson(db, person);
+    process.stdout.write(
+      passwordChanged
+        ? `Password of ${user.email} set; ${await mailPasswordNotice(user.email)}\n`
+        : `Password of ${user.email} unchanged: it was already this one\n`,
+    );
+  }
+}
+
+/** Tells the person by mail that an operator set their password, as the console does after a change. */
+async function mailPasswordNotice(email: string): Promise<string> {
+  const config = loadConfig();
+  if (!config.mail) return 'no notice mailed (SMTP_URL is not set)';
+  const mailer = new Mailer(config);
+  try {
+    await mailer.send({ to: email, ...passwordChangedMail(email, new Date(), 'operator') });
+    return 'they were mailed a notice';
+  } catch (err) {
+    return `the notice could not be mailed (${sendFailure(err)})`;
+  } finally {
+    mailer.onModuleDestroy();
   }
 }
 

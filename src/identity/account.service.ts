@@ -7,6 +7,7 @@ import { ConnectedApps } from '../oauth/connected-apps';
 import { ProblemError } from '../common/errors/problem';
 import type { RecoveryCodesDto, TotpEnrolmentDto } from './dto/console.dto';
 import { hashPassword, verifyPassword } from './password';
+import { PasswordResetService } from './password-reset.service';
 import { PasswordResetsRepository } from './password-resets.repository';
 import { SessionsRepository } from './sessions.repository';
 import { recoveryCodeHash, SignInService } from './sign-in.service';
@@ -25,6 +26,7 @@ export class AccountService {
     private readonly signIn: SignInService,
     private readonly apps: ConnectedApps,
     private readonly resets: PasswordResetsRepository,
+    private readonly mail: PasswordResetService,
   ) {}
 
   private async me(p: Principal): Promise<UserRow> {
@@ -37,7 +39,8 @@ export class AccountService {
    * Changes the password, signs out every other session of the person, disconnects every OAuth app
    * they connected and closes their open reset links, in one transaction: a password changed because a
    * session (or the mailbox) was stolen never stays changed with that session, an app connected through
-   * it, or a reset link mailed before, still live. Their API keys are kept.
+   * it, or a reset link mailed before, still live. Their API keys are kept. Once committed, the person
+   * is mailed that their password was changed (where mail is configured).
    * Both scrypt runs happen before the person's row is locked; under the lock the password must still
    * be the one the current password was checked against.
    */
@@ -54,6 +57,7 @@ export class AccountService {
       await this.apps.endAllOf(m, user.id);
       await this.resets.with(m).closeOpenOf(user.id);
     });
+    this.mail.passwordChanged(user.id, user.email, 'console');
   }
 
   private async lockedMe(m: EntityManager, p: Principal): Promise<UserRow> {

@@ -137,13 +137,18 @@ export class PasswordResetService implements OnModuleDestroy {
       return locked;
     });
     await this.forgetFailedSignIns(row.email, req.ip);
-    this.track(
-      this.deliver(
-        row.user_id,
-        { to: row.email, ...changedMail(row.email, new Date()) },
-        'password changed notice not sent',
-      ),
-    );
+    this.passwordChanged(row.user_id, row.email, 'reset');
+  }
+
+  /**
+   * Mails the person that their password was changed (by a reset link, or in the console: the mailbox
+   * owner learns of a change made with a stolen session), after the answer; nothing where no mail is
+   * configured. The mail names the account and the time, no link.
+   */
+  passwordChanged(userId: string, email: string, how: PasswordChange): void {
+    if (!this.enabled) return;
+    const notice = { to: email, ...passwordChangedMail(email, new Date(), how) };
+    this.track(this.deliver(userId, notice, 'password changed notice not sent'));
   }
 
   /** Past failures were against the old password; a Redis failure here is logged, the reset stands. */
@@ -237,16 +242,39 @@ function resetMail(link: string): { subject: string; text: string } {
   };
 }
 
-/** After a reset: who (the account) and when, what it ended, what to do if it was not them; no link. */
-function changedMail(email: string, at: Date): { subject: string; text: string } {
+/** How a password was changed: with a mailed reset link, in the console by someone signed in, or by an operator (users set-password). */
+export type PasswordChange = 'reset' | 'console' | 'operator';
+
+const CHANGED_BY: Record<PasswordChange, { how: string; ended: string }> = {
+  reset: {
+    how: 'with a password reset link sent to this address.',
+    ended: 'Every console session of the account was signed out and the apps connected to it were disconnected;',
+  },
+  console: {
+    how: 'in the console, by someone signed in to this account.',
+    ended: 'Its other console sessions were signed out and the apps connected to it were disconnected;',
+  },
+  operator: {
+    how: 'by a fundgate operator.',
+    ended: 'Every console session of the account was signed out and the apps connected to it were disconnected;',
+  },
+};
+
+/** After a change: who (the account), when and how, what it ended, what to do if it was not them; no link. */
+export function passwordChangedMail(
+  email: string,
+  at: Date,
+  change: PasswordChange,
+): { subject: string; text: string } {
   const [day, time] = at.toISOString().slice(0, 16).split('T');
+  const { how, ended } = CHANGED_BY[change];
   return {
     subject: 'Your fundgate console password was changed',
     text: [
       `The password of the fundgate console account ${email} was changed on ${day} at ${time} UTC,`,
-      'with a password reset link sent to this address.',
+      how,
       '',
-      'Every console session of the account was signed out and the apps connected to it were disconnected;',
+      ended,
       'its API keys and authenticator app (TOTP) stay as they were. If this was you, there is nothing more to do.',
       '',
       'If you did not change it, someone may be reading this mailbox: secure your email account first, then',

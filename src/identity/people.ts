@@ -45,15 +45,24 @@ export class RoleNotLoweredError extends Error {
 export async function upsertPerson(
   db: DataSource,
   spec: PersonSpec,
-): Promise<{ userId: string; accountId: string; created: boolean; role: Role | null; renamed: boolean }> {
+): Promise<{
+  userId: string;
+  accountId: string;
+  created: boolean;
+  role: Role | null;
+  renamed: boolean;
+  passwordChanged: boolean;
+}> {
   const users = new UsersRepository(db);
   const passwordHash = spec.password ? await hashPassword(spec.password) : null;
   return users.transaction(async (m) => {
     const existing = await users.with(m).byEmail(spec.email);
     let ids: { userId: string; accountId: string };
+    let passwordChanged = false;
     if (existing) {
       ids = { userId: existing.id, accountId: existing.account_id };
       if (passwordHash && !(await verifyPassword(spec.password!, existing.password_hash))) {
+        passwordChanged = true;
         // a new password from the operator (a reset): the person's sessions end, as a change in the console ends the others
         await users.with(m).setPassword(existing.id, passwordHash);
         await new SessionsRepository(db).with(m).revokeAllOf(existing.id);
@@ -75,7 +84,8 @@ export async function upsertPerson(
       if (spec.fund.refuseLower && ROLES.indexOf(role) > ROLES.indexOf(spec.fund.role))
         throw new RoleNotLoweredError(spec.email.toLowerCase(), spec.fund.slug, role, spec.fund.role); // rolls it all back
     }
-    return { ...ids, created: !existing, role, renamed: !!existing && spec.displayName !== existing.display_name };
+    const renamed = !!existing && spec.displayName !== existing.display_name;
+    return { ...ids, created: !existing, role, renamed, passwordChanged };
   });
 }
 

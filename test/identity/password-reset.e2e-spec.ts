@@ -128,7 +128,9 @@ describe('password reset by email (e2e)', () => {
     expect(notice).toMatchObject({ mailFrom: 'no-reply@fund.example', rcptTo: [p.email] });
     expect(notice.headers['auto-submitted']).toBe('auto-generated');
     expect(notice.text).toContain(`account ${p.email}`);
-    expect(notice.text).toMatch(/on \d{4}-\d{2}-\d{2} at \d{2}:\d{2} UTC/);
+    expect(notice.text).toMatch(
+      /on \d{4}-\d{2}-\d{2} at \d{2}:\d{2} UTC,\r?\nwith a password reset link sent to this address/,
+    );
     expect(notice.text).toContain('If you did not');
     expect(notice.text).not.toMatch(/https?:|reset-password/);
     expect(notice.raw).not.toContain(token);
@@ -200,14 +202,18 @@ describe('password reset by email (e2e)', () => {
     expect((await post('/api/v1/console/sign-in', { email: p.email, password: PASSWORD })).status).toBe(200);
   });
 
-  it('a password change in the console, sign-out-everywhere, an operator set-password and disable → enable close open links (410)', async () => {
-    const cli = (args: string[], stdin?: string) =>
+  it('a password change in the console or by an operator mails the person a notice; it, sign-out-everywhere and disable → enable close open links (410)', async () => {
+    const cli = (args: string[], stdin?: string, env: Record<string, string> = {}) =>
       runCli(
         'src/cli/users.ts',
         args,
-        { DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: process.env.REDIS_URL! },
+        { DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: process.env.REDIS_URL!, ...env },
         { stdin },
       );
+    const sinkEnv = {
+      SMTP_URL: `smtp://sink-user:${SMTP_PASS}@127.0.0.1:${sink.port}`,
+      MAIL_FROM: 'fundgate <no-reply@fund.example>',
+    };
     const closed = async (token: string) => {
       const seen = await call(app, 'GET', `/api/v1/console/password-reset/${token}`);
       const used = await post(`/api/v1/console/password-reset/${token}`, { password: 'an attacker passphrase 9' });
@@ -222,12 +228,24 @@ describe('password reset by email (e2e)', () => {
     });
     expect(changed.status).toBe(200);
     expect(await closed(byChange)).toEqual([410, 410]);
+    // the mailbox's owner is told, as after a reset: a change made with a stolen session does not go unseen
+    await settled();
+    expect(noticesTo(changer.email).map((n) => n.text)).toEqual([
+      expect.stringMatching(
+        /in the console, by someone signed in to this account\.(\r?\n){2}Its other console sessions/,
+      ),
+    ]);
 
     const reset = await newPerson();
     const byOperator = await linkFor(reset.email);
-    const set = await cli(['set-password', reset.email, '--password-stdin'], `${NEW_PASSWORD}\n`);
+    const set = await cli(['set-password', reset.email, '--password-stdin'], `${NEW_PASSWORD}\n`, sinkEnv);
     expect([set.code, set.stderr]).toEqual([0, '']);
+    expect(set.stdout).toBe(`Password of ${reset.email} set; they were mailed a notice\n`);
+    expect(noticesTo(reset.email).map((n) => n.text)).toEqual([expect.stringContaining('by a fundgate operator.')]);
     expect(await closed(byOperator)).toEqual([410, 410]);
+    const same = await cli(['set-password', reset.email, '--password-stdin'], `${NEW_PASSWORD}\n`, sinkEnv);
+    expect(same.stdout).toBe(`Password of ${reset.email} unchanged: it was already this one\n`);
+    expect(noticesTo(reset.email)).toHaveLength(1);
 
     const leaver = await newPerson();
     const byLeaver = await linkFor(leaver.email);
