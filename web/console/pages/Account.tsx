@@ -13,7 +13,7 @@ import {
 } from '../components';
 import { useSession } from '../session';
 import { StepUp } from './StepUp';
-import { PASSWORD_HELP } from './SignUp';
+import { NewPasswordField } from './SignUp';
 
 const ACCOUNT = '/api/v1/console/account';
 const post = <T,>(path: string, body?: unknown) =>
@@ -45,14 +45,10 @@ function PasswordForm() {
         onChange={setCurrent}
         error={error}
       />
-      <TextField
+      <NewPasswordField
         label="New password"
-        type="password"
         value={newPassword}
         onChange={setNew}
-        autoComplete="new-password"
-        minLength={12}
-        help={PASSWORD_HELP}
         error={fieldError(error, 'newPassword')}
       />
       <button type="submit" disabled={busy}>
