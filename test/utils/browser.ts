@@ -96,7 +96,8 @@ let axeSource: string | null = null;
 /** Runs axe-core in the page; answers the serious and critical violations (WCAG 2 A/AA rules). */
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
   axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-  await page.evaluate(axeSource); // evaluated through the DevTools protocol: the page's CSP stays on
+  // evaluated through the DevTools protocol (the page's CSP stays on), once per document
+  if (!(await page.evaluate<boolean>("typeof globalThis.axe === 'object'"))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     // runs in the page: globalThis is its window
     const win = globalThis as unknown as {
@@ -130,8 +131,16 @@ export async function settledText(locator: Locator, want: RegExp, timeoutMs = 50
   return (await locator.textContent()) ?? '';
 }
 
-/** Saves a full-page screenshot under test-results/screenshots (call it when a test fails, or to look). */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a full-page screenshot under test-results/screenshots to look at, when SCREENSHOTS is set
+ * (`SCREENSHOTS=1 npx jest test/web`): a full-page capture costs Chromium ~0.3 s of a CPU-bound run,
+ * so `npm test` takes only the failing pages' (withScreenshotOnFailure). Answers the path, or null.
+ */
+export async function screenshot(page: Page, name: string): Promise<string | null> {
+  return process.env.SCREENSHOTS ? saveScreenshot(page, name) : null;
+}
+
+async function saveScreenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name.replace(/[^A-Za-z0-9_-]+/g, '-')}.png`);
   await page.screenshot({ path, fullPage: true });
@@ -146,7 +155,7 @@ export async function withScreenshotOnFailure<T>(page: Page, name: string, step:
   try {
     return await step();
   } catch (err) {
-    await screenshot(page, `FAILED-${name}`).catch(() => undefined);
+    await saveScreenshot(page, `FAILED-${name}`).catch(() => undefined);
     throw err;
   }
 }

@@ -86,11 +86,11 @@ export async function longNamedFund(app: TestApp): Promise<{ id: string; slug: s
   return rows[0];
 }
 
-/** A full-page screenshot under CONSOLE_FIX_SHOTS (when set: to look at), besides test-results/screenshots. */
+/** A full-page screenshot (with SCREENSHOTS set), copied to CONSOLE_FIX_SHOTS too when that is set. */
 export async function lookAt(page: Page, name: string): Promise<void> {
   const path = await screenshot(page, name);
   const dir = process.env.CONSOLE_FIX_SHOTS;
-  if (dir) {
+  if (dir && path) {
     mkdirSync(dir, { recursive: true });
     copyFileSync(path, join(dir, basename(path)));
   }
