@@ -62,6 +62,8 @@ export interface AttemptOutcome extends DeliveryRef {
   result: SendResult;
   status: 'succeeded' | 'cancelled' | 'failed' | 'pending';
   gone: boolean;
+  /** Pending: how long after this outcome the next attempt is due (BullMQ's backoff); else null. */
+  retryInMs: number | null;
 }
 
 /**
@@ -172,7 +174,8 @@ export class DeliveriesRepository extends SqlRepository {
   /** Hands a delivery whose job is gone back to the enqueue step. */
   async requeue(d: DeliveryRef): Promise<void> {
     await this.q.query(
-      `UPDATE webhook_deliveries SET enqueued_at = NULL, job_id = NULL WHERE id = $1 AND generation = $2 AND status = 'pending'`,
+      `UPDATE webhook_deliveries SET enqueued_at = NULL, job_id = NULL, next_attempt_at = NULL
+        WHERE id = $1 AND generation = $2 AND status = 'pending'`,
       [d.id, d.generation],
     );
   }
@@ -180,7 +183,8 @@ export class DeliveriesRepository extends SqlRepository {
   /** A delivery whose job ended without a recorded outcome: failed, retryable by hand. */
   async failLost(d: DeliveryRef): Promise<void> {
     await this.q.query(
-      `UPDATE webhook_deliveries SET status = 'failed', completed_at = clock_timestamp() WHERE id = $1 AND generation = $2 AND status = 'pending'`,
+      `UPDATE webhook_deliveries SET status = 'failed', completed_at = clock_timestamp(), next_attempt_at = NULL
+        WHERE id = $1 AND generation = $2 AND status = 'pending'`,
       [d.id, d.generation],
     );
   }
@@ -203,7 +207,7 @@ export class DeliveriesRepository extends SqlRepository {
           ORDER BY d.id FOR UPDATE OF d
        ), c AS (
          UPDATE webhook_deliveries d SET attempt_count = d.attempt_count + 1, last_attempt_at = clock_timestamp(),
-                claimed_until = clock_timestamp() + make_interval(secs => $3)
+                claimed_until = clock_timestamp() + make_interval(secs => $3), next_attempt_at = NULL
            FROM l, webhook_subscriptions s, webhook_events e
           WHERE d.id = l.id AND s.id = d.subscription_id AND e.id = d.event_id
             AND s.deleted_at IS NULL AND (s.enabled OR e.type = $4)
@@ -230,7 +234,8 @@ export class DeliveriesRepository extends SqlRepository {
   async cancel(refs: DeliveryRef[]): Promise<void> {
     if (refs.length === 0) return;
     await this.q.query(
-      `UPDATE webhook_deliveries d SET status = 'cancelled', completed_at = clock_timestamp(), claimed_until = NULL
+      `UPDATE webhook_deliveries d SET status = 'cancelled', completed_at = clock_timestamp(), claimed_until = NULL,
+              next_attempt_at = NULL
          FROM unnest($1::uuid[], $2::int[]) AS r(id, generation)
         WHERE d.id = r.id AND d.generation = r.generation AND d.status = 'pending'`,
       [refs.map((r) => r.id), refs.map((r) => r.generation)],
@@ -241,7 +246,10 @@ export class DeliveriesRepository extends SqlRepository {
    * One statement for a batch: each attempt's outcome, each delivery's state, and the disabling of
    * subscriptions: those that answered 410, and those where a delivery has just failed for good and
    * nothing reached the receiver for FAILING_DAYS (an endpoint down for days would otherwise cost
-   * every event eight attempts, for ever).
+   * every event eight attempts, for ever). A delivery left pending is due again `retryInMs` after
+   * this statement (`next_attempt_at`): its job fails just after it, and BullMQ waits that long from
+   * then, so the attempt comes at that time or a little later (clock skew between the worker and
+   * PostgreSQL aside). Every other outcome clears it.
    */
   async record(outcomes: AttemptOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
@@ -249,15 +257,17 @@ export class DeliveriesRepository extends SqlRepository {
     await this.prepared(
       'webhook_record',
       `WITH o AS (
-         SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::boolean[])
-             AS o(id, generation, attempt_no, status_code, latency_ms, error, response_snippet, status, gone)
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::boolean[],
+                              $12::bigint[])
+             AS o(id, generation, attempt_no, status_code, latency_ms, error, response_snippet, status, gone, retry_in_ms)
        ), a AS (
          UPDATE webhook_attempts a SET status_code = o.status_code, latency_ms = o.latency_ms, error = o.error,
                 response_snippet = o.response_snippet
            FROM o WHERE a.delivery_id = o.id AND a.attempt_no = o.attempt_no
        ), d AS (
          UPDATE webhook_deliveries d SET status = o.status, claimed_until = NULL,
-                completed_at = CASE WHEN o.status = 'pending' THEN NULL ELSE clock_timestamp() END
+                completed_at = CASE WHEN o.status = 'pending' THEN NULL ELSE clock_timestamp() END,
+                next_attempt_at = clock_timestamp() + o.retry_in_ms * interval '1 millisecond'
            -- a delivery cancelled while its attempt was in flight (its subscription deleted) stays cancelled
            FROM o WHERE d.id = o.id AND d.generation = o.generation AND d.status = 'pending'
          RETURNING d.subscription_id, o.gone, o.status
@@ -284,6 +294,7 @@ export class DeliveriesRepository extends SqlRepository {
         col((o) => o.gone),
         FAILING_DISABLED_REASON,
         FAILING_DAYS,
+        col((o) => o.retryInMs),
       ],
     );
   }

@@ -93,7 +93,13 @@ function processorWith(config: Partial<AppConfig>) {
     cancel: async () => undefined,
     record: async (o: AttemptOutcome[]) => void recorded.push(...o),
   };
-  const base = { role: 'worker', webhookTimeoutMs: 2000, webhookAllowPrivate: true, webhookRequireHttps: false };
+  const base = {
+    role: 'worker',
+    webhookTimeoutMs: 2000,
+    webhookAllowPrivate: true,
+    webhookRequireHttps: false,
+    webhookRetryDelaysMs: [5_000, 300_000],
+  };
   const processor = new DeliveryProcessor({ ...base, ...config } as AppConfig, repo as never, sealer);
   /** A job of `claimed` (one subscription's), owned by `fundId`; `delayed` records a re-delay. */
   const jobOf = (claimed: ClaimedAttempt[], fundId = randomUUID()) => {
@@ -154,9 +160,30 @@ describe('DeliveryProcessor.process', () => {
       const { run, jobOf, recorded } = processorWith({ webhookRequireHttps: true });
       await expect(run(jobOf([attempt(rx.url)]))).rejects.toThrow(DeliveryAttemptFailed);
       expect(recorded).toHaveLength(1);
-      expect(recorded[0]).toMatchObject({ status: 'pending', result: { statusCode: null } });
+      // the first failure of the job: its next attempt is due after the schedule's first step
+      expect(recorded[0]).toMatchObject({ status: 'pending', result: { statusCode: null }, retryInMs: 5_000 });
       expect(recorded[0].result.error).toContain('WEBHOOK_REQUIRE_HTTPS');
       expect(hits).toBe(0);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('a failed attempt leaves its delivery pending with the wait BullMQ takes next (the schedule step of the job attempt), none on the last or on success', async () => {
+    const rx = await listen((q, res) => res.writeHead(q.url?.endsWith('/ok') ? 204 : 500).end());
+    try {
+      const { run, jobOf, recorded } = processorWith({ webhookRetryDelaysMs: [2_000, 60_000] });
+      for (const attemptsMade of [0, 1, 2]) {
+        const job = Object.assign(jobOf([attempt(`${rx.url}/fail`)]), { attemptsMade });
+        await expect(run(job)).rejects.toThrow(DeliveryAttemptFailed);
+      }
+      await run(jobOf([attempt(`${rx.url}/ok`)]));
+      expect(recorded.map((o) => [o.status, o.retryInMs])).toEqual([
+        ['pending', 2_000],
+        ['pending', 60_000],
+        ['failed', null], // attempts: 3, so the third is the last
+        ['succeeded', null],
+      ]);
     } finally {
       await rx.close();
     }

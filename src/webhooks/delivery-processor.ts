@@ -8,6 +8,7 @@ import { DELIVERY_QUEUE, DeliveryJobData } from './outbox-dispatcher';
 import { SendResult, sendWebhook } from './sender';
 import { signatureHeader } from './signing';
 import { TEST_EVENT_TYPE } from './event-types';
+import { retryDelayMs } from './retry-schedule';
 import {
   type AttemptOutcome,
   type ClaimedAttempt,
@@ -194,10 +195,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
       connection: this.connection,
       prefix: bullPrefix(this.config),
       concurrency: CONCURRENCY,
-      // attemptsMade is 1 after the first failure: wait delays[0], then delays[1], …
-      settings: {
-        backoffStrategy: (attemptsMade: number) => delays[Math.min(Math.max(attemptsMade, 1), delays.length) - 1],
-      },
+      // attemptsMade is 1 after the first failure: wait delays[0], then delays[1], … (deliver dates next_attempt_at with the same function)
+      settings: { backoffStrategy: (attemptsMade: number) => retryDelayMs(delays, attemptsMade) },
       // A stalled job may be picked up again; the PostgreSQL claim keeps the attempt single.
       lockDuration: Math.max(30_000, this.config.webhookTimeoutMs * 2),
     });
@@ -233,6 +232,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   private async deliver(job: Job<DeliveryJobData>, post: Admitted['post']): Promise<string> {
     const refs = jobDeliveries(job.data);
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    // should this attempt fail, BullMQ counts it (attemptsMade + 1) and waits this long before the next
+    const retryInMs = final ? null : retryDelayMs(this.config.webhookRetryDelaysMs, job.attemptsMade + 1);
     // The claim holds every attempt of the batch until its last wave of POSTs could have timed
     // out, counting the waits for the process's slots when every job is sending at once.
     const waves = Math.ceil(refs.length / IN_FLIGHT_PER_JOB) * Math.ceil((CONCURRENCY * IN_FLIGHT_PER_JOB) / IN_FLIGHT);
@@ -253,7 +254,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
             // though the job keeps its BullMQ slot), then the process's;
             // signed when its slot comes up: a wave waiting behind others would carry a stale webhook-timestamp
             await post(() => this.inFlight.run(() => this.send(ctx, live, new Date())));
-      return outcome(ctx, result, final);
+      return outcome(ctx, result, retryInMs);
     });
     await this.deliveries.record(outcomes);
 
@@ -322,10 +323,23 @@ export class DeliveryProcessor implements OnApplicationBootstrap, OnApplicationS
   }
 }
 
-/** What an attempt's answer makes of its delivery: 2xx succeeded, 410 cancelled (and the subscription disabled), else retry or, on the last attempt, failed. */
-function outcome(ctx: ClaimedAttempt, r: SendResult, final: boolean): AttemptOutcome {
+/**
+ * What an attempt's answer makes of its delivery: 2xx succeeded, 410 cancelled (and the subscription
+ * disabled), else retry in `retryInMs` (the job's next backoff) or, on the last attempt (null), failed.
+ * Only a delivery left pending carries a wait: its next attempt is due that long after the outcome.
+ */
+function outcome(ctx: ClaimedAttempt, r: SendResult, retryInMs: number | null): AttemptOutcome {
   const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
   const gone = r.statusCode === 410;
-  const status = ok ? 'succeeded' : gone ? 'cancelled' : final ? 'failed' : 'pending';
-  return { id: ctx.id, generation: ctx.generation, attemptNo: ctx.attempt_no, result: r, status, gone };
+  const status = ok ? 'succeeded' : gone ? 'cancelled' : retryInMs === null ? 'failed' : 'pending';
+  const retry = status === 'pending' ? retryInMs : null;
+  return {
+    id: ctx.id,
+    generation: ctx.generation,
+    attemptNo: ctx.attempt_no,
+    result: r,
+    status,
+    gone,
+    retryInMs: retry,
+  };
 }

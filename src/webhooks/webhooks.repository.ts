@@ -33,6 +33,8 @@ export interface DeliveryRow {
   created_key: string;
   last_attempt_at: Date | null;
   completed_at: Date | null;
+  /** Pending after a failed attempt: when the next one is due; else null. */
+  next_attempt_at: Date | null;
 }
 
 export interface AttemptRow {
@@ -166,7 +168,8 @@ export class WebhooksRepository extends SqlRepository {
          UPDATE webhook_subscriptions SET deleted_at = now(), enabled = false, updated_at = now()
           WHERE fund_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id
        ), c AS (
-         UPDATE webhook_deliveries d SET status = 'cancelled', completed_at = clock_timestamp(), claimed_until = NULL
+         UPDATE webhook_deliveries d SET status = 'cancelled', completed_at = clock_timestamp(), claimed_until = NULL,
+                next_attempt_at = NULL
            FROM s WHERE d.subscription_id = s.id AND d.status = 'pending'
        )
        SELECT id FROM s`,
@@ -193,7 +196,7 @@ export class WebhooksRepository extends SqlRepository {
   ): Promise<DeliveryRow[]> {
     return this.q.query(
       `SELECT d.id, d.event_id, e.type AS event_type, d.subscription_id, d.status, d.attempt_count, d.created_at,
-              ${utcMicros('d.created_at')} AS created_key, d.last_attempt_at, d.completed_at
+              ${utcMicros('d.created_at')} AS created_key, d.last_attempt_at, d.completed_at, d.next_attempt_at
          FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
         WHERE d.subscription_id = $1
           AND ($2::timestamptz IS NULL OR (d.created_at, d.id) < ($2::timestamptz, $3::uuid))
@@ -214,7 +217,7 @@ export class WebhooksRepository extends SqlRepository {
   async deliveryOfSubscription(subscriptionId: string, deliveryId: string): Promise<DeliveryRow | null> {
     const rows = await this.q.query(
       `SELECT d.id, d.event_id, e.type AS event_type, d.subscription_id, d.status, d.attempt_count, d.created_at,
-              d.last_attempt_at, d.completed_at
+              d.last_attempt_at, d.completed_at, d.next_attempt_at
          FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
         WHERE d.subscription_id = $1 AND d.id = $2`,
       [subscriptionId, deliveryId],
@@ -226,7 +229,7 @@ export class WebhooksRepository extends SqlRepository {
   async requeueDelivery(subscriptionId: string, deliveryId: string): Promise<boolean> {
     const [, count] = await this.q.query(
       `UPDATE webhook_deliveries SET status = 'pending', generation = generation + 1, enqueued_at = NULL,
-              claimed_until = NULL, completed_at = NULL
+              claimed_until = NULL, completed_at = NULL, next_attempt_at = NULL
         WHERE subscription_id = $1 AND id = $2 AND status IN ('failed', 'cancelled', 'succeeded')`,
       [subscriptionId, deliveryId],
     );

@@ -57,6 +57,7 @@ function deliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryDto {
     createdAt: iso(d.created_at)!,
     lastAttemptAt: iso(d.last_attempt_at),
     completedAt: iso(d.completed_at),
+    nextAttemptAt: iso(d.next_attempt_at),
     attempts: attempts.map((a) => ({
       attemptNo: a.attempt_no,
       attemptedAt: iso(a.attempted_at)!,

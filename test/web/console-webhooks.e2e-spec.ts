@@ -25,12 +25,15 @@ import { settledValue } from './wait';
  * subscription names the form's fields and takes the focus.
  */
 describe('console webhooks (headless Chromium)', () => {
-  const suite = useBrowserSuite({ webhookAllowPrivate: true, webhookRetryDelaysMs: [200, 200] }, CONSOLE_TEST_ENV);
+  // a delivery failing twice waits a minute for its third attempt: long enough to read its due time
+  const suite = useBrowserSuite({ webhookAllowPrivate: true, webhookRetryDelaysMs: [200, 60_000] }, CONSOLE_TEST_ENV);
   let receiver: Server;
   let base = '';
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => res.writeHead(req.url === '/gone' ? 410 : 204).end());
+    receiver = createServer((req, res) =>
+      res.writeHead(req.url === '/gone' ? 410 : req.url === '/fail' ? 500 : 204).end(),
+    );
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   });
@@ -92,8 +95,8 @@ describe('console webhooks (headless Chromium)', () => {
     await page.context().close();
   });
 
-  it('375 px: the bar, the cards and their deliveries fit; attempts tables are focusable regions with unique names; times to the second', async () => {
-    const { admin } = await fundWithHooks(['/ok', '/also-ok']);
+  it('375 px: the bar, the cards and their deliveries fit; attempts tables are focusable regions with unique names; times to the second; a failing one says when it is tried next', async () => {
+    const { admin } = await fundWithHooks(['/ok', '/also-ok', '/fail']);
     for (const width of [375, 1440]) {
       const page = await newPage(suite.browser, width);
       const errors = pageErrors(page);
@@ -117,6 +120,17 @@ describe('console webhooks (headless Chromium)', () => {
         expect(await region.getByRole('cell', { name: /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/ }).count()).toBe(1);
         expect(await page.getByRole('region', { name: `Deliveries to ${base}/ok` }).count()).toBe(1);
         expect(await page.getByRole('region', { name: `Deliveries to ${base}/also-ok` }).count()).toBe(1);
+        if (width === 375) {
+          // a delivery pending after a failed attempt: when the next one is due, to the second
+          const failing = page.getByTestId('webhook').filter({ hasText: `${base}/fail` });
+          await failing.getByRole('button', { name: 'Send test' }).click();
+          await failing.getByRole('button', { name: 'Deliveries' }).click();
+          await refreshUntil(failing, 'Next attempt due');
+          expect(await failing.locator('.proposal').first().textContent()).toMatch(
+            /pending.*Next attempt due \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+          );
+          expect(await overflowsHorizontally(page)).toBe(false);
+        }
         expect(await a11y(page)).toEqual([]);
         await lookAt(page, `webhooks-deliveries-${width}`);
       });

@@ -205,13 +205,14 @@ describe('webhooks: subscriptions and signed, retried deliveries (e2e, real rece
         result: { statusCode: null, latencyMs: 15_000, error: 'timed out', responseSnippet: null },
         status: 'pending',
         gone: false,
+        retryInMs: 100,
       },
     ]);
     const [after] = await db.query(
-      `SELECT status, completed_at IS NOT NULL AS ended FROM webhook_deliveries WHERE id = $1`,
+      `SELECT status, completed_at IS NOT NULL AS ended, next_attempt_at FROM webhook_deliveries WHERE id = $1`,
       [inFlight.id],
     );
-    expect(after).toEqual({ status: 'cancelled', ended: true });
+    expect(after).toEqual({ status: 'cancelled', ended: true, next_attempt_at: null }); // and no retry is dated
   });
 
   it('revoking or expiring a key that redirected, re-keyed or re-enabled a subscription disables it, not only its creator', async () => {

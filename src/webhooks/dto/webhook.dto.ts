@@ -136,6 +136,16 @@ export class DeliveryDto {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastAttemptAt: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) completedAt: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When the next automatic attempt is due, for a pending delivery whose last attempt failed: it is not ' +
+      'made before this time, and a worker may start it a little later. Null when the delivery has ended ' +
+      '(succeeded, failed or cancelled), has not been attempted yet, or while an attempt is in progress.',
+  })
+  nextAttemptAt: string | null;
   @ApiProperty({ type: AttemptDto, isArray: true }) attempts: AttemptDto[];
 }
 

@@ -19,6 +19,8 @@ interface Delivery {
   attemptCount: number;
   createdAt: string;
   completedAt: string | null;
+  /** Pending after a failed attempt: when the next one is due (not before; a worker may start it a little later). */
+  nextAttemptAt: string | null;
   attempts: Attempt[];
 }
 
@@ -79,15 +81,13 @@ function retryable(d: Delivery, subscriptionEnabled: boolean): boolean {
 }
 
 /**
- * When a pending delivery is tried next. The API does not say (the time lives in the BullMQ job, and a
- * retried delivery starts its schedule over): the schedule is the operator's WEBHOOK_RETRY_DELAYS,
- * named here with its default.
+ * When a pending delivery is tried next: the API dates the retry after a failed attempt (on the
+ * operator's WEBHOOK_RETRY_DELAYS); none while an attempt is in flight, or for one that has none yet.
  */
 function nextAttempt(d: Delivery): string {
   if (d.status !== 'pending') return '';
-  return d.attemptCount === 0
-    ? ', first attempt queued'
-    : ', retrying on the back-off schedule (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failed attempt)';
+  if (d.nextAttemptAt) return `. Next attempt due ${formatDateTime(d.nextAttemptAt, '—', true)}`;
+  return d.attemptCount === 0 ? ', first attempt queued' : ', retrying';
 }
 
 /**
