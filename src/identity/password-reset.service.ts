@@ -118,25 +118,27 @@ export class PasswordResetService implements OnModuleDestroy {
    * Sets the new password, uses the link, closes the person's other links, ends every console
    * session and disconnects every OAuth app of the person, in one transaction (their API keys and
    * TOTP stay: the next sign-in still asks for a code). scrypt runs before any row is locked. Once
-   * committed, the email's failed sign-ins (from every address, and from this one) are forgotten, so
-   * someone who locked the account by guessing does not keep its owner out of the new password; and
-   * the person is mailed that their password was changed (after the answer, as the link).
+   * committed, the email's failed sign-ins (counted from all addresses together, and from the address
+   * of the reset) are forgotten, so someone who locked the account by guessing does not keep its owner
+   * out of the new password — unless the person has TOTP on: then the count also bounds guesses of the
+   * code, and a mailbox reader resetting again and again must not get a fresh budget each time. The
+   * person is then mailed that their password was changed (after the answer, as the link).
    */
   async reset(req: FastifyRequest, token: string, password: string): Promise<void> {
     this.auth.assertSameOrigin(req);
     const hash = hashSecret(token);
     const seen = this.usable(TOKEN.test(token) ? await this.resets.byTokenHash(hash) : null); // 404 / 410 before scrypt
     const passwordHash = await hashPassword(password);
-    const row = await this.users.transaction(async (m) => {
-      await this.users.with(m).lockById(seen.user_id); // the person's row first, as every account change
+    const { row, totp } = await this.users.transaction(async (m) => {
+      const person = await this.users.with(m).lockById(seen.user_id); // the person's row first, as every account change
       const locked = this.usable(await this.resets.with(m).byTokenHash(hash, true));
       await this.users.with(m).setPassword(locked.user_id, passwordHash);
       await this.resets.with(m).consume(locked.id, locked.user_id);
       await this.sessions.with(m).revokeAllOf(locked.user_id);
       await this.apps.endAllOf(m, locked.user_id);
-      return locked;
+      return { row: locked, totp: person?.totp_enabled_at != null };
     });
-    await this.forgetFailedSignIns(row.email, req.ip);
+    if (!totp) await this.forgetFailedSignIns(row.email, req.ip);
     this.passwordChanged(row.user_id, row.email, 'reset');
   }
 
@@ -151,16 +153,17 @@ export class PasswordResetService implements OnModuleDestroy {
     this.track(this.deliver(userId, notice, 'password changed notice not sent'));
   }
 
-  /** Past failures were against the old password; a Redis failure here is logged, the reset stands. */
+  /**
+   * Past failures were against the old password; a Redis failure here is logged, the reset stands.
+   * One key per DEL: the two counters are in different Redis Cluster slots.
+   */
   private async forgetFailedSignIns(email: string, ip: string): Promise<void> {
     const { everywhere, here } = signInCounters(email, ip);
-    await this.redis
-      .del(everywhere, here)
-      .catch((err: unknown) =>
-        this.logger.warn(
-          JSON.stringify({ msg: 'failed sign-ins not cleared after a password reset', error: String(err) }),
-        ),
-      );
+    await Promise.all([this.redis.del(everywhere), this.redis.del(here)]).catch((err: unknown) =>
+      this.logger.warn(
+        JSON.stringify({ msg: 'failed sign-ins not cleared after a password reset', error: String(err) }),
+      ),
+    );
   }
 
   private track(work: Promise<void>): void {
@@ -245,18 +248,41 @@ function resetMail(link: string): { subject: string; text: string } {
 /** How a password was changed: with a mailed reset link, in the console by someone signed in, or by an operator (users set-password). */
 export type PasswordChange = 'reset' | 'console' | 'operator';
 
-const CHANGED_BY: Record<PasswordChange, { how: string; ended: string }> = {
+const SIGNED_OUT =
+  'Every console session of the account was signed out and the apps connected to it were disconnected;';
+const NEW_PASSWORD_HOW =
+  'choose a new password with "Forgot your password?" on the console\'s sign-in page (or ask your fundgate';
+const CLEAN_UP =
+  'operator to set one), revoke on the keys page any API key you do not recognise, and tell your fund admin.';
+
+/** Per way of changing: how it was done, what it ended, and what to do if the person did not do it. */
+const CHANGED_BY: Record<PasswordChange, { how: string; ended: string; ifNotYou: string[] }> = {
   reset: {
     how: 'with a password reset link sent to this address.',
-    ended: 'Every console session of the account was signed out and the apps connected to it were disconnected;',
+    ended: SIGNED_OUT,
+    ifNotYou: [
+      'If you did not change it, someone may be reading this mailbox: secure your email account first, then',
+      NEW_PASSWORD_HOW,
+      CLEAN_UP,
+    ],
   },
   console: {
     how: 'in the console, by someone signed in to this account.',
     ended: 'Its other console sessions were signed out and the apps connected to it were disconnected;',
+    ifNotYou: [
+      'If you did not change it, someone used a signed-in session of yours (a shared or unlocked computer):',
+      NEW_PASSWORD_HOW,
+      CLEAN_UP,
+    ],
   },
   operator: {
     how: 'by a fundgate operator.',
-    ended: 'Every console session of the account was signed out and the apps connected to it were disconnected;',
+    ended: SIGNED_OUT,
+    ifNotYou: [
+      'Operators set a password when a person asks them to. If you did not ask for this, tell your fund admin',
+      'and your fundgate operator before using the account, and revoke on the keys page any API key you do not',
+      'recognise.',
+    ],
   },
 };
 
@@ -267,7 +293,7 @@ export function passwordChangedMail(
   change: PasswordChange,
 ): { subject: string; text: string } {
   const [day, time] = at.toISOString().slice(0, 16).split('T');
-  const { how, ended } = CHANGED_BY[change];
+  const { how, ended, ifNotYou } = CHANGED_BY[change];
   return {
     subject: 'Your fundgate console password was changed',
     text: [
@@ -275,11 +301,11 @@ export function passwordChangedMail(
       how,
       '',
       ended,
-      'its API keys and authenticator app (TOTP) stay as they were. If this was you, there is nothing more to do.',
+      change === 'operator'
+        ? 'its API keys and authenticator app (TOTP) stay as they were.'
+        : 'its API keys and authenticator app (TOTP) stay as they were. If this was you, there is nothing more to do.',
       '',
-      'If you did not change it, someone may be reading this mailbox: secure your email account first, then',
-      'choose a new password with "Forgot your password?" on the console\'s sign-in page (or ask your fundgate',
-      'operator to set one), revoke on the keys page any API key you do not recognise, and tell your fund admin.',
+      ...ifNotYou,
     ].join('\n'),
   };
 }
