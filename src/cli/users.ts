@@ -62,12 +62,14 @@ async function create(db: DataSource, v: Record<string, string | boolean | undef
     renamed: result.renamed,
     fund: fund?.slug ?? null,
     role: result.role, // the role stored (an existing higher one is kept, never lowered)
+    passwordChanged: result.passwordChanged, // an existing person's password replaced (as set-password)
   };
   const renamed = result.renamed ? `, name now "${String(v.name)}"` : '';
+  const notice = result.passwordChanged ? `, password changed; ${await mailPasswordNotice(out.email)}` : '';
   process.stdout.write(
     v.json
       ? JSON.stringify(out) + '\n'
-      : `${result.created ? 'Created' : 'Updated'} ${out.email} (${out.userId})${renamed}${fund ? `, ${out.role} on ${fund.slug}` : ''}\n`,
+      : `${result.created ? 'Created' : 'Updated'} ${out.email} (${out.userId})${renamed}${fund ? `, ${out.role} on ${fund.slug}` : ''}${notice}\n`,
   );
 }
 
@@ -162,7 +164,11 @@ async function run(db: DataSource, argv: string[]): Promise<void> {
   }
 }
 
-/** Tells the person by mail that an operator set their password, as the console does after a change. */
+/**
+ * Tells the person by mail that an operator set their password, as the console does after a change;
+ * answers what happened, for stdout. A mail that cannot be sent is said on stderr too (the password
+ * stays set and the exit code 0: the change was made).
+ */
 async function mailPasswordNotice(email: string): Promise<string> {
   const config = loadConfig();
   if (!config.mail) return 'no notice mailed (SMTP_URL is not set)';
@@ -171,7 +177,8 @@ async function mailPasswordNotice(email: string): Promise<string> {
     await mailer.send({ to: email, ...passwordChangedMail(email, new Date(), 'operator') });
     return 'they were mailed a notice';
   } catch (err) {
-    return `the notice could not be mailed (${sendFailure(err)})`;
+    process.stderr.write(`users: the password changed notice to ${email} was not sent (${sendFailure(err)})\n`);
+    return 'the notice could not be mailed';
   } finally {
     mailer.onModuleDestroy();
   }

@@ -78,6 +78,16 @@ describe('users CLI (e2e, child processes)', () => {
       );
       expect(higher.stdout).toMatch(/^Updated .*, admin on /);
       expect(await stored()).toEqual({ name: 'Third Name', role: 'admin' });
+      expect(JSON.parse(same.stdout).passwordChanged).toBe(false);
+      // another password for an existing person is an operator's password change: said, and noticed by mail where configured
+      const repass = await users(
+        ['create', '--email', email, '--name', 'Third Name', '--password-stdin'],
+        'another long passphrase 2\n',
+      );
+      expect([repass.code, repass.stdout]).toEqual([
+        0,
+        expect.stringMatching(/^Updated .*, password changed; no notice mailed \(SMTP_URL is not set\)\n$/),
+      ]);
     } finally {
       await pg.end();
     }
