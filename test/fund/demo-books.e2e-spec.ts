@@ -199,7 +199,7 @@ describe('demo fund books', () => {
   it('running a new date is incremental and a re-run supersedes; a second fund from its own folder stays separate', async () => {
     const before = await ds.query(`SELECT count(*)::int AS n FROM journal_lines WHERE fund_id = $1`, [fundId]);
     const dir = join(tmpdir(), `fundgate-second-e2e-${process.pid}`);
-    generateDemoFund({ seed: 99, outDir: dir, trades: 1500 });
+    generateDemoFund({ seed: 99, outDir: dir, trades: 1500, through: SECOND_FUND_TO });
     const second = await importFundFolder(ds, 'second-fund', dir);
     await importFundFolder(ds, 'second-fund', join(dir, 'late-prices', '2024-03-09'));
     // the second fund's first five months (its first late price included): the whole range is the demo's own test above

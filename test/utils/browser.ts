@@ -137,7 +137,13 @@ export async function settledText(locator: Locator, want: RegExp, timeoutMs = 50
  * so `npm test` takes only the failing pages' (withScreenshotOnFailure). Answers the path, or null.
  */
 export async function screenshot(page: Page, name: string): Promise<string | null> {
-  return process.env.SCREENSHOTS ? saveScreenshot(page, name) : null;
+  return screenshotsWanted() ? saveScreenshot(page, name) : null;
+}
+
+/** SCREENSHOTS set to anything but 0/false, or CONSOLE_FIX_SHOTS naming a folder to copy them to. */
+function screenshotsWanted(): boolean {
+  const flag = process.env.SCREENSHOTS ?? '';
+  return (flag !== '' && !/^(0|false)$/i.test(flag)) || !!process.env.CONSOLE_FIX_SHOTS;
 }
 
 async function saveScreenshot(page: Page, name: string): Promise<string> {

@@ -25,8 +25,9 @@ export interface GenerateOptions {
   /**
    * Trades only through this date (a shorter history, quick to write): prices, investors, capital
    * activity and expenses still span the whole demo period, and every day through `through` trades
-   * exactly as in the full history; administrator NAVs and LP reports stop at it too. For a fund
-   * valued through that date only (tests).
+   * exactly as in the full history; administrator NAVs and LP reports stop at it too (the
+   * administrator's figures are drawn after the trading, so they differ from the full history's).
+   * For a fund valued through that date only (tests).
    */
   through?: string;
 }
