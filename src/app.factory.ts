@@ -52,7 +52,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   registerEarlyShedding(fastify, app.get(CalculatorPool));
   app.useGlobalPipes(createValidationPipe());
   const document = openApiDocument(app);
-  finalizeDocument(document, { serverUrl: config.publicBaseUrl, etag: hasEtag });
+  finalizeDocument(document, { serverUrl: config.publicBaseUrl, etag: hasEtag, rateLimits: config.rateLimits });
   app.get(McpCatalog).load(document);
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/openapi.json',

@@ -1,4 +1,5 @@
 import type { DocNode } from '../../src/common/openapi/document-node';
+import { APP_CONFIG, type AppConfig } from '../../src/config/config';
 import { seedBooks } from '../proposals/books-fixture';
 import { bootApp, call, createFund, dbOf, mintKey, type TestApp } from '../utils/app';
 
@@ -66,5 +67,11 @@ describe('OpenAPI descriptions say what the service does (e2e)', () => {
     expect(doc.components.schemas.CapitalActivityProposalDto.properties.amount.description).toContain(
       'is dealt as a full redemption',
     );
+  });
+
+  it("publishes this deployment's rate limits (RATE_LIMITS) as x-rate-limits, so the web tools state the caps in force", () => {
+    expect(doc['x-rate-limits']).toEqual(app.get<AppConfig>(APP_CONFIG).rateLimits);
+    expect(doc['x-rate-limits']['calc-daily']).toEqual({ free: 500, developer: 10_000, platform: 100_000 });
+    expect(doc['x-rate-limits']['fund-minute'].free).toBe(100_000); // the test setup's RATE_LIMITS
   });
 });

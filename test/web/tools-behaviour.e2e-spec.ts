@@ -330,6 +330,11 @@ describe('free web tools: the daily cap (calc-daily = 2)', () => {
       // a calculator key (minted in the console) raises the cap: the page sends it as a bearer token
       const key = await mintKey(suite.server.app, { scopes: [], plan: 'developer' });
       await page.getByText('Developer or platform plan? Use your calculator key for a higher daily cap').click();
+      // the panel states this deployment's caps (RATE_LIMITS, published in the API document), not the defaults
+      const help = await page.locator('#calc-key-help').textContent();
+      expect(help).toContain('Without a key the cap is 2 calculations a day per address');
+      expect(help).toContain('a platform-plan key to 100,000; a free-plan key keeps 2');
+      expect(help).not.toContain('defaults');
       await page.getByLabel('Calculator key (optional)').fill(key.key);
       const withKey = await calculate(page);
       expect(withKey.status()).toBe(200);

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { KEY_FIELD_ID } from './ErrorSummary';
+import { loadCalcCaps } from './schema';
 
 const STORAGE = 'fundgate.tools.calculatorKey';
 
@@ -13,10 +14,26 @@ export function initialKey(): string {
 }
 
 /**
- * The service's default calc-daily caps (src/config/config.ts DEFAULT_RATE_LIMITS); a deployment
- * may set others, and the note under Calculate always shows the cap that applied to the last call.
+ * The service's default calc-daily caps (src/config/config.ts DEFAULT_RATE_LIMITS), said as defaults
+ * until the API document gives this deployment's (`x-rate-limits`, from RATE_LIMITS); the note under
+ * Calculate always shows the cap that applied to the last call.
  */
-const CAPS = { free: 500, developer: 10_000, platform: 100_000 };
+const DEFAULT_CAPS = { free: 500, developer: 10_000, platform: 100_000 };
+
+/** This deployment's caps once its API document has loaded; the defaults (flagged) until then. */
+function useCalcCaps(): { caps: typeof DEFAULT_CAPS; published: boolean } {
+  const [published, setPublished] = useState<typeof DEFAULT_CAPS | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadCalcCaps()
+      .then((caps) => live && setPublished(caps))
+      .catch(() => undefined); // the form says why the document could not load
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { caps: published ?? DEFAULT_CAPS, published: published !== null };
+}
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /**
@@ -35,6 +52,7 @@ export function KeyField({
   error: string | null;
 }) {
   const [open, setOpen] = useState(value !== '');
+  const { caps, published } = useCalcCaps();
   const [shownError, setShownError] = useState(error);
   if (error !== shownError) {
     setShownError(error);
@@ -73,10 +91,11 @@ export function KeyField({
           onChange={(e) => set(e.target.value.trim())}
         />
         <div className="help" id="calc-key-help">
-          Without a key the cap is {fmt(CAPS.free)} calculations a day per address. A developer-plan key raises it to{' '}
-          {fmt(CAPS.developer)} a day and a platform-plan key to {fmt(CAPS.platform)} (the service’s defaults); a
-          free-plan key keeps {fmt(CAPS.free)}, counted per key. Mint a key in the <a href="/console">console</a>{' '}
-          (signed in, “No fund: my calculator keys”). It is kept in this tab only and sent with each calculation.
+          Without a key the cap is {fmt(caps.free)} calculations a day per address. A developer-plan key raises it to{' '}
+          {fmt(caps.developer)} a day and a platform-plan key to {fmt(caps.platform)}
+          {published ? '' : ' (the service’s defaults)'}; a free-plan key keeps {fmt(caps.free)}, counted per key. Mint
+          a key in the <a href="/console">console</a> (signed in, “No fund: my calculator keys”). It is kept in this tab
+          only and sent with each calculation.
         </div>
         {error && (
           <div className="field-error" id="calc-key-error" data-testid="key-error">

@@ -65,6 +65,8 @@ function simpleForm(p: PropertySchema31): PropertySchema {
 }
 
 interface OpenApiDocument {
+  /** This deployment's rate limits per policy and plan (the service's RATE_LIMITS). */
+  'x-rate-limits'?: Record<string, Partial<Record<CalcPlan, number>>>;
   paths: Record<string, { post?: { requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } } }>;
   components: { schemas: Record<string, { properties?: Record<string, PropertySchema31> }> };
 }
@@ -160,6 +162,17 @@ function loadDocument(): Promise<OpenApiDocument> {
     documentPromise = null; // a failed load is retried on the next page
   });
   return documentPromise;
+}
+
+export type CalcPlan = 'free' | 'developer' | 'platform';
+
+/** The daily calculator caps per plan this deployment publishes in its API document, or null when it does not say. */
+export async function loadCalcCaps(): Promise<Record<CalcPlan, number> | null> {
+  const caps = (await loadDocument())?.['x-rate-limits']?.['calc-daily'];
+  const whole = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  return caps && whole(caps.free) && whole(caps.developer) && whole(caps.platform)
+    ? { free: caps.free, developer: caps.developer, platform: caps.platform }
+    : null;
 }
 
 /** The body fields of a calculator, in the DTO's order. */

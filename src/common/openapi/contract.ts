@@ -16,6 +16,11 @@ const PROBLEM_REF = { $ref: '#/components/schemas/ProblemDetails' };
 
 export interface ContractOptions {
   serverUrl: string;
+  /**
+   * This deployment's rate limits per policy and plan (RATE_LIMITS), published as the document's
+   * `x-rate-limits` so a client (the free web tools) states the caps that apply here, not the defaults.
+   */
+  rateLimits?: Record<string, Record<string, number>>;
   /** Operations whose 200 carries an ETag (run-derived and static answers). */
   etag?: (method: string, path: string) => boolean;
 }
@@ -30,6 +35,7 @@ export function finalizeDocument(doc: DocNode, opts: ContractOptions): DocNode {
   // A local default base URL is published as the relative '/', which means "the host serving this document".
   const local = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(opts.serverUrl);
   doc.servers = [{ url: local ? '/' : opts.serverUrl, description: 'This deployment' }];
+  if (opts.rateLimits) doc['x-rate-limits'] = opts.rateLimits;
   const schemas = Object.fromEntries(
     Object.entries<DocNode>(doc.components?.schemas ?? {}).map(([k, v]) => [k, toSchema31(v)]),
   );
